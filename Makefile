@@ -1,0 +1,49 @@
+# Makefile: builds the llm_econ PostgreSQL extension with PGXS (pgvector-style layout).
+EXTENSION = llm_econ
+EXTVERSION = 0.1.0
+
+MODULE_big = llm_econ
+OBJS = \
+	src/module.o \
+	src/core/spec.o \
+	src/core/validate.o \
+	src/core/model.o \
+	src/spec_io.o \
+	src/sku.o \
+	src/run_spec.o \
+	src/money.o \
+	src/model_fmgr.o \
+	src/price.o
+
+# The install script is generated: hand-written SQL in this order, then the shipped data.
+SQL_PARTS = src/sql/schema.sql src/sql/tables.sql src/sql/run_spec.sql src/sql/model.sql src/sql/prices.sql
+DATA_FILES = $(wildcard data/*.csv)
+DATA_built = $(EXTENSION)--$(EXTVERSION).sql
+DATA = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*--*.sql))
+
+TESTS = $(sort $(wildcard sql/*.sql))
+REGRESS = $(patsubst sql/%.sql,%,$(TESTS))
+REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
+
+# Identical float results on every CPU (no fused multiply-add contraction).
+PG_CFLAGS += -I$(srcdir)/src -ffp-contract=off
+# CI adds -Werror through PROFILE, e.g. make PROFILE=-Werror
+
+EXTRA_CLEAN = $(DATA_built) test/unit/test_core
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+$(DATA_built): $(SQL_PARTS) src/gen_data.pl $(DATA_FILES)
+	{ cat $(SQL_PARTS) && perl src/gen_data.pl data; } > $@.tmp && mv $@.tmp $@
+
+# Unit tests of the plain-C core (no PostgreSQL needed).
+CORE_SRCS = src/core/spec.c src/core/validate.c src/core/model.c
+test/unit/test_core: test/unit/test_core.c $(CORE_SRCS) src/core/econ.h
+	$(CC) -std=c99 -Wall -Wextra -ffp-contract=off $(PROFILE) -Isrc -o $@ test/unit/test_core.c $(CORE_SRCS) -lm
+
+unittest: test/unit/test_core
+	test/unit/test_core
+
+.PHONY: unittest

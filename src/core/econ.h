@@ -1,0 +1,159 @@
+/* econ.h: the plain-C calculation core of llm_econ (no PostgreSQL headers): spec, validation, time/cost/energy. */
+#ifndef LLM_ECON_CORE_H
+#define LLM_ECON_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Fields of a run_spec, in the order of the SQL composite type.  The SQL layer
+ * maps attribute names to these ids once per query (le_field_name), so the
+ * composite may grow or be reordered without touching the core.
+ */
+typedef enum le_field
+{
+	LE_F_N_PARAMS,
+	LE_F_N_TOKENS,
+	LE_F_SKU,
+	LE_F_N_GPUS,
+	LE_F_GPUS_PER_NODE,
+	LE_F_MFU,
+	LE_F_DTYPE,
+	LE_F_PEAK_FLOPS,
+	LE_F_HBM_BYTES,
+	LE_F_INTRA_BW,
+	LE_F_INTER_BW,
+	LE_F_TDP_WATTS,
+	LE_F_N_LAYERS,
+	LE_F_D_MODEL,
+	LE_F_N_HEADS,
+	LE_F_SEQ_LEN,
+	LE_F_MICRO_BATCH,
+	LE_F_GLOBAL_BATCH,
+	LE_F_TP,
+	LE_F_PP,
+	LE_F_ZERO_STAGE,
+	LE_F_RECOMPUTE,
+	LE_F_OPTIMIZER,
+	LE_F__COUNT
+} le_field;
+
+#define LE_BIT(f) ((uint32_t) 1 << (f))
+
+/* How a field is stored in the composite. */
+typedef enum le_kind
+{
+	LE_K_FLOAT8,
+	LE_K_INT4,
+	LE_K_TEXT,					/* free text (sku) */
+	LE_K_ENUM					/* text limited to a list of names */
+} le_kind;
+
+/* Closed lists of names, shared by the spec's text fields and SQL arguments. */
+typedef enum le_enum
+{
+	LE_E_DTYPE,
+	LE_E_RECOMPUTE,
+	LE_E_OPTIMIZER,
+	LE_E_PRICING,
+	LE_E__COUNT
+} le_enum;
+
+typedef enum le_dtype
+{
+	LE_DT_FP32, LE_DT_TF32, LE_DT_BF16, LE_DT_FP16, LE_DT_FP8
+} le_dtype;
+
+typedef enum le_recompute
+{
+	LE_RC_NONE, LE_RC_SELECTIVE, LE_RC_FULL
+} le_recompute;
+
+typedef enum le_optimizer
+{
+	LE_OPT_ADAMW, LE_OPT_ADAMW_8BIT, LE_OPT_SGD
+} le_optimizer;
+
+typedef enum le_pricing
+{
+	LE_PR_ON_DEMAND, LE_PR_SPOT, LE_PR_RESERVED
+} le_pricing;
+
+/*
+ * One run, as read from a run_spec value.  Numbers are held as double (int4
+ * fields are exact in a double), so one range check serves every field.
+ * Enum fields hold their code, or -1 with the raw text kept for the message.
+ * A field whose bit is clear in "present" was SQL NULL.
+ */
+typedef struct le_spec
+{
+	double		num[LE_F__COUNT];	/* numeric fields and enum codes */
+	const char *text[LE_F__COUNT];	/* sku and enum fields: the raw text */
+	size_t		textlen[LE_F__COUNT];
+	uint32_t	present;
+} le_spec;
+
+/* Outcome of a check or a calculation. */
+typedef enum le_status
+{
+	LE_OK = 0,
+	LE_ERR_VALUE,				/* out of range, NULL, unknown name: SQLSTATE 22023 */
+	LE_ERR_OVERFLOW				/* a result does not fit: SQLSTATE 22003 */
+} le_status;
+
+typedef struct le_error
+{
+	le_status	status;
+	char		message[256];
+	char		detail[256];
+} le_error;
+
+/* ---- fields and names (spec.c) ---- */
+extern const char *le_field_name(le_field f);
+extern le_kind le_field_kind(le_field f);
+extern le_enum le_field_enum(le_field f);
+extern int	le_enum_parse(le_enum e, const char *s, size_t len);
+extern const char *le_enum_label(le_enum e, int code);
+extern const char *le_enum_choices(le_enum e);
+extern void le_spec_clear(le_spec *s);
+extern void le_spec_set_num(le_spec *s, le_field f, double v);
+extern void le_spec_set_text(le_spec *s, le_field f, const char *txt, size_t len);
+
+/* ---- validation (validate.c) ---- */
+
+/* Fields each calculation reads. */
+#define LE_NEED_FLOPS  (LE_BIT(LE_F_N_PARAMS) | LE_BIT(LE_F_N_TOKENS))
+#define LE_NEED_TIME   (LE_NEED_FLOPS | LE_BIT(LE_F_N_GPUS) | LE_BIT(LE_F_MFU) | LE_BIT(LE_F_PEAK_FLOPS))
+#define LE_NEED_ENERGY (LE_NEED_TIME | LE_BIT(LE_F_TDP_WATTS))
+#define LE_NEED_ACHIEVED (LE_NEED_FLOPS | LE_BIT(LE_F_N_GPUS) | LE_BIT(LE_F_PEAK_FLOPS))
+/* Everything: what the constructor checks. */
+#define LE_NEED_ALL    (LE_BIT(LE_F__COUNT) - 1)
+/* Fields that may be NULL (shape unknown) */
+#define LE_OPTIONAL    (LE_BIT(LE_F_N_LAYERS) | LE_BIT(LE_F_D_MODEL) | LE_BIT(LE_F_N_HEADS) | \
+						LE_BIT(LE_F_SEQ_LEN) | LE_BIT(LE_F_GLOBAL_BATCH))
+
+extern le_status le_check_fields(const le_spec *s, uint32_t need, le_error *err);
+extern le_status le_check_relations(const le_spec *s, le_error *err);
+extern le_status le_check_range(const char *name, double v, double lo, int lo_open,
+								double hi, int hi_open, le_error *err);
+extern le_status le_check_enum(const char *name, le_enum e, const char *s, size_t len,
+							   int *code, le_error *err);
+extern le_status le_set_error(le_error *err, le_status st, const char *detail,
+							  const char *fmt,...)
+#ifdef __GNUC__
+			__attribute__((format(printf, 4, 5)))
+#endif
+			;
+
+/* ---- time, cost, energy (model.c) ---- */
+extern le_status le_training_flops(const le_spec *s, double *flops, le_error *err);
+extern le_status le_train_seconds(const le_spec *s, double *seconds, le_error *err);
+extern le_status le_gpu_hours(const le_spec *s, double *hours, le_error *err);
+extern le_status le_energy_kwh(const le_spec *s, double pue, double *kwh, le_error *err);
+extern le_status le_achieved_mfu(const le_spec *s, double wall_seconds, double *mfu, le_error *err);
+
+/* Limits shared by the checks (documented in README). */
+#define LE_PUE_MIN 1.0
+#define LE_PUE_MAX 5.0
+
+#endif							/* LLM_ECON_CORE_H */

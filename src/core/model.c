@@ -1,0 +1,84 @@
+/* model.c: training FLOPs, wall time, GPU-hours, energy and achieved MFU of a run (plain C). */
+#include "econ.h"
+
+#include <math.h>
+
+/* A result that left the double range is an overflow, never a silent Infinity. */
+static le_status
+finite_or_overflow(const char *what, double v, le_error *err)
+{
+	if (isfinite(v))
+		return LE_OK;
+	return le_set_error(err, LE_ERR_OVERFLOW, "The spec's fields are each in range, but their combination is not.",
+						"%s is out of range", what);
+}
+
+/*
+ * Model FLOPs C = 6·N·D: forward 2 and backward 4 FLOPs per parameter per token
+ * (Kaplan et al. 2020, "Scaling Laws for Neural Language Models", §2.1;
+ * Hoffmann et al. 2022, "Chinchilla", Appendix F).
+ */
+le_status
+le_training_flops(const le_spec *s, double *flops, le_error *err)
+{
+	if (le_check_fields(s, LE_NEED_FLOPS, err) != LE_OK)
+		return err->status;
+	*flops = 6.0 * s->num[LE_F_N_PARAMS] * s->num[LE_F_N_TOKENS];
+	return finite_or_overflow("training_flops", *flops, err);
+}
+
+/*
+ * Wall time T = C / (G · MFU · P), P the dense peak per GPU at the run's
+ * precision (Chowdhery et al. 2022, "PaLM", Appendix B defines MFU this way).
+ */
+le_status
+le_train_seconds(const le_spec *s, double *seconds, le_error *err)
+{
+	double		flops;
+
+	if (le_check_fields(s, LE_NEED_TIME, err) != LE_OK ||
+		le_training_flops(s, &flops, err) != LE_OK)
+		return err->status;
+	*seconds = flops / (s->num[LE_F_N_GPUS] * s->num[LE_F_MFU] * s->num[LE_F_PEAK_FLOPS]);
+	return finite_or_overflow("mfu_time", *seconds, err);
+}
+
+/* GPU-hours = G · T / 3600 s; with ideal scaling it does not depend on G. */
+le_status
+le_gpu_hours(const le_spec *s, double *hours, le_error *err)
+{
+	double		seconds;
+
+	if (le_train_seconds(s, &seconds, err) != LE_OK)
+		return err->status;
+	*hours = seconds / 3600.0 * s->num[LE_F_N_GPUS];
+	return finite_or_overflow("gpu_hours", *hours, err);
+}
+
+/* Energy = TDP · G · hours · PUE / 1000 kWh (board power at TDP, facility overhead by PUE). */
+le_status
+le_energy_kwh(const le_spec *s, double pue, double *kwh, le_error *err)
+{
+	double		hours;
+
+	if (le_check_fields(s, LE_NEED_ENERGY, err) != LE_OK ||
+		le_check_range("pue", pue, LE_PUE_MIN, 0, LE_PUE_MAX, 0, err) != LE_OK ||
+		le_gpu_hours(s, &hours, err) != LE_OK)
+		return err->status;
+	*kwh = s->num[LE_F_TDP_WATTS] * hours * pue / 1000.0;
+	return finite_or_overflow("energy_kwh", *kwh, err);
+}
+
+/* The MFU a run really had: C / (G · P · wall).  Above 1 means the spec's N·D overstates the work. */
+le_status
+le_achieved_mfu(const le_spec *s, double wall_seconds, double *mfu, le_error *err)
+{
+	double		flops;
+
+	if (le_check_fields(s, LE_NEED_ACHIEVED, err) != LE_OK ||
+		le_check_range("wall (seconds)", wall_seconds, 0, 1, 1e13, 0, err) != LE_OK ||
+		le_training_flops(s, &flops, err) != LE_OK)
+		return err->status;
+	*mfu = flops / (s->num[LE_F_N_GPUS] * s->num[LE_F_PEAK_FLOPS] * wall_seconds);
+	return finite_or_overflow("achieved_mfu", *mfu, err);
+}

@@ -1,0 +1,67 @@
+/* llm_econ.h: shared declarations of the fmgr layer (one section per file). */
+#ifndef LLM_ECON_H
+#define LLM_ECON_H
+
+#include "postgres.h"
+#include "fmgr.h"
+#include "access/tupdesc.h"
+#include "utils/numeric.h"
+#include "utils/timestamp.h"
+
+#include "core/econ.h"
+
+/* ---- spec.c: reading and writing run_spec composites ---- */
+
+/*
+ * Per-call-site cache kept in fn_extra: the composite's layout, resolved once
+ * per query (attribute positions by name), and scratch arrays for deforming.
+ */
+typedef struct LeSpecLayout
+{
+	Oid			typid;
+	int32		typmod;
+	TupleDesc	tupdesc;		/* copy in fn_mcxt; blessed when we build values */
+	int			attno[LE_F__COUNT]; /* 0-based attribute index, -1 if absent */
+	Datum	   *values;
+	bool	   *nulls;
+} LeSpecLayout;
+
+typedef struct LeFnCache
+{
+	LeSpecLayout spec;
+	void	   *extra;			/* for the function's own use (constructor's SKU cache) */
+} LeFnCache;
+
+extern LeFnCache *le_fn_cache(FunctionCallInfo fcinfo);
+extern void le_spec_read(FunctionCallInfo fcinfo, Datum composite, le_spec *out);
+extern Datum le_spec_build(FunctionCallInfo fcinfo, const le_spec *s);
+extern void le_report(const le_error *err) pg_attribute_noreturn();
+extern void le_check(le_status st, const le_error *err);
+
+/* ---- sku.c: SKU lookup by key or alias ---- */
+typedef struct LeSku
+{
+	char		key[NAMEDATALEN * 2];
+	double		tflops[5];		/* by le_dtype; NaN = not supported */
+	double		hbm_gb;
+	double		nvlink_gbps;	/* NaN = no NVLink */
+	double		pcie_gbps;
+	int32		gpus_per_node;
+	double		tdp_watts;
+} LeSku;
+
+extern void le_sku_lookup(const char *name, LeSku *out);
+extern char *le_sku_resolve(text *name);
+
+/* ---- money.c: numeric helpers ---- */
+extern void le_check_price(Numeric price, const char *name);
+extern Numeric le_hours_times_price(double hours, Numeric price);
+
+/* ---- price.c: as-of price lookups ---- */
+extern Numeric le_price_lookup(const char *sku, text *provider, text *pricing,
+							   TimestampTz at, text *region, bool *found);
+
+/* ---- time helpers (model_fmgr.c) ---- */
+extern double le_interval_seconds(const Interval *iv);
+
+#endif							/* LLM_ECON_H */

@@ -1,0 +1,144 @@
+/* price.c: as-of price lookups in price_snapshot (price_at) and the cost of a run at a looked-up price. */
+#include "llm_econ.h"
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "utils/builtins.h"
+
+/*
+ * The price in effect at $4 for each series (region, instance_type) is its
+ * latest observation at or before $4; a NULL price there means withdrawn.
+ * The answer is the cheapest series in effect.  Names are schema-qualified.
+ */
+#define PRICE_SQL(region_clause) \
+"SELECT pg_catalog.min(p) FROM (" \
+"  SELECT DISTINCT ON (ps.region, ps.instance_type) ps.usd_per_gpu_hour AS p" \
+"    FROM llm_econ.price_snapshot ps" \
+"   WHERE ps.sku OPERATOR(pg_catalog.=) $1" \
+"     AND ps.provider OPERATOR(pg_catalog.=) pg_catalog.lower($2)" \
+"     AND ps.pricing OPERATOR(pg_catalog.=) $3" \
+"     AND ps.observed_at OPERATOR(pg_catalog.<=) $4" region_clause \
+"   ORDER BY ps.region, ps.instance_type, ps.observed_at DESC) s"
+
+static const char *const price_sql[2] = {
+	PRICE_SQL(""),
+	PRICE_SQL(" AND ps.region OPERATOR(pg_catalog.=) $5"),
+};
+static SPIPlanPtr price_plan[2];
+
+/* Validate a pricing kind; returns its canonical name. */
+static const char *
+check_pricing(text *pricing)
+{
+	le_error	err;
+	int			code;
+
+	le_check(le_check_enum("pricing", LE_E_PRICING, VARDATA_ANY(pricing),
+						   VARSIZE_ANY_EXHDR(pricing), &code, &err), &err);
+	return le_enum_label(LE_E_PRICING, code);
+}
+
+/*
+ * The cheapest price of sku (a gpu_sku key) from provider in effect at "at",
+ * in region (NULL: any region).  *found is false when nothing is known.
+ */
+Numeric
+le_price_lookup(const char *sku, text *provider, text *pricing, TimestampTz at,
+				text *region, bool *found)
+{
+	int			which = region ? 1 : 0;
+	Oid			types[5] = {TEXTOID, TEXTOID, TEXTOID, TIMESTAMPTZOID, TEXTOID};
+	Datum		args[5];
+	Numeric		result = NULL;
+	bool		isnull;
+	Datum		d;
+
+	args[0] = CStringGetTextDatum(sku);
+	args[1] = PointerGetDatum(provider);
+	args[2] = CStringGetTextDatum(check_pricing(pricing));
+	args[3] = TimestampTzGetDatum(at);
+	args[4] = PointerGetDatum(region);
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (price_plan[which] == NULL)
+	{
+		SPIPlanPtr	p = SPI_prepare(price_sql[which], 4 + which, types);
+
+		if (p == NULL)
+			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+		SPI_keepplan(p);
+		price_plan[which] = p;
+	}
+	if (SPI_execute_plan(price_plan[which], args, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "price lookup failed");
+	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (!isnull)
+		result = DatumGetNumeric(SPI_datumTransfer(d, false, -1));
+	SPI_finish();
+	*found = !isnull;
+	return result;
+}
+
+PG_FUNCTION_INFO_V1(le_price_at_fn);
+
+/*
+ * price_at(sku, provider, pricing, at, region): $/GPU-hour in effect at "at";
+ * NULL when nothing is known.  NULL sku/provider/pricing/at give NULL (as a
+ * STRICT function would); region NULL means the cheapest region.
+ */
+Datum
+le_price_at_fn(PG_FUNCTION_ARGS)
+{
+	char	   *sku;
+	Numeric		price;
+	bool		found;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3))
+		PG_RETURN_NULL();
+	sku = le_sku_resolve(PG_GETARG_TEXT_PP(0));
+	price = le_price_lookup(sku, PG_GETARG_TEXT_PP(1), PG_GETARG_TEXT_PP(2),
+							PG_GETARG_TIMESTAMPTZ(3),
+							PG_ARGISNULL(4) ? NULL : PG_GETARG_TEXT_PP(4), &found);
+	if (!found)
+		PG_RETURN_NULL();
+	PG_RETURN_NUMERIC(price);
+}
+
+PG_FUNCTION_INFO_V1(le_estimate_cost_at_fn);
+
+/*
+ * estimate_cost(spec, provider, pricing, at, region): gpu_hours at the price
+ * in effect at "at"; an error when no price is known.
+ */
+Datum
+le_estimate_cost_at_fn(PG_FUNCTION_ARGS)
+{
+	le_spec		s;
+	le_error	err;
+	double		hours;
+	text	   *region;
+	Numeric		price;
+	bool		found;
+	char	   *sku;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3))
+		PG_RETURN_NULL();
+	le_spec_read(fcinfo, PG_GETARG_DATUM(0), &s);
+	le_check(le_check_fields(&s, LE_BIT(LE_F_SKU), &err), &err);
+	le_check(le_gpu_hours(&s, &hours, &err), &err);
+	sku = pnstrdup(s.text[LE_F_SKU], s.textlen[LE_F_SKU]);
+	region = PG_ARGISNULL(4) ? NULL : PG_GETARG_TEXT_PP(4);
+	price = le_price_lookup(sku, PG_GETARG_TEXT_PP(1), PG_GETARG_TEXT_PP(2),
+							PG_GETARG_TIMESTAMPTZ(3), region, &found);
+	if (!found)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("no %s price is known for sku %s from provider \"%s\"%s%s at %s",
+						text_to_cstring(PG_GETARG_TEXT_PP(2)), sku,
+						text_to_cstring(PG_GETARG_TEXT_PP(1)),
+						region ? " in region " : "", region ? text_to_cstring(region) : "",
+						timestamptz_to_str(PG_GETARG_TIMESTAMPTZ(3))),
+				 errhint("Prices are in llm_econ.price_snapshot; or pass a price: estimate_cost(spec, usd_per_gpu_hour).")));
+	PG_RETURN_NUMERIC(le_hours_times_price(hours, price));
+}

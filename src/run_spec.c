@@ -1,0 +1,167 @@
+/* run_spec.c: the validating run_spec(...) constructor, which freezes the SKU's hardware figures into the value. */
+#include "llm_econ.h"
+
+#include <math.h>
+
+#include "lib/stringinfo.h"
+#include "utils/builtins.h"
+#include "utils/formatting.h"
+#include "catalog/pg_collation.h"
+
+/* Constructor arguments in SQL order, and the spec field each one fills. */
+typedef struct ArgField
+{
+	le_field	field;
+	le_kind		kind;
+} ArgField;
+
+#define ARG_GPUS_PER_NODE 17
+#define ARG_INTER_NODE_GBPS 18
+
+static const ArgField args_map[] = {
+	{LE_F_N_PARAMS, LE_K_FLOAT8},
+	{LE_F_N_TOKENS, LE_K_FLOAT8},
+	{LE_F_N_GPUS, LE_K_INT4},
+	{LE_F_SKU, LE_K_TEXT},
+	{LE_F_MFU, LE_K_FLOAT8},
+	{LE_F_DTYPE, LE_K_ENUM},
+	{LE_F_N_LAYERS, LE_K_INT4},
+	{LE_F_D_MODEL, LE_K_INT4},
+	{LE_F_N_HEADS, LE_K_INT4},
+	{LE_F_SEQ_LEN, LE_K_INT4},
+	{LE_F_MICRO_BATCH, LE_K_INT4},
+	{LE_F_GLOBAL_BATCH, LE_K_INT4},
+	{LE_F_TP, LE_K_INT4},
+	{LE_F_PP, LE_K_INT4},
+	{LE_F_ZERO_STAGE, LE_K_INT4},
+	{LE_F_RECOMPUTE, LE_K_ENUM},
+	{LE_F_OPTIMIZER, LE_K_ENUM},
+	{LE_F_GPUS_PER_NODE, LE_K_INT4},
+	/* 18: inter_node_gbps, converted to inter_node_bytes_per_s below */
+};
+
+#define SKU_CACHE_SIZE 16
+
+/* SKUs already looked up by this call site in this query (the constructor is STABLE). */
+typedef struct SkuCache
+{
+	int			n;
+	char	   *name[SKU_CACHE_SIZE];	/* lower-cased argument */
+	LeSku		sku[SKU_CACHE_SIZE];
+} SkuCache;
+
+static const LeSku *
+cached_sku(FunctionCallInfo fcinfo, const char *name, size_t len)
+{
+	LeFnCache  *c = le_fn_cache(fcinfo);
+	SkuCache   *sc = c->extra;
+	char	   *lname = str_tolower(name, len, DEFAULT_COLLATION_OID);
+	int			slot;
+
+	if (sc == NULL)
+		c->extra = sc = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(SkuCache));
+	for (int i = 0; i < sc->n; i++)
+		if (strcmp(sc->name[i], lname) == 0)
+		{
+			pfree(lname);
+			return &sc->sku[i];
+		}
+
+	if (sc->n == SKU_CACHE_SIZE)
+	{
+		/* full: start over; a query naming more SKUs than this just looks up again */
+		for (int i = 0; i < sc->n; i++)
+			pfree(sc->name[i]);
+		sc->n = 0;
+	}
+	slot = sc->n;
+	le_sku_lookup(pnstrdup(name, len), &sc->sku[slot]);	/* errors leave the cache as it was */
+	sc->name[slot] = MemoryContextStrdup(fcinfo->flinfo->fn_mcxt, lname);
+	sc->n++;
+	pfree(lname);
+	return &sc->sku[slot];
+}
+
+PG_FUNCTION_INFO_V1(le_run_spec);
+
+/*
+ * run_spec(n_params, n_tokens, n_gpus, sku, mfu, dtype, n_layers, d_model,
+ * n_heads, seq_len, micro_batch, global_batch, tp, pp, zero_stage, recompute,
+ * optimizer, gpus_per_node, inter_node_gbps): look the SKU up, freeze its
+ * peak at dtype, HBM, links and TDP, check every field, return the value.
+ */
+Datum
+le_run_spec(PG_FUNCTION_ARGS)
+{
+	le_spec		s;
+	le_error	err;
+	const LeSku *sku;
+	int			dtype;
+	double		tflops,
+				link_gbps,
+				inter_gbps;
+
+	le_spec_clear(&s);
+	for (int i = 0; i < (int) lengthof(args_map); i++)
+	{
+		if (PG_ARGISNULL(i))
+			continue;
+		switch (args_map[i].kind)
+		{
+			case LE_K_FLOAT8:
+				le_spec_set_num(&s, args_map[i].field, PG_GETARG_FLOAT8(i));
+				break;
+			case LE_K_INT4:
+				le_spec_set_num(&s, args_map[i].field, (double) PG_GETARG_INT32(i));
+				break;
+			default:
+				{
+					text	   *t = PG_GETARG_TEXT_PP(i);
+
+					le_spec_set_text(&s, args_map[i].field, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+				}
+		}
+	}
+
+	/* The SKU and precision choose the frozen figures, so check them first. */
+	le_check(le_check_fields(&s, LE_BIT(LE_F_SKU) | LE_BIT(LE_F_DTYPE), &err), &err);
+	if (PG_ARGISNULL(ARG_INTER_NODE_GBPS))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("inter_node_gbps must not be NULL")));
+	inter_gbps = PG_GETARG_FLOAT8(ARG_INTER_NODE_GBPS);
+	le_check(le_check_range("inter_node_gbps", inter_gbps, 0, 1, 1e6, 0, &err), &err);
+
+	sku = cached_sku(fcinfo, s.text[LE_F_SKU], s.textlen[LE_F_SKU]);
+	dtype = (int) s.num[LE_F_DTYPE];
+	tflops = sku->tflops[dtype];
+	if (isnan(tflops))
+	{
+		StringInfoData have;
+
+		initStringInfo(&have);
+		for (int d = 0; d < 5; d++)
+			if (!isnan(sku->tflops[d]))
+				appendStringInfo(&have, "%s%s", have.len ? ", " : "", le_enum_label(LE_E_DTYPE, d));
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dtype %s is not supported by sku %s", le_enum_label(LE_E_DTYPE, dtype), sku->key),
+				 errdetail("llm_econ.gpu_sku lists no %s peak for %s.", le_enum_label(LE_E_DTYPE, dtype), sku->key),
+				 errhint("Supported: %s.", have.data)));
+	}
+
+	/* Freeze the hardware numbers (GB = 1e9 bytes; NVLink marketed as both directions summed). */
+	le_spec_set_text(&s, LE_F_SKU, sku->key, strlen(sku->key));
+	le_spec_set_num(&s, LE_F_PEAK_FLOPS, tflops * 1e12);
+	le_spec_set_num(&s, LE_F_HBM_BYTES, sku->hbm_gb * 1e9);
+	link_gbps = isnan(sku->nvlink_gbps) ? sku->pcie_gbps : sku->nvlink_gbps;
+	le_spec_set_num(&s, LE_F_INTRA_BW, link_gbps / 2.0 * 1e9);
+	le_spec_set_num(&s, LE_F_INTER_BW, inter_gbps * 1e9);
+	le_spec_set_num(&s, LE_F_TDP_WATTS, sku->tdp_watts);
+	if (PG_ARGISNULL(ARG_GPUS_PER_NODE))
+		le_spec_set_num(&s, LE_F_GPUS_PER_NODE, (double) sku->gpus_per_node);
+
+	le_check(le_check_fields(&s, LE_NEED_ALL, &err), &err);
+	le_check(le_check_relations(&s, &err), &err);
+	PG_RETURN_DATUM(le_spec_build(fcinfo, &s));
+}

@@ -1,0 +1,197 @@
+/* spec_io.c: reads run_spec composites into the core's le_spec and builds them back, with the layout cached per call site. */
+#include "llm_econ.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/typcache.h"
+
+/* The per-call-site cache, allocated on first use in fn_mcxt (lives as long as the FmgrInfo). */
+LeFnCache *
+le_fn_cache(FunctionCallInfo fcinfo)
+{
+	if (fcinfo->flinfo->fn_extra == NULL)
+		fcinfo->flinfo->fn_extra = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(LeFnCache));
+	return (LeFnCache *) fcinfo->flinfo->fn_extra;
+}
+
+/* The SQL type a field must have in the composite. */
+static Oid
+field_sql_type(le_field f)
+{
+	switch (le_field_kind(f))
+	{
+		case LE_K_FLOAT8:
+			return FLOAT8OID;
+		case LE_K_INT4:
+			return INT4OID;
+		default:
+			return TEXTOID;
+	}
+}
+
+/*
+ * Resolve attribute positions by name once, from td (which the caller owns);
+ * keep a private copy of td in fn_mcxt for deforming and forming tuples.
+ */
+static void
+layout_init(LeSpecLayout *L, TupleDesc td, MemoryContext mcxt)
+{
+	MemoryContext old = MemoryContextSwitchTo(mcxt);
+
+	L->tupdesc = CreateTupleDescCopy(td);
+	L->typid = td->tdtypeid;
+	L->typmod = td->tdtypmod;
+	L->values = palloc(sizeof(Datum) * Max(td->natts, 1));
+	L->nulls = palloc(sizeof(bool) * Max(td->natts, 1));
+	MemoryContextSwitchTo(old);
+
+	for (int f = 0; f < LE_F__COUNT; f++)
+		L->attno[f] = -1;
+	for (int i = 0; i < td->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(td, i);
+
+		if (att->attisdropped)
+			continue;
+		for (int f = 0; f < LE_F__COUNT; f++)
+		{
+			if (strcmp(NameStr(att->attname), le_field_name((le_field) f)) != 0)
+				continue;
+			if (att->atttypid != field_sql_type((le_field) f))
+				ereport(ERROR,
+						(errcode(ERRCODE_DATATYPE_MISMATCH),
+						 errmsg("run_spec attribute \"%s\" has type %s, expected %s",
+								NameStr(att->attname), format_type_be(att->atttypid),
+								format_type_be(field_sql_type((le_field) f)))));
+			L->attno[f] = i;
+		}
+	}
+}
+
+/*
+ * Read a run_spec datum: deform it with the cached layout (rebuilt only when
+ * the row type differs, e.g. after ALTER TYPE) and copy fields into out.
+ * Text fields point into the datum, which lives as long as the call.
+ */
+void
+le_spec_read(FunctionCallInfo fcinfo, Datum composite, le_spec *out)
+{
+	HeapTupleHeader th = DatumGetHeapTupleHeader(composite);
+	Oid			typid = HeapTupleHeaderGetTypeId(th);
+	int32		typmod = HeapTupleHeaderGetTypMod(th);
+	LeSpecLayout *L = &le_fn_cache(fcinfo)->spec;
+	HeapTupleData tuple;
+
+	if (L->tupdesc == NULL || L->typid != typid || L->typmod != typmod ||
+		HeapTupleHeaderGetNatts(th) > L->tupdesc->natts)
+	{
+		TupleDesc	td = lookup_rowtype_tupdesc(typid, typmod);
+
+		layout_init(L, td, fcinfo->flinfo->fn_mcxt);
+		ReleaseTupleDesc(td);
+	}
+
+	tuple.t_len = HeapTupleHeaderGetDatumLength(th);
+	ItemPointerSetInvalid(&(tuple.t_self));
+	tuple.t_tableOid = InvalidOid;
+	tuple.t_data = th;
+	heap_deform_tuple(&tuple, L->tupdesc, L->values, L->nulls);
+
+	le_spec_clear(out);
+	for (int f = 0; f < LE_F__COUNT; f++)
+	{
+		int			a = L->attno[f];
+
+		if (a < 0 || L->nulls[a])
+			continue;
+		switch (le_field_kind((le_field) f))
+		{
+			case LE_K_FLOAT8:
+				le_spec_set_num(out, (le_field) f, DatumGetFloat8(L->values[a]));
+				break;
+			case LE_K_INT4:
+				le_spec_set_num(out, (le_field) f, (double) DatumGetInt32(L->values[a]));
+				break;
+			case LE_K_TEXT:
+			case LE_K_ENUM:
+				{
+					text	   *t = DatumGetTextPP(L->values[a]);
+
+					le_spec_set_text(out, (le_field) f, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+					break;
+				}
+		}
+	}
+}
+
+/* Build a run_spec datum (the function's result type) from a validated spec. */
+Datum
+le_spec_build(FunctionCallInfo fcinfo, const le_spec *s)
+{
+	LeSpecLayout *L = &le_fn_cache(fcinfo)->spec;
+	HeapTuple	tuple;
+
+	if (L->tupdesc == NULL)
+	{
+		TupleDesc	td;
+
+		if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE)
+			elog(ERROR, "run_spec constructor must return a composite type");
+		layout_init(L, td, fcinfo->flinfo->fn_mcxt);
+		BlessTupleDesc(L->tupdesc);
+	}
+
+	for (int i = 0; i < L->tupdesc->natts; i++)
+	{
+		L->values[i] = (Datum) 0;
+		L->nulls[i] = true;
+	}
+	for (int f = 0; f < LE_F__COUNT; f++)
+	{
+		int			a = L->attno[f];
+
+		if (a < 0 || !(s->present & LE_BIT(f)))
+			continue;
+		L->nulls[a] = false;
+		switch (le_field_kind((le_field) f))
+		{
+			case LE_K_FLOAT8:
+				L->values[a] = Float8GetDatum(s->num[f]);
+				break;
+			case LE_K_INT4:
+				L->values[a] = Int32GetDatum((int32) s->num[f]);
+				break;
+			case LE_K_TEXT:
+				L->values[a] = PointerGetDatum(cstring_to_text_with_len(s->text[f], (int) s->textlen[f]));
+				break;
+			case LE_K_ENUM:
+				/* validated, so the code is known: store the canonical name */
+				L->values[a] = CStringGetTextDatum(le_enum_label(le_field_enum((le_field) f), (int) s->num[f]));
+				break;
+		}
+	}
+	tuple = heap_form_tuple(L->tupdesc, L->values, L->nulls);
+	return HeapTupleGetDatum(tuple);
+}
+
+/* Raise the core's error: 22023 for bad values, 22003 for overflow. */
+void
+le_report(const le_error *err)
+{
+	ereport(ERROR,
+			(errcode(err->status == LE_ERR_OVERFLOW ? ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE
+					 : ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg_internal("%s", err->message),
+			 err->detail[0] ? errdetail_internal("%s", err->detail) : 0));
+}
+
+/* Report err unless st is LE_OK. */
+void
+le_check(le_status st, const le_error *err)
+{
+	if (st != LE_OK)
+		le_report(err);
+}

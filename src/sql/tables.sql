@@ -1,0 +1,128 @@
+-- Reference and price tables of llm_econ: GPU SKUs, their aliases, MFU references, dated prices.
+
+-- Every table carries a "builtin" marker: rows the extension ships have it true,
+-- rows users add default to false.  pg_dump dumps only the user rows
+-- (pg_extension_config_dump ... 'WHERE NOT builtin'), so a restore neither loses
+-- them nor duplicates the shipped ones.
+
+CREATE TABLE llm_econ.gpu_sku (
+    sku                   text PRIMARY KEY
+                          CHECK (sku OPERATOR(pg_catalog.~) '^[A-Za-z0-9][A-Za-z0-9._-]*$'),
+    vendor                text NOT NULL,
+    name                  text NOT NULL,
+    hbm_gb                float8 NOT NULL CHECK (hbm_gb > 0 AND hbm_gb < 'Infinity'),
+    hbm_bandwidth_gbps    float8 CHECK (hbm_bandwidth_gbps > 0 AND hbm_bandwidth_gbps < 'Infinity'),
+    fp32_tflops           float8 CHECK (fp32_tflops > 0 AND fp32_tflops < 'Infinity'),
+    tf32_tflops           float8 CHECK (tf32_tflops > 0 AND tf32_tflops < 'Infinity'),
+    bf16_tflops           float8 CHECK (bf16_tflops > 0 AND bf16_tflops < 'Infinity'),
+    fp16_tflops           float8 CHECK (fp16_tflops > 0 AND fp16_tflops < 'Infinity'),
+    fp8_tflops            float8 CHECK (fp8_tflops > 0 AND fp8_tflops < 'Infinity'),
+    nvlink_gbps           float8 CHECK (nvlink_gbps > 0 AND nvlink_gbps < 'Infinity'),
+    pcie_gbps             float8 NOT NULL CHECK (pcie_gbps > 0 AND pcie_gbps < 'Infinity'),
+    gpus_per_node         int4 NOT NULL CHECK (gpus_per_node BETWEEN 1 AND 4096),
+    tdp_watts             float8 NOT NULL CHECK (tdp_watts > 0 AND tdp_watts <= 100000),
+    list_price_usd_low    numeric CHECK (list_price_usd_low > 0 AND list_price_usd_low < 'Infinity'),
+    list_price_usd_high   numeric CHECK (list_price_usd_high > 0 AND list_price_usd_high < 'Infinity'),
+    released              date,
+    source                text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
+    builtin               boolean NOT NULL DEFAULT false,
+    CHECK (list_price_usd_low <= list_price_usd_high),
+    CHECK (num_nonnulls(fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops) > 0)
+);
+-- SKU keys and aliases are looked up case-insensitively, so they must be unique that way.
+CREATE UNIQUE INDEX gpu_sku_lower_key ON llm_econ.gpu_sku (pg_catalog.lower(sku));
+
+COMMENT ON TABLE llm_econ.gpu_sku IS
+  'GPU models with their dense peak throughput, memory, links and power; one row per SKU, each with its source';
+COMMENT ON COLUMN llm_econ.gpu_sku.sku IS 'key, e.g. H100-SXM5; looked up case-insensitively';
+COMMENT ON COLUMN llm_econ.gpu_sku.vendor IS 'maker, e.g. NVIDIA';
+COMMENT ON COLUMN llm_econ.gpu_sku.name IS 'marketing name';
+COMMENT ON COLUMN llm_econ.gpu_sku.hbm_gb IS 'device memory per GPU, GB (10^9 bytes)';
+COMMENT ON COLUMN llm_econ.gpu_sku.hbm_bandwidth_gbps IS 'device memory bandwidth, GB/s (10^9 bytes/s)';
+COMMENT ON COLUMN llm_econ.gpu_sku.fp32_tflops IS 'dense FP32 peak, TFLOP/s (10^12); NULL = not supported';
+COMMENT ON COLUMN llm_econ.gpu_sku.tf32_tflops IS 'dense TF32 tensor peak, TFLOP/s; NULL = not supported';
+COMMENT ON COLUMN llm_econ.gpu_sku.bf16_tflops IS 'dense BF16 tensor peak, TFLOP/s; NULL = not supported';
+COMMENT ON COLUMN llm_econ.gpu_sku.fp16_tflops IS 'dense FP16 tensor peak, TFLOP/s; NULL = not supported';
+COMMENT ON COLUMN llm_econ.gpu_sku.fp8_tflops IS 'dense FP8 tensor peak, TFLOP/s; NULL = not supported';
+COMMENT ON COLUMN llm_econ.gpu_sku.nvlink_gbps IS 'NVLink bandwidth per GPU, GB/s, both directions summed as marketed; NULL = no NVLink';
+COMMENT ON COLUMN llm_econ.gpu_sku.pcie_gbps IS 'host link per GPU, GB/s, both directions summed (PCIe 4.0 x16 = 64); used inside a node when there is no NVLink';
+COMMENT ON COLUMN llm_econ.gpu_sku.gpus_per_node IS 'GPUs in the usual server of this part (the NVLink domain when it has one)';
+COMMENT ON COLUMN llm_econ.gpu_sku.tdp_watts IS 'board power, W';
+COMMENT ON COLUMN llm_econ.gpu_sku.list_price_usd_low IS 'purchase price per GPU, USD, low end of the quoted range';
+COMMENT ON COLUMN llm_econ.gpu_sku.list_price_usd_high IS 'purchase price per GPU, USD, high end of the quoted range';
+COMMENT ON COLUMN llm_econ.gpu_sku.released IS 'first availability (month granularity, stored as its first day)';
+COMMENT ON COLUMN llm_econ.gpu_sku.source IS 'where the figures come from';
+COMMENT ON COLUMN llm_econ.gpu_sku.builtin IS 'true for rows shipped with the extension; user rows are false and are what pg_dump saves';
+
+CREATE TABLE llm_econ.gpu_sku_alias (
+    alias    text PRIMARY KEY CHECK (alias OPERATOR(pg_catalog.<>) ''),
+    sku      text NOT NULL REFERENCES llm_econ.gpu_sku (sku) ON UPDATE CASCADE ON DELETE CASCADE,
+    source   text,
+    builtin  boolean NOT NULL DEFAULT false
+);
+CREATE UNIQUE INDEX gpu_sku_alias_lower_key ON llm_econ.gpu_sku_alias (pg_catalog.lower(alias));
+CREATE INDEX gpu_sku_alias_sku ON llm_econ.gpu_sku_alias (sku);
+
+COMMENT ON TABLE llm_econ.gpu_sku_alias IS
+  'other names of a SKU as providers and catalogs write them (H100, A100-80GB-SXM, p5.48xlarge); matched case-insensitively';
+COMMENT ON COLUMN llm_econ.gpu_sku_alias.alias IS 'the provider''s name for the part';
+COMMENT ON COLUMN llm_econ.gpu_sku_alias.sku IS 'the gpu_sku key it means';
+COMMENT ON COLUMN llm_econ.gpu_sku_alias.source IS 'where the name is used';
+COMMENT ON COLUMN llm_econ.gpu_sku_alias.builtin IS 'true for rows shipped with the extension';
+
+CREATE TABLE llm_econ.mfu_reference (
+    config    text PRIMARY KEY,
+    hardware  text NOT NULL,
+    mfu       float8 NOT NULL CHECK (mfu > 0 AND mfu <= 1),
+    year      int4 NOT NULL CHECK (year BETWEEN 2000 AND 2100),
+    source    text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
+    builtin   boolean NOT NULL DEFAULT false
+);
+COMMENT ON TABLE llm_econ.mfu_reference IS 'published model FLOPs utilisation of real training runs (the seed''s MFU table)';
+COMMENT ON COLUMN llm_econ.mfu_reference.config IS 'the run or software stack';
+COMMENT ON COLUMN llm_econ.mfu_reference.hardware IS 'the accelerators it ran on';
+COMMENT ON COLUMN llm_econ.mfu_reference.mfu IS 'model FLOPs utilisation, (0, 1]';
+COMMENT ON COLUMN llm_econ.mfu_reference.year IS 'year published';
+COMMENT ON COLUMN llm_econ.mfu_reference.source IS 'publication';
+COMMENT ON COLUMN llm_econ.mfu_reference.builtin IS 'true for rows shipped with the extension';
+
+CREATE TABLE llm_econ.price_snapshot (
+    id                 bigserial PRIMARY KEY,
+    observed_at        timestamptz NOT NULL CHECK (pg_catalog.isfinite(observed_at)),
+    provider           text NOT NULL CHECK (provider OPERATOR(pg_catalog.~) '^[a-z0-9][a-z0-9._-]*$'),
+    sku                text NOT NULL REFERENCES llm_econ.gpu_sku (sku) ON UPDATE CASCADE,
+    region             text CHECK (region OPERATOR(pg_catalog.<>) ''),
+    pricing            text NOT NULL CHECK (pricing OPERATOR(pg_catalog.=) ANY (ARRAY['on_demand', 'spot', 'reserved'])),
+    usd_per_gpu_hour   numeric CHECK (usd_per_gpu_hour > 0 AND usd_per_gpu_hour < 'Infinity'),
+    instance_type      text CHECK (instance_type OPERATOR(pg_catalog.<>) ''),
+    gpus_per_instance  int4 CHECK (gpus_per_instance BETWEEN 1 AND 4096),
+    source             text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
+    builtin            boolean NOT NULL DEFAULT false,
+    -- one observation per series and instant; region and instance_type NULL count as values
+    CONSTRAINT price_snapshot_one_observation
+        UNIQUE NULLS NOT DISTINCT (sku, provider, pricing, region, instance_type, observed_at)
+);
+
+COMMENT ON TABLE llm_econ.price_snapshot IS
+  'dated $/GPU-hour observations; a series is (sku, provider, pricing, region, instance_type) and its price holds from observed_at until the series'' next observation';
+COMMENT ON COLUMN llm_econ.price_snapshot.id IS 'surrogate key, in insertion order';
+COMMENT ON COLUMN llm_econ.price_snapshot.observed_at IS 'when this price was first seen';
+COMMENT ON COLUMN llm_econ.price_snapshot.provider IS 'cloud or marketplace, lower case (gcp, aws, lambda, runpod, ...)';
+COMMENT ON COLUMN llm_econ.price_snapshot.sku IS 'gpu_sku key';
+COMMENT ON COLUMN llm_econ.price_snapshot.region IS 'provider region; NULL = provider-wide price';
+COMMENT ON COLUMN llm_econ.price_snapshot.pricing IS 'on_demand, spot or reserved';
+COMMENT ON COLUMN llm_econ.price_snapshot.usd_per_gpu_hour IS 'USD per GPU-hour (instance price / GPUs), > 0; NULL = the series was withdrawn (no longer offered) at observed_at';
+COMMENT ON COLUMN llm_econ.price_snapshot.instance_type IS 'the provider''s machine type, when known';
+COMMENT ON COLUMN llm_econ.price_snapshot.gpus_per_instance IS 'GPUs in that machine type';
+COMMENT ON COLUMN llm_econ.price_snapshot.source IS 'where the observation comes from';
+COMMENT ON COLUMN llm_econ.price_snapshot.builtin IS 'true for rows shipped with the extension';
+
+SELECT pg_catalog.pg_extension_config_dump('llm_econ.gpu_sku', 'WHERE NOT builtin');
+SELECT pg_catalog.pg_extension_config_dump('llm_econ.gpu_sku_alias', 'WHERE NOT builtin');
+SELECT pg_catalog.pg_extension_config_dump('llm_econ.mfu_reference', 'WHERE NOT builtin');
+SELECT pg_catalog.pg_extension_config_dump('llm_econ.price_snapshot', 'WHERE NOT builtin');
+SELECT pg_catalog.pg_extension_config_dump('llm_econ.price_snapshot_id_seq', '');
+
+GRANT USAGE ON SCHEMA llm_econ TO PUBLIC;
+GRANT SELECT ON llm_econ.gpu_sku, llm_econ.gpu_sku_alias, llm_econ.mfu_reference,
+                llm_econ.price_snapshot TO PUBLIC;
