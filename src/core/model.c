@@ -76,7 +76,7 @@ le_achieved_mfu(const le_spec *s, double wall_seconds, double *mfu, le_error *er
 	double		flops;
 
 	if (le_check_fields(s, LE_NEED_ACHIEVED, err) != LE_OK ||
-		le_check_range("wall (seconds)", wall_seconds, 0, 1, 1e13, 0, err) != LE_OK ||
+		le_check_range("wall (in seconds)", wall_seconds, 0, 1, 1e13, 0, err) != LE_OK ||
 		le_training_flops(s, &flops, err) != LE_OK)
 		return err->status;
 	*mfu = flops / (s->num[LE_F_N_GPUS] * s->num[LE_F_PEAK_FLOPS] * wall_seconds);

@@ -64,6 +64,8 @@ fmt_num(char *buf, size_t n, double v)
 		snprintf(buf, n, "NaN");
 	else if (isinf(v))
 		snprintf(buf, n, v > 0 ? "Infinity" : "-Infinity");
+	else if (fabs(v) >= 1e10)
+		snprintf(buf, n, "%.6g", v);	/* 1e+18, not 1000000000000000000 */
 	else
 		snprintf(buf, n, "%.15g", v);
 }

@@ -1,0 +1,60 @@
+-- The run_spec constructor: SKU lookup by key or alias, frozen hardware figures, defaults.
+SET DateStyle = ISO;
+SET TimeZone = 'UTC';
+SET IntervalStyle = postgres;
+SET search_path = llm_econ, public;
+
+-- All fields of a default spec; hardware figures frozen from gpu_sku (GB = 1e9 bytes,
+-- NVLink 600 GB/s both ways -> 300e9 B/s one way; network 50 GB/s default).
+SELECT (s).* FROM run_spec(5e7, 4.3e10, 1, 'A100-80GB') AS s;
+
+-- Keys and aliases are case-insensitive; the stored sku is always the key.
+SELECT name, (run_spec(1e9, 1e10, 8, name)).sku
+  FROM unnest(ARRAY['H100-SXM5', 'h100-sxm5', 'H100', 'h100', 'A100', 'a100-80gb']) AS name
+ ORDER BY name COLLATE "C";
+
+-- dtype picks the dense peak: A100 fp32 19.5, tf32 156, bf16 312; H100 fp8 1979.
+SELECT sku, dtype, (run_spec(1e9, 1e10, 8, sku, dtype => dtype)).peak_flops / 1e12 AS peak_tflops
+  FROM (VALUES ('A100-80GB', 'fp32'), ('A100-80GB', 'tf32'), ('A100-80GB', 'bf16'),
+               ('H100-SXM5', 'bf16'), ('H100-SXM5', 'fp8'), ('B200', 'fp8')) AS t(sku, dtype)
+ ORDER BY sku, peak_tflops;
+
+-- Every argument lands in its field.
+SELECT (s).n_layers, (s).d_model, (s).n_heads, (s).seq_len, (s).micro_batch, (s).global_batch,
+       (s).tp, (s).pp, (s).zero_stage, (s).recompute, (s).optimizer, (s).gpus_per_node,
+       (s).inter_node_bytes_per_s
+  FROM run_spec(7e10, 2e12, 1024, 'H100-SXM5', mfu => 0.4, n_layers => 80, d_model => 8192,
+                n_heads => 64, seq_len => 4096, micro_batch => 1, global_batch => 1024,
+                tp => 8, pp => 8, zero_stage => 1, recompute => 'selective',
+                optimizer => 'adamw_8bit', gpus_per_node => 8, inter_node_gbps => 25) AS s;
+
+-- A part without NVLink uses its PCIe link inside the node.
+SELECT sku, (run_spec(1e9, 1e10, 1, sku)).intra_node_bytes_per_s / 1e9 AS intra_gb_per_s
+  FROM (VALUES ('L4'), ('H100-SXM5')) AS t(sku) ORDER BY sku;
+
+-- The hardware is frozen into the value: editing gpu_sku later does not change a stored spec.
+CREATE TEMP TABLE plans AS SELECT 1 AS id, run_spec(7e9, 1.4e12, 1024, 'H100-SXM5', mfu => 0.45) AS spec;
+BEGIN;
+UPDATE gpu_sku SET bf16_tflops = 500 WHERE sku = 'H100-SXM5';
+SELECT (spec).peak_flops / 1e12 AS stored_tflops,
+       (run_spec(7e9, 1.4e12, 1024, 'H100-SXM5')).peak_flops / 1e12 AS new_tflops,
+       round((extract(epoch FROM mfu_time(spec)) / 3600)::numeric, 1) AS stored_hours
+  FROM plans;
+ROLLBACK;
+
+-- A user-added SKU and alias work like shipped ones.
+BEGIN;
+INSERT INTO gpu_sku (sku, vendor, name, hbm_gb, bf16_tflops, pcie_gbps, gpus_per_node, tdp_watts, source)
+VALUES ('MY-ACCEL', 'Acme', 'Acme One', 96, 500, 128, 4, 600, 'vendor sheet');
+INSERT INTO gpu_sku_alias (alias, sku) VALUES ('acme1', 'MY-ACCEL');
+SELECT (s).sku, (s).peak_flops, (s).gpus_per_node, (s).hbm_bytes FROM run_spec(1e9, 1e10, 4, 'ACME1') AS s;
+ROLLBACK;
+
+-- The constructor is STABLE and looks each SKU up once per query; many rows, few SKUs.
+SELECT (s).sku, count(*), round(sum(gpu_hours(s))::numeric) AS gpu_hours
+  FROM generate_series(1, 3000) AS i,
+       LATERAL run_spec(1e9, 2e10, 8, (ARRAY['H100', 'A100-80GB', 'l4'])[1 + i % 3]) AS s
+ GROUP BY 1 ORDER BY 1;
+
+-- A spec can be stored, dumped as text and read back.
+SELECT run_spec(1e9, 1e10, 8, 'H100')::text::run_spec = run_spec(1e9, 1e10, 8, 'H100') AS round_trips;

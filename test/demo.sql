@@ -1,0 +1,42 @@
+-- demo.sql: the main job of "./run.sh demo": the seed's worked examples and the cheapest provider for a run in a month.
+SET DateStyle = ISO;
+SET TimeZone = 'UTC';
+SET IntervalStyle = postgres;
+SET client_min_messages = warning;
+CREATE EXTENSION llm_econ;
+SET search_path = llm_econ, public;
+\pset footer off
+
+\echo
+\echo '== Lab 00: 50M params, 43B tokens, 1x A100 80GB, MFU 0.40, $1.10/GPU-hour (seed: 28.7 h, $31.6)'
+SELECT mfu_time(s) AS wall_time,
+       round((extract(epoch FROM mfu_time(s)) / 3600)::numeric, 1) AS hours,
+       round(estimate_cost(s, 1.10), 2) AS usd
+  FROM run_spec(n_params => 5e7, n_tokens => 4.3e10, n_gpus => 1, sku => 'A100-80GB', mfu => 0.40) AS s;
+
+\echo '== The seed''s scenario table, corrected (7B model; rows 2 and 3 were wrong in the seed)'
+SELECT scenario,
+       to_char(tokens, 'FM99.9EEEE') AS tokens, gpus, price AS usd_per_gpu_hour,
+       round((extract(epoch FROM mfu_time(s)) / 3600)::numeric, 1) AS hours,
+       round((extract(epoch FROM mfu_time(s)) / 86400)::numeric, 1) AS days,
+       to_char(estimate_cost(s, price), 'FM$9,999,999') AS cost
+  FROM (VALUES
+        (1, 'Chinchilla, 256x H100 spot retail, MFU 0.45',  1.4e12::float8, 256,  'H100-SXM5', 2.49, 0.45::float8),
+        (2, 'Llama-2 shape, 1024x A100 spot, MFU 0.40',     2e12,           1024, 'A100-80GB', 1.10, 0.40),
+        (3, 'Llama-3 shape, 2048x H100 spot, MFU 0.45',     15e12,          2048, 'H100-SXM5', 2.49, 0.45),
+        (4, 'Chinchilla, 1024x H100 reserved, MFU 0.45',    1.4e12,         1024, 'H100-SXM5', 1.00, 0.45)
+       ) AS t(n, scenario, tokens, gpus, sku, price, mfu),
+       LATERAL run_spec(7e9, tokens, gpus, sku, mfu => mfu) AS s
+ ORDER BY n;
+
+\echo '== Cheapest provider for a run in a given month: Chinchilla 7B on 256x H100, launched at the end of June 2024'
+\echo '   (every provider and pricing with an H100 SXM price in effect then, shipped seed and GCP data)'
+WITH run AS (SELECT run_spec(7e9, 1.4e12, 256, 'H100-SXM5', mfu => 0.45) AS s),
+     offers AS (SELECT DISTINCT provider, pricing FROM price_snapshot WHERE sku = 'H100-SXM5')
+SELECT provider, pricing,
+       price_at('H100-SXM5', provider, pricing, '2024-06-30 23:59:59+00') AS usd_per_gpu_hour,
+       mfu_time(s) AS wall_time,
+       to_char(estimate_cost(s, provider, pricing, '2024-06-30 23:59:59+00'), 'FM$9,999,999') AS cost
+  FROM run, offers
+ WHERE price_at('H100-SXM5', provider, pricing, '2024-06-30 23:59:59+00') IS NOT NULL
+ ORDER BY usd_per_gpu_hour, provider, pricing;

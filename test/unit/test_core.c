@@ -1,0 +1,247 @@
+/* test_core.c: unit tests of the plain-C core against the seed's worked examples and the validation rules. */
+#include "core/econ.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int	passed,
+			failed;
+
+#define CHECK(cond, ...) \
+	do { \
+		if (cond) passed++; \
+		else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
+	} while (0)
+
+/* |got - want| <= tol · |want| */
+#define NEAR(got, want, tol, what) \
+	CHECK(fabs((got) - (want)) <= (tol) * fabs((double) (want)), "%s: got %.10g, want %.10g", what, (double) (got), (double) (want))
+
+/* A valid spec: N params, D tokens, G GPUs at a peak of tflops, given MFU. */
+static le_spec
+make_spec(double n, double d, int g, double tflops, double mfu, double tdp)
+{
+	le_spec		s;
+
+	le_spec_clear(&s);
+	le_spec_set_num(&s, LE_F_N_PARAMS, n);
+	le_spec_set_num(&s, LE_F_N_TOKENS, d);
+	le_spec_set_text(&s, LE_F_SKU, "X", 1);
+	le_spec_set_num(&s, LE_F_N_GPUS, g);
+	le_spec_set_num(&s, LE_F_GPUS_PER_NODE, 8);
+	le_spec_set_num(&s, LE_F_MFU, mfu);
+	le_spec_set_text(&s, LE_F_DTYPE, "bf16", 4);
+	le_spec_set_num(&s, LE_F_PEAK_FLOPS, tflops * 1e12);
+	le_spec_set_num(&s, LE_F_HBM_BYTES, 80e9);
+	le_spec_set_num(&s, LE_F_INTRA_BW, 450e9);
+	le_spec_set_num(&s, LE_F_INTER_BW, 50e9);
+	le_spec_set_num(&s, LE_F_TDP_WATTS, tdp);
+	le_spec_set_num(&s, LE_F_MICRO_BATCH, 1);
+	le_spec_set_num(&s, LE_F_TP, 1);
+	le_spec_set_num(&s, LE_F_PP, 1);
+	le_spec_set_num(&s, LE_F_ZERO_STAGE, 0);
+	le_spec_set_text(&s, LE_F_RECOMPUTE, "none", 4);
+	le_spec_set_text(&s, LE_F_OPTIMIZER, "adamw", 5);
+	return s;
+}
+
+static double
+hours_of(const le_spec *s)
+{
+	double		sec;
+	le_error	e;
+
+	if (le_train_seconds(s, &sec, &e) != LE_OK)
+		return NAN;
+	return sec / 3600.0;
+}
+
+static double
+gpu_hours_of(const le_spec *s)
+{
+	double		h;
+	le_error	e;
+
+	return le_gpu_hours(s, &h, &e) == LE_OK ? h : NAN;
+}
+
+/* Seed, worked examples 1-3 and the scenario table (DOMAIN.md §1, with the errata). */
+static void
+test_worked_examples(void)
+{
+	le_spec		lab00 = make_spec(5e7, 4.3e10, 1, 312, 0.40, 400);
+	le_spec		c1024 = make_spec(7e9, 1.4e12, 1024, 989, 0.45, 700);
+	le_spec		c256 = make_spec(7e9, 1.4e12, 256, 989, 0.45, 700);
+	le_spec		llama2 = make_spec(7e9, 2e12, 1024, 312, 0.40, 400);
+	le_spec		llama2_45 = make_spec(7e9, 2e12, 1024, 312, 0.45, 400);
+	le_spec		llama3 = make_spec(7e9, 15e12, 2048, 989, 0.45, 700);
+	double		flops;
+	le_error	e;
+
+	CHECK(le_training_flops(&lab00, &flops, &e) == LE_OK && flops == 1.29e19, "lab00 flops %g", flops);
+	NEAR(hours_of(&lab00) * 3600, 1.03e5, 0.005, "lab00 seconds");
+	NEAR(hours_of(&lab00), 28.7, 0.002, "lab00 hours");
+	NEAR(gpu_hours_of(&lab00) * 1.10, 31.6, 0.002, "lab00 cost at $1.10");
+
+	NEAR(hours_of(&c1024), 35.8, 0.002, "Chinchilla 7B on 1024 H100, hours");
+	NEAR(gpu_hours_of(&c1024) * 2.49, 91.4e3, 0.001, "Chinchilla 7B at $2.49");
+	NEAR(gpu_hours_of(&c1024) * 1.00, 36.7e3, 0.001, "Chinchilla 7B reserved at $1.00");
+	NEAR(hours_of(&c256), 143.0, 0.003, "Chinchilla 7B on 256 H100, hours");
+	NEAR(hours_of(&c256) / 24, 6.0, 0.01, "... about 6 days");
+	/* cost does not depend on G under ideal scaling */
+	NEAR(gpu_hours_of(&c256), gpu_hours_of(&c1024), 1e-12, "GPU-hours independent of G");
+
+	/* erratum: Llama-2 shape row implies MFU 0.38; at 0.40 it is 7.6 d / $206k, at 0.45 6.8 d / $183k */
+	NEAR(hours_of(&llama2) / 24, 7.6, 0.005, "Llama-2 shape days at 0.40");
+	NEAR(gpu_hours_of(&llama2) * 1.10, 206e3, 0.003, "Llama-2 shape cost at 0.40");
+	NEAR(hours_of(&llama2_45) / 24, 6.8, 0.01, "Llama-2 shape days at 0.45");
+	NEAR(gpu_hours_of(&llama2_45) * 1.10, 183e3, 0.003, "Llama-2 shape cost at 0.45");
+	/* erratum: Llama-3 shape row is 2x too high: 192 h = 8.0 d, about $0.98M */
+	NEAR(hours_of(&llama3), 192.0, 0.001, "Llama-3 shape hours");
+	NEAR(gpu_hours_of(&llama3) * 2.49, 0.98e6, 0.002, "Llama-3 shape cost");
+}
+
+/* Seed energy figures (DOMAIN.md §5). */
+static void
+test_energy(void)
+{
+	/* choose D so that the run lasts exactly 24 h on 1 GPU */
+	le_spec		a100 = make_spec(1e6, 24 * 3600 * 0.4 * 312e12 / 6e6, 1, 312, 0.4, 400);
+	le_spec		h8 = make_spec(1e6, 24 * 3600 * 0.4 * 989e12 * 8 / 6e6, 8, 989, 0.4, 700);
+	le_spec		h1024 = make_spec(1e6, 30 * 24 * 3600 * 0.4 * 989e12 * 1024 / 6e6, 1024, 989, 0.4, 700);
+	double		kwh;
+	le_error	e;
+
+	CHECK(le_energy_kwh(&a100, 1.0, &kwh, &e) == LE_OK, "energy ok");
+	NEAR(kwh, 9.6, 1e-9, "A100 for 24 h");
+	CHECK(le_energy_kwh(&h8, 1.0, &kwh, &e) == LE_OK, "energy ok");
+	NEAR(kwh, 134.4, 1e-9, "8x H100 for 24 h");
+	CHECK(le_energy_kwh(&h1024, 1.0, &kwh, &e) == LE_OK, "energy ok");
+	NEAR(kwh, 516096, 1e-9, "1024x H100 for 30 days (516 MWh)");
+	CHECK(le_energy_kwh(&h1024, 1.5, &kwh, &e) == LE_OK, "energy ok");
+	NEAR(kwh, 516096 * 1.5, 1e-9, "PUE multiplies");
+	CHECK(le_energy_kwh(&h1024, 0.9, &kwh, &e) == LE_ERR_VALUE &&
+		  strcmp(e.message, "pue must be in [1, 5], got 0.9") == 0, "pue below 1: %s", e.message);
+}
+
+/* Llama-2 7B: 184,320 A100-hours on 2T tokens implies MFU of about 0.40 (Touvron et al. 2023). */
+static void
+test_achieved_mfu(void)
+{
+	le_spec		s = make_spec(7e9, 2e12, 1, 312, 0.4, 400);
+	double		mfu;
+	le_error	e;
+
+	CHECK(le_achieved_mfu(&s, 184320.0 * 3600, &mfu, &e) == LE_OK, "achieved ok");
+	NEAR(mfu, 0.406, 0.002, "Llama-2 7B implied MFU");
+	/* round trip: the time at MFU m gives back m */
+	s = make_spec(7e9, 1.4e12, 1024, 989, 0.45, 700);
+	CHECK(le_achieved_mfu(&s, hours_of(&s) * 3600, &mfu, &e) == LE_OK, "achieved ok");
+	NEAR(mfu, 0.45, 1e-12, "round trip");
+	CHECK(le_achieved_mfu(&s, 0, &mfu, &e) == LE_ERR_VALUE, "zero wall rejected");
+	CHECK(le_achieved_mfu(&s, -5, &mfu, &e) == LE_ERR_VALUE, "negative wall rejected");
+}
+
+/* Every bad field gives 22023-class errors naming the field and its range. */
+static void
+test_validation(void)
+{
+	le_spec		s = make_spec(7e9, 1.4e12, 8, 989, 0.45, 700);
+	le_error	e;
+	double		v;
+
+	CHECK(le_check_fields(&s, LE_NEED_ALL, &e) == LE_OK, "valid spec passes: %s", e.message);
+	CHECK(le_check_relations(&s, &e) == LE_OK, "valid relations pass");
+
+	s.num[LE_F_MFU] = 1.5;
+	CHECK(le_train_seconds(&s, &v, &e) == LE_ERR_VALUE &&
+		  strcmp(e.message, "mfu must be in (0, 1], got 1.5") == 0, "mfu 1.5: %s", e.message);
+	s.num[LE_F_MFU] = 0;
+	CHECK(le_train_seconds(&s, &v, &e) == LE_ERR_VALUE && strstr(e.message, "got 0"), "mfu 0: %s", e.message);
+	s.num[LE_F_MFU] = 1.0;
+	CHECK(le_train_seconds(&s, &v, &e) == LE_OK, "mfu 1 allowed");
+
+	s.num[LE_F_N_PARAMS] = NAN;
+	CHECK(le_training_flops(&s, &v, &e) == LE_ERR_VALUE &&
+		  strcmp(e.message, "n_params must be in (0, 1e+18], got NaN") == 0, "NaN: %s", e.message);
+	s.num[LE_F_N_PARAMS] = INFINITY;
+	CHECK(le_training_flops(&s, &v, &e) == LE_ERR_VALUE && strstr(e.message, "got Infinity"), "inf: %s", e.message);
+	s.num[LE_F_N_PARAMS] = -INFINITY;
+	CHECK(le_training_flops(&s, &v, &e) == LE_ERR_VALUE && strstr(e.message, "got -Infinity"), "-inf: %s", e.message);
+	s.num[LE_F_N_PARAMS] = -7e9;
+	CHECK(le_training_flops(&s, &v, &e) == LE_ERR_VALUE, "negative n_params");
+	s.num[LE_F_N_PARAMS] = 1e308;
+	CHECK(le_training_flops(&s, &v, &e) == LE_ERR_VALUE, "1e308 n_params");
+	s.num[LE_F_N_PARAMS] = 7e9;
+
+	s.present &= ~LE_BIT(LE_F_N_TOKENS);
+	CHECK(le_training_flops(&s, &v, &e) == LE_ERR_VALUE &&
+		  strcmp(e.message, "run_spec field n_tokens must not be NULL") == 0, "NULL: %s", e.message);
+	le_spec_set_num(&s, LE_F_N_TOKENS, 1.4e12);
+
+	/* a tiny MFU with huge N·D overflows the time: 22003, not Infinity */
+	s.num[LE_F_MFU] = 1e-300;
+	s.num[LE_F_N_PARAMS] = 1e18;
+	s.num[LE_F_N_TOKENS] = 1e18;
+	CHECK(le_train_seconds(&s, &v, &e) == LE_ERR_OVERFLOW, "overflow detected");
+	s = make_spec(7e9, 1.4e12, 8, 989, 0.45, 700);
+
+	le_spec_set_text(&s, LE_F_DTYPE, "int4", 4);
+	CHECK(le_check_fields(&s, LE_NEED_ALL, &e) == LE_ERR_VALUE &&
+		  strcmp(e.message, "dtype must be one of fp32, tf32, bf16, fp16, fp8, got \"int4\"") == 0, "enum: %s", e.message);
+	le_spec_set_text(&s, LE_F_DTYPE, "bf16", 4);
+	CHECK(le_train_seconds(&s, &v, &e) == LE_OK, "dtype not read by time");
+
+	s.num[LE_F_ZERO_STAGE] = 4;
+	CHECK(le_check_fields(&s, LE_NEED_ALL, &e) == LE_ERR_VALUE &&
+		  strcmp(e.message, "zero_stage must be in [0, 3], got 4") == 0, "zero 4: %s", e.message);
+	s.num[LE_F_ZERO_STAGE] = 0;
+
+	s.num[LE_F_TP] = 3;
+	CHECK(le_check_relations(&s, &e) == LE_ERR_VALUE && strcmp(e.message, "tp * pp must divide n_gpus") == 0,
+		  "tp=3 on 8: %s", e.message);
+	s.num[LE_F_TP] = 16;
+	CHECK(le_check_relations(&s, &e) == LE_ERR_VALUE, "tp larger than n_gpus");
+	s.num[LE_F_TP] = 2;
+	s.num[LE_F_PP] = 4;
+	CHECK(le_check_relations(&s, &e) == LE_OK, "tp 2, pp 4 on 8");
+	le_spec_set_num(&s, LE_F_GLOBAL_BATCH, 3);
+	CHECK(le_check_relations(&s, &e) == LE_OK, "global 3 = 3 x (1 x dp 1)");
+	s.num[LE_F_TP] = 1;
+	s.num[LE_F_PP] = 1;
+	CHECK(le_check_relations(&s, &e) == LE_ERR_VALUE, "global 3 with dp 8");
+	s.num[LE_F_GLOBAL_BATCH] = 1024;
+	CHECK(le_check_relations(&s, &e) == LE_OK, "global 1024 with dp 8");
+	le_spec_set_num(&s, LE_F_D_MODEL, 4096);
+	le_spec_set_num(&s, LE_F_N_HEADS, 30);
+	CHECK(le_check_relations(&s, &e) == LE_ERR_VALUE && strcmp(e.message, "n_heads must divide d_model") == 0,
+		  "heads: %s", e.message);
+	s.num[LE_F_N_HEADS] = 32;
+	CHECK(le_check_relations(&s, &e) == LE_OK, "32 heads of 128");
+
+	s.num[LE_F_N_LAYERS] = -1;
+	s.present |= LE_BIT(LE_F_N_LAYERS);
+	CHECK(le_check_fields(&s, LE_NEED_ALL, &e) == LE_ERR_VALUE && strstr(e.message, "n_layers must be in [1,"),
+		  "negative layers: %s", e.message);
+	s.present &= ~LE_BIT(LE_F_N_LAYERS);
+	CHECK(le_check_fields(&s, LE_NEED_ALL, &e) == LE_OK, "shape may be NULL");
+	s.present &= ~LE_BIT(LE_F_MICRO_BATCH);
+	CHECK(le_check_fields(&s, LE_NEED_ALL, &e) == LE_ERR_VALUE, "micro_batch may not be NULL");
+	le_spec_set_num(&s, LE_F_MICRO_BATCH, 0);
+	CHECK(le_check_fields(&s, LE_NEED_ALL, &e) == LE_ERR_VALUE, "micro_batch 0");
+
+	CHECK(le_check_enum("pricing", LE_E_PRICING, "spot", 4, &(int) {0}, &e) == LE_OK, "pricing spot");
+	CHECK(le_check_enum("pricing", LE_E_PRICING, "Spot", 4, &(int) {0}, &e) == LE_ERR_VALUE, "names are exact");
+}
+
+int
+main(void)
+{
+	test_worked_examples();
+	test_energy();
+	test_achieved_mfu();
+	test_validation();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
