@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # run.sh: the README's two commands. "./run.sh demo" installs what is missing, builds, installs and
-# runs the demo in a throwaway cluster; "./run.sh test" runs every test. Debian 12, as root.
+# runs the demo in a throwaway cluster (MONTH=YYYY-MM picks the month it prices); "./run.sh test"
+# runs every test. Debian 12, as root.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -34,7 +35,7 @@ demo() {
   install_missing
   build_install
   echo "== demo: the seed's worked examples and the cheapest provider, in a throwaway cluster"
-  pg_virtualenv psql -X -q -v ON_ERROR_STOP=1 -f test/demo.sql
+  pg_virtualenv psql -X -q -v ON_ERROR_STOP=1 -v month="${MONTH:-2024-06}" -f test/demo.sql
 }
 
 tests() {
@@ -51,7 +52,7 @@ tests() {
   echo "== regression tests (pg_regress, throwaway cluster)"
   rm -rf results regression.diffs regression.out
   if out=$(pg_virtualenv make -s installcheck 2>&1); then :; fi
-  echo "$out" | grep -E '^(test |     |ok |not ok| *[0-9]+ of |All |=+)' || echo "$out"
+  echo "$out" | grep -E '^(test |     |ok |not ok| *[0-9]+ of | *All |=+)' || echo "$out"
   passed=$((passed + $(echo "$out" | grep -cE '\.\.\. ok|^ok ' || true)))
   failed=$((failed + $(echo "$out" | grep -cE '\.\.\. FAILED|^not ok' || true)))
   if [ -s regression.diffs ]; then echo "== regression.diffs"; head -c 20000 regression.diffs; fi

@@ -49,7 +49,6 @@ le_price_lookup(const char *sku, text *provider, text *pricing, TimestampTz at,
 	int			which = region ? 1 : 0;
 	Oid			types[5] = {TEXTOID, TEXTOID, TEXTOID, TIMESTAMPTZOID, TEXTOID};
 	Datum		args[5];
-	Numeric		result = NULL;
 	bool		isnull;
 	Datum		d;
 
@@ -74,10 +73,11 @@ le_price_lookup(const char *sku, text *provider, text *pricing, TimestampTz at,
 		elog(ERROR, "price lookup failed");
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	if (!isnull)
-		result = DatumGetNumeric(SPI_datumTransfer(d, false, -1));
+		d = SPI_datumTransfer(d, false, -1);	/* copied into the caller's context */
 	SPI_finish();
 	*found = !isnull;
-	return result;
+	/* detoast only now: a short-header copy would otherwise be expanded in SPI's context */
+	return isnull ? NULL : DatumGetNumeric(d);
 }
 
 PG_FUNCTION_INFO_V1(le_price_at_fn);

@@ -16,7 +16,7 @@ SELECT mfu_time(s) AS wall_time,
 
 \echo '== The seed''s scenario table, corrected (7B model; rows 2 and 3 were wrong in the seed)'
 SELECT scenario,
-       to_char(tokens, 'FM99.9EEEE') AS tokens, gpus, price AS usd_per_gpu_hour,
+       (tokens / 1e12)::text || 'T' AS tokens, gpus, price AS usd_per_gpu_hour,
        round((extract(epoch FROM mfu_time(s)) / 3600)::numeric, 1) AS hours,
        round((extract(epoch FROM mfu_time(s)) / 86400)::numeric, 1) AS days,
        to_char(estimate_cost(s, price), 'FM$9,999,999') AS cost
@@ -29,14 +29,21 @@ SELECT scenario,
        LATERAL run_spec(7e9, tokens, gpus, sku, mfu => mfu) AS s
  ORDER BY n;
 
-\echo '== Cheapest provider for a run in a given month: Chinchilla 7B on 256x H100, launched at the end of June 2024'
-\echo '   (every provider and pricing with an H100 SXM price in effect then, shipped seed and GCP data)'
+-- The month comes from psql variable "month" (./run.sh demo passes MONTH, default 2024-06).
+\if :{?month}
+\else
+\set month 2024-06
+\endif
+SELECT (date_trunc('month', (:'month' || '-01')::timestamptz) + interval '1 month' - interval '1 microsecond') AS month_end
+\gset
+\echo '== Cheapest provider for a run in a given month: Chinchilla 7B on 256x H100, priced as of the end of' :month
+\echo '   (every provider and pricing with an H100 SXM price in effect then, from the shipped seed and GCP data)'
 WITH run AS (SELECT run_spec(7e9, 1.4e12, 256, 'H100-SXM5', mfu => 0.45) AS s),
      offers AS (SELECT DISTINCT provider, pricing FROM price_snapshot WHERE sku = 'H100-SXM5')
 SELECT provider, pricing,
-       price_at('H100-SXM5', provider, pricing, '2024-06-30 23:59:59+00') AS usd_per_gpu_hour,
+       price_at('H100-SXM5', provider, pricing, :'month_end') AS usd_per_gpu_hour,
        mfu_time(s) AS wall_time,
-       to_char(estimate_cost(s, provider, pricing, '2024-06-30 23:59:59+00'), 'FM$9,999,999') AS cost
+       to_char(estimate_cost(s, provider, pricing, :'month_end'), 'FM$9,999,999') AS cost
   FROM run, offers
- WHERE price_at('H100-SXM5', provider, pricing, '2024-06-30 23:59:59+00') IS NOT NULL
+ WHERE price_at('H100-SXM5', provider, pricing, :'month_end') IS NOT NULL
  ORDER BY usd_per_gpu_hour, provider, pricing;
