@@ -51,10 +51,14 @@ tests() {
 
   echo "== regression tests (pg_regress, throwaway cluster)"
   rm -rf results regression.diffs regression.out
-  if out=$(pg_virtualenv make -s installcheck 2>&1); then :; fi
+  local rc=0 bad
+  out=$(pg_virtualenv make -s installcheck 2>&1) || rc=$?
   echo "$out" | grep -E '^(test |     |ok |not ok| *[0-9]+ of | *All |=+)' || echo "$out"
   passed=$((passed + $(echo "$out" | grep -cE '\.\.\. ok|^ok ' || true)))
-  failed=$((failed + $(echo "$out" | grep -cE '\.\.\. FAILED|^not ok' || true)))
+  bad=$(echo "$out" | grep -cE '\.\.\. FAILED|^not ok' || true)
+  # a run that failed before any test could (no cluster, bad install script) still counts as a failure
+  if [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ]; then bad=1; echo "$out" | tail -20; fi
+  failed=$((failed + bad))
   if [ -s regression.diffs ]; then echo "== regression.diffs"; head -c 20000 regression.diffs; fi
 
   echo "$passed passed, $failed failed"
