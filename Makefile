@@ -8,15 +8,19 @@ OBJS = \
 	src/core/spec.o \
 	src/core/validate.o \
 	src/core/model.o \
+	src/core/memory.o \
+	src/core/comm.o \
+	src/core/plan.o \
 	src/spec_io.o \
 	src/sku.o \
 	src/run_spec.o \
 	src/money.o \
 	src/model_fmgr.o \
-	src/price.o
+	src/price.o \
+	src/layout_fmgr.o
 
 # The install script is generated: hand-written SQL in this order, then the shipped data.
-SQL_PARTS = src/sql/schema.sql src/sql/tables.sql src/sql/run_spec.sql src/sql/model.sql src/sql/prices.sql
+SQL_PARTS = src/sql/schema.sql src/sql/tables.sql src/sql/run_spec.sql src/sql/model.sql src/sql/layout.sql src/sql/prices.sql
 DATA_FILES = $(wildcard data/*.csv)
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 DATA = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*--*.sql))
@@ -39,7 +43,7 @@ $(DATA_built): $(SQL_PARTS) src/gen_data.pl $(DATA_FILES)
 	{ cat $(SQL_PARTS) && perl src/gen_data.pl data; } > $@.tmp && mv $@.tmp $@
 
 # Unit tests of the plain-C core (no PostgreSQL needed).
-CORE_SRCS = src/core/spec.c src/core/validate.c src/core/model.c
+CORE_SRCS = $(wildcard src/core/*.c)
 test/unit/test_core: test/unit/test_core.c $(CORE_SRCS) src/core/econ.h
 	$(CC) -std=c99 -Wall -Wextra -ffp-contract=off $(PROFILE) -Isrc -o $@ test/unit/test_core.c $(CORE_SRCS) -lm
 

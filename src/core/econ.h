@@ -118,6 +118,10 @@ extern const char *le_enum_choices(le_enum e);
 extern void le_spec_clear(le_spec *s);
 extern void le_spec_set_num(le_spec *s, le_field f, double v);
 extern void le_spec_set_text(le_spec *s, le_field f, const char *txt, size_t len);
+extern double le_dp(const le_spec *s);
+extern double le_micro_batches(const le_spec *s);
+extern int	le_is_fp32(const le_spec *s);
+extern int	le_shape_known(const le_spec *s);
 
 /* ---- validation (validate.c) ---- */
 
@@ -155,5 +159,83 @@ extern le_status le_achieved_mfu(const le_spec *s, double wall_seconds, double *
 /* Limits shared by the checks (documented in README). */
 #define LE_PUE_MIN 1.0
 #define LE_PUE_MAX 5.0
+
+/* ---- memory per GPU (memory.c) ---- */
+
+/* Fields memory reads; the shape fields are checked when present, and may be NULL. */
+#define LE_SHAPE       (LE_BIT(LE_F_N_LAYERS) | LE_BIT(LE_F_D_MODEL) | LE_BIT(LE_F_N_HEADS) | \
+						LE_BIT(LE_F_SEQ_LEN) | LE_BIT(LE_F_GLOBAL_BATCH))
+#define LE_NEED_LAYOUT (LE_BIT(LE_F_N_PARAMS) | LE_BIT(LE_F_N_GPUS) | LE_BIT(LE_F_GPUS_PER_NODE) | \
+						LE_BIT(LE_F_DTYPE) | LE_BIT(LE_F_MICRO_BATCH) | LE_BIT(LE_F_TP) | \
+						LE_BIT(LE_F_PP) | LE_BIT(LE_F_ZERO_STAGE) | LE_BIT(LE_F_RECOMPUTE) | \
+						LE_BIT(LE_F_OPTIMIZER) | LE_SHAPE)
+#define LE_NEED_MEMORY (LE_NEED_LAYOUT | LE_BIT(LE_F_HBM_BYTES))
+#define LE_NEED_COMM   (LE_NEED_LAYOUT | LE_BIT(LE_F_INTRA_BW) | LE_BIT(LE_F_INTER_BW))
+
+/*
+ * Allowance for what is on the GPU besides model states and activations:
+ * the CUDA context with cuBLAS/cuDNN workspaces and NCCL's communication
+ * buffers (a fixed amount), and allocator fragmentation (a share of the model
+ * states).  See memory.c for the sources.
+ */
+#define LE_OVERHEAD_FIXED_BYTES 1.5e9
+#define LE_OVERHEAD_FRAGMENTATION 0.05
+
+typedef struct le_memory
+{
+	double		weights;
+	double		grads;
+	double		optimizer;
+	double		activations;	/* NaN when the shape is unknown */
+	double		overhead;
+	double		total;			/* NaN when activations are unknown */
+	double		hbm;
+} le_memory;
+
+/* Three-valued answers. */
+typedef enum le_tribool
+{
+	LE_FALSE = 0, LE_TRUE = 1, LE_UNKNOWN = 2
+} le_tribool;
+
+extern le_status le_memory_per_gpu(const le_spec *s, le_memory *m, le_error *err);
+extern le_tribool le_fits(const le_memory *m);
+
+/* ---- communication per optimizer step (comm.c) ---- */
+
+#define LE_COMM_MAX_ROWS 6
+
+typedef struct le_comm_row
+{
+	const char *parallelism;	/* dp, tp, pp */
+	const char *collective;		/* all_reduce, reduce_scatter, all_gather, send_recv */
+	const char *link;			/* nvlink, network */
+	double		bytes;			/* sent per GPU per step; NaN when unknown */
+	double		seconds;		/* bytes / link bandwidth; NaN when unknown */
+} le_comm_row;
+
+extern le_status le_comm_breakdown(const le_spec *s, le_comm_row *rows, int *nrows, le_error *err);
+extern le_status le_comm_total(const le_spec *s, double *bytes, double *seconds, le_error *err);
+
+/* ---- layout search (plan.c) ---- */
+
+typedef struct le_plan
+{
+	int			tp,
+				pp,
+				dp,
+				zero_stage,
+				recompute;
+	double		total_bytes;	/* NaN when unknown */
+	le_tribool	fits;
+	double		comm_seconds;	/* per step; NaN when unknown */
+	double		step_seconds;	/* estimated step time; NaN when unknown */
+	double		states_bytes;	/* model states + overhead, for ranking what does not fit */
+} le_plan;
+
+#define LE_PLAN_MAX 200000
+
+extern le_status le_plan_parallelism(const le_spec *s, le_plan *buf, long cap, long *n, le_error *err);
+extern void le_plan_sort(le_plan *plans, long n);
 
 #endif							/* LLM_ECON_CORE_H */

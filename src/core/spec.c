@@ -130,3 +130,38 @@ le_spec_set_text(le_spec *s, le_field f, const char *txt, size_t len)
 	s->num[f] = (fields[f].kind == LE_K_ENUM) ? le_enum_parse(fields[f].list, txt, len) : 0;
 	s->present |= LE_BIT(f);
 }
+
+/* Data-parallel degree dp = n_gpus / (tp · pp). */
+double
+le_dp(const le_spec *s)
+{
+	return s->num[LE_F_N_GPUS] / (s->num[LE_F_TP] * s->num[LE_F_PP]);
+}
+
+/* Micro-batches per optimizer step, global_batch / (micro_batch · dp); 0 when global_batch is unknown. */
+double
+le_micro_batches(const le_spec *s)
+{
+	if (!(s->present & LE_BIT(LE_F_GLOBAL_BATCH)))
+		return 0;
+	return s->num[LE_F_GLOBAL_BATCH] / (s->num[LE_F_MICRO_BATCH] * le_dp(s));
+}
+
+/* 1 when the run computes in fp32 or tf32: 4-byte weights, gradients and activations. */
+int
+le_is_fp32(const le_spec *s)
+{
+	int			d = (int) s->num[LE_F_DTYPE];
+
+	return d == LE_DT_FP32 || d == LE_DT_TF32;
+}
+
+/* Whether the shape that activation memory needs (layers, width, heads, sequence) is known. */
+int
+le_shape_known(const le_spec *s)
+{
+	uint32_t	need = LE_BIT(LE_F_N_LAYERS) | LE_BIT(LE_F_D_MODEL) |
+		LE_BIT(LE_F_N_HEADS) | LE_BIT(LE_F_SEQ_LEN);
+
+	return (s->present & need) == need;
+}

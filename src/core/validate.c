@@ -158,7 +158,10 @@ le_check_fields(const le_spec *s, uint32_t need, le_error *err)
  * Cross-field rules of a whole spec (fields must already be in range):
  * tp*pp divides n_gpus (dp = n_gpus/(tp*pp), Narayanan et al. 2021 §2.3);
  * global_batch is a whole number of micro_batch*dp (Megatron-LM's check);
- * n_heads divides d_model (head size h/a, Vaswani et al. 2017).
+ * n_heads divides d_model (head size h/a, Vaswani et al. 2017);
+ * tp divides n_heads and pp divides n_layers (Megatron-LM splits whole heads
+ * across tensor ranks and whole layers across stages; Shoeybi et al. 2019 §3,
+ * Narayanan et al. 2021 §2.2).
  */
 le_status
 le_check_relations(const le_spec *s, le_error *err)
@@ -190,6 +193,16 @@ le_check_relations(const le_spec *s, le_error *err)
 	{
 		snprintf(d, sizeof(d), "Got d_model=%.0f, n_heads=%.0f.", s->num[LE_F_D_MODEL], s->num[LE_F_N_HEADS]);
 		return le_set_error(err, LE_ERR_VALUE, d, "n_heads must divide d_model");
+	}
+	if ((s->present & LE_BIT(LE_F_N_HEADS)) && fmod(s->num[LE_F_N_HEADS], tp) != 0)
+	{
+		snprintf(d, sizeof(d), "Got n_heads=%.0f, tp=%.0f.", s->num[LE_F_N_HEADS], tp);
+		return le_set_error(err, LE_ERR_VALUE, d, "tp must divide n_heads");
+	}
+	if ((s->present & LE_BIT(LE_F_N_LAYERS)) && fmod(s->num[LE_F_N_LAYERS], pp) != 0)
+	{
+		snprintf(d, sizeof(d), "Got n_layers=%.0f, pp=%.0f.", s->num[LE_F_N_LAYERS], pp);
+		return le_set_error(err, LE_ERR_VALUE, d, "pp must divide n_layers");
 	}
 	return LE_OK;
 }

@@ -235,6 +235,122 @@ test_validation(void)
 	CHECK(le_check_enum("pricing", LE_E_PRICING, "Spot", 4, &(int) {0}, &e) == LE_ERR_VALUE, "names are exact");
 }
 
+/* ZeRO paper Figure 1: 7.5B parameters, dp = 64, K = 12: 120 / 31.4 / 16.6 / 1.88 GB of model states. */
+static void
+test_zero_figure1(void)
+{
+	const double want[4] = {120e9, 31.4e9, 16.6e9, 1.88e9};
+
+	for (int z = 0; z <= 3; z++)
+	{
+		le_spec		s = make_spec(7.5e9, 1e12, 64, 312, 0.4, 400);
+		le_memory	m;
+		le_error	e;
+
+		s.num[LE_F_ZERO_STAGE] = z;
+		CHECK(le_memory_per_gpu(&s, &m, &e) == LE_OK, "memory ok: %s", e.message);
+		NEAR(m.weights + m.grads + m.optimizer, want[z], 0.005, "ZeRO Figure 1 stage");
+		CHECK(isnan(m.activations) && isnan(m.total), "shape unknown: activations and total NaN");
+		CHECK(le_fits(&m) == (z == 0 ? LE_FALSE : LE_UNKNOWN), "three-valued fits, stage %d", z);
+	}
+}
+
+/* Korthikanti et al. 2022, Table 2, on GPT-3 175B's layer (s 2048, h 12288, a 96, t 8, b 1). */
+static void
+test_activations(void)
+{
+	le_spec		s = make_spec(175e9, 300e9, 1024, 312, 0.4, 400);
+	le_memory	m;
+	le_error	e;
+	double		sbh = 2048.0 * 12288.0;
+	const char *rc[] = {"none", "selective", "full"};
+	double		want[3];
+
+	le_spec_set_num(&s, LE_F_N_LAYERS, 96);
+	le_spec_set_num(&s, LE_F_D_MODEL, 12288);
+	le_spec_set_num(&s, LE_F_N_HEADS, 96);
+	le_spec_set_num(&s, LE_F_SEQ_LEN, 2048);
+	s.num[LE_F_TP] = 8;
+	s.num[LE_F_PP] = 8;
+	want[0] = 96 * sbh * (34 + 5.0 * 96 * 2048 / 12288) / 8;	/* L layers' worth on stage 1 */
+	want[1] = 96 * sbh * 34 / 8;
+	want[2] = 96 * sbh * 2 + sbh * (34 + 5.0 * 96 * 2048 / 12288) / 8;	/* + one layer being recomputed */
+	for (int i = 0; i < 3; i++)
+	{
+		le_spec_set_text(&s, LE_F_RECOMPUTE, rc[i], strlen(rc[i]));
+		CHECK(le_memory_per_gpu(&s, &m, &e) == LE_OK, "memory ok: %s", e.message);
+		NEAR(m.activations, want[i], 1e-12, rc[i]);
+	}
+	/* with fewer micro-batches than stages, the first stage holds only those */
+	le_spec_set_text(&s, LE_F_RECOMPUTE, "none", 4);
+	le_spec_set_num(&s, LE_F_GLOBAL_BATCH, 16 * 2);	/* dp = 16, m = 2 */
+	CHECK(le_memory_per_gpu(&s, &m, &e) == LE_OK, "memory ok");
+	NEAR(m.activations, want[0] * 2 / 8, 1e-12, "m = 2 < pp = 8");
+}
+
+/* nccl-tests conventions; DDP sends 2(p-1)/p of the gradient buffer, ~4N bytes (errata); ZeRO-3 is 1.5x. */
+static void
+test_comm(void)
+{
+	le_spec		s = make_spec(7e9, 1e12, 64, 989, 0.4, 700);
+	le_comm_row rows[LE_COMM_MAX_ROWS];
+	int			n;
+	double		ddp,
+				z3,
+				sec;
+	le_error	e;
+
+	CHECK(le_comm_total(&s, &ddp, &sec, &e) == LE_OK, "comm ok");
+	NEAR(ddp, 2.0 * 63 / 64 * 7e9 * 2, 1e-12, "DDP ring all-reduce bytes");
+	NEAR(ddp / 7e9, 4.0, 0.02, "about 4N bytes, not the seed's 2N");
+	CHECK(le_comm_breakdown(&s, rows, &n, &e) == LE_OK && n == 1 &&
+		  strcmp(rows[0].link, "network") == 0, "64 GPUs on 8-GPU nodes: network");
+	NEAR(rows[0].seconds, ddp / 50e9, 1e-12, "time at the network bandwidth");
+
+	s.num[LE_F_ZERO_STAGE] = 3;
+	CHECK(le_comm_total(&s, &z3, &sec, &e) == LE_OK && isnan(z3), "ZeRO-3 needs the micro-batch count");
+	le_spec_set_num(&s, LE_F_GLOBAL_BATCH, 64);	/* one micro-batch per step */
+	CHECK(le_comm_total(&s, &z3, &sec, &e) == LE_OK, "comm ok");
+	NEAR(z3 / ddp, 1.5, 1e-12, "ZeRO-3 moves 1.5x DDP");
+	s.num[LE_F_ZERO_STAGE] = 1;
+	CHECK(le_comm_total(&s, &z3, &sec, &e) == LE_OK, "comm ok");
+	NEAR(z3 / ddp, 1.0, 1e-12, "ZeRO-1 moves what DDP moves");
+
+	/* single GPU: nothing to send */
+	s = make_spec(7e9, 1e12, 1, 989, 0.4, 700);
+	CHECK(le_comm_total(&s, &ddp, &sec, &e) == LE_OK && ddp == 0, "one GPU sends nothing");
+}
+
+/* The layout search keeps tp inside the node and puts a fitting layout first. */
+static void
+test_plan(void)
+{
+	le_spec		s = make_spec(70e9, 2e12, 1024, 312, 0.4, 400);
+	le_plan		plans[2000];
+	long		n;
+	le_error	e;
+	int			bad = 0;
+
+	le_spec_set_num(&s, LE_F_N_LAYERS, 80);
+	le_spec_set_num(&s, LE_F_D_MODEL, 8192);
+	le_spec_set_num(&s, LE_F_N_HEADS, 64);
+	le_spec_set_num(&s, LE_F_SEQ_LEN, 4096);
+	le_spec_set_num(&s, LE_F_GLOBAL_BATCH, 1024);
+	s.num[LE_F_TP] = 3;			/* the spec's own layout is ignored */
+	CHECK(le_plan_parallelism(&s, plans, 2000, &n, &e) == LE_OK && n > 0 && n <= 2000, "plans: %ld", n);
+	le_plan_sort(plans, n);
+	for (long i = 0; i < n; i++)
+		bad += plans[i].tp > 8 || 8 % plans[i].tp != 0 || (plans[i].pp > 1 && plans[i].zero_stage > 1) ||
+			plans[i].tp * plans[i].pp * plans[i].dp != 1024;
+	CHECK(bad == 0, "every layout valid");
+	CHECK(plans[0].fits == LE_TRUE && plans[0].tp == 8, "best plan fits with tp = 8");
+	for (long i = 1; i < n; i++)
+		if (plans[i].fits == LE_TRUE && plans[i - 1].fits == LE_TRUE &&
+			plans[i].step_seconds < plans[i - 1].step_seconds)
+			bad++;
+	CHECK(bad == 0, "fitting plans ordered by step time");
+}
+
 int
 main(void)
 {
@@ -242,6 +358,10 @@ main(void)
 	test_energy();
 	test_achieved_mfu();
 	test_validation();
+	test_zero_figure1();
+	test_activations();
+	test_comm();
+	test_plan();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
