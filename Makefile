@@ -11,16 +11,19 @@ OBJS = \
 	src/core/memory.o \
 	src/core/comm.o \
 	src/core/plan.o \
+	src/core/csv.o \
+	src/core/catalog.o \
 	src/spec_io.o \
 	src/sku.o \
 	src/run_spec.o \
 	src/money.o \
 	src/model_fmgr.o \
 	src/price.o \
-	src/layout_fmgr.o
+	src/layout_fmgr.o \
+	src/skypilot.o
 
 # The install script is generated: hand-written SQL in this order, then the shipped data.
-SQL_PARTS = src/sql/schema.sql src/sql/tables.sql src/sql/run_spec.sql src/sql/model.sql src/sql/layout.sql src/sql/prices.sql
+SQL_PARTS = src/sql/schema.sql src/sql/tables.sql src/sql/run_spec.sql src/sql/model.sql src/sql/layout.sql src/sql/prices.sql src/sql/import.sql
 DATA_FILES = $(wildcard data/*.csv)
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 DATA = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*--*.sql))
@@ -44,8 +47,9 @@ $(DATA_built): $(SQL_PARTS) src/gen_data.pl $(DATA_FILES)
 
 # Unit tests of the plain-C core (no PostgreSQL needed).
 CORE_SRCS = $(wildcard src/core/*.c)
-test/unit/test_core: test/unit/test_core.c $(CORE_SRCS) src/core/econ.h
-	$(CC) -std=c99 -Wall -Wextra -ffp-contract=off $(PROFILE) -Isrc -o $@ test/unit/test_core.c $(CORE_SRCS) -lm
+UNIT_SRCS = $(wildcard test/unit/*.c)
+test/unit/test_core: $(UNIT_SRCS) test/unit/unit.h $(CORE_SRCS) $(wildcard src/core/*.h)
+	$(CC) -std=c99 -Wall -Wextra -ffp-contract=off $(PROFILE) -Isrc -Itest/unit -o $@ $(UNIT_SRCS) $(CORE_SRCS) -lm
 
 unittest: test/unit/test_core
 	test/unit/test_core

@@ -1,22 +1,9 @@
 /* test_core.c: unit tests of the plain-C core against the seed's worked examples and the validation rules. */
+#include "unit.h"
 #include "core/econ.h"
 
-#include <math.h>
-#include <stdio.h>
-#include <string.h>
-
-static int	passed,
+int			passed,
 			failed;
-
-#define CHECK(cond, ...) \
-	do { \
-		if (cond) passed++; \
-		else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
-	} while (0)
-
-/* |got - want| <= tol · |want| */
-#define NEAR(got, want, tol, what) \
-	CHECK(fabs((got) - (want)) <= (tol) * fabs((double) (want)), "%s: got %.10g, want %.10g", what, (double) (got), (double) (want))
 
 /* A valid spec: N params, D tokens, G GPUs at a peak of tflops, given MFU. */
 static le_spec
@@ -362,6 +349,7 @@ main(void)
 	test_activations();
 	test_comm();
 	test_plan();
+	test_csv();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -1,0 +1,25 @@
+/* unit.h: the tiny assertion harness shared by the core's unit tests (one binary, one summary line). */
+#ifndef LLM_ECON_UNIT_H
+#define LLM_ECON_UNIT_H
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+extern int	passed,
+			failed;
+
+#define CHECK(cond, ...) \
+	do { \
+		if (cond) passed++; \
+		else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } \
+	} while (0)
+
+/* |got - want| <= tol · |want| */
+#define NEAR(got, want, tol, what) \
+	CHECK(fabs((got) - (want)) <= (tol) * fabs((double) (want)), "%s: got %.10g, want %.10g", what, (double) (got), (double) (want))
+
+/* test files other than test_core.c */
+extern void test_csv(void);
+
+#endif
