@@ -90,13 +90,12 @@ SELECT estimate_cost(s, 'lambda', 'spot', '2024-07-01') AS looked_up,
 SELECT round(estimate_cost(s, 'gcp', 'on_demand', '2024-06-30 23:59:59+00', 'us-central1'), 2) AS gcp_us_central1
   FROM run_spec(5e7, 4.3e10, 1, 'A100-80GB') AS s;
 
--- Cheapest provider for a run in a given month: Chinchilla 7B on 256x H100, as of the end of
--- June 2024, across every provider and pricing with a price in effect.
+-- Cheapest provider for a run in a given month: Chinchilla 7B on 256x H100, priced at each
+-- provider's time-weighted average over June 2024 (every provider and pricing with a price then).
 WITH run AS (SELECT run_spec(7e9, 1.4e12, 256, 'H100-SXM5', mfu => 0.45) AS s),
-     offers AS (SELECT DISTINCT provider, pricing FROM price_snapshot WHERE sku = 'H100-SXM5')
-SELECT provider, pricing,
-       price_at('H100-SXM5', provider, pricing, '2024-06-30 23:59:59+00') AS usd_per_gpu_hour,
-       round(estimate_cost(s, provider, pricing, '2024-06-30 23:59:59+00')) AS cost_usd
-  FROM run, offers
- WHERE price_at('H100-SXM5', provider, pricing, '2024-06-30 23:59:59+00') IS NOT NULL
- ORDER BY usd_per_gpu_hour, provider, pricing;
+     offers AS MATERIALIZED (SELECT DISTINCT provider, pricing FROM price_series WHERE sku = 'H100-SXM5')
+SELECT o.provider, o.pricing, round(t.usd, 4) AS avg_usd_per_gpu_hour, round(estimate_cost(run.s, t.usd)) AS cost_usd
+  FROM run, offers AS o,
+       LATERAL (SELECT price_twap('H100-SXM5', o.provider, o.pricing, '[2024-06-01, 2024-07-01)') AS usd) AS t
+ WHERE t.usd IS NOT NULL
+ ORDER BY cost_usd, o.provider, o.pricing;

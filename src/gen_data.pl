@@ -6,31 +6,16 @@
 # Reads   DATADIR/gpu_sku.csv, gpu_sku_alias.csv, mfu_reference.csv, price_seed.csv
 #         and gcp_gpu_price_history.csv
 # Writes  to stdout: multi-row INSERTs into llm_econ.gpu_sku, llm_econ.gpu_sku_alias,
-#         llm_econ.mfu_reference and llm_econ.price_snapshot (seed prices, then GCP),
-#         every row with builtin = true, column lists explicit (see src/sql/tables.sql).
+#         llm_econ.mfu_reference and llm_econ.price_snapshot (the seed's prices), every
+#         row with builtin = true, column lists explicit (see src/sql/tables.sql); then the
+#         GCP history as raw rows of llm_econ.price_history_staging and a call of the
+#         history loader, which turns them into change points (src/sql/import.sql).
 #         The output has no transaction control and no psql meta-commands, so it can be
 #         appended to an extension install script.  Row counts go to the end of the
 #         output as SQL comments and to stderr.
 #
-# Every value is validated; a malformed file dies with FILE:LINE so a bad data file
-# fails the build loudly.  Only core Perl modules are used.
-#
-# GCP price history (data/gcp_gpu_price_history.csv, one row per machine price
-# [observed_at, valid_to)) becomes price_snapshot change points, provider 'gcp':
-#   - a series is (region, instance_type, pricing); on_demand takes
-#     price_on_demand_per_gpu_usd_per_hour, spot takes spot_price_per_gpu_usd_per_hour,
-#     copied as text (exact decimals);
-#   - a row is emitted only when the price differs, as a decimal number, from the
-#     series' previous emitted value;
-#   - usd_per_gpu_hour NULL = the series was withdrawn from observed_at:
-#       (a) a gap between a row's valid_to and the next row's observed_at withdraws
-#           every pricing that was offered, at valid_to;
-#       (b) a series whose last row ends before the end of coverage (the largest
-#           valid_to in the file) is withdrawn at that valid_to; at the end of
-#           coverage nothing is emitted (unknown afterwards);
-#       (c) an empty price in a row after a priced row withdraws that pricing at the
-#           row's observed_at;
-#     never two NULLs in a row, never a NULL for a series never offered.
+# Every value of the hand-compiled tables is validated; a malformed file dies with
+# FILE:LINE so a bad data file fails the build loudly.  Only core Perl modules are used.
 
 use strict;
 use warnings;
@@ -42,33 +27,6 @@ my $BATCH = 1000;    # rows per INSERT statement
 my $GCP_SOURCE = 'GCP price history 2022-02..2026-08, '
   . 'Cyclenerd/google-cloud-pricing-cost-calculator (Apache-2.0), '
   . 'via data/gcp_gpu_price_history.csv';
-
-# GCP accelerator names -> gpu_sku keys (the shared data README: A100 = A100 40 GB).
-my %GCP_ACCELERATOR = (
-    'A100'      => 'A100-40GB',
-    'A100-80GB' => 'A100-80GB',
-    'H100'      => 'H100-SXM5',
-    'H100-MEGA' => 'H100-SXM5',
-    'L4'        => 'L4',
-);
-
-# GCP machine families -> the GPU they always carry (GCP GPU machine types docs).
-# Used to cross-check the accelerator column.
-my %GCP_FAMILY = (
-    'a2-highgpu'  => 'A100-40GB',
-    'a2-megagpu'  => 'A100-40GB',
-    'a2-ultragpu' => 'A100-80GB',
-    'a3-highgpu'  => 'H100-SXM5',
-    'a3-megagpu'  => 'H100-SXM5',
-    'g2-standard' => 'L4',
-);
-
-# Known upstream mislabel: from 2022-09-11 to 2022-10-02 the upstream pricing.yml listed
-# a2-ultragpu-* machines with accelerator "A100" and priced them with the A100 40 GB GPU
-# rate (e.g. us-central1 a2-ultragpu-1g 4.03353 $/h, then 5.027702 $/h once labelled
-# A100-80GB).  a2-ultragpu machines carry A100 80 GB GPUs, so these rows are neither
-# A100-40GB prices nor correct A100-80GB prices: they are skipped (and counted).
-my %GCP_KNOWN_MISLABEL = ('a2-ultragpu' => 'A100');
 
 die "usage: perl $0 DATADIR\n" unless @ARGV == 1;
 my $dir = $ARGV[0];
@@ -84,14 +42,16 @@ print "-- Shipped rows carry builtin = true (pg_dump keeps only user rows).\n\n"
 gpu_sku();
 gpu_sku_alias();
 mfu_reference();
-my @prices = (price_seed(), gcp_prices());
+my @prices = price_seed();
 emit('llm_econ.price_snapshot',
      [qw(observed_at provider sku region pricing usd_per_gpu_hour instance_type
          gpus_per_instance source builtin)],
      \@prices);
+gcp_staging();
 
 print "\n-- Row counts:\n";
-for my $t (qw(llm_econ.gpu_sku llm_econ.gpu_sku_alias llm_econ.mfu_reference llm_econ.price_snapshot)) {
+for my $t (qw(llm_econ.gpu_sku llm_econ.gpu_sku_alias llm_econ.mfu_reference llm_econ.price_snapshot
+               llm_econ.price_history_staging)) {
     my $n = $count{$t} // 0;
     print "--   $t: $n\n";
     print STDERR "gen_data.pl: $t: $n rows\n";
@@ -324,6 +284,7 @@ sub dec_cmp {
     return ($af . '0' x ($n - length $af)) cmp ($bf . '0' x ($n - length $bf));
 }
 
+
 # ---------------------------------------------------------------------------
 # Output: multi-row INSERTs, $BATCH rows per statement.
 
@@ -497,128 +458,26 @@ sub price_seed {
     return @out;
 }
 
-sub gcp_prices {
+# The GCP history goes in raw, as staging rows; the install script then runs the same
+# loader users run on their own histories (llm_econ._load_price_history, src/sql/import.sql),
+# so there is one implementation of change points and withdrawals.  Lines whose accelerator
+# contradicts the machine type (the upstream pricing.yml mislabelled a2-ultragpu machines
+# "A100" from 2022-09-11 to 2022-10-02, at the A100 40 GB rate) are skipped there.
+sub gcp_staging {
     my $file = "$dir/gcp_gpu_price_history.csv";
     my ($header, @rows) = read_csv($file);
-    my %have = map { $_ => 1 } @$header;
-    my @need = qw(observed_at valid_to cloud region instance_type accelerator accelerator_count
+    my @cols = qw(observed_at valid_to cloud region instance_type accelerator accelerator_count
+                  price_on_demand_usd_per_hour spot_price_usd_per_hour
                   price_on_demand_per_gpu_usd_per_hour spot_price_per_gpu_usd_per_hour);
-    for (@need) { die "$file:1: column $_ is missing\n" unless $have{$_} }
-    my %PRICE_COL = (on_demand => 'price_on_demand_per_gpu_usd_per_hour',
-                     spot      => 'spot_price_per_gpu_usd_per_hour');
-
-    # validate, map, group by (region, instance_type)
-    my (%group, $coverage_end, $skipped);
+    my %have = map { $_ => 1 } @$header;
+    for (@cols) { die "$file:1: column $_ is missing\n" unless $have{$_} }
+    my @out;
     for my $r (@rows) {
         my ($ln, $v) = @$r;
-        my $w = "$file:$ln";
-        die "$w: cloud is '$v->{cloud}', expected gcp\n" unless $v->{cloud} eq 'gcp';
-        for (qw(region instance_type)) {
-            die "$w: $_ is required\n" if $v->{$_} eq '';
-            die "$w: $_ has blanks: '$v->{$_}'\n" if $v->{$_} =~ /\s/;
-        }
-        for (qw(observed_at valid_to)) {
-            die "$w: $_ is not YYYY-MM-DDTHH:MM:SSZ: '$v->{$_}'\n"
-              unless $v->{$_} =~ /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
-            iso_to_pg($w, $_, $v->{$_});
-        }
-        die "$w: valid_to $v->{valid_to} is not after observed_at $v->{observed_at}\n"
-          unless $v->{valid_to} gt $v->{observed_at};
-        my $acc = $v->{accelerator};
-        my $sku = $GCP_ACCELERATOR{$acc}
-          // die "$w: unknown accelerator '$acc' (known: "
-                 . join(', ', sort keys %GCP_ACCELERATOR) . ")\n";
-        my ($family) = $v->{instance_type} =~ /^(.+)-[^-]+$/;
-        $family //= $v->{instance_type};
-        if (exists $GCP_FAMILY{$family} && $GCP_FAMILY{$family} ne $sku) {
-            if (($GCP_KNOWN_MISLABEL{$family} // '') eq $acc) {
-                $skipped++;
-                $coverage_end = $v->{valid_to}
-                  if !defined $coverage_end || $v->{valid_to} gt $coverage_end;
-                next;
-            }
-            die "$w: accelerator $acc ($sku) does not match machine family $family "
-              . "($GCP_FAMILY{$family})\n";
-        }
-        v_int($w, 'accelerator_count', $v->{accelerator_count}, 1, 1, 4096);
-        for my $col (values %PRICE_COL) {
-            v_money($w, $col, $v->{$col}, 0);
-        }
-        $coverage_end = $v->{valid_to}
-          if !defined $coverage_end || $v->{valid_to} gt $coverage_end;
-        push @{ $group{"$v->{region}\x1F$v->{instance_type}"} },
-          { %$v, _line => $ln, _sku => $sku };
+        push @out, [ map { sql_string($v->{$_}) } @cols ];
     }
-    print STDERR "gen_data.pl: $file: skipped $skipped rows of a2-ultragpu machines labelled "
-      . "A100 (upstream mislabel 2022-09..2022-10, priced with the A100 40GB rate)\n"
-      if $skipped;
-    print "-- GCP: skipped ", ($skipped // 0), " upstream-mislabelled a2-ultragpu rows "
-      . "(accelerator A100, priced at the 40 GB rate)\n\n";
-
-    my @out;
-    for my $g (sort keys %group) {
-        my @r = sort { $a->{observed_at} cmp $b->{observed_at} } @{ $group{$g} };
-        for my $i (1 .. $#r) {
-            my ($p, $c) = ($r[$i - 1], $r[$i]);
-            die "$file:$c->{_line}: two rows of $c->{region} $c->{instance_type} observed at "
-              . "$c->{observed_at} (other at line $p->{_line})\n"
-              if $c->{observed_at} eq $p->{observed_at};
-            die "$file:$c->{_line}: row starts at $c->{observed_at}, before the previous row "
-              . "of $c->{region} $c->{instance_type} (line $p->{_line}) ends at $p->{valid_to}\n"
-              if $c->{observed_at} lt $p->{valid_to};
-            for (qw(accelerator_count _sku)) {
-                die "$file:$c->{_line}: $_ changes within $c->{region} $c->{instance_type} "
-                  . "($p->{$_} at line $p->{_line}, $c->{$_} here)\n"
-                  if $c->{$_} ne $p->{$_};
-            }
-        }
-        for my $pricing (qw(on_demand spot)) {
-            my $col  = $PRICE_COL{$pricing};
-            my $last;    # undef = never offered; '' = withdrawn; else last emitted price
-            my $put = sub {
-                my ($row, $at, $usd) = @_;
-                push @out, [
-                    $at, $row->{region}, $row->{instance_type}, $pricing,
-                    price_row("$file:$row->{_line}",
-                        observed_at   => iso_to_pg("$file:$row->{_line}", 'time', $at),
-                        provider      => 'gcp',
-                        sku           => $row->{_sku},
-                        region        => $row->{region},
-                        pricing       => $pricing,
-                        usd           => $usd,
-                        instance_type => $row->{instance_type},
-                        gpus          => $row->{accelerator_count} + 0,
-                        source        => $GCP_SOURCE,
-                    ),
-                ];
-                $last = defined $usd ? $usd : '';
-            };
-            for my $i (0 .. $#r) {
-                my $row   = $r[$i];
-                my $price = $row->{$col};
-                if ($price ne '') {
-                    # change point: first offer, offer after a withdrawal, or new price
-                    $put->($row, $row->{observed_at}, $price)
-                      if !defined $last || $last eq '' || dec_cmp($last, $price) != 0;
-                }
-                elsif (defined $last && $last ne '') {
-                    $put->($row, $row->{observed_at}, undef);    # (c)
-                }
-                my $offered = defined $last && $last ne '';
-                next unless $offered;
-                if ($i < $#r) {
-                    $put->($row, $row->{valid_to}, undef)        # (a) gap
-                      if $r[$i + 1]{observed_at} gt $row->{valid_to};
-                }
-                elsif ($row->{valid_to} lt $coverage_end) {
-                    $put->($row, $row->{valid_to}, undef);       # (b) withdrawn
-                }
-            }
-        }
-    }
-    # chronological insertion order
-    @out = sort {
-        $a->[0] cmp $b->[0] or $a->[1] cmp $b->[1] or $a->[2] cmp $b->[2] or $a->[3] cmp $b->[3]
-    } @out;
-    return map { $_->[4] } @out;
+    emit('llm_econ.price_history_staging', \@cols, \@out);
+    print "SELECT * FROM llm_econ._load_price_history(\n  source => "
+      . sql_string($GCP_SOURCE) . ",\n  on_mismatch => 'skip', quiet => true);\n";
+    print "UPDATE llm_econ.price_snapshot SET builtin = true WHERE NOT builtin;\n\n";
 }

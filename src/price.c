@@ -6,25 +6,14 @@
 #include "utils/builtins.h"
 
 /*
- * The price in effect at $4 for each series (region, instance_type) is its
- * latest observation at or before $4; a NULL price there means withdrawn.
- * The answer is the cheapest series in effect.  Names are schema-qualified.
+ * The cheapest price in effect at $4 over the series of sku $1 from provider
+ * $2 (lower-cased) at pricing $3, in region $5 (NULL: any): see
+ * llm_econ._latest_prices, which the planner inlines.
  */
-#define PRICE_SQL(region_clause) \
-"SELECT pg_catalog.min(p) FROM (" \
-"  SELECT DISTINCT ON (ps.region, ps.instance_type) ps.usd_per_gpu_hour AS p" \
-"    FROM llm_econ.price_snapshot ps" \
-"   WHERE ps.sku OPERATOR(pg_catalog.=) $1" \
-"     AND ps.provider OPERATOR(pg_catalog.=) pg_catalog.lower($2)" \
-"     AND ps.pricing OPERATOR(pg_catalog.=) $3" \
-"     AND ps.observed_at OPERATOR(pg_catalog.<=) $4" region_clause \
-"   ORDER BY ps.region, ps.instance_type, ps.observed_at DESC) s"
-
-static const char *const price_sql[2] = {
-	PRICE_SQL(""),
-	PRICE_SQL(" AND ps.region OPERATOR(pg_catalog.=) $5"),
-};
-static SPIPlanPtr price_plan[2];
+static const char *const price_sql =
+"SELECT pg_catalog.min(l.usd_per_gpu_hour)"
+"  FROM llm_econ._latest_prices($1, pg_catalog.lower($2), $3, $4, $5) AS l";
+static SPIPlanPtr price_plan;
 
 /* Validate a pricing kind; returns its canonical name. */
 static const char *
@@ -46,9 +35,9 @@ Numeric
 le_price_lookup(const char *sku, text *provider, text *pricing, TimestampTz at,
 				text *region, bool *found)
 {
-	int			which = region ? 1 : 0;
 	Oid			types[5] = {TEXTOID, TEXTOID, TEXTOID, TIMESTAMPTZOID, TEXTOID};
 	Datum		args[5];
+	char		nulls[6] = "    n";
 	bool		isnull;
 	Datum		d;
 
@@ -57,19 +46,20 @@ le_price_lookup(const char *sku, text *provider, text *pricing, TimestampTz at,
 	args[2] = CStringGetTextDatum(check_pricing(pricing));
 	args[3] = TimestampTzGetDatum(at);
 	args[4] = PointerGetDatum(region);
+	nulls[4] = region ? ' ' : 'n';
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	if (price_plan[which] == NULL)
+	if (price_plan == NULL)
 	{
-		SPIPlanPtr	p = SPI_prepare(price_sql[which], 4 + which, types);
+		SPIPlanPtr	p = SPI_prepare(price_sql, 5, types);
 
 		if (p == NULL)
 			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
 		SPI_keepplan(p);
-		price_plan[which] = p;
+		price_plan = p;
 	}
-	if (SPI_execute_plan(price_plan[which], args, NULL, true, 1) != SPI_OK_SELECT)
+	if (SPI_execute_plan(price_plan, args, nulls, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "price lookup failed");
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	if (!isnull)
@@ -141,4 +131,24 @@ le_estimate_cost_at_fn(PG_FUNCTION_ARGS)
 						timestamptz_to_str(PG_GETARG_TIMESTAMPTZ(3))),
 				 errhint("Prices are in llm_econ.price_snapshot; or pass a price: estimate_cost(spec, usd_per_gpu_hour).")));
 	PG_RETURN_NUMERIC(le_hours_times_price(hours, price));
+}
+
+PG_FUNCTION_INFO_V1(le_check_pricing_fn);
+
+/* _check_pricing(pricing): the pricing kind if valid (NULL passes), else 22023 */
+Datum
+le_check_pricing_fn(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	PG_RETURN_TEXT_P(cstring_to_text(check_pricing(PG_GETARG_TEXT_PP(0))));
+}
+
+PG_FUNCTION_INFO_V1(le_sku_key_fn);
+
+/* _sku_key(name): the gpu_sku key that name means */
+Datum
+le_sku_key_fn(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_TEXT_P(cstring_to_text(le_sku_resolve(PG_GETARG_TEXT_PP(0))));
 }

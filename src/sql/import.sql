@@ -7,3 +7,391 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'le_skypilot_offers' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._skypilot_offers(text, text) IS
   'internal: parses one SkyPilot vms.csv into per-GPU offers (cheapest zone per region; GCP host + accelerator); used by import_skypilot_catalog';
+
+-- The one way prices are stored by the importers: candidates (a NULL price = the series is
+-- withdrawn) become rows only where the series' price changes; the rest count as unchanged.
+-- _price_changes compares the candidates with what is stored (the observation in effect
+-- before the batch, and later ones) and with each other, in time order; plain SQL, no temp
+-- tables (the install script runs it too).
+CREATE FUNCTION llm_econ._price_changes(obs_at timestamptz[], provider text[], sku text[], region text[],
+                                        pricing text[], usd numeric[], instance_type text[], gpus int4[])
+RETURNS TABLE (observed_at timestamptz, provider text, sku text, region text, pricing text, usd numeric,
+               instance_type text, gpus int4, is_new boolean, fresh boolean, conflict boolean)
+LANGUAGE sql STABLE
+AS $$
+  WITH cand AS (
+         SELECT c.observed_at, c.provider, c.sku, c.region, c.pricing, c.usd, c.instance_type, c.gpus,
+                true AS is_new, c.ord
+           FROM unnest($1, $2, $3, $4, $5, $6, $7, $8) WITH ORDINALITY
+                AS c(observed_at, provider, sku, region, pricing, usd, instance_type, gpus, ord)),
+       keys AS (
+         SELECT c.provider, c.sku, c.region, c.pricing, c.instance_type, min(c.observed_at) AS first_at
+           FROM cand c GROUP BY 1, 2, 3, 4, 5),
+       stored AS (
+         SELECT o.observed_at, k.provider, k.sku, k.region, k.pricing, o.usd_per_gpu_hour, k.instance_type,
+                NULL::int4, false, NULL::bigint
+           FROM keys k
+          CROSS JOIN LATERAL (
+                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                  WHERE p.sku OPERATOR(pg_catalog.=) k.sku AND p.provider OPERATOR(pg_catalog.=) k.provider
+                    AND p.pricing OPERATOR(pg_catalog.=) k.pricing
+                    AND coalesce(p.region, '') OPERATOR(pg_catalog.=) coalesce(k.region, '')
+                    AND coalesce(p.instance_type, '') OPERATOR(pg_catalog.=) coalesce(k.instance_type, '')
+                    AND p.observed_at OPERATOR(pg_catalog.<) k.first_at
+                  ORDER BY p.observed_at DESC LIMIT 1)
+                UNION ALL
+                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                  WHERE p.sku OPERATOR(pg_catalog.=) k.sku AND p.provider OPERATOR(pg_catalog.=) k.provider
+                    AND p.pricing OPERATOR(pg_catalog.=) k.pricing
+                    AND coalesce(p.region, '') OPERATOR(pg_catalog.=) coalesce(k.region, '')
+                    AND coalesce(p.instance_type, '') OPERATOR(pg_catalog.=) coalesce(k.instance_type, '')
+                    AND p.observed_at OPERATOR(pg_catalog.>=) k.first_at)) AS o),
+       seq AS (
+         SELECT a.*,
+                lag(a.usd) OVER w AS prev_usd,
+                -- at this instant: is something stored, is it another price, is this the first candidate
+                bool_or(NOT a.is_new) OVER i AS stored_here,
+                min(a.usd) OVER i IS DISTINCT FROM max(a.usd) OVER i
+                  OR (bool_or(a.usd IS NULL) OVER i AND bool_or(a.usd IS NOT NULL) OVER i) AS clash_here,
+                row_number() OVER (PARTITION BY a.sku, a.provider, a.pricing, coalesce(a.region, ''),
+                                   coalesce(a.instance_type, ''), a.observed_at ORDER BY a.is_new, a.ord) AS nth_here
+           FROM (SELECT * FROM cand UNION ALL SELECT * FROM stored) AS a
+         WINDOW w AS (PARTITION BY a.sku, a.provider, a.pricing, coalesce(a.region, ''),
+                      coalesce(a.instance_type, '') ORDER BY a.observed_at, a.is_new, a.ord),
+                i AS (PARTITION BY a.sku, a.provider, a.pricing, coalesce(a.region, ''),
+                      coalesce(a.instance_type, ''), a.observed_at))
+  SELECT s.observed_at, s.provider, s.sku, s.region, s.pricing, s.usd, s.instance_type, s.gpus, s.is_new,
+         s.is_new AND NOT s.stored_here AND s.nth_here = 1 AND s.usd IS DISTINCT FROM s.prev_usd,
+         s.is_new AND s.clash_here
+    FROM seq s
+$$;
+COMMENT ON FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[]) IS
+  'internal: annotates candidate observations: fresh = a change point to store; conflict = another price for the same series and instant';
+
+-- Stores candidates as change points.  Writers of the same provider are serialised, so
+-- overlapping imports neither duplicate nor lose observations.  A candidate at the instant of
+-- a stored observation with another price is an error (one observation per series and instant).
+CREATE FUNCTION llm_econ._record_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
+                                        pricing text[], usd numeric[], instance_type text[], gpus int4[],
+                                        source text,
+                                        OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
+AS $$
+DECLARE
+  clash text;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtext('llm_econ.price_snapshot'), hashtext(p))
+     FROM (SELECT DISTINCT x AS p FROM unnest(_record_prices.provider) AS x ORDER BY 1) AS ps;
+
+  WITH changes AS MATERIALIZED (
+         SELECT * FROM llm_econ._price_changes(obs_at, _record_prices.provider, _record_prices.sku,
+                                               _record_prices.region, _record_prices.pricing, usd,
+                                               _record_prices.instance_type, gpus)),
+       bad AS (SELECT * FROM changes c WHERE c.conflict LIMIT 1),
+       ins AS (
+         INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour,
+                                              instance_type, gpus_per_instance, source)
+         SELECT c.observed_at, c.provider, c.sku, c.region, c.pricing, c.usd, c.instance_type, c.gpus,
+                _record_prices.source
+           FROM changes c
+          WHERE c.fresh AND NOT EXISTS (SELECT 1 FROM bad)
+         RETURNING usd_per_gpu_hour)
+  SELECT (SELECT count(*) FROM ins i WHERE i.usd_per_gpu_hour IS NOT NULL),
+         (SELECT count(*) FROM ins i WHERE i.usd_per_gpu_hour IS NULL),
+         (SELECT count(*) FROM changes c WHERE c.is_new AND c.usd IS NOT NULL),
+         (SELECT format('%s %s %s in region %s (instance type %s) at %s', b.provider, b.sku, b.pricing,
+                        coalesce(b.region, '(any)'), coalesce(b.instance_type, '(none)'), b.observed_at)
+            FROM bad b)
+    INTO inserted, withdrawn, unchanged, clash;
+  IF clash IS NOT NULL THEN
+    RAISE EXCEPTION 'two different prices for %', clash
+      USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'An observation of that series at that instant is already stored, or the input lists it twice.';
+  END IF;
+  unchanged := unchanged - inserted;
+END $$;
+COMMENT ON FUNCTION llm_econ._record_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text) IS
+  'internal: stores candidate observations as change points (a row only where a series'' price changes; NULL = withdrawn)';
+
+-- A per-GPU price as stored: at most 10 decimals (a division can have more), no trailing
+-- zeros beyond cents (2.00, 0.75, 3.790142).
+CREATE FUNCTION llm_econ._usd(v numeric) RETURNS numeric
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT pg_catalog.round($1, GREATEST(pg_catalog.scale(pg_catalog.trim_scale(pg_catalog.round($1, 10))), 2)) $$;
+COMMENT ON FUNCTION llm_econ._usd(numeric) IS 'internal: a USD amount rounded to 10 decimals, shown with at least 2';
+
+-- A name (key or alias, any case) to its gpu_sku key; NULL when unknown (importers count those).
+CREATE FUNCTION llm_econ._sku_find(name text) RETURNS text
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+  SELECT m.sku FROM (
+      SELECT g.sku, 0 AS pref FROM llm_econ.gpu_sku g
+       WHERE pg_catalog.lower(g.sku) OPERATOR(pg_catalog.=) pg_catalog.lower($1)
+      UNION ALL
+      SELECT a.sku, 1 FROM llm_econ.gpu_sku_alias a
+       WHERE pg_catalog.lower(a.alias) OPERATOR(pg_catalog.=) pg_catalog.lower($1)) AS m
+   ORDER BY m.pref LIMIT 1
+$$;
+COMMENT ON FUNCTION llm_econ._sku_find(text) IS 'internal: the gpu_sku key of a name or alias (any case), or NULL';
+
+-- SkyPilot clouds whose catalogs the importer accepts (skypilot-catalog catalogs/v5/<cloud>).
+CREATE FUNCTION llm_econ._skypilot_clouds() RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT ARRAY['aws', 'azure', 'cudo', 'do', 'fluidstack', 'gcp', 'hyperbolic', 'ibm', 'kubernetes',
+                   'lambda', 'nebius', 'oci', 'paperspace', 'runpod', 'scp', 'vast', 'vsphere'] $$;
+COMMENT ON FUNCTION llm_econ._skypilot_clouds() IS 'internal: the cloud names import_skypilot_catalog accepts';
+
+CREATE FUNCTION llm_econ.import_skypilot_catalog(cloud text, catalog_csv text, observed_at timestamptz,
+    OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
+AS $$
+#variable_conflict use_column
+DECLARE
+  c text := lower(btrim(cloud));
+  src text;
+  unknown text;
+BEGIN
+  IF cloud IS NULL OR catalog_csv IS NULL OR observed_at IS NULL THEN
+    RAISE EXCEPTION 'cloud, catalog_csv and observed_at must not be NULL' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF NOT (c = ANY (llm_econ._skypilot_clouds())) THEN
+    RAISE EXCEPTION 'unknown cloud "%"', cloud USING ERRCODE = 'invalid_parameter_value',
+      DETAIL = 'Known clouds: ' || array_to_string(llm_econ._skypilot_clouds(), ', ') || '.';
+  END IF;
+  IF NOT isfinite(observed_at) THEN
+    RAISE EXCEPTION 'observed_at must be a finite timestamp, got %', observed_at USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  src := 'SkyPilot catalog vms.csv (' || c || ')';
+
+  -- one importer per provider at a time; a malformed catalog raises before anything is stored
+  PERFORM pg_advisory_xact_lock(hashtext('llm_econ.price_snapshot'), hashtext(c));
+  WITH parsed AS MATERIALIZED (
+         SELECT o.*,
+                coalesce(llm_econ._sku_find(o.instance_type),
+                         llm_econ._sku_find(o.accelerator || CASE o.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END),
+                         llm_econ._sku_find(o.accelerator)) AS sku
+           FROM llm_econ._skypilot_offers(c, catalog_csv) AS o),
+       offers AS (   -- the cheapest offer per series
+         SELECT DISTINCT ON (o.sku, o.region, o.pricing, o.instance_type)
+                o.sku, o.region, o.pricing, llm_econ._usd(o.usd_per_gpu_hour) AS usd, o.instance_type, o.gpus_per_instance AS gpus
+           FROM parsed o WHERE o.sku IS NOT NULL AND o.usd_per_gpu_hour IS NOT NULL
+          ORDER BY o.sku, o.region, o.pricing, o.instance_type, o.usd_per_gpu_hour),
+       gone AS (     -- series an earlier catalog of this cloud listed and this one does not
+         SELECT s.sku, s.region, s.pricing, NULL::numeric AS usd, s.instance_type, NULL::int4 AS gpus
+           FROM llm_econ.price_series s
+          CROSS JOIN LATERAL (
+                SELECT p.usd_per_gpu_hour, p.source FROM llm_econ.price_snapshot p
+                 WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
+                   AND coalesce(p.region, '') = coalesce(s.region, '')
+                   AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
+                   AND p.observed_at <= import_skypilot_catalog.observed_at
+                 ORDER BY p.observed_at DESC LIMIT 1) AS cur
+          WHERE s.provider = c AND cur.usd_per_gpu_hour IS NOT NULL AND cur.source = src
+            AND NOT EXISTS (SELECT 1 FROM offers x
+                             WHERE x.sku = s.sku AND x.pricing = s.pricing
+                               AND coalesce(x.region, '') = coalesce(s.region, '')
+                               AND coalesce(x.instance_type, '') = coalesce(s.instance_type, ''))),
+       cand AS (SELECT * FROM offers UNION ALL SELECT * FROM gone),
+       arr AS (SELECT array_agg(import_skypilot_catalog.observed_at) AS t, array_agg(c) AS pr, array_agg(sku) AS sk,
+                      array_agg(region) AS rg, array_agg(pricing) AS pc, array_agg(usd) AS us,
+                      array_agg(instance_type) AS it, array_agg(gpus) AS gp
+                 FROM cand),
+       stats AS (SELECT coalesce(sum(p.catalog_rows) FILTER (WHERE p.sku IS NULL OR p.usd_per_gpu_hour IS NULL), 0) AS n,
+                        string_agg(DISTINCT coalesce(p.accelerator, '?') || CASE WHEN p.usd_per_gpu_hour IS NULL
+                                   THEN ' (unpriced)' ELSE '' END, ', ')
+                          FILTER (WHERE p.sku IS NULL OR p.usd_per_gpu_hour IS NULL) AS names
+                   FROM parsed p)
+  SELECT rp.inserted, rp.unchanged, rp.withdrawn, stats.n, stats.names
+    INTO inserted, unchanged, withdrawn, skipped, unknown
+    FROM arr, stats, LATERAL llm_econ._record_prices(arr.t, arr.pr, arr.sk, arr.rg, arr.pc, arr.us, arr.it, arr.gp, src) AS rp;
+  IF skipped > 0 THEN
+    RAISE NOTICE 'skipped % catalog rows: %', skipped, unknown
+      USING HINT = 'Add the missing names to llm_econ.gpu_sku_alias and import again.';
+  END IF;
+  inserted := coalesce(inserted, 0);
+  unchanged := coalesce(unchanged, 0);
+  withdrawn := coalesce(withdrawn, 0);
+END $$;
+COMMENT ON FUNCTION llm_econ.import_skypilot_catalog(text, text, timestamptz) IS
+  'imports one SkyPilot vms.csv (any cloud; columns found by header name) as one dated snapshot of per-GPU prices: new rows only where a series'' price changes; unknown accelerators counted in skipped (with a NOTICE); series an earlier catalog of this cloud listed and this one does not are withdrawn';
+
+-- Bulk price histories: \copy a long-format CSV (the shipped GCP history's columns) into this
+-- staging table, then SELECT * FROM llm_econ.load_price_history().  All columns are text so
+-- that \copy never fails half-way; load_price_history validates and names the bad line.
+CREATE TABLE llm_econ.price_history_staging (
+    id                                   bigserial PRIMARY KEY,
+    observed_at                          text,
+    valid_to                             text,
+    cloud                                text,
+    region                               text,
+    instance_type                        text,
+    accelerator                          text,
+    accelerator_count                    text,
+    price_on_demand_usd_per_hour         text,
+    spot_price_usd_per_hour              text,
+    price_on_demand_per_gpu_usd_per_hour text,
+    spot_price_per_gpu_usd_per_hour      text
+);
+COMMENT ON TABLE llm_econ.price_history_staging IS
+  'staging for load_price_history(): \copy llm_econ.price_history_staging (observed_at, valid_to, cloud, region, instance_type, accelerator, accelerator_count, price_on_demand_usd_per_hour, spot_price_usd_per_hour, price_on_demand_per_gpu_usd_per_hour, spot_price_per_gpu_usd_per_hour) FROM ''file.csv'' CSV HEADER';
+COMMENT ON COLUMN llm_econ.price_history_staging.id IS 'load order (file line = its rank + 1 with a header line)';
+COMMENT ON COLUMN llm_econ.price_history_staging.observed_at IS 'ISO 8601 instant the price was first seen';
+COMMENT ON COLUMN llm_econ.price_history_staging.valid_to IS 'ISO 8601 instant it stopped (next change, removal, or end of coverage)';
+COMMENT ON COLUMN llm_econ.price_history_staging.cloud IS 'provider, e.g. gcp';
+COMMENT ON COLUMN llm_econ.price_history_staging.region IS 'region';
+COMMENT ON COLUMN llm_econ.price_history_staging.instance_type IS 'machine type';
+COMMENT ON COLUMN llm_econ.price_history_staging.accelerator IS 'accelerator name (key or alias)';
+COMMENT ON COLUMN llm_econ.price_history_staging.accelerator_count IS 'GPUs per machine';
+COMMENT ON COLUMN llm_econ.price_history_staging.price_on_demand_usd_per_hour IS 'machine on-demand USD/hour';
+COMMENT ON COLUMN llm_econ.price_history_staging.spot_price_usd_per_hour IS 'machine spot USD/hour; empty = no spot offer';
+COMMENT ON COLUMN llm_econ.price_history_staging.price_on_demand_per_gpu_usd_per_hour IS 'per-GPU on-demand USD/hour (machine price / count when empty)';
+COMMENT ON COLUMN llm_econ.price_history_staging.spot_price_per_gpu_usd_per_hour IS 'per-GPU spot USD/hour (machine price / count when empty)';
+
+-- The staged history, typed and mapped to SKUs: the machine type decides the GPU
+-- (a2-ultragpu-1g is an A100 80GB whatever its accelerator column says); "problem" says why a
+-- line cannot be used.  line = the file line with a header (rank in load order + 1).
+CREATE FUNCTION llm_econ._staged_history()
+RETURNS TABLE (line bigint, observed_at timestamptz, valid_to timestamptz, cloud text, region text,
+               instance_type text, n int4, od numeric, spot numeric, sku text, problem text)
+LANGUAGE sql STABLE
+AS $$
+  WITH names AS (SELECT s.instance_type AS name FROM llm_econ.price_history_staging s
+                 UNION SELECT s.accelerator FROM llm_econ.price_history_staging s),
+       map AS (SELECT names.name, llm_econ._sku_find(names.name) AS sku FROM names)
+  SELECT row_number() OVER (ORDER BY s.id) + 1, s.observed_at::timestamptz, s.valid_to::timestamptz,
+         s.cloud, s.region, s.instance_type, s.accelerator_count::numeric::int4,
+         llm_econ._usd(coalesce(nullif(s.price_on_demand_per_gpu_usd_per_hour, '')::numeric,
+                                nullif(s.price_on_demand_usd_per_hour, '')::numeric / s.accelerator_count::numeric)),
+         llm_econ._usd(coalesce(nullif(s.spot_price_per_gpu_usd_per_hour, '')::numeric,
+                                nullif(s.spot_price_usd_per_hour, '')::numeric / s.accelerator_count::numeric)),
+         coalesce(mi.sku, ma.sku),
+         CASE
+           WHEN mi.sku IS NOT NULL AND ma.sku IS NOT NULL AND mi.sku <> ma.sku
+             THEN format('accelerator %s is not what %s carries (%s)', s.accelerator, s.instance_type, mi.sku)
+           WHEN mi.sku IS NULL AND ma.sku IS NULL
+             THEN format('unknown accelerator %s', s.accelerator)
+         END
+    FROM llm_econ.price_history_staging s
+    LEFT JOIN map mi ON mi.name = s.instance_type
+    LEFT JOIN map ma ON ma.name = s.accelerator
+$$;
+COMMENT ON FUNCTION llm_econ._staged_history() IS 'internal: price_history_staging typed, with line numbers and SKUs';
+
+CREATE FUNCTION llm_econ._load_price_history(source text, on_mismatch text, quiet boolean,
+    OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
+AS $$
+#variable_conflict use_column
+DECLARE
+  num constant text := '^[0-9]+(\.[0-9]+)?$';
+  ts constant text := '^[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)$';
+  bad record;
+  names text;
+BEGIN
+  IF source IS NULL OR btrim(source) = '' THEN
+    RAISE EXCEPTION 'source must name where the history comes from' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF on_mismatch IS NULL OR on_mismatch NOT IN ('error', 'skip') THEN
+    RAISE EXCEPTION 'on_mismatch must be one of error, skip, got "%"', on_mismatch USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  LOCK TABLE llm_econ.price_history_staging IN EXCLUSIVE MODE;
+
+  -- 1. every field well-formed; the first bad line is the error
+  SELECT * INTO bad FROM (
+    SELECT row_number() OVER (ORDER BY s.id) + 1 AS line, s.*,
+           CASE
+             WHEN s.observed_at IS NULL OR s.observed_at !~ ts THEN 'observed_at is not an ISO 8601 timestamp'
+             WHEN s.valid_to IS NULL OR s.valid_to !~ ts THEN 'valid_to is not an ISO 8601 timestamp'
+             WHEN s.cloud IS NULL OR s.cloud !~ '^[a-z0-9][a-z0-9._-]*$' THEN 'cloud must be a lower-case provider name'
+             WHEN s.region IS NULL OR s.region = '' THEN 'region is empty'
+             WHEN s.instance_type IS NULL OR s.instance_type = '' THEN 'instance_type is empty'
+             WHEN s.accelerator IS NULL OR s.accelerator = '' THEN 'accelerator is empty'
+             WHEN s.accelerator_count IS NULL OR s.accelerator_count !~ '^[1-9][0-9]{0,3}(\.0+)?$' THEN 'accelerator_count is not a whole number in [1, 9999]'
+             WHEN coalesce(s.price_on_demand_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'price_on_demand_usd_per_hour is not a non-negative number'
+             WHEN coalesce(s.spot_price_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'spot_price_usd_per_hour is not a non-negative number'
+             WHEN coalesce(s.price_on_demand_per_gpu_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'price_on_demand_per_gpu_usd_per_hour is not a non-negative number'
+             WHEN coalesce(s.spot_price_per_gpu_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'spot_price_per_gpu_usd_per_hour is not a non-negative number'
+           END AS problem
+      FROM llm_econ.price_history_staging s) AS v
+   WHERE v.problem IS NOT NULL ORDER BY v.line LIMIT 1;
+  IF FOUND THEN
+    RAISE EXCEPTION 'price_history_staging line %: %', bad.line, bad.problem
+      USING ERRCODE = 'invalid_parameter_value',
+            DETAIL = format('observed_at=%L valid_to=%L cloud=%L region=%L instance_type=%L accelerator=%L count=%L prices=%L/%L/%L/%L',
+                            bad.observed_at, bad.valid_to, bad.cloud, bad.region, bad.instance_type, bad.accelerator,
+                            bad.accelerator_count, bad.price_on_demand_usd_per_hour, bad.spot_price_usd_per_hour,
+                            bad.price_on_demand_per_gpu_usd_per_hour, bad.spot_price_per_gpu_usd_per_hour),
+            HINT = 'Lines count from 2: line 1 is the CSV header.';
+  END IF;
+
+  -- 2. the patterns above still let an impossible date through (2024-02-30): find its line
+  BEGIN
+    PERFORM count(h.*) FROM llm_econ._staged_history() AS h;   -- count(h.*) evaluates every cast
+  EXCEPTION WHEN datetime_field_overflow OR invalid_datetime_format THEN
+    FOR bad IN SELECT row_number() OVER (ORDER BY s.id) + 1 AS line, s.observed_at, s.valid_to
+                 FROM llm_econ.price_history_staging s ORDER BY s.id LOOP
+      BEGIN
+        PERFORM bad.observed_at::timestamptz, bad.valid_to::timestamptz;
+      EXCEPTION WHEN OTHERS THEN
+        RAISE EXCEPTION 'price_history_staging line %: %', bad.line, SQLERRM USING ERRCODE = 'invalid_parameter_value';
+      END;
+    END LOOP;
+    RAISE;
+  END;
+
+  SELECT * INTO bad FROM llm_econ._staged_history() h WHERE h.valid_to <= h.observed_at ORDER BY h.line LIMIT 1;
+  IF FOUND THEN
+    RAISE EXCEPTION 'price_history_staging line %: valid_to % is not after observed_at %', bad.line, bad.valid_to, bad.observed_at
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF on_mismatch = 'error' THEN
+    SELECT * INTO bad FROM llm_econ._staged_history() h
+     WHERE h.problem IS NOT NULL AND h.problem NOT LIKE 'unknown%' ORDER BY h.line LIMIT 1;
+    IF FOUND THEN
+      RAISE EXCEPTION 'price_history_staging line %: %', bad.line, bad.problem USING ERRCODE = 'invalid_parameter_value',
+        HINT = 'The instance type decides the GPU; on_mismatch => ''skip'' counts such lines as skipped.';
+    END IF;
+  END IF;
+
+  -- 3. candidates: each line's prices (0 or empty = not offered), and withdrawals where a
+  --    machine disappears (a gap before its next line, or an end before the end of coverage)
+  WITH staged AS MATERIALIZED (SELECT * FROM llm_econ._staged_history()),
+       h AS (
+         SELECT x.*, lead(x.observed_at) OVER (PARTITION BY x.cloud, x.region, x.instance_type ORDER BY x.observed_at) AS next_at,
+                (SELECT max(y.valid_to) FROM staged y) AS coverage_end
+           FROM staged x WHERE x.problem IS NULL),
+       cand AS (
+         SELECT h.observed_at AS t, h.cloud, h.sku, h.region, k.pricing,
+                nullif(CASE k.pricing WHEN 'on_demand' THEN h.od ELSE h.spot END, 0) AS usd,
+                h.instance_type, h.n
+           FROM h CROSS JOIN (VALUES ('on_demand'), ('spot')) AS k(pricing)
+         UNION ALL
+         SELECT h.valid_to, h.cloud, h.sku, h.region, k.pricing, NULL, h.instance_type, h.n
+           FROM h CROSS JOIN (VALUES ('on_demand'), ('spot')) AS k(pricing)
+          WHERE (h.next_at IS NULL AND h.valid_to < h.coverage_end) OR h.valid_to < h.next_at),
+       arr AS (SELECT array_agg(t) AS t, array_agg(cloud) AS pr, array_agg(sku) AS sk, array_agg(region) AS rg,
+                      array_agg(pricing) AS pc, array_agg(usd) AS us, array_agg(instance_type) AS it, array_agg(n) AS gp
+                 FROM (SELECT * FROM cand ORDER BY t) AS o),
+       stats AS (SELECT count(*) AS n, string_agg(DISTINCT x.problem, '; ') AS names
+                   FROM staged x WHERE x.problem IS NOT NULL)
+  SELECT rp.inserted, rp.unchanged, rp.withdrawn, stats.n, stats.names
+    INTO inserted, unchanged, withdrawn, skipped, names
+    FROM arr, stats, LATERAL llm_econ._record_prices(arr.t, arr.pr, arr.sk, arr.rg, arr.pc, arr.us, arr.it, arr.gp, source) AS rp;
+  IF skipped > 0 AND NOT quiet THEN
+    RAISE NOTICE 'skipped % lines: %', skipped, left(names, 500);
+  END IF;
+
+  DELETE FROM llm_econ.price_history_staging;
+  inserted := coalesce(inserted, 0);
+  unchanged := coalesce(unchanged, 0);
+  withdrawn := coalesce(withdrawn, 0);
+END $$;
+COMMENT ON FUNCTION llm_econ._load_price_history(text, text, boolean) IS
+  'internal: load_price_history with the install script''s quiet mode';
+
+CREATE FUNCTION llm_econ.load_price_history(source text DEFAULT 'price_history_staging', on_mismatch text DEFAULT 'error',
+    OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint)
+LANGUAGE sql VOLATILE
+AS $$ SELECT * FROM llm_econ._load_price_history($1, $2, false) $$;
+COMMENT ON FUNCTION llm_econ.load_price_history(text, text) IS
+  'loads llm_econ.price_history_staging (a long-format price history, \copy''d in) into price_snapshot as change points, then empties the staging table; a bad line is an error naming it and nothing is stored; on_mismatch => ''skip'' counts lines whose accelerator contradicts the instance type as skipped';

@@ -1,15 +1,189 @@
--- Price lookups over price_snapshot (STABLE: they read a table).
+-- Price lookups over price_snapshot: as-of prices, time-weighted averages, cheapest offers, dashboard views (STABLE: they read tables).
+
+-- The as-of core every lookup shares: for each series matching the filters (NULL = any), its
+-- latest observation at or before "at", unless that observation is a withdrawal.  One index
+-- probe per series (price_snapshot_one_observation), so the cost grows with the number of series
+-- and log(history), not with the history.  A plain SQL function: the planner inlines it.
+CREATE FUNCTION llm_econ._latest_prices(sku text, provider text, pricing text, at timestamptz, region text)
+RETURNS TABLE (provider text, region text, instance_type text, pricing text,
+               observed_at timestamptz, usd_per_gpu_hour numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+  SELECT s.provider, s.region, s.instance_type, s.pricing, o.observed_at, o.usd_per_gpu_hour
+    FROM llm_econ.price_series s
+   CROSS JOIN LATERAL (
+         SELECT p.observed_at, p.usd_per_gpu_hour
+           FROM llm_econ.price_snapshot p
+          WHERE p.sku OPERATOR(pg_catalog.=) s.sku
+            AND p.provider OPERATOR(pg_catalog.=) s.provider
+            AND p.pricing OPERATOR(pg_catalog.=) s.pricing
+            AND coalesce(p.region, '') OPERATOR(pg_catalog.=) coalesce(s.region, '')
+            AND coalesce(p.instance_type, '') OPERATOR(pg_catalog.=) coalesce(s.instance_type, '')
+            AND p.observed_at OPERATOR(pg_catalog.<=) $4
+          ORDER BY p.observed_at DESC
+          LIMIT 1) o
+   WHERE s.sku OPERATOR(pg_catalog.=) $1
+     AND ($2 IS NULL OR s.provider OPERATOR(pg_catalog.=) $2)
+     AND ($3 IS NULL OR s.pricing OPERATOR(pg_catalog.=) $3)
+     AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) $5)
+     AND o.usd_per_gpu_hour IS NOT NULL
+$$;
+COMMENT ON FUNCTION llm_econ._latest_prices(text, text, text, timestamptz, text) IS
+  'internal: the price in effect at "at" of every series of a gpu_sku key matching provider, pricing and region (NULL = any); withdrawn series left out';
 
 CREATE FUNCTION llm_econ.price_at(sku text, provider text, pricing text DEFAULT 'on_demand',
                                   at timestamptz DEFAULT pg_catalog.now(), region text DEFAULT NULL)
 RETURNS numeric
-AS 'MODULE_PATHNAME', 'le_price_at_fn' LANGUAGE C STABLE PARALLEL SAFE;
+AS 'MODULE_PATHNAME', 'le_price_at_fn' LANGUAGE C STABLE PARALLEL SAFE COST 100;
 COMMENT ON FUNCTION llm_econ.price_at(text, text, text, timestamptz, text) IS
   '$/GPU-hour in effect at "at" (latest observation at or before it; withdrawn series excluded); region NULL = cheapest region; NULL when nothing is known';
 
 CREATE FUNCTION llm_econ.estimate_cost(spec llm_econ.run_spec, provider text, pricing text DEFAULT 'on_demand',
                                        at timestamptz DEFAULT pg_catalog.now(), region text DEFAULT NULL)
 RETURNS numeric
-AS 'MODULE_PATHNAME', 'le_estimate_cost_at_fn' LANGUAGE C STABLE PARALLEL SAFE;
+AS 'MODULE_PATHNAME', 'le_estimate_cost_at_fn' LANGUAGE C STABLE PARALLEL SAFE COST 100;
 COMMENT ON FUNCTION llm_econ.estimate_cost(llm_econ.run_spec, text, text, timestamptz, text) IS
   'compute cost in USD at the provider''s price in effect at "at" (see price_at); an error when no price is known';
+
+CREATE FUNCTION llm_econ._check_pricing(pricing text) RETURNS text
+AS 'MODULE_PATHNAME', 'le_check_pricing_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._check_pricing(text) IS
+  'internal: returns pricing if it is on_demand, spot or reserved (or NULL), else raises 22023';
+
+CREATE FUNCTION llm_econ._sku_key(sku text) RETURNS text
+AS 'MODULE_PATHNAME', 'le_sku_key_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._sku_key(text) IS
+  'internal: the gpu_sku key a name means (key or alias, any case); 22023 with close matches when unknown';
+
+-- Time-weighted average: each series' price holds from its observation to the next one (or a
+-- withdrawal); at every instant of the period the cheapest series in effect counts; instants
+-- where nothing is in effect are left out of the average.  NULL when nothing was in effect.
+CREATE FUNCTION llm_econ.price_twap(sku text, provider text, pricing text, during tstzrange,
+                                    region text DEFAULT NULL)
+RETURNS numeric
+LANGUAGE plpgsql STABLE PARALLEL SAFE COST 1000 SET search_path = pg_catalog, pg_temp
+AS $$
+#variable_conflict use_column
+DECLARE
+  key text;
+  result numeric;
+BEGIN
+  IF sku IS NULL OR provider IS NULL OR pricing IS NULL OR during IS NULL THEN
+    RETURN NULL;
+  END IF;
+  IF isempty(during) OR lower_inf(during) OR upper_inf(during)
+     OR NOT isfinite(lower(during)) OR NOT isfinite(upper(during)) THEN
+    RAISE EXCEPTION 'during must be a non-empty range with finite bounds, got %', during
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  key := llm_econ._sku_key(sku);
+  PERFORM llm_econ._check_pricing(pricing);
+  WITH series AS (
+         SELECT s.* FROM llm_econ.price_series s
+          WHERE s.sku = key AND s.provider = lower(price_twap.provider) AND s.pricing = price_twap.pricing
+            AND (price_twap.region IS NULL OR s.region = price_twap.region)),
+       obs AS (     -- each series: its observation in effect at the start, and those inside the period
+         SELECT s.region, s.instance_type, o.observed_at, o.usd_per_gpu_hour
+           FROM series s
+          CROSS JOIN LATERAL (
+                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                  WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
+                    AND coalesce(p.region, '') = coalesce(s.region, '')
+                    AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
+                    AND p.observed_at <= lower(during)
+                  ORDER BY p.observed_at DESC LIMIT 1)
+                UNION ALL
+                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                  WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
+                    AND coalesce(p.region, '') = coalesce(s.region, '')
+                    AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
+                    AND p.observed_at > lower(during) AND p.observed_at < upper(during))) o),
+       spans AS (   -- [a, b): when each observation holds, clipped to the period
+         SELECT greatest(obs.observed_at, lower(during)) AS a,
+                least(coalesce(lead(obs.observed_at) OVER w, upper(during)), upper(during)) AS b,
+                obs.usd_per_gpu_hour AS p
+           FROM obs WINDOW w AS (PARTITION BY obs.region, obs.instance_type ORDER BY obs.observed_at)),
+       cuts AS (SELECT a AS t FROM spans UNION SELECT b FROM spans),
+       pieces AS (SELECT t AS a, lead(t) OVER (ORDER BY t) AS b FROM cuts),
+       cheapest AS (
+         SELECT x.a, x.b, min(s.p) AS p
+           FROM pieces x JOIN spans s ON s.a <= x.a AND s.b >= x.b AND s.p IS NOT NULL
+          WHERE x.b IS NOT NULL AND x.b > x.a
+          GROUP BY x.a, x.b)
+  SELECT sum(p * extract(epoch FROM b - a)) / nullif(sum(extract(epoch FROM b - a)), 0)
+    INTO result FROM cheapest;
+  RETURN result;
+END $$;
+COMMENT ON FUNCTION llm_econ.price_twap(text, text, text, tstzrange, text) IS
+  'time-weighted average $/GPU-hour over the period: at each instant the cheapest series in effect (region NULL = any region); time with no price in effect is left out; NULL when nothing was in effect';
+
+-- Every (provider, region, pricing) offer of the spec's SKU in effect at "at", with the run's
+-- wall time and cost there, cheapest first.
+CREATE FUNCTION llm_econ.cheapest_offers(spec llm_econ.run_spec, at timestamptz DEFAULT pg_catalog.now(),
+                                         pricing text DEFAULT NULL)
+RETURNS TABLE (provider text, region text, pricing text, usd_per_gpu_hour numeric,
+               observed_at timestamptz, wall_time interval, cost_usd numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+  SELECT o.provider, o.region, o.pricing, o.usd_per_gpu_hour, o.observed_at,
+         llm_econ.mfu_time($1), llm_econ.estimate_cost($1, o.usd_per_gpu_hour)
+    FROM (SELECT DISTINCT ON (l.provider, l.region, l.pricing) l.*
+            FROM llm_econ._latest_prices(($1).sku, NULL, llm_econ._check_pricing($3), $2, NULL) AS l
+           ORDER BY l.provider, l.region, l.pricing, l.usd_per_gpu_hour) AS o
+   ORDER BY 7, 1, 2, 3
+$$;
+COMMENT ON FUNCTION llm_econ.cheapest_offers(llm_econ.run_spec, timestamptz, text) IS
+  'every (provider, region, pricing) offer of the spec''s SKU in effect at "at" (cheapest instance type of each), with wall time and total cost, cheapest first; pricing NULL = all';
+
+-- Dashboard views: a "time" column, no arrays, numeric money, the caller's privileges.
+CREATE VIEW llm_econ.price_history WITH (security_invoker = true) AS
+  SELECT p.observed_at AS "time", p.sku, p.provider, p.region, p.pricing, p.usd_per_gpu_hour,
+         p.instance_type, p.source
+    FROM llm_econ.price_snapshot p;
+COMMENT ON VIEW llm_econ.price_history IS
+  'every price observation with a "time" column for dashboards; a NULL usd_per_gpu_hour marks a withdrawal (a gap in the series)';
+COMMENT ON COLUMN llm_econ.price_history."time" IS 'when the price was first seen (observed_at)';
+COMMENT ON COLUMN llm_econ.price_history.sku IS 'gpu_sku key';
+COMMENT ON COLUMN llm_econ.price_history.provider IS 'provider';
+COMMENT ON COLUMN llm_econ.price_history.region IS 'region; NULL = provider-wide';
+COMMENT ON COLUMN llm_econ.price_history.pricing IS 'on_demand, spot or reserved';
+COMMENT ON COLUMN llm_econ.price_history.usd_per_gpu_hour IS 'USD per GPU-hour; NULL = withdrawn';
+COMMENT ON COLUMN llm_econ.price_history.instance_type IS 'machine type';
+COMMENT ON COLUMN llm_econ.price_history.source IS 'where the observation comes from';
+
+-- Per UTC day: the prices in effect at the end of the day over every series of a SKU and pricing.
+CREATE VIEW llm_econ.price_daily WITH (security_invoker = true) AS
+  WITH spans AS (
+         SELECT p.sku, p.pricing, p.provider, p.usd_per_gpu_hour,
+                p.observed_at AS t0,
+                coalesce(lead(p.observed_at) OVER w, pg_catalog.now()) AS t1
+           FROM llm_econ.price_snapshot p
+         WINDOW w AS (PARTITION BY p.sku, p.provider, p.pricing, coalesce(p.region, ''),
+                                   coalesce(p.instance_type, '') ORDER BY p.observed_at)),
+       days AS (   -- the days at whose end (next midnight UTC) the observation is in effect
+         SELECT d.day, s.sku, s.pricing, s.provider, s.usd_per_gpu_hour
+           FROM spans s
+          CROSS JOIN LATERAL generate_series(date_trunc('day', s.t0 AT TIME ZONE 'UTC'),
+                                             date_trunc('day', s.t1 AT TIME ZONE 'UTC') - interval '1 day',
+                                             interval '1 day') AS d(day)
+          WHERE s.usd_per_gpu_hour IS NOT NULL)
+  SELECT (day AT TIME ZONE 'UTC') AS "time", sku, pricing,
+         min(usd_per_gpu_hour) AS min_usd_per_gpu_hour,
+         round(avg(usd_per_gpu_hour), 6) AS avg_usd_per_gpu_hour,
+         max(usd_per_gpu_hour) AS max_usd_per_gpu_hour,
+         count(DISTINCT provider) AS providers,
+         string_agg(DISTINCT provider, ', ' ORDER BY provider) AS provider_list
+    FROM days
+   GROUP BY day, sku, pricing;
+COMMENT ON VIEW llm_econ.price_daily IS
+  'per UTC day, SKU and pricing: min/avg/max $/GPU-hour over every series (provider, region, instance type) in effect at the end of the day';
+COMMENT ON COLUMN llm_econ.price_daily."time" IS 'the day (midnight UTC)';
+COMMENT ON COLUMN llm_econ.price_daily.sku IS 'gpu_sku key';
+COMMENT ON COLUMN llm_econ.price_daily.pricing IS 'on_demand, spot or reserved';
+COMMENT ON COLUMN llm_econ.price_daily.min_usd_per_gpu_hour IS 'cheapest series';
+COMMENT ON COLUMN llm_econ.price_daily.avg_usd_per_gpu_hour IS 'unweighted mean over the series';
+COMMENT ON COLUMN llm_econ.price_daily.max_usd_per_gpu_hour IS 'dearest series';
+COMMENT ON COLUMN llm_econ.price_daily.providers IS 'number of providers with a price in effect';
+COMMENT ON COLUMN llm_econ.price_daily.provider_list IS 'those providers, comma-separated';
+
+GRANT SELECT ON llm_econ.price_history, llm_econ.price_daily TO PUBLIC;

@@ -97,11 +97,15 @@ CREATE TABLE llm_econ.price_snapshot (
     instance_type      text CHECK (instance_type OPERATOR(pg_catalog.<>) ''),
     gpus_per_instance  int4 CHECK (gpus_per_instance BETWEEN 1 AND 4096),
     source             text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
-    builtin            boolean NOT NULL DEFAULT false,
-    -- one observation per series and instant; region and instance_type NULL count as values
-    CONSTRAINT price_snapshot_one_observation
-        UNIQUE NULLS NOT DISTINCT (sku, provider, pricing, region, instance_type, observed_at)
+    builtin            boolean NOT NULL DEFAULT false
 );
+
+-- One observation per series and instant (region and instance_type NULL count as values: the
+-- CHECKs above forbid '', so coalescing to '' is exact).  The same index serves as-of lookups:
+-- for one series, "latest observation at or before t" is a single backward index probe.
+CREATE UNIQUE INDEX price_snapshot_one_observation ON llm_econ.price_snapshot
+    (sku, provider, pricing, (coalesce(region, '')), (coalesce(instance_type, '')), observed_at);
+CREATE INDEX price_snapshot_observed_at ON llm_econ.price_snapshot (observed_at);
 
 COMMENT ON TABLE llm_econ.price_snapshot IS
   'dated $/GPU-hour observations; a series is (sku, provider, pricing, region, instance_type) and its price holds from observed_at until the series'' next observation';
@@ -117,6 +121,42 @@ COMMENT ON COLUMN llm_econ.price_snapshot.gpus_per_instance IS 'GPUs in that mac
 COMMENT ON COLUMN llm_econ.price_snapshot.source IS 'where the observation comes from';
 COMMENT ON COLUMN llm_econ.price_snapshot.builtin IS 'true for rows shipped with the extension';
 
+-- The distinct series of price_snapshot, kept by a statement trigger: as-of queries visit each
+-- matching series once and probe its latest observation, so their cost grows with the number of
+-- series, not with the history.  Derived data: not dumped, rebuilt as price_snapshot is loaded.
+CREATE TABLE llm_econ.price_series (
+    sku            text NOT NULL,
+    provider       text NOT NULL,
+    pricing        text NOT NULL,
+    region         text,
+    instance_type  text,
+    CONSTRAINT price_series_key UNIQUE NULLS NOT DISTINCT (sku, provider, pricing, region, instance_type)
+);
+COMMENT ON TABLE llm_econ.price_series IS
+  'derived: the distinct (sku, provider, pricing, region, instance_type) series of price_snapshot, maintained by trigger';
+COMMENT ON COLUMN llm_econ.price_series.sku IS 'gpu_sku key';
+COMMENT ON COLUMN llm_econ.price_series.provider IS 'provider, lower case';
+COMMENT ON COLUMN llm_econ.price_series.pricing IS 'on_demand, spot or reserved';
+COMMENT ON COLUMN llm_econ.price_series.region IS 'region; NULL = provider-wide';
+COMMENT ON COLUMN llm_econ.price_series.instance_type IS 'machine type; NULL = not given';
+
+-- SECURITY DEFINER (with a fixed search_path) so that roles allowed to write prices need no
+-- grant on this derived table.
+CREATE FUNCTION llm_econ._price_series_add() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  INSERT INTO llm_econ.price_series (sku, provider, pricing, region, instance_type)
+  SELECT DISTINCT n.sku, n.provider, n.pricing, n.region, n.instance_type FROM new_rows n
+  ON CONFLICT DO NOTHING;
+  RETURN NULL;
+END $$;
+COMMENT ON FUNCTION llm_econ._price_series_add() IS 'trigger: registers the series of new or changed price_snapshot rows in price_series';
+
+CREATE TRIGGER price_snapshot_series_ins AFTER INSERT ON llm_econ.price_snapshot
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_series_add();
+CREATE TRIGGER price_snapshot_series_upd AFTER UPDATE ON llm_econ.price_snapshot
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_series_add();
+
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.gpu_sku', 'WHERE NOT builtin');
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.gpu_sku_alias', 'WHERE NOT builtin');
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.mfu_reference', 'WHERE NOT builtin');
@@ -125,4 +165,4 @@ SELECT pg_catalog.pg_extension_config_dump('llm_econ.price_snapshot_id_seq', '')
 
 GRANT USAGE ON SCHEMA llm_econ TO PUBLIC;
 GRANT SELECT ON llm_econ.gpu_sku, llm_econ.gpu_sku_alias, llm_econ.mfu_reference,
-                llm_econ.price_snapshot TO PUBLIC;
+                llm_econ.price_snapshot, llm_econ.price_series TO PUBLIC;

@@ -1,0 +1,91 @@
+-- import_skypilot_catalog on the two real published catalogs and on fixtures for the edge cases.
+SET DateStyle = ISO;
+SET TimeZone = 'UTC';
+SET IntervalStyle = postgres;
+SET search_path = llm_econ, public;
+\set SHOW_CONTEXT never
+-- catalogs as text (psql reads the files; the server needs no file access)
+\set lambda `cat test/data/skypilot/lambda_2023-06-15.csv`
+\set runpod `cat test/data/skypilot/runpod_2024-01-08.csv`
+\set gcp `cat test/data/skypilot/gcp_two_zones.csv`
+\set aws `cat test/data/skypilot/aws_zones.csv`
+CREATE TEMP TABLE catalog (name text PRIMARY KEY, body text);
+INSERT INTO catalog VALUES ('lambda', :'lambda'), ('runpod', :'runpod'), ('gcp', :'gcp'), ('aws', :'aws');
+SELECT name, length(body) > 1000 AS loaded FROM catalog ORDER BY name;
+
+-- Lambda, 2023-06-15: one snapshot; V100/A10/A6000/RTX6000/A100/H100 all map through aliases.
+SELECT * FROM import_skypilot_catalog('lambda', (SELECT body FROM catalog WHERE name = 'lambda'), '2023-06-15 00:00+00');
+-- per instance price / GPUs; PCIe and SXM parts told apart by the instance type
+SELECT instance_type, sku, gpus_per_instance, count(*) AS regions, min(usd_per_gpu_hour) AS usd_per_gpu_hour
+  FROM price_snapshot WHERE provider = 'lambda' AND source LIKE 'SkyPilot%'
+ GROUP BY 1, 2, 3 ORDER BY 1;
+-- Re-importing the same snapshot inserts nothing.
+SELECT * FROM import_skypilot_catalog('lambda', (SELECT body FROM catalog WHERE name = 'lambda'), '2023-06-15 00:00+00');
+-- A later snapshot: the H100 PCIe price rose in every region and the V100 machines are gone:
+-- only changed series get a row; series no longer listed are withdrawn.
+SELECT * FROM import_skypilot_catalog('lambda',
+         regexp_replace(replace((SELECT body FROM catalog WHERE name = 'lambda'),
+                                'gpu_1x_h100_pcie,H100,1.0,26.0,200.0,1.99', 'gpu_1x_h100_pcie,H100,1.0,26.0,200.0,2.49'),
+                        '^gpu_8x_v100,[^\n]*\n', '', 'gn'),
+         '2023-09-01 00:00+00');
+SELECT observed_at::date, instance_type, region, usd_per_gpu_hour
+  FROM price_snapshot WHERE provider = 'lambda' AND instance_type IN ('gpu_1x_h100_pcie', 'gpu_8x_v100')
+   AND region = 'us-east-1' ORDER BY 2, 1;
+SELECT price_at('H100-PCIe', 'lambda', 'on_demand', '2023-07-01', 'us-east-1') AS before_change,
+       price_at('H100-PCIe', 'lambda', 'on_demand', '2023-09-02', 'us-east-1') AS after_change,
+       price_at('V100', 'lambda', 'on_demand', '2023-07-01') AS v100_before,
+       price_at('V100', 'lambda', 'on_demand', '2023-09-02') AS v100_after;
+-- importing an older snapshot later is fine: the history is kept in time order
+SELECT * FROM import_skypilot_catalog('lambda', (SELECT body FROM catalog WHERE name = 'lambda'), '2023-06-15 00:00+00');
+
+-- RunPod, 2024-01-08: SpotPrice before Price; "1x_H100_SECURE" is the PCIe part (alias of the
+-- instance type), "A100-80GB-SXM" the SXM one; names no alias knows are counted as skipped.
+SELECT * FROM import_skypilot_catalog('RunPod', (SELECT body FROM catalog WHERE name = 'runpod'), '2024-01-08 00:00+00');
+SELECT sku, pricing, count(DISTINCT instance_type) AS instance_types, min(usd_per_gpu_hour), max(usd_per_gpu_hour)
+  FROM price_snapshot WHERE provider = 'runpod' AND source LIKE 'SkyPilot%'
+ GROUP BY 1, 2 ORDER BY 1, 2;
+
+-- GCP: a machine row plus its accelerator row in the same zone make the price; the cheapest
+-- zone of the region wins; spot pairs with spot.
+SELECT * FROM import_skypilot_catalog('gcp', (SELECT body FROM catalog WHERE name = 'gcp'), '2025-11-01 00:00+00');
+SELECT instance_type, sku, pricing, usd_per_gpu_hour
+  FROM price_snapshot WHERE provider = 'gcp' AND source LIKE 'SkyPilot%' AND usd_per_gpu_hour IS NOT NULL
+ ORDER BY 1, 3;
+-- (a2-highgpu-1g on demand: host 0.73948 + A100 2.93391 = 3.67339 per GPU)
+
+-- AWS-shaped: one row per availability zone, the cheapest kept; p5.48xlarge is 8 H100 SXM.
+SELECT * FROM import_skypilot_catalog('aws', (SELECT body FROM catalog WHERE name = 'aws'), '2025-11-01 00:00+00');
+SELECT instance_type, sku, region, pricing, usd_per_gpu_hour
+  FROM price_snapshot WHERE provider = 'aws' ORDER BY 1, 3, 4;
+
+-- Bad input: a clear error naming the line or column; nothing stored is touched.
+SELECT count(*) AS rows_before FROM price_snapshot \gset
+\set bad `cat test/data/skypilot/unclosed_quote.csv`
+SELECT * FROM import_skypilot_catalog('lambda', :'bad', '2025-01-01');
+\set bad `cat test/data/skypilot/no_price_column.csv`
+SELECT * FROM import_skypilot_catalog('lambda', :'bad', '2025-01-01');
+\set bad `cat test/data/skypilot/bad_price.csv`
+SELECT * FROM import_skypilot_catalog('lambda', :'bad', '2025-01-01');
+\set bad `cat test/data/skypilot/negative_price.csv`
+SELECT * FROM import_skypilot_catalog('lambda', :'bad', '2025-01-01');
+\set bad `cat test/data/skypilot/nan_price.csv`
+SELECT * FROM import_skypilot_catalog('lambda', :'bad', '2025-01-01');
+\set bad `cat test/data/skypilot/field_count.csv`
+SELECT * FROM import_skypilot_catalog('lambda', :'bad', '2025-01-01');
+\set bad `cat test/data/skypilot/bad_count.csv`
+SELECT * FROM import_skypilot_catalog('lambda', :'bad', '2025-01-01');
+SELECT * FROM import_skypilot_catalog('lambda', '', '2025-01-01');
+SELECT * FROM import_skypilot_catalog('nimbus', (SELECT body FROM catalog WHERE name = 'lambda'), '2025-01-01');
+SELECT * FROM import_skypilot_catalog('lambda', (SELECT body FROM catalog WHERE name = 'lambda'), 'infinity');
+SELECT * FROM import_skypilot_catalog(NULL, (SELECT body FROM catalog WHERE name = 'lambda'), '2025-01-01');
+-- a valid catalog whose price clashes with a stored observation at the same instant
+SELECT * FROM import_skypilot_catalog('lambda',
+         replace((SELECT body FROM catalog WHERE name = 'lambda'), 'gpu_1x_a10,A10,1.0,30.0,200.0,0.6', 'gpu_1x_a10,A10,1.0,30.0,200.0,0.7'),
+         '2023-06-15 00:00+00');
+SELECT count(*) AS rows_after_errors FROM price_snapshot HAVING count(*) = :rows_before;
+
+-- Leave the database as the other tests expect it.
+DELETE FROM price_snapshot WHERE source LIKE 'SkyPilot%';
+DELETE FROM price_series s WHERE NOT EXISTS (
+  SELECT 1 FROM price_snapshot p WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
+     AND p.region IS NOT DISTINCT FROM s.region AND p.instance_type IS NOT DISTINCT FROM s.instance_type);

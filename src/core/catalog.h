@@ -1,0 +1,138 @@
+/* catalog.h: plain-C reading of SkyPilot vms.csv catalogs into per-GPU offers (no PostgreSQL headers). */
+#ifndef LLM_ECON_CATALOG_H
+#define LLM_ECON_CATALOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "csv.h"
+#include "econ.h"
+
+/* A piece of the input: not NUL-terminated; p == NULL means SQL NULL. */
+typedef struct le_str
+{
+	const char *p;
+	size_t		n;
+} le_str;
+
+/* ---- header columns ---- */
+typedef enum le_cat_col
+{
+	LE_COL_INSTANCE_TYPE,
+	LE_COL_ACCELERATOR_NAME,
+	LE_COL_ACCELERATOR_COUNT,
+	LE_COL_PRICE,
+	LE_COL_REGION,
+	LE_COL_SPOT_PRICE,			/* optional from here on */
+	LE_COL_AVAILABILITY_ZONE,
+	LE_COL__COUNT
+} le_cat_col;
+
+#define LE_COL__REQUIRED LE_COL_SPOT_PRICE
+
+extern const char *le_cat_col_name(le_cat_col c);
+extern int	le_cat_find_column(const le_csv_field *hdr, int n, const char *name);
+
+/* ---- prices and counts ---- */
+typedef enum le_num_status
+{
+	LE_NUM_OK,
+	LE_NUM_EMPTY,				/* empty (or only blanks) */
+	LE_NUM_BAD,					/* not a plain decimal: NaN, inf, hex, "1.2.3", "-" */
+	LE_NUM_TOO_LONG,			/* more than LE_NUM_MAX_LEN characters */
+	LE_NUM_RANGE				/* a decimal, but beyond double range */
+} le_num_status;
+
+#define LE_NUM_MAX_LEN 64
+
+/*
+ * A decimal as written in a catalog: [+-]digits[.digits][e[+-]digits], with
+ * at least one digit before the exponent, surrounding blanks allowed.  *trim
+ * gets the text without blanks (what numeric_in is given); *negative and
+ * *zero describe the sign and whether every digit is 0 (so "-0" is zero).
+ */
+extern le_num_status le_num_syntax(const char *s, size_t n, le_str *trim, int *negative, int *zero);
+/* The value of a decimal that passed le_num_syntax (correctly rounded). */
+extern le_num_status le_num_value(le_str trim, double *v);
+
+/* ---- GCP machine families and GPU variants ---- */
+
+/*
+ * The GPUs a GCP accelerator-optimized machine type carries (SkyPilot's
+ * gcp_catalog host table, plus a3-edgegpu): *accel is the AcceleratorName
+ * its accelerator rows use, *alt a second name to try when no *accel row is
+ * in the zone (a3-megagpu: "H100-MEGA" in newer catalogs, "H100" in older
+ * ones) or NULL, *count the GPUs per machine (0 when the size is not one
+ * the family has).  Returns 0 for machine types that carry no GPUs.
+ */
+extern int	le_gcp_host_gpus(const char *itype, size_t n, const char **accel,
+							 const char **alt, int *count);
+/* GPUs GCP attaches to general-purpose N1 machines (priced per GPU, host chosen freely). */
+extern int	le_gcp_attachable(const char *accel, size_t n);
+
+typedef enum le_variant
+{
+	LE_VARIANT_NONE,
+	LE_VARIANT_PCIE,
+	LE_VARIANT_SXM
+} le_variant;
+
+extern le_variant le_variant_of(const char *itype, size_t n);
+extern const char *le_variant_label(le_variant v);
+
+/* ---- offers ---- */
+
+/* Where an offer's rows came from (part of its key). */
+typedef enum le_offer_kind
+{
+	LE_OK_INSTANCE,				/* a row with instance type and accelerator (all clouds) */
+	LE_OK_GCP_HOST,				/* GCP: a GPU machine type, with its accelerator rows */
+	LE_OK_GCP_ACCEL				/* GCP: accelerator rows no machine type pairs with */
+} le_offer_kind;
+
+/*
+ * One offer: (instance_type, accelerator, gpus, region, pricing), at the
+ * cheapest zone.  When priced, the instance price per hour is price (+
+ * price2, the GCP accelerator row's price, when price2.p is set), for gpus
+ * GPUs; the texts are kept so that the SQL layer converts them exactly.
+ */
+typedef struct le_offer
+{
+	le_offer_kind kind;
+	le_str		itype;			/* p NULL: none (GCP accelerator-only offers) */
+	le_str		accel;
+	le_str		region;
+	int			pricing;		/* LE_PR_ON_DEMAND or LE_PR_SPOT */
+	int32_t		gpus;			/* GPUs per instance; 0 = unknown */
+	int32_t		rows;			/* catalog rows that fed this offer (all zones) */
+	int			priced;			/* 0: no price can be given (unpaired GCP rows) */
+	int			accel_paired;	/* GCP host offers: accel names the paired row */
+	le_str		price;
+	le_str		price2;
+	double		best;			/* price + price2 as a double, for choosing the zone */
+	le_variant	variant;
+	uint32_t	hash;
+} le_offer;
+
+typedef struct le_catalog le_catalog;	/* opaque working state */
+
+typedef struct le_offers
+{
+	le_offer   *offer;			/* in order of first appearance */
+	int			n;
+	long		data_rows;		/* data records in the file */
+	le_catalog *state;			/* owns the memory; freed by le_offers_free */
+} le_offers;
+
+/*
+ * Read a whole vms.csv (buf[0..len)) into offers.  gcp selects GCP's split
+ * of machine and accelerator rows.  On error returns LE_ERR_VALUE with
+ * err->message like 'catalog_csv line 12: Price is not a number: "abc"'.
+ * Call le_offers_free in both cases.
+ */
+extern le_status le_catalog_offers(const char *buf, size_t len, int gcp,
+								   le_alloc_fn alloc, void *ctx,
+								   le_offers *out, le_error *err);
+extern void le_offers_free(le_offers *out);
+
+#endif							/* LLM_ECON_CATALOG_H */

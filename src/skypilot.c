@@ -1,0 +1,138 @@
+/* skypilot.c: _skypilot_offers(cloud, catalog_csv): one SkyPilot vms.csv as per-GPU offers, priced in exact numeric. */
+#include "llm_econ.h"
+
+#include "core/catalog.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/tuplestore.h"
+
+/* The core's allocator: palloc/repalloc/pfree in the current context (huge sizes allowed). */
+static void *
+le_palloc(void *ctx, void *ptr, size_t size)
+{
+	if (size == 0)
+	{
+		if (ptr)
+			pfree(ptr);
+		return NULL;
+	}
+	if (ptr)
+		return repalloc_huge(ptr, size);
+	return MemoryContextAllocHuge(CurrentMemoryContext, size);
+}
+
+/* A price text the core checked (a plain decimal, at most LE_NUM_MAX_LEN characters) as numeric. */
+static Datum
+numeric_of(le_str s)
+{
+	char		buf[LE_NUM_MAX_LEN + 1];
+
+	Assert(s.n <= LE_NUM_MAX_LEN);
+	memcpy(buf, s.p, s.n);
+	buf[s.n] = '\0';
+	return DirectFunctionCall3(numeric_in, CStringGetDatum(buf),
+							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+}
+
+/* Constants of the per-GPU rounding, made once per call. */
+typedef struct LeRound
+{
+	Datum		e10;			/* 10^10 */
+	Datum		em10;			/* 10^-10 */
+	Datum		one;
+} LeRound;
+
+/*
+ * round(total / gpus, 10), computed exactly: q = trunc(total * 10^10 / gpus),
+ * plus one when the remainder is at least half of gpus (half up; prices are
+ * positive), times 10^-10.  The same value as numeric_round(numeric_div(...),
+ * 10), without numeric_div's own rounding at its chosen scale first.
+ */
+static Datum
+per_gpu(const LeRound *k, Datum total, int32 gpus)
+{
+	Datum		n = NumericGetDatum(int64_to_numeric(gpus));
+	Datum		scaled = DirectFunctionCall2(numeric_mul, total, k->e10);
+	Datum		q = DirectFunctionCall2(numeric_div_trunc, scaled, n);
+	Datum		rem = DirectFunctionCall2(numeric_sub, scaled, DirectFunctionCall2(numeric_mul, q, n));
+
+	if (DatumGetBool(DirectFunctionCall2(numeric_ge, DirectFunctionCall2(numeric_add, rem, rem), n)))
+		q = DirectFunctionCall2(numeric_add, q, k->one);
+	return DirectFunctionCall2(numeric_mul, q, k->em10);
+}
+
+/* A text datum from a piece of the input. */
+static inline Datum
+text_of(le_str s)
+{
+	return PointerGetDatum(cstring_to_text_with_len(s.p, (int) s.n));
+}
+
+PG_FUNCTION_INFO_V1(le_skypilot_offers);
+
+/*
+ * _skypilot_offers(cloud, catalog_csv): one row per offer (accelerator,
+ * variant, instance_type, region, pricing, usd_per_gpu_hour,
+ * gpus_per_instance, catalog_rows).  cloud is lower-case already; "gcp"
+ * selects GCP's machine + accelerator pairing.  What an offer is, and what
+ * happens to GCP rows that cannot be paired, is in src/core/catalog.c.
+ * usd_per_gpu_hour is NULL for offers that cannot be priced.  Any malformed
+ * row aborts the whole call (22023, naming the line and the column).
+ */
+Datum
+le_skypilot_offers(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	text	   *cloud = PG_GETARG_TEXT_PP(0);
+	text	   *csv = PG_GETARG_TEXT_PP(1);
+	bool		gcp = VARSIZE_ANY_EXHDR(cloud) == 3 && memcmp(VARDATA_ANY(cloud), "gcp", 3) == 0;
+	le_offers	offers;
+	le_error	err;
+	LeRound		k;
+
+	if (le_catalog_offers(VARDATA_ANY(csv), VARSIZE_ANY_EXHDR(csv), gcp, le_palloc, NULL,
+						  &offers, &err) != LE_OK)
+	{
+		le_offers_free(&offers);
+		le_report(&err);
+	}
+
+	k.e10 = NumericGetDatum(int64_to_numeric(INT64CONST(10000000000)));
+	k.em10 = DirectFunctionCall3(numeric_in, CStringGetDatum("0.0000000001"),
+								 ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+	k.one = NumericGetDatum(int64_to_numeric(1));
+
+	InitMaterializedSRF(fcinfo, 0);
+	for (int i = 0; i < offers.n; i++)
+	{
+		const le_offer *o = &offers.offer[i];
+		const char *variant = le_variant_label(o->variant);
+		Datum		values[8];
+		bool		nulls[8] = {false};
+
+		values[0] = text_of(o->accel);
+		nulls[1] = variant == NULL;
+		values[1] = variant ? CStringGetTextDatum(variant) : (Datum) 0;
+		nulls[2] = o->itype.p == NULL;
+		values[2] = o->itype.p ? text_of(o->itype) : (Datum) 0;
+		values[3] = text_of(o->region);
+		values[4] = CStringGetTextDatum(le_enum_label(LE_E_PRICING, o->pricing));
+		nulls[5] = !o->priced;
+		if (o->priced)
+		{
+			Datum		total = numeric_of(o->price);
+
+			Assert(o->gpus > 0);	/* the core prices only offers with a GPU count */
+			if (o->price2.p)
+				total = DirectFunctionCall2(numeric_add, total, numeric_of(o->price2));
+			values[5] = per_gpu(&k, total, o->gpus);
+		}
+		nulls[6] = o->gpus <= 0;
+		values[6] = Int32GetDatum(o->gpus);
+		values[7] = Int32GetDatum(o->rows);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	le_offers_free(&offers);
+	return (Datum) 0;
+}
