@@ -34,16 +34,16 @@ SELECT scenario,
 \else
 \set month 2024-06
 \endif
-SELECT (date_trunc('month', (:'month' || '-01')::timestamptz) + interval '1 month' - interval '1 microsecond') AS month_end
+SELECT tstzrange(date_trunc('month', (:'month' || '-01')::timestamptz),
+                 date_trunc('month', (:'month' || '-01')::timestamptz) + interval '1 month') AS month_range
 \gset
-\echo '== Cheapest provider for a run in a given month: Chinchilla 7B on 256x H100, priced as of the end of' :month
-\echo '   (every provider and pricing with an H100 SXM price in effect then, from the shipped seed and GCP data)'
+\echo '== Cheapest provider for a run in a given month: Chinchilla 7B on 256x H100, month' :month
+\echo '   (each provider and pricing at its time-weighted average price over the month, shipped seed and GCP data)'
 WITH run AS (SELECT run_spec(7e9, 1.4e12, 256, 'H100-SXM5', mfu => 0.45) AS s),
-     offers AS (SELECT DISTINCT provider, pricing FROM price_snapshot WHERE sku = 'H100-SXM5')
-SELECT provider, pricing,
-       price_at('H100-SXM5', provider, pricing, :'month_end') AS usd_per_gpu_hour,
-       mfu_time(s) AS wall_time,
-       to_char(estimate_cost(s, provider, pricing, :'month_end'), 'FM$9,999,999') AS cost
-  FROM run, offers
- WHERE price_at('H100-SXM5', provider, pricing, :'month_end') IS NOT NULL
- ORDER BY usd_per_gpu_hour, provider, pricing;
+     offers AS MATERIALIZED (SELECT DISTINCT provider, pricing FROM price_series WHERE sku = 'H100-SXM5')
+SELECT o.provider, o.pricing, round(t.usd, 4) AS avg_usd_per_gpu_hour, mfu_time(run.s) AS wall_time,
+       to_char(estimate_cost(run.s, t.usd), 'FM$9,999,999') AS cost
+  FROM run, offers AS o,
+       LATERAL (SELECT price_twap('H100-SXM5', o.provider, o.pricing, :'month_range') AS usd) AS t
+ WHERE t.usd IS NOT NULL
+ ORDER BY t.usd, o.provider, o.pricing;
