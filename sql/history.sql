@@ -127,10 +127,45 @@ SELECT * FROM load_price_history();
 SELECT count(*) AS snapshot_rows_unchanged FROM price_snapshot HAVING count(*) = :snapshot_rows_before;
 SELECT count(*) AS staged_still FROM price_history_staging;
 SELECT * FROM load_price_history(on_mismatch => 'maybe');
+DELETE FROM price_history_staging WHERE instance_type = 'a2-ultragpu-1g';
+SELECT pg_temp.stage(to_char(now() + interval '3 days', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+                     to_char(now() + interval '9 days', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+                     'testcloud', 'r2', 'm-2g', 'H100', '2', '2.5', '', '', '');
+-- (the message carries the instant; it is masked here)
+CREATE FUNCTION pg_temp.error_of(q text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE q;
+  RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+  RETURN SQLSTATE || ': ' || regexp_replace(SQLERRM, '[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:.+]+', '<time>');
+END $$;
+SELECT pg_temp.error_of('SELECT * FROM llm_econ.load_price_history()');
+DELETE FROM price_history_staging WHERE instance_type = 'm-2g';
+SELECT pg_temp.stage('2025-06-01T00:00:00Z', '2025-07-01T00:00:00Z', 'testcloud', 'r2', 'a2-ultragpu-1g', 'A100', '1', '4.03', '', '', '');
 -- skipping mismatches and unknown accelerators: counted, with a NOTICE, the rest stored
 SELECT pg_temp.stage('2025-06-01T00:00:00Z', '2025-07-01T00:00:00Z', 'testcloud', 'r2', 'm-9g', 'TPUv9', '1', '9', '', '', '');
 SELECT * FROM load_price_history(source => 'test history', on_mismatch => 'skip');
 SELECT price_at('H100', 'testcloud', 'on_demand', '2025-06-02', 'r2') AS r2_price;
+
+-- The documented path: \copy a CSV file into the staging table; a bad line names its file line.
+\copy price_history_staging (observed_at, valid_to, cloud, region, instance_type, accelerator, accelerator_count, price_on_demand_usd_per_hour, spot_price_usd_per_hour, price_on_demand_per_gpu_usd_per_hour, spot_price_per_gpu_usd_per_hour) FROM 'test/data/history/bad_line.csv' CSV HEADER
+SELECT * FROM load_price_history(source => 'bad file');
+DELETE FROM price_history_staging;
+\copy price_history_staging (observed_at, valid_to, cloud, region, instance_type, accelerator, accelerator_count, price_on_demand_usd_per_hour, spot_price_usd_per_hour, price_on_demand_per_gpu_usd_per_hour, spot_price_per_gpu_usd_per_hour) FROM 'test/data/history/good.csv' CSV HEADER
+SELECT * FROM load_price_history(source => 'test/data/history/good.csv');
+SELECT price_at('L4', 'testcloud', 'spot', '2025-09-15', 'r9') AS l4_spot_mid_september;
+
+-- The views are queryable by a read-only role (PUBLIC may read prices; it may not write them).
+CREATE ROLE regress_llm_econ_reader LOGIN;
+SET ROLE regress_llm_econ_reader;
+SELECT count(*) > 0 AS reads_history FROM llm_econ.price_history WHERE provider = 'testcloud';
+SELECT count(*) > 0 AS reads_daily FROM llm_econ.price_daily WHERE sku = 'L4';
+SELECT llm_econ.price_at('L4', 'testcloud', 'spot', '2025-09-15', 'r9') AS reads_prices;
+INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, pricing, usd_per_gpu_hour, source)
+VALUES ('2025-01-01', 'testcloud', 'L4', 'spot', 1, 'not allowed');
+SELECT * FROM llm_econ.load_price_history();
+RESET ROLE;
+DROP ROLE regress_llm_econ_reader;
 
 -- Leave the shared test database as it was for the other tests.
 DELETE FROM price_snapshot WHERE provider = 'testcloud';

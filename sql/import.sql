@@ -51,12 +51,24 @@ SELECT * FROM import_skypilot_catalog('gcp', (SELECT body FROM catalog WHERE nam
 SELECT instance_type, sku, pricing, usd_per_gpu_hour
   FROM price_snapshot WHERE provider = 'gcp' AND source LIKE 'SkyPilot%' AND usd_per_gpu_hour IS NOT NULL
  ORDER BY 1, 3;
--- (a2-highgpu-1g on demand: host 0.73948 + A100 2.93391 = 3.67339 per GPU)
+-- By hand from the file: a2-highgpu-1g in us-central1 = host + A100 in the same zone;
+-- on demand both zones 0.73948 + 2.93391; spot zone a 0.29576 + 1.1736, zone b 0.29576 + 1.0628
+-- (cheaper); a2-highgpu-8g spot = (2.36604 + 8.5024) / 8 in its cheapest zone.
+SELECT (SELECT usd_per_gpu_hour FROM price_snapshot WHERE provider = 'gcp' AND instance_type = 'a2-highgpu-1g'
+           AND pricing = 'on_demand' AND source LIKE 'SkyPilot%') = 0.73948 + 2.93391 AS a2_1g_on_demand,
+       (SELECT usd_per_gpu_hour FROM price_snapshot WHERE provider = 'gcp' AND instance_type = 'a2-highgpu-1g'
+           AND pricing = 'spot' AND source LIKE 'SkyPilot%') = least(0.29576 + 1.1736, 0.29576 + 1.0628) AS a2_1g_spot,
+       (SELECT usd_per_gpu_hour FROM price_snapshot WHERE provider = 'gcp' AND instance_type = 'a2-highgpu-8g'
+           AND pricing = 'spot' AND source LIKE 'SkyPilot%') = round((2.36604 + 8.5024) / 8, 10) AS a2_8g_spot;
 
 -- AWS-shaped: one row per availability zone, the cheapest kept; p5.48xlarge is 8 H100 SXM.
+-- By hand: p5.48xlarge spot in us-east-1 is 39.2264 (use1-az4) or 35.5123 (use1-az6) per
+-- instance: 35.5123 / 8 = 4.4390375; us-west-2 lists no spot price (no offer).
 SELECT * FROM import_skypilot_catalog('aws', (SELECT body FROM catalog WHERE name = 'aws'), '2025-11-01 00:00+00');
 SELECT instance_type, sku, region, pricing, usd_per_gpu_hour
   FROM price_snapshot WHERE provider = 'aws' ORDER BY 1, 3, 4;
+SELECT price_at('p5.48xlarge', 'aws', 'spot', '2025-11-02', 'us-east-1') = least(39.2264, 35.5123) / 8 AS p5_spot_cheapest_az,
+       price_at('H100', 'aws', 'spot', '2025-11-02', 'us-west-2') IS NULL AS no_spot_in_us_west_2;
 
 -- Bad input: a clear error naming the line or column; nothing stored is touched.
 SELECT count(*) AS rows_before FROM price_snapshot \gset
@@ -78,6 +90,15 @@ SELECT * FROM import_skypilot_catalog('lambda', '', '2025-01-01');
 SELECT * FROM import_skypilot_catalog('nimbus', (SELECT body FROM catalog WHERE name = 'lambda'), '2025-01-01');
 SELECT * FROM import_skypilot_catalog('lambda', (SELECT body FROM catalog WHERE name = 'lambda'), 'infinity');
 SELECT * FROM import_skypilot_catalog(NULL, (SELECT body FROM catalog WHERE name = 'lambda'), '2025-01-01');
+-- (the message carries the instant; it is masked here)
+CREATE FUNCTION pg_temp.error_of(q text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE q;
+  RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+  RETURN SQLSTATE || ': ' || regexp_replace(SQLERRM, '[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:.+]+', '<time>');
+END $$;
+SELECT pg_temp.error_of($$SELECT * FROM llm_econ.import_skypilot_catalog('lambda', 'InstanceType,AcceleratorName,AcceleratorCount,Price,Region', now() + interval '2 days')$$);
 -- a valid catalog whose price clashes with a stored observation at the same instant
 SELECT * FROM import_skypilot_catalog('lambda',
          replace((SELECT body FROM catalog WHERE name = 'lambda'), 'gpu_1x_a10,A10,1.0,30.0,200.0,0.6', 'gpu_1x_a10,A10,1.0,30.0,200.0,0.7'),

@@ -158,8 +158,9 @@ BEGIN
     RAISE EXCEPTION 'unknown cloud "%"', cloud USING ERRCODE = 'invalid_parameter_value',
       DETAIL = 'Known clouds: ' || array_to_string(llm_econ._skypilot_clouds(), ', ') || '.';
   END IF;
-  IF NOT isfinite(observed_at) THEN
-    RAISE EXCEPTION 'observed_at must be a finite timestamp, got %', observed_at USING ERRCODE = 'invalid_parameter_value';
+  IF NOT isfinite(observed_at) OR observed_at > now() + interval '1 day' THEN
+    RAISE EXCEPTION 'observed_at must be at most now() + 1 day, got %', observed_at
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'A catalog cannot be observed in the future.';
   END IF;
   src := 'SkyPilot catalog vms.csv (' || c || ')';
 
@@ -343,6 +344,11 @@ BEGIN
   IF FOUND THEN
     RAISE EXCEPTION 'price_history_staging line %: valid_to % is not after observed_at %', bad.line, bad.valid_to, bad.observed_at
       USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  SELECT * INTO bad FROM llm_econ._staged_history() h WHERE h.observed_at > now() + interval '1 day' ORDER BY h.line LIMIT 1;
+  IF FOUND THEN
+    RAISE EXCEPTION 'price_history_staging line %: observed_at % is later than now() + 1 day', bad.line, bad.observed_at
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'A price cannot be observed in the future.';
   END IF;
   IF on_mismatch = 'error' THEN
     SELECT * INTO bad FROM llm_econ._staged_history() h
