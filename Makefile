@@ -13,6 +13,7 @@ OBJS = \
 	src/core/plan.o \
 	src/core/csv.o \
 	src/core/catalog.o \
+	src/core/bill.o \
 	src/spec_io.o \
 	src/sku.o \
 	src/run_spec.o \
@@ -20,10 +21,12 @@ OBJS = \
 	src/model_fmgr.o \
 	src/price.o \
 	src/layout_fmgr.o \
-	src/skypilot.o
+	src/skypilot.o \
+	src/bill_fmgr.o \
+	src/focus.o
 
 # The install script is generated: hand-written SQL in this order, then the shipped data.
-SQL_PARTS = src/sql/schema.sql src/sql/tables.sql src/sql/run_spec.sql src/sql/model.sql src/sql/layout.sql src/sql/prices.sql src/sql/import.sql
+SQL_PARTS = src/sql/schema.sql src/sql/tables.sql src/sql/run_spec.sql src/sql/model.sql src/sql/layout.sql src/sql/prices.sql src/sql/import.sql src/sql/bill.sql src/sql/finance.sql
 DATA_FILES = $(wildcard data/*.csv)
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 DATA = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*--*.sql))

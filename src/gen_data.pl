@@ -355,7 +355,7 @@ sub gpu_sku {
 }
 
 sub gpu_sku_alias {
-    my @cols = qw(alias sku source);
+    my @cols = qw(alias sku gpus_per_instance source);
     my ($file, @rows) = read_table('gpu_sku_alias.csv', @cols);
     my @out;
     for my $r (@rows) {
@@ -368,6 +368,7 @@ sub gpu_sku_alias {
         push @out, [
             v_text($w, 'alias', $v->{alias}, 1),
             v_text($w, 'sku', $v->{sku}, 1),
+            v_int($w, 'gpus_per_instance', $v->{gpus_per_instance}, 0, 1, 4096),
             v_text($w, 'source', $v->{source}, 1),
             'true',
         ];

@@ -61,6 +61,9 @@ extern Numeric le_hours_times_price(double hours, Numeric price);
 extern Numeric le_price_lookup(const char *sku, text *provider, text *pricing,
 							   TimestampTz at, text *region, bool *found);
 
+/* ---- skypilot.c: the core's allocator over palloc (shared by the CSV readers) ---- */
+extern void *le_palloc(void *ctx, void *ptr, size_t size);
+
 /* ---- time helpers (model_fmgr.c) ---- */
 extern double le_interval_seconds(const Interval *iv);
 

@@ -8,7 +8,7 @@
 #include "utils/tuplestore.h"
 
 /* The core's allocator: palloc/repalloc/pfree in the current context (huge sizes allowed). */
-static void *
+void *
 le_palloc(void *ctx, void *ptr, size_t size)
 {
 	if (size == 0)

@@ -57,6 +57,7 @@ COMMENT ON COLUMN llm_econ.gpu_sku.builtin IS 'true for rows shipped with the ex
 CREATE TABLE llm_econ.gpu_sku_alias (
     alias    text PRIMARY KEY CHECK (alias OPERATOR(pg_catalog.<>) ''),
     sku      text NOT NULL REFERENCES llm_econ.gpu_sku (sku) ON UPDATE CASCADE ON DELETE CASCADE,
+    gpus_per_instance int4 CHECK (gpus_per_instance BETWEEN 1 AND 4096),
     source   text,
     builtin  boolean NOT NULL DEFAULT false
 );
@@ -67,6 +68,7 @@ COMMENT ON TABLE llm_econ.gpu_sku_alias IS
   'other names of a SKU as providers and catalogs write them (H100, A100-80GB-SXM, p5.48xlarge); matched case-insensitively';
 COMMENT ON COLUMN llm_econ.gpu_sku_alias.alias IS 'the provider''s name for the part';
 COMMENT ON COLUMN llm_econ.gpu_sku_alias.sku IS 'the gpu_sku key it means';
+COMMENT ON COLUMN llm_econ.gpu_sku_alias.gpus_per_instance IS 'for machine-type aliases (p5.48xlarge, a2-highgpu-8g): GPUs in one machine; NULL for names of the part';
 COMMENT ON COLUMN llm_econ.gpu_sku_alias.source IS 'where the name is used';
 COMMENT ON COLUMN llm_econ.gpu_sku_alias.builtin IS 'true for rows shipped with the extension';
 

@@ -350,6 +350,7 @@ main(void)
 	test_comm();
 	test_plan();
 	test_csv();
+	test_bill();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

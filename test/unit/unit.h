@@ -21,5 +21,6 @@ extern int	passed,
 
 /* test files other than test_core.c */
 extern void test_csv(void);
+extern void test_bill(void);
 
 #endif
