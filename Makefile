@@ -1,6 +1,6 @@
 # Makefile: builds the llm_econ PostgreSQL extension with PGXS (pgvector-style layout).
 EXTENSION = llm_econ
-EXTVERSION = 0.1.0
+EXTVERSION = 0.2.0
 
 MODULE_big = llm_econ
 OBJS = \
@@ -26,10 +26,14 @@ OBJS = \
 	src/focus.o
 
 # The install script is generated: hand-written SQL in this order, then the shipped data.
-SQL_PARTS = src/sql/schema.sql src/sql/tables.sql src/sql/run_spec.sql src/sql/model.sql src/sql/layout.sql src/sql/prices.sql src/sql/import.sql src/sql/bill.sql src/sql/finance.sql
+# Parts new since 0.1.0 also make the update script, so both come from one source.
+SQL_PARTS_0_1 = src/sql/schema.sql src/sql/tables.sql src/sql/run_spec.sql src/sql/model.sql src/sql/layout.sql src/sql/prices.sql src/sql/import.sql src/sql/bill.sql src/sql/finance.sql
+SQL_PARTS_0_2 = src/sql/reports.sql
+SQL_PARTS = $(SQL_PARTS_0_1) $(SQL_PARTS_0_2)
 DATA_FILES = $(wildcard data/*.csv)
-DATA_built = $(EXTENSION)--$(EXTVERSION).sql
-DATA = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*--*.sql))
+DATA_built = $(EXTENSION)--$(EXTVERSION).sql $(EXTENSION)--0.1.0--0.2.0.sql
+# llm_econ--0.1.0.sql is the released 0.1.0 script, frozen (committed, never regenerated).
+DATA = $(EXTENSION)--0.1.0.sql
 
 TESTS = $(sort $(wildcard sql/*.sql))
 REGRESS = $(patsubst sql/%.sql,%,$(TESTS))
@@ -45,8 +49,11 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-$(DATA_built): $(SQL_PARTS) src/gen_data.pl $(DATA_FILES)
-	{ cat $(SQL_PARTS) && perl src/gen_data.pl data; } > $@.tmp && mv $@.tmp $@
+$(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) src/gen_data.pl $(DATA_FILES)
+	{ cat $(SQL_PARTS_0_1) && perl src/gen_data.pl data && cat $(SQL_PARTS_0_2); } > $@.tmp && mv $@.tmp $@
+
+$(EXTENSION)--0.1.0--0.2.0.sql: src/sql/update_head.sql $(SQL_PARTS_0_2)
+	cat src/sql/update_head.sql $(SQL_PARTS_0_2) > $@.tmp && mv $@.tmp $@
 
 # Unit tests of the plain-C core (no PostgreSQL needed).
 CORE_SRCS = $(wildcard src/core/*.c)
