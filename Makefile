@@ -65,3 +65,6 @@ unittest: test/unit/test_core
 	test/unit/test_core
 
 .PHONY: unittest
+
+# Every object depends on the shared headers (PGXS tracks no header dependencies by itself).
+$(OBJS): $(wildcard src/*.h src/core/*.h)

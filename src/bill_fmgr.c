@@ -9,20 +9,6 @@
 #include "utils/builtins.h"
 #include "utils/tuplestore.h"
 
-/* A duration in seconds as an interval of hours:minutes:seconds (no day or month part), microseconds rounded. */
-static Interval *
-seconds_interval(double seconds, const char *what)
-{
-	Interval   *iv = palloc0(sizeof(Interval));
-	double		us = rint(seconds * 1e6);
-
-	if (!(us > -9.2e18 && us < 9.2e18))
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("%s is out of range for type interval", what)));
-	iv->time = (int64) us;
-	return iv;
-}
 
 PG_FUNCTION_INFO_V1(le_carbon_kg_fn);
 /* carbon_kg(spec, kg_co2_per_kwh, pue): energy_kwh(spec, pue) × kg_co2_per_kwh */
@@ -53,14 +39,12 @@ le_checkpoint_plan_fn(PG_FUNCTION_ARGS)
 	le_spec_read(fcinfo, PG_GETARG_DATUM(0), &s);
 	le_check(le_checkpoint_plan(&s, le_interval_seconds(PG_GETARG_INTERVAL_P(1)),
 								le_interval_seconds(PG_GETARG_INTERVAL_P(2)), &p, &err), &err);
-	if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "checkpoint_plan must return a record");
-	td = BlessTupleDesc(td);
-	values[0] = IntervalPGetDatum(seconds_interval(p.interval_seconds, "interval"));
+	td = le_result_tupdesc(fcinfo);
+	values[0] = IntervalPGetDatum(le_seconds_interval(p.interval_seconds, "interval"));
 	values[1] = Float8GetDatum(p.overhead_fraction);
 	values[2] = Float8GetDatum(p.p_interrupted);
 	values[3] = Float8GetDatum(p.expected_interruptions);
-	values[4] = IntervalPGetDatum(seconds_interval(p.cluster_mtbf_seconds, "cluster_mtbf"));
+	values[4] = IntervalPGetDatum(le_seconds_interval(p.cluster_mtbf_seconds, "cluster_mtbf"));
 	values[5] = Int32GetDatum((int32) p.nodes);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(td, values, nulls)));
 }

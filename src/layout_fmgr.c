@@ -32,9 +32,7 @@ le_memory_per_gpu_fn(PG_FUNCTION_ARGS)
 
 	le_spec_read(fcinfo, PG_GETARG_DATUM(0), &s);
 	le_check(le_memory_per_gpu(&s, &m, &err), &err);
-	if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "memory_per_gpu must return a record");
-	td = BlessTupleDesc(td);
+	td = le_result_tupdesc(fcinfo);
 	parts[0] = m.weights;
 	parts[1] = m.grads;
 	parts[2] = m.optimizer;

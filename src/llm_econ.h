@@ -22,6 +22,7 @@ typedef struct LeSpecLayout
 	int32		typmod;
 	TupleDesc	tupdesc;		/* copy in fn_mcxt; blessed when we build values */
 	int			attno[LE_F__COUNT]; /* 0-based attribute index, -1 if absent */
+	uint32		need;			/* fields this call site reads */
 	Datum	   *values;
 	bool	   *nulls;
 } LeSpecLayout;
@@ -34,7 +35,9 @@ typedef struct LeFnCache
 
 extern LeFnCache *le_fn_cache(FunctionCallInfo fcinfo);
 extern void le_spec_read(FunctionCallInfo fcinfo, Datum composite, le_spec *out);
+extern void le_spec_read_some(FunctionCallInfo fcinfo, Datum composite, uint32 need, le_spec *out);
 extern Datum le_spec_build(FunctionCallInfo fcinfo, const le_spec *s);
+extern TupleDesc le_result_tupdesc(FunctionCallInfo fcinfo);
 extern void le_report(const le_error *err) pg_attribute_noreturn();
 extern void le_check(le_status st, const le_error *err);
 
@@ -66,5 +69,6 @@ extern void *le_palloc(void *ctx, void *ptr, size_t size);
 
 /* ---- time helpers (model_fmgr.c) ---- */
 extern double le_interval_seconds(const Interval *iv);
+extern Interval *le_seconds_interval(double seconds, const char *what);
 
 #endif							/* LLM_ECON_H */

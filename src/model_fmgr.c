@@ -18,8 +18,8 @@ le_interval_seconds(const Interval *iv)
 }
 
 /* A duration as an interval of hours:minutes:seconds (no day or month part, so no DST or calendar effects). */
-static Interval *
-seconds_interval(double seconds, const char *what)
+Interval *
+le_seconds_interval(double seconds, const char *what)
 {
 	Interval   *iv = palloc0(sizeof(Interval));
 	double		us = rint(seconds * 1e6);
@@ -32,7 +32,8 @@ seconds_interval(double seconds, const char *what)
 	return iv;
 }
 
-#define READ_SPEC(s) le_spec_read(fcinfo, PG_GETARG_DATUM(0), &(s))
+/* The time and cost functions read only the workload, efficiency and hardware fields. */
+#define READ_SPEC(s) le_spec_read_some(fcinfo, PG_GETARG_DATUM(0), LE_NEED_ENERGY, &(s))
 
 PG_FUNCTION_INFO_V1(le_training_flops_fn);
 /* training_flops(spec): 6·N·D */
@@ -59,7 +60,7 @@ le_mfu_time_fn(PG_FUNCTION_ARGS)
 
 	READ_SPEC(s);
 	le_check(le_train_seconds(&s, &v, &err), &err);
-	PG_RETURN_INTERVAL_P(seconds_interval(v, "mfu_time"));
+	PG_RETURN_INTERVAL_P(le_seconds_interval(v, "mfu_time"));
 }
 
 PG_FUNCTION_INFO_V1(le_gpu_hours_fn);

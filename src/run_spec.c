@@ -55,17 +55,14 @@ cached_sku(FunctionCallInfo fcinfo, const char *name, size_t len)
 {
 	LeFnCache  *c = le_fn_cache(fcinfo);
 	SkuCache   *sc = c->extra;
-	char	   *lname = str_tolower(name, len, DEFAULT_COLLATION_OID);
 	int			slot;
 
 	if (sc == NULL)
 		c->extra = sc = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(SkuCache));
+	/* no allocation on a hit: names are compared ignoring ASCII case */
 	for (int i = 0; i < sc->n; i++)
-		if (strcmp(sc->name[i], lname) == 0)
-		{
-			pfree(lname);
+		if (strlen(sc->name[i]) == len && pg_strncasecmp(sc->name[i], name, len) == 0)
 			return &sc->sku[i];
-		}
 
 	if (sc->n == SKU_CACHE_SIZE)
 	{
@@ -76,9 +73,8 @@ cached_sku(FunctionCallInfo fcinfo, const char *name, size_t len)
 	}
 	slot = sc->n;
 	le_sku_lookup(pnstrdup(name, len), &sc->sku[slot]);	/* errors leave the cache as it was */
-	sc->name[slot] = MemoryContextStrdup(fcinfo->flinfo->fn_mcxt, lname);
+	sc->name[slot] = MemoryContextStrdup(fcinfo->flinfo->fn_mcxt, pnstrdup(name, len));
 	sc->n++;
-	pfree(lname);
 	return &sc->sku[slot];
 }
 

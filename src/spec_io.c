@@ -73,11 +73,12 @@ layout_init(LeSpecLayout *L, TupleDesc td, MemoryContext mcxt)
 
 /*
  * Read a run_spec datum: deform it with the cached layout (rebuilt only when
- * the row type differs, e.g. after ALTER TYPE) and copy fields into out.
+ * the row type differs, e.g. after ALTER TYPE) and copy the fields in "need"
+ * into out (the others stay NULL: a function reads only what it checks).
  * Text fields point into the datum, which lives as long as the call.
  */
 void
-le_spec_read(FunctionCallInfo fcinfo, Datum composite, le_spec *out)
+le_spec_read_some(FunctionCallInfo fcinfo, Datum composite, uint32 need, le_spec *out)
 {
 	HeapTupleHeader th = DatumGetHeapTupleHeader(composite);
 	Oid			typid = HeapTupleHeaderGetTypeId(th);
@@ -86,12 +87,13 @@ le_spec_read(FunctionCallInfo fcinfo, Datum composite, le_spec *out)
 	HeapTupleData tuple;
 
 	if (L->tupdesc == NULL || L->typid != typid || L->typmod != typmod ||
-		HeapTupleHeaderGetNatts(th) > L->tupdesc->natts)
+		HeapTupleHeaderGetNatts(th) > L->tupdesc->natts || L->need != need)
 	{
 		TupleDesc	td = lookup_rowtype_tupdesc(typid, typmod);
 
 		layout_init(L, td, fcinfo->flinfo->fn_mcxt);
 		ReleaseTupleDesc(td);
+		L->need = need;
 	}
 
 	tuple.t_len = HeapTupleHeaderGetDatumLength(th);
@@ -105,7 +107,7 @@ le_spec_read(FunctionCallInfo fcinfo, Datum composite, le_spec *out)
 	{
 		int			a = L->attno[f];
 
-		if (a < 0 || L->nulls[a])
+		if (!(need & LE_BIT(f)) || a < 0 || L->nulls[a])
 			continue;
 		switch (le_field_kind((le_field) f))
 		{
@@ -125,6 +127,13 @@ le_spec_read(FunctionCallInfo fcinfo, Datum composite, le_spec *out)
 				}
 		}
 	}
+}
+
+/* Read every field of a run_spec datum. */
+void
+le_spec_read(FunctionCallInfo fcinfo, Datum composite, le_spec *out)
+{
+	le_spec_read_some(fcinfo, composite, LE_NEED_ALL, out);
 }
 
 /* Build a run_spec datum (the function's result type) from a validated spec. */
@@ -175,6 +184,26 @@ le_spec_build(FunctionCallInfo fcinfo, const le_spec *s)
 	}
 	tuple = heap_form_tuple(L->tupdesc, L->values, L->nulls);
 	return HeapTupleGetDatum(tuple);
+}
+
+/* A record-returning function's result type, blessed once per call site (fn_extra's spare slot). */
+TupleDesc
+le_result_tupdesc(FunctionCallInfo fcinfo)
+{
+	LeFnCache  *c = le_fn_cache(fcinfo);
+
+	if (c->extra == NULL)
+	{
+		TupleDesc	td;
+		MemoryContext old;
+
+		if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE)
+			elog(ERROR, "function returning a record called in a context that cannot accept one");
+		old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+		c->extra = BlessTupleDesc(CreateTupleDescCopy(td));
+		MemoryContextSwitchTo(old);
+	}
+	return (TupleDesc) c->extra;
 }
 
 /* Raise the core's error: 22023 for bad values, 22003 for overflow. */
