@@ -70,6 +70,37 @@ le_price_lookup(const char *sku, text *provider, text *pricing, TimestampTz at,
 	return isnull ? NULL : DatumGetNumeric(d);
 }
 
+/* The last SKU name this call site resolved, and its key (a query usually repeats one SKU). */
+typedef struct SkuKeyCache
+{
+	text	   *name;
+	char	   *key;
+} SkuKeyCache;
+
+static const char *
+cached_sku_key(FunctionCallInfo fcinfo, text *name)
+{
+	LeFnCache  *c = le_fn_cache(fcinfo);
+	SkuKeyCache *k = c->extra;
+	char	   *key;
+
+	if (k == NULL)
+		c->extra = k = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(SkuKeyCache));
+	if (k->name && VARSIZE_ANY_EXHDR(k->name) == VARSIZE_ANY_EXHDR(name) &&
+		memcmp(VARDATA_ANY(k->name), VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name)) == 0)
+		return k->key;
+	key = le_sku_resolve(name);		/* unknown: 22023 with close matches */
+	if (k->name)
+	{
+		pfree(k->name);
+		pfree(k->key);
+	}
+	k->name = (text *) MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, VARSIZE_ANY(name));
+	memcpy(k->name, name, VARSIZE_ANY(name));
+	k->key = MemoryContextStrdup(fcinfo->flinfo->fn_mcxt, key);
+	return k->key;
+}
+
 PG_FUNCTION_INFO_V1(le_price_at_fn);
 
 /*
@@ -80,13 +111,13 @@ PG_FUNCTION_INFO_V1(le_price_at_fn);
 Datum
 le_price_at_fn(PG_FUNCTION_ARGS)
 {
-	char	   *sku;
+	const char *sku;
 	Numeric		price;
 	bool		found;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3))
 		PG_RETURN_NULL();
-	sku = le_sku_resolve(PG_GETARG_TEXT_PP(0));
+	sku = cached_sku_key(fcinfo, PG_GETARG_TEXT_PP(0));
 	price = le_price_lookup(sku, PG_GETARG_TEXT_PP(1), PG_GETARG_TEXT_PP(2),
 							PG_GETARG_TIMESTAMPTZ(3),
 							PG_ARGISNULL(4) ? NULL : PG_GETARG_TEXT_PP(4), &found);

@@ -166,12 +166,19 @@ BEGIN
 
   -- one importer per provider at a time; a malformed catalog raises before anything is stored
   PERFORM pg_advisory_xact_lock(hashtext('llm_econ.price_snapshot'), hashtext(c));
-  WITH parsed AS MATERIALIZED (
-         SELECT o.*,
-                coalesce(llm_econ._sku_find(o.instance_type),
-                         llm_econ._sku_find(o.accelerator || CASE o.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END),
-                         llm_econ._sku_find(o.accelerator)) AS sku
-           FROM llm_econ._skypilot_offers(c, catalog_csv) AS o),
+  WITH raw AS MATERIALIZED (SELECT o.* FROM llm_econ._skypilot_offers(c, catalog_csv) AS o),
+       names AS (   -- each distinct name is looked up once
+         SELECT DISTINCT v.n FROM raw r,
+                LATERAL (VALUES (r.instance_type), (r.accelerator),
+                                (r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END)) AS v(n)
+          WHERE v.n IS NOT NULL),
+       map AS MATERIALIZED (SELECT names.n, llm_econ._sku_find(names.n) AS sku FROM names),
+       parsed AS MATERIALIZED (
+         SELECT r.*, coalesce(mi.sku, mv.sku, ma.sku) AS sku
+           FROM raw r
+           LEFT JOIN map mi ON mi.n = r.instance_type
+           LEFT JOIN map mv ON mv.n = r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END
+           LEFT JOIN map ma ON ma.n = r.accelerator),
        offers AS (   -- the cheapest offer per series
          SELECT DISTINCT ON (o.sku, o.region, o.pricing, o.instance_type)
                 o.sku, o.region, o.pricing, llm_econ._usd(o.usd_per_gpu_hour) AS usd, o.instance_type, o.gpus_per_instance AS gpus

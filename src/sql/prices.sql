@@ -1,9 +1,11 @@
 -- Price lookups over price_snapshot: as-of prices, time-weighted averages, cheapest offers, dashboard views (STABLE: they read tables).
 
--- The as-of core every lookup shares: for each series matching the filters (NULL = any), its
--- latest observation at or before "at", unless that observation is a withdrawal.  One index
--- probe per series (price_snapshot_one_observation), so the cost grows with the number of series
--- and log(history), not with the history.  A plain SQL function: the planner inlines it.
+-- The as-of core every lookup shares: for each series of (sku, provider, pricing) in region
+-- (NULL = any), its latest observation at or before "at", unless that observation is a
+-- withdrawal.  One index probe per series (price_snapshot_one_observation), so the cost grows
+-- with the number of series and log(history), not with the history.  A plain SQL function: the
+-- planner inlines it, and sku, provider and pricing are equalities on price_series' key even
+-- in a generic plan.
 CREATE FUNCTION llm_econ._latest_prices(sku text, provider text, pricing text, at timestamptz, region text)
 RETURNS TABLE (provider text, region text, instance_type text, pricing text,
                observed_at timestamptz, usd_per_gpu_hour numeric)
@@ -23,13 +25,13 @@ AS $$
           ORDER BY p.observed_at DESC
           LIMIT 1) o
    WHERE s.sku OPERATOR(pg_catalog.=) $1
-     AND ($2 IS NULL OR s.provider OPERATOR(pg_catalog.=) $2)
-     AND ($3 IS NULL OR s.pricing OPERATOR(pg_catalog.=) $3)
+     AND s.provider OPERATOR(pg_catalog.=) $2
+     AND s.pricing OPERATOR(pg_catalog.=) $3
      AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) $5)
      AND o.usd_per_gpu_hour IS NOT NULL
 $$;
 COMMENT ON FUNCTION llm_econ._latest_prices(text, text, text, timestamptz, text) IS
-  'internal: the price in effect at "at" of every series of a gpu_sku key matching provider, pricing and region (NULL = any); withdrawn series left out';
+  'internal: the price in effect at "at" of every series of a gpu_sku key, provider and pricing in region (NULL = any); withdrawn series left out';
 
 CREATE FUNCTION llm_econ.price_at(sku text, provider text, pricing text DEFAULT 'on_demand',
                                   at timestamptz DEFAULT pg_catalog.now(), region text DEFAULT NULL)
@@ -128,7 +130,10 @@ AS $$
   SELECT o.provider, o.region, o.pricing, o.usd_per_gpu_hour, o.observed_at,
          llm_econ.mfu_time($1), llm_econ.estimate_cost($1, o.usd_per_gpu_hour)
     FROM (SELECT DISTINCT ON (l.provider, l.region, l.pricing) l.*
-            FROM llm_econ._latest_prices(($1).sku, NULL, llm_econ._check_pricing($3), $2, NULL) AS l
+            FROM (SELECT DISTINCT ps.provider, ps.pricing FROM llm_econ.price_series ps
+                   WHERE ps.sku OPERATOR(pg_catalog.=) ($1).sku
+                     AND (llm_econ._check_pricing($3) IS NULL OR ps.pricing OPERATOR(pg_catalog.=) $3)) AS pp
+           CROSS JOIN LATERAL llm_econ._latest_prices(($1).sku, pp.provider, pp.pricing, $2, NULL) AS l
            ORDER BY l.provider, l.region, l.pricing, l.usd_per_gpu_hour) AS o
    ORDER BY 7, 1, 2, 3
 $$;
