@@ -29,6 +29,8 @@ OBJS = \
 # Parts new since 0.1.0 also make the update script, so both come from one source.
 SQL_PARTS_0_1 = src/sql/schema.sql src/sql/tables.sql src/sql/run_spec.sql src/sql/model.sql src/sql/layout.sql src/sql/prices.sql src/sql/import.sql src/sql/bill.sql src/sql/finance.sql
 SQL_PARTS_0_2 = src/sql/reports.sql
+# Functions whose definitions changed since 0.1.0: the update script re-creates them from the sources.
+CHANGED_0_2 = _latest_prices cheapest_offers import_skypilot_catalog
 SQL_PARTS = $(SQL_PARTS_0_1) $(SQL_PARTS_0_2)
 DATA_FILES = $(wildcard data/*.csv)
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql $(EXTENSION)--0.1.0--0.2.0.sql
@@ -38,6 +40,10 @@ DATA = $(EXTENSION)--0.1.0.sql
 TESTS = $(sort $(wildcard sql/*.sql))
 REGRESS = $(patsubst sql/%.sql,%,$(TESTS))
 REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
+# Isolation tests (pg_isolation_regress, run by installcheck after REGRESS): test/isolation/specs/*.spec
+# against test/isolation/expected/*.out; results and regression.diffs land where pg_regress puts its own.
+ISOLATION = $(patsubst test/isolation/specs/%.spec,%,$(sort $(wildcard test/isolation/specs/*.spec)))
+ISOLATION_OPTS = --inputdir=test/isolation --outputdir=. --load-extension=$(EXTENSION)
 
 # Identical float results on every CPU (no fused multiply-add contraction).
 PG_CFLAGS += -I$(srcdir)/src -ffp-contract=off
@@ -52,8 +58,8 @@ include $(PGXS)
 $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) src/gen_data.pl $(DATA_FILES)
 	{ cat $(SQL_PARTS_0_1) && perl src/gen_data.pl data && cat $(SQL_PARTS_0_2); } > $@.tmp && mv $@.tmp $@
 
-$(EXTENSION)--0.1.0--0.2.0.sql: src/sql/update_head.sql $(SQL_PARTS_0_2)
-	cat src/sql/update_head.sql $(SQL_PARTS_0_2) > $@.tmp && mv $@.tmp $@
+$(EXTENSION)--0.1.0--0.2.0.sql: src/sql/update_head.sql $(SQL_PARTS_0_1) $(SQL_PARTS_0_2) src/gen_update.pl
+	{ cat src/sql/update_head.sql && perl src/gen_update.pl "$(CHANGED_0_2)" $(SQL_PARTS_0_1) && cat $(SQL_PARTS_0_2); } > $@.tmp && mv $@.tmp $@
 
 # Unit tests of the plain-C core (no PostgreSQL needed).
 CORE_SRCS = $(wildcard src/core/*.c)
