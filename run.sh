@@ -7,10 +7,12 @@ cd "$(dirname "$0")"
 
 # Debian packages the build and the tests need (PostgreSQL 15 is Debian 12's own).
 PACKAGES=(gcc make perl postgresql-15 postgresql-client-15 postgresql-common postgresql-server-dev-15 libipc-run-perl)
+# the test command also needs the fuzzing and SQL-fuzzing tools
+TEST_PACKAGES=(clang-14 libclang-rt-14-dev sqlsmith)
 
 install_missing() {
   local missing=() p
-  for p in "${PACKAGES[@]}"; do
+  for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
@@ -32,37 +34,52 @@ build_install() {
 }
 
 demo() {
-  install_missing
+  install_missing "${PACKAGES[@]}"
   build_install
   echo "== demo: the seed's worked examples and the cheapest provider, in a throwaway cluster"
   pg_virtualenv psql -X -q -v ON_ERROR_STOP=1 -v month="${MONTH:-2024-06}" -f test/demo.sql
 }
 
-tests() {
-  install_missing
-  build_install
-  local passed=0 failed=0 out n
+# Run one suite: its output is shown, its last "N passed, M failed" line is added to the totals;
+# a suite that fails without such a line counts as one failure.
+PASSED=0
+FAILED=0
+suite() {
+  local name=$1; shift
+  local out rc=0 n
+  echo "== $name"
+  out=$("$@" 2>&1) || rc=$?
+  echo "$out" | tail -n "${SUITE_TAIL:-40}"
+  n=$(echo "$out" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*$/\1 \2/p' | tail -1)
+  if [ -n "$n" ]; then
+    PASSED=$((PASSED + ${n% *})); FAILED=$((FAILED + ${n#* }))
+    if [ "$rc" -ne 0 ] && [ "${n#* }" -eq 0 ]; then FAILED=$((FAILED + 1)); fi
+  elif [ "$rc" -ne 0 ]; then
+    FAILED=$((FAILED + 1))
+  fi
+}
 
-  echo "== unit tests of the plain-C core"
-  if out=$(make -s PROFILE="${PROFILE:--Werror}" unittest 2>&1); then :; fi
-  echo "$out"
-  n=$(echo "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' | tail -1)
-  if [ -n "$n" ]; then passed=$((passed + ${n% *})); failed=$((failed + ${n#* })); else failed=$((failed + 1)); fi
-
-  echo "== regression tests (pg_regress, throwaway cluster)"
-  rm -rf results regression.diffs regression.out
-  local rc=0 bad
-  out=$(pg_virtualenv make -s installcheck 2>&1) || rc=$?
-  echo "$out" | grep -E '^(test |     |ok |not ok| *[0-9]+ of | *All |=+)' || echo "$out"
-  passed=$((passed + $(echo "$out" | grep -cE '\.\.\. ok|^ok ' || true)))
-  bad=$(echo "$out" | grep -cE '\.\.\. FAILED|^not ok' || true)
-  # a run that failed before any test could (no cluster, bad install script) still counts as a failure
-  if [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ]; then bad=1; echo "$out" | tail -20; fi
-  failed=$((failed + bad))
+# pg_regress and isolation tests in a throwaway cluster, summarised as "N passed, M failed".
+regress() {
+  local out rc=0 ok bad
+  rm -rf results regression.diffs regression.out output_iso
+  out=$(pg_virtualenv -t make -s installcheck 2>&1) || rc=$?
+  echo "$out" | grep -E '^(test |     |ok |not ok| *[0-9]+ of | *All |=+)' || true
   if [ -s regression.diffs ]; then echo "== regression.diffs"; head -c 20000 regression.diffs; fi
+  ok=$(echo "$out" | grep -cE '\.\.\. ok|^ok ' || true)
+  bad=$(echo "$out" | grep -cE '\.\.\. FAILED|^not ok' || true)
+  if [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ]; then bad=1; echo "$out" | tail -20; fi
+  echo "$ok passed, $bad failed"
+  [ "$bad" -eq 0 ]
+}
 
-  echo "$passed passed, $failed failed"
-  [ "$failed" -eq 0 ]
+tests() {
+  install_missing "${PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+  build_install
+  suite "unit tests of the plain-C core" make -s PROFILE="${PROFILE:--Werror}" unittest
+  SUITE_TAIL=60 suite "regression and isolation tests (pg_regress)" regress
+  echo "$PASSED passed, $FAILED failed"
+  [ "$FAILED" -eq 0 ]
 }
 
 case "${1:-}" in

@@ -42,15 +42,28 @@ COMMENT ON COLUMN llm_econ.run_plan.tenant IS 'the role that owns the plan (row-
 COMMENT ON COLUMN llm_econ.run_plan.team IS 'free-form team name';
 COMMENT ON COLUMN llm_econ.run_plan.notes IS 'free-form notes';
 
--- Freezes a plan: checks the spec (it may have been built by hand), fills the price from the
--- price table when it is NULL, and computes GPU-hours and USD from the row itself, so later
--- edits of gpu_sku or price_snapshot never change a plan.
+-- Freezes a plan.  A new plan (planned_usd or planned_gpu_hours not given), or an update that
+-- changes what it was priced from: checks the SKU (it may have been built by hand), fills the
+-- price from the price table when it is NULL, and computes GPU-hours and USD from the row, so
+-- later edits of gpu_sku or price_snapshot never change a plan.  A row that arrives frozen
+-- (pg_restore, a copy between databases) keeps its values: restoring must not re-price a plan
+-- or fail because its SKU was renamed or deleted since.
 CREATE FUNCTION llm_econ._freeze_plan() RETURNS trigger
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
   IF NEW.spec IS NULL THEN
     RAISE EXCEPTION 'spec must not be NULL' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF TG_OP = 'INSERT' AND NEW.planned_usd IS NOT NULL AND NEW.planned_gpu_hours IS NOT NULL
+     AND NEW.usd_per_gpu_hour IS NOT NULL THEN
+    RETURN NEW;                                         -- already frozen
+  END IF;
+  IF TG_OP = 'UPDATE' AND NEW.spec::text = OLD.spec::text
+     AND NEW.usd_per_gpu_hour IS NOT DISTINCT FROM OLD.usd_per_gpu_hour
+     AND NEW.planned_usd IS NOT DISTINCT FROM OLD.planned_usd
+     AND NEW.planned_gpu_hours IS NOT DISTINCT FROM OLD.planned_gpu_hours THEN
+    RETURN NEW;                                         -- notes, team, ...: the plan stays frozen
   END IF;
   PERFORM llm_econ._sku_key((NEW.spec).sku);          -- unknown SKU: 22023 with close matches
   IF NEW.usd_per_gpu_hour IS NULL THEN
