@@ -78,6 +78,8 @@ tests() {
   build_install
   suite "unit tests of the plain-C core" make -s PROFILE="${PROFILE:--Werror}" unittest
   SUITE_TAIL=60 suite "regression and isolation tests (pg_regress)" regress
+  SUITE_TAIL=12 suite "TAP: dump/restore, upgrade, crash safety" bash test/tap/run.sh
+  SUITE_TAIL=12 suite "scale-out: coordinator + 2 shards (postgres_fdw)" bash test/shard/run.sh
   echo "$PASSED passed, $FAILED failed"
   [ "$FAILED" -eq 0 ]
 }

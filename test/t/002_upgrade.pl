@@ -1,0 +1,218 @@
+# TAP test: CREATE EXTENSION llm_econ VERSION '0.1.0' + data + ALTER EXTENSION UPDATE equals a fresh 0.2.0 install with the same data (schema, members, rows).
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('upgrade');
+$node->init;
+$node->append_conf('postgresql.conf', "timezone = 'UTC'\nlog_statement = none\n");
+$node->start;
+
+$node->safe_psql('postgres', q{
+  CREATE ROLE tenant_a NOLOGIN;
+  CREATE ROLE tenant_b NOLOGIN;
+  CREATE ROLE finops LOGIN IN ROLE tenant_a, tenant_b;
+  CREATE DATABASE upgraded;
+  CREATE DATABASE fresh;
+});
+sub q1 { my ($db, $sql) = @_; return $node->safe_psql($db, $sql); }
+
+my $target = q1('postgres', q{SELECT default_version FROM pg_available_extensions WHERE name = 'llm_econ'});
+is($target, '0.2.0', 'the installed default version is 0.2.0');
+is(q1('postgres', q{SELECT string_agg(path, ' ') FROM pg_extension_update_paths('llm_econ') WHERE source = '0.1.0' AND target = '0.2.0'}),
+   '0.1.0--0.2.0', 'an update path 0.1.0 -> 0.2.0 exists and is the direct script');
+
+# The same user data, added the same way in both databases: a user GPU, aliases, an MFU row,
+# prices by hand, by SkyPilot catalog and by staged history, grants, plans and FOCUS bills of two
+# tenants.  Everything time-dependent is given explicitly.
+my @setup = (q{
+  INSERT INTO llm_econ.gpu_sku (sku, vendor, name, hbm_gb, hbm_bandwidth_gbps, fp32_tflops, bf16_tflops, fp16_tflops,
+                                fp8_tflops, nvlink_gbps, pcie_gbps, gpus_per_node, tdp_watts, list_price_usd_low,
+                                list_price_usd_high, released, source)
+  VALUES ('X1-TEST', 'Acme', 'Acme X1 96GB', 96, 3200, 60, 500, 500, 1000, 900, 128, 8, 700, 20000, 25000,
+          '2024-01-01', 'Acme X1 datasheet rev 3 (test fixture)');
+  INSERT INTO llm_econ.gpu_sku_alias (alias, sku, gpus_per_instance, source) VALUES
+    ('x1_8x', 'X1-TEST', 8, 'Acme cloud machine type (test fixture)'),
+    ('Hopper-80', 'H100-SXM5', NULL, 'in-house name (test fixture)');
+  INSERT INTO llm_econ.mfu_reference (config, hardware, mfu, year, source)
+  VALUES ('in-house 7B run', '256x X1-TEST', 0.47, 2024, 'internal report (test fixture)');
+  INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour, source)
+  VALUES ('2024-01-01', 'acme', 'X1-TEST', NULL, 'on_demand', 2.00, 'Acme price sheet (test)'),
+         ('2024-04-01', 'acme', 'X1-TEST', NULL, 'on_demand', 1.75, 'Acme price sheet (test)');
+  SELECT * FROM llm_econ.import_skypilot_catalog('lambda',
+'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice
+gpu_1x_h100_pcie,H100,1.0,26.0,200.0,2.49,us-east-1,,
+gpu_8x_a100_80gb_sxm4,A100-80GB,8.0,240.0,1800.0,14.32,us-east-1,,
+x1_8x,X1,8.0,96.0,1000.0,16.00,us-east-1,,12.00
+', '2024-03-01');
+  SELECT * FROM llm_econ.import_skypilot_catalog('lambda',
+'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice
+gpu_1x_h100_pcie,H100,1.0,26.0,200.0,2.29,us-east-1,,
+x1_8x,X1,8.0,96.0,1000.0,16.00,us-east-1,,12.00
+', '2024-05-01');
+}, q{
+\copy llm_econ.price_history_staging (observed_at, valid_to, cloud, region, instance_type, accelerator, accelerator_count, price_on_demand_usd_per_hour, spot_price_usd_per_hour, price_on_demand_per_gpu_usd_per_hour, spot_price_per_gpu_usd_per_hour) FROM STDIN CSV HEADER
+observed_at,valid_to,cloud,region,instance_type,accelerator,accelerator_count,price_on_demand_usd_per_hour,spot_price_usd_per_hour,price_on_demand_per_gpu_usd_per_hour,spot_price_per_gpu_usd_per_hour
+2024-02-01T00:00:00Z,2024-03-01T00:00:00Z,mycloud,r1,g2-standard-24,L4,2,2.00,0.70,1.00,0.35
+2024-03-01T00:00:00Z,2024-06-01T00:00:00Z,mycloud,r1,g2-standard-24,L4,2,1.80,0.64,,
+2024-02-01T00:00:00Z,2024-04-01T00:00:00Z,mycloud,r2,x1_8x,X1-TEST,8,24.00,,,
+\.
+SELECT * FROM llm_econ.load_price_history(source => 'mycloud export (test)');
+}, q{
+  GRANT SELECT ON llm_econ.run_plan, llm_econ.spend TO tenant_a, tenant_b;
+  GRANT INSERT, UPDATE, DELETE ON llm_econ.run_plan, llm_econ.spend TO finops;
+  GRANT USAGE ON SEQUENCE llm_econ.spend_id_seq TO finops;
+  GRANT INSERT ON llm_econ.price_snapshot TO finops;
+  GRANT USAGE ON SEQUENCE llm_econ.price_snapshot_id_seq TO finops;
+  SET ROLE finops;
+  INSERT INTO llm_econ.run_plan (run_id, spec, provider, pricing, planned_at, usd_per_gpu_hour, tenant, team, notes) VALUES
+    ('run-a1', llm_econ.run_spec(7e9, 1.4e11, 64, 'X1-TEST', mfu => 0.45), 'acme', 'on_demand', '2024-05-15', NULL, 'tenant_a', 'pretrain', 'price from acme'),
+    ('run-a2', llm_econ.run_spec(1e9, 2e10, 8, 'Hopper-80', mfu => 0.40), 'aws', 'on_demand', '2024-05-15', 3.90, 'tenant_a', 'pretrain', 'given price'),
+    ('run-b1', llm_econ.run_spec(3e9, 6e10, 8, 'H100-PCIe', mfu => 0.40, n_layers => 32, d_model => 2560, n_heads => 32, seq_len => 2048),
+     'lambda', 'on_demand', '2024-05-15', NULL, 'tenant_b', 'evals', 'price from the catalog'),
+    ('run-b2', llm_econ.run_spec(1e8, 2e9, 2, 'L4', mfu => 0.35), 'mycloud', 'spot', '2024-04-15', NULL, 'tenant_b', 'evals', 'price from the staged history');
+  SELECT * FROM llm_econ.import_focus(
+'BilledCost,EffectiveCost,ListCost,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ChargeDescription,PricingCategory,ConsumedQuantity,ConsumedUnit,ServiceProviderName,RegionId,ResourceId,ServiceName,ServiceCategory,SkuPriceDetails,Tags
+2359.68,2200.10,2359.68,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-20T00:00:00Z,2024-05-21T00:00:00Z,Usage,p5.48xlarge on-demand,Standard,24,Hours,AWS,us-east-1,i-01,Amazon Elastic Compute Cloud,Compute,"{""InstanceType"": ""p5.48xlarge"", ""GpuCount"": 8}","{""run_id"": ""run-a2""}"
+9216.00,9216.00,9216.00,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-20T00:00:00Z,2024-05-21T00:00:00Z,Usage,per On Demand Linux x1_8x Instance Hour,Standard,72,Hours,Acme,us-1,i-x1,Acme Compute,Compute,NULL,"{""run_id"": ""run-a1""}"
+100.00,100.00,100.00,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-22T00:00:00Z,2024-05-23T00:00:00Z,Usage,p5.48xlarge on-demand,Standard,1,Hours,AWS,us-east-1,i-02,Amazon Elastic Compute Cloud,Compute,"{""InstanceType"": ""p5.48xlarge"", ""GpuCount"": 8}","{""run_id"": ""run-unplanned""}"
+', tenant => 'tenant_a', source => 'aws-2024-05.csv');
+  SELECT * FROM llm_econ.import_focus(
+'BilledCost,EffectiveCost,ListCost,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ChargeDescription,PricingCategory,ConsumedQuantity,ConsumedUnit,ProviderName,RegionId,ResourceId,ServiceName,ServiceCategory,SkuPriceDetails,Tags
+59.76,59.76,59.76,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-16T00:00:00Z,2024-05-17T00:00:00Z,Usage,gpu_1x_h100_pcie,Standard,24,Hours,Lambda,us-east-1,vm-1,Cloud,Compute,"{""InstanceType"": ""gpu_1x_h100_pcie""}","{""run_id"": ""run-b1""}"
+-5.00,-5.00,NULL,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,Credit,promo credit,NULL,NULL,NULL,Lambda,NULL,NULL,NULL,NULL,NULL,NULL
+', tenant => 'tenant_b', source => 'lambda-2024-05.csv');
+});
+
+# Every table's rows as one checksum each (ordered by key; price_series by its text).  spend's
+# imported_at is now() at import time, so it can only match within one database: the comparison
+# across databases leaves it out, the before/after-update comparison keeps it.
+sub table_sums
+{
+  my ($db, $keep_import_time) = @_;
+  my $drop = $keep_import_time ? '' : " - 'imported_at'";
+  return q1($db, qq{SELECT string_agg(x, E'\\n' ORDER BY x) FROM (
+    SELECT 'gpu_sku ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY sku)) FROM llm_econ.gpu_sku t
+    UNION ALL SELECT 'gpu_sku_user ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY sku)) FROM llm_econ.gpu_sku t WHERE NOT builtin
+    UNION ALL SELECT 'gpu_sku_alias_user ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY alias)) FROM llm_econ.gpu_sku_alias t WHERE NOT builtin
+    UNION ALL SELECT 'gpu_sku_alias ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY alias)) FROM llm_econ.gpu_sku_alias t
+    UNION ALL SELECT 'mfu_reference ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY config)) FROM llm_econ.mfu_reference t
+    UNION ALL SELECT 'price_snapshot ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY id)) FROM llm_econ.price_snapshot t
+    UNION ALL SELECT 'price_snapshot_user ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY id)) FROM llm_econ.price_snapshot t WHERE NOT builtin
+    UNION ALL SELECT 'price_series ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY to_jsonb(t)::text)) FROM llm_econ.price_series t
+    UNION ALL SELECT 'price_history_staging ' || count(*) FROM llm_econ.price_history_staging t
+    UNION ALL SELECT 'run_plan ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY run_id)) FROM llm_econ.run_plan t
+    UNION ALL SELECT 'spend ' || count(*) || ' ' || md5(string_agg((to_jsonb(t)$drop)::text, ',' ORDER BY id)) FROM llm_econ.spend t
+    UNION ALL SELECT 'plan_vs_actual ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY run_id)) FROM llm_econ.plan_vs_actual t
+    UNION ALL SELECT 'sequences ' || (SELECT last_value FROM llm_econ.price_snapshot_id_seq) || ' ' || (SELECT last_value FROM llm_econ.spend_id_seq)
+  ) AS s(x)});
+}
+
+# ---- 0.1.0 with data, then ALTER EXTENSION UPDATE ---------------------------------------------
+q1('upgraded', q{CREATE EXTENSION llm_econ VERSION '0.1.0'});
+is(q1('upgraded', q{SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'}), '0.1.0', 'installed at 0.1.0');
+q1('upgraded', $_) for @setup;
+my $before = table_sums('upgraded', 1);
+like($before, qr/^run_plan 4 /m, 'setup: 0.1.0 database has the plans');
+like($before, qr/^spend 5 /m, 'setup: 0.1.0 database has the bills');
+like($before, qr/^price_snapshot_user 1[0-9] /m, 'setup: 0.1.0 database has the user prices');
+my ($ret, $stdout, $stderr) = $node->psql('upgraded', 'ALTER EXTENSION llm_econ UPDATE');
+is($ret, 0, 'ALTER EXTENSION llm_econ UPDATE succeeds');
+is($stderr, '', 'ALTER EXTENSION llm_econ UPDATE says nothing (no warning, no notice)');
+is(q1('upgraded', q{SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'}), $target, 'extversion is 0.2.0 after the update');
+is(table_sums('upgraded', 1), $before, 'every row intact through the update (all tables, views and sequences)');
+
+# ---- fresh 0.2.0 with the same data ------------------------------------------------------------
+q1('fresh', 'CREATE EXTENSION llm_econ');
+q1('fresh', $_) for @setup;
+
+# ---- schemas: pg_dump --schema-only, plain and --binary-upgrade ---------------------------------
+# A plain schema-only dump of a database using an extension holds only CREATE EXTENSION, its
+# comment and the grants made since; --binary-upgrade also lists every member object with its
+# full definition (as pg_upgrade recreates them), so it compares the whole extension.
+# Filters, each for lines that differ between two equal databases by construction:
+#   \restrict / \unrestrict <key>         - a random key per dump (psql meta-command guard, 15.14+)
+#   binary_upgrade_set_next_*(<oid>|<lsn>) - OIDs, relfilenodes and attribute LSNs, assigned when each
+#                                          object was created (the upgraded database made them later)
+#   binary_upgrade_create_empty_extension(..., '{oids}', ...) - extconfig as OIDs (compared by name below)
+#   SET relfrozenxid = ..., WHERE oid = ... - transaction ids and TOAST table OIDs of each table
+sub schema_dump
+{
+  my ($db, @opts) = @_;
+  my ($out, $err) = run_command([ 'pg_dump', '--schema-only', @opts, '-d', $node->connstr($db) ]);
+  die "pg_dump $db: $err" if $err ne '';
+  my @keep;
+  for my $line (split /\n/, $out)
+  {
+    next if $line =~ /^\\(un)?restrict /;
+    next if $line =~ /binary_upgrade_set_next_\w+\(/;
+    next if $line =~ /^\s*SET relfrozenxid = '\d+', relminmxid = '\d+'$/;
+    next if $line =~ /^\s*WHERE oid = '\d+';$/;
+    $line =~ s/(binary_upgrade_create_empty_extension\('llm_econ', '[^']*', \w+, '[^']*', )'\{[0-9,]+\}'/$1'{extconfig}'/;
+    push @keep, $line;
+  }
+  return join("\n", @keep) . "\n";
+}
+# Equal texts, or a failure showing the start of "diff -u fresh upgraded" (not two whole dumps).
+my $tmp = PostgreSQL::Test::Utils::tempdir;
+sub same_text
+{
+  my ($got, $expected, $tag, $name) = @_;
+  return pass($name) if $got eq $expected;
+  PostgreSQL::Test::Utils::append_to_file("$tmp/$tag.fresh.sql", $expected);
+  PostgreSQL::Test::Utils::append_to_file("$tmp/$tag.upgraded.sql", $got);
+  my ($diff) = run_command([ 'diff', '-u', "$tmp/$tag.fresh.sql", "$tmp/$tag.upgraded.sql" ]);
+  my @lines = split /\n/, $diff;
+  fail($name);
+  diag(join("\n", @lines[0 .. ($#lines < 80 ? $#lines : 80)]));
+  return 0;
+}
+my %dump = (
+  plain            => { opts => [], shows => qr/CREATE EXTENSION IF NOT EXISTS llm_econ.*GRANT SELECT ON TABLE llm_econ\.spend TO tenant_a/s },
+  'binary-upgrade' => { opts => ['--binary-upgrade'],
+                        shows => qr/binary_upgrade_create_empty_extension\('llm_econ'.*CREATE VIEW llm_econ\.spend_daily.*ALTER EXTENSION llm_econ ADD VIEW llm_econ\.spend_daily/s },
+);
+for my $kind (sort keys %dump)
+{
+  my $u = schema_dump('upgraded', @{ $dump{$kind}{opts} });
+  my $f = schema_dump('fresh', @{ $dump{$kind}{opts} });
+  ok($f =~ $dump{$kind}{shows}, "$kind schema dump of the fresh database has what it is compared for");
+  same_text($u, $f, $kind, "$kind pg_dump --schema-only identical (upgraded vs fresh)");
+}
+
+# ---- the extension's member objects and its catalog entry --------------------------------------
+my $members = q{SELECT count(*) || E'\n' || string_agg(pg_describe_object(classid, objid, objsubid), E'\n'
+                                                       ORDER BY pg_describe_object(classid, objid, objsubid))
+                  FROM pg_depend WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
+                   AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'llm_econ')};
+like(q1('fresh', $members), qr/view llm_econ\.spend_daily/, 'the fresh install owns spend_daily');
+is(q1('upgraded', $members), q1('fresh', $members), 'member objects identical (pg_describe_object over pg_depend deptype e)');
+my $ext = q{SELECT extname || ' ' || extversion || ' ' || extnamespace::regnamespace || ' ' || extrelocatable || ' '
+                   || (SELECT string_agg(c::regclass::text, ',' ORDER BY o) FROM unnest(extconfig) WITH ORDINALITY AS u(c, o))
+                   || ' ' || extcondition::text
+              FROM pg_extension WHERE extname = 'llm_econ'};
+is(q1('upgraded', $ext), q1('fresh', $ext), 'pg_extension entry identical (version, schema, config tables and their dump conditions)');
+my $initprivs = q{SELECT string_agg(pg_describe_object(classoid, objoid, objsubid) || ' ' || initprivs::text, E'\n' ORDER BY 1)
+                    FROM pg_init_privs WHERE privtype = 'e' AND classoid = 'pg_class'::regclass
+                     AND objoid IN (SELECT oid FROM pg_class WHERE relnamespace = 'llm_econ'::regnamespace)};
+is(q1('upgraded', $initprivs), q1('fresh', $initprivs), "extension objects' initial privileges identical (pg_init_privs)");
+
+# ---- data: shipped and user rows ---------------------------------------------------------------
+my $u = table_sums('upgraded', 0);
+my $f = table_sums('fresh', 0);
+is($u, $f, 'per-table checksums identical, shipped and user rows (spend without imported_at)');
+for my $t (qw(gpu_sku gpu_sku_user gpu_sku_alias gpu_sku_alias_user mfu_reference price_snapshot price_snapshot_user price_series
+               price_history_staging run_plan spend plan_vs_actual sequences))
+{
+  my ($lu) = $u =~ /^(\Q$t\E .*)$/m;
+  my ($lf) = $f =~ /^(\Q$t\E .*)$/m;
+  is($lu, $lf, "$t identical (upgraded vs fresh)");
+}
+# the view added by 0.2.0 works on data written under 0.1.0
+my $daily = q{SELECT string_agg(to_jsonb(d)::text, E'\n' ORDER BY "time", tenant, provider, service_category) FROM llm_econ.spend_daily d};
+like(q1('fresh', $daily), qr/"billed_usd": 9216\.00/, 'spend_daily in the fresh install sums the bills');
+is(q1('upgraded', $daily), q1('fresh', $daily), 'spend_daily identical on the data written before the update');
+
+done_testing();
