@@ -5,10 +5,12 @@
 CREATE FUNCTION llm_econ._price_series_prune() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
+  -- equality on coalesced keys (CHECKs forbid ''), so the join can hash
   DELETE FROM llm_econ.price_series s
-   USING (SELECT DISTINCT o.sku, o.provider, o.pricing, o.region, o.instance_type FROM old_rows o) AS gone
+   USING (SELECT DISTINCT o.sku, o.provider, o.pricing, coalesce(o.region, '') AS region,
+                 coalesce(o.instance_type, '') AS instance_type FROM old_rows o) AS gone
    WHERE s.sku = gone.sku AND s.provider = gone.provider AND s.pricing = gone.pricing
-     AND s.region IS NOT DISTINCT FROM gone.region AND s.instance_type IS NOT DISTINCT FROM gone.instance_type
+     AND coalesce(s.region, '') = gone.region AND coalesce(s.instance_type, '') = gone.instance_type
      AND NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p
                       WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
                         AND coalesce(p.region, '') = coalesce(s.region, '')

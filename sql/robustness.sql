@@ -1,0 +1,355 @@
+-- Robustness: every SQL-callable llm_econ function (from pg_proc) and every run_spec field fed NULL, 0, negatives, NaN, infinities, huge and wrong-enum values; outcomes must be ok or an expected SQLSTATE.
+SET DateStyle = ISO;
+SET TimeZone = 'UTC';
+SET IntervalStyle = postgres;
+SET search_path = llm_econ, public;
+SET client_min_messages = warning;      -- the importers' NOTICEs about skipped rows
+SET statement_timeout = '300s';         -- a hang fails the test instead of blocking the suite
+-- One transaction, rolled back at the end: the test leaves nothing behind.  The staging table
+-- is emptied inside it, so load_price_history's cases do not depend on what other tests left.
+BEGIN;
+DELETE FROM price_history_staging;
+
+-- How it works.  Targets are every function of schema llm_econ that SQL can call (from pg_proc:
+-- trigger functions are reached through an INSERT or UPDATE of the tables that fire them, added
+-- as four more targets: run_plan is inserted into both as a new plan and as one that arrives
+-- frozen, with its price, GPU-hours and USD, as pg_restore writes it).  For each target: one baseline case with good values only (it must be ok), then
+-- one case per argument and bad value of its type, the other arguments good; and for every
+-- run_spec argument one case per run_spec field and bad value of that field's type, the spec
+-- written as ROW(...)::llm_econ.run_spec (bypassing the constructor).  Each case is one EXECUTE in
+-- its own exception block; a case that succeeds is rolled back too (by raising a private SQLSTATE),
+-- so cases cannot influence each other and the order does not matter.
+
+-- Good values, by argument name and type (target NULL = any function); a SQL expression each.
+CREATE TEMP TABLE rb_good (target text, arg text, typ regtype, expr text NOT NULL,
+                           UNIQUE NULLS NOT DISTINCT (target, arg, typ));
+INSERT INTO rb_good VALUES
+  -- run_spec's constructor
+  (NULL, 'n_params', 'float8', '7e9'), (NULL, 'n_tokens', 'float8', '1.4e12'), (NULL, 'n_gpus', 'int4', '64'),
+  ('run_spec', 'sku', 'text', '''H100'''), (NULL, 'mfu', 'float8', '0.45'), (NULL, 'dtype', 'text', '''bf16'''),
+  (NULL, 'n_layers', 'int4', '32'), (NULL, 'd_model', 'int4', '4096'), (NULL, 'n_heads', 'int4', '32'),
+  (NULL, 'seq_len', 'int4', '2048'), (NULL, 'micro_batch', 'int4', '1'), (NULL, 'global_batch', 'int4', '512'),
+  (NULL, 'tp', 'int4', '2'), (NULL, 'pp', 'int4', '2'), (NULL, 'zero_stage', 'int4', '1'),
+  (NULL, 'recompute', 'text', '''selective'''), (NULL, 'optimizer', 'text', '''adamw'''),
+  (NULL, 'gpus_per_node', 'int4', '8'), (NULL, 'inter_node_gbps', 'float8', '50'),
+  -- functions of a spec
+  (NULL, 'spec', 'llm_econ.run_spec', 'GOOD_SPEC'),
+  (NULL, 'pue', 'float8', '1.2'), (NULL, 'wall', 'interval', '''184320 hours'''),
+  (NULL, 'usd_per_gpu_hour', 'numeric', '2.49'), (NULL, 'kg_co2_per_kwh', 'float8', '0.4'),
+  (NULL, 'checkpoint_write', 'interval', '''90 seconds'''), (NULL, 'mtbf_per_node', 'interval', '''30 days'''),
+  (NULL, 'checkpoint_every', 'interval', '''30 minutes'''), (NULL, 'checkpoints_kept', 'int4', '10'),
+  (NULL, 'checkpoint_gb', 'float8', '98'), (NULL, 'dataset_gb', 'float8', '5600'),
+  (NULL, 'storage_usd_per_gb_month', 'numeric', '0.02'), (NULL, 'storage_months', 'float8', '1'),
+  (NULL, 'egress_gb', 'float8', '10'), (NULL, 'egress_usd_per_gb', 'numeric', '0.08'),
+  (NULL, 'owned', 'boolean', 'true'), (NULL, 'usd_per_kwh', 'numeric', '0.10'),
+  (NULL, 'spot_buffer', 'numeric', '0.10'), (NULL, 'years', 'float8', '4'), (NULL, 'utilization', 'float8', '0.7'),
+  -- prices
+  (NULL, 'sku', 'text', '''H100-SXM5'''), (NULL, 'provider', 'text', '''lambda'''),
+  (NULL, 'pricing', 'text', '''on_demand'''), (NULL, 'at', 'timestamptz', '''2024-07-01 00:00+00'''),
+  (NULL, 'region', 'text', 'NULL'), (NULL, 'during', 'tstzrange', '''[2024-06-01 00:00+00, 2024-07-01 00:00+00)'''),
+  -- imports
+  (NULL, 'cloud', 'text', '''lambda'''),
+  (NULL, 'catalog_csv', 'text', 'E''InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,SpotPrice\n'
+                                 'gpu_1x_h100_pcie,H100,1.0,26.0,200.0,1.99,us-east-1,\n'
+                                 'gpu_8x_a100_80gb_sxm4,A100-80GB,8.0,240.0,1800.0,12.0,us-east-1,6.0\n'''),
+  (NULL, 'observed_at', 'timestamptz', '''2023-06-15 00:00+00'''),
+  (NULL, 'obs_at', 'timestamptz[]', 'ARRAY[''2023-01-01 00:00+00'']::timestamptz[]'),
+  (NULL, 'provider', 'text[]', 'ARRAY[''robustness'']'), (NULL, 'sku', 'text[]', 'ARRAY[''H100-SXM5'']'),
+  (NULL, 'region', 'text[]', 'ARRAY[''r1'']'), (NULL, 'pricing', 'text[]', 'ARRAY[''on_demand'']'),
+  (NULL, 'usd', 'numeric[]', 'ARRAY[1.5]'), (NULL, 'instance_type', 'text[]', 'ARRAY[''x1.large'']'),
+  (NULL, 'gpus', 'int4[]', 'ARRAY[1]'), (NULL, 'source', 'text', '''robustness test'''),
+  (NULL, 'on_mismatch', 'text', '''error'''), (NULL, 'quiet', 'boolean', 'false'),
+  (NULL, 'v', 'numeric', '1.23456'), (NULL, 'name', 'text', '''H100'''),
+  -- FOCUS
+  (NULL, 'csv', 'text', 'E''a,b\n1,2\n'''), (NULL, 'what', 'text', '''csv'''),
+  (NULL, 'v', 'text', '''2024-06-01T00:00:00Z'''), (NULL, 'tenant', 'text', 'CURRENT_USER::text'),
+  (NULL, 'r', 'jsonb', '''{"ChargePeriodStart": "2024-06-01T00:00:00Z", "ChargePeriodEnd": "2024-06-01T01:00:00Z", '
+                        '"ProviderName": "AWS", "BilledCost": "98.32", "EffectiveCost": "98.32", "ConsumedQuantity": "1", '
+                        '"ConsumedUnit": "Hours", "PricingCategory": "Standard", '
+                        '"ChargeDescription": "$98.32 per On Demand Linux p5.48xlarge Instance Hour", '
+                        '"Tags": "{\"run_id\": \"r1\"}"}'''),
+  (NULL, 'focus_csv', 'text', 'E''BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ChargeDescription,ConsumedQuantity,ConsumedUnit\n'
+                              '98.32,98.32,2024-06-01T00:00:00Z,2024-06-01T01:00:00Z,AWS,p5.48xlarge on-demand,1,Hours\n'''),
+  -- the INSERT targets' other columns
+  ('INSERT run_plan', 'run_id', 'text', '''robustness'''), ('INSERT run_plan', 'planned_at', 'timestamptz', '''2024-07-01 00:00+00'''),
+  ('INSERT run_plan', 'usd_per_gpu_hour', 'numeric', 'NULL'),
+  ('INSERT run_plan (frozen)', 'run_id', 'text', '''robustness'''),
+  ('INSERT run_plan (frozen)', 'planned_at', 'timestamptz', '''2024-07-01 00:00+00'''),
+  ('INSERT run_plan (frozen)', 'usd_per_gpu_hour', 'numeric', '2.49'),
+  ('INSERT run_plan (frozen)', 'planned_gpu_hours', 'float8', 'llm_econ.gpu_hours(GOOD_SPEC)'),
+  ('INSERT run_plan (frozen)', 'planned_usd', 'numeric', 'llm_econ.estimate_cost(GOOD_SPEC, 2.49)'),
+  ('INSERT price_snapshot', 'usd_per_gpu_hour', 'numeric', '1.75'), ('INSERT price_snapshot', 'provider', 'text', '''robustness'''),
+  ('INSERT price_snapshot', 'region', 'text', '''r1'''), ('INSERT price_snapshot', 'instance_type', 'text', '''x1.large'''),
+  ('INSERT price_snapshot', 'gpus_per_instance', 'int4', '8'),
+  ('UPDATE price_snapshot', 'usd_per_gpu_hour', 'numeric', '3.30'), ('UPDATE price_snapshot', 'region', 'text', '''r1''');
+
+-- Bad values by type: for numbers NULL, 0, negative, NaN, +-Infinity and 1e308 (integers: their
+-- extremes, as NaN and infinities cannot be int4); for text NULL, empty, a wrong enum or unknown
+-- name, quotes and a newline, 10,000 characters; the extremes of the other types.
+CREATE TEMP TABLE rb_bad (typ regtype, label text, expr text, PRIMARY KEY (typ, label));
+INSERT INTO rb_bad VALUES
+  ('float8', 'NULL', 'NULL::float8'), ('float8', '0', '0::float8'), ('float8', 'negative', '-1::float8'),
+  ('float8', 'NaN', '''NaN''::float8'), ('float8', 'Infinity', '''Infinity''::float8'),
+  ('float8', '-Infinity', '''-Infinity''::float8'), ('float8', '1e308', '1e308::float8'),
+  ('numeric', 'NULL', 'NULL::numeric'), ('numeric', '0', '0::numeric'), ('numeric', 'negative', '-1::numeric'),
+  ('numeric', 'NaN', '''NaN''::numeric'), ('numeric', 'Infinity', '''Infinity''::numeric'),
+  ('numeric', '-Infinity', '''-Infinity''::numeric'), ('numeric', '1e308', '1e308::numeric'),
+  ('int4', 'NULL', 'NULL::int4'), ('int4', '0', '0::int4'), ('int4', 'negative', '-1::int4'),
+  ('int4', 'max', '2147483647::int4'), ('int4', 'min', '(-2147483648)::int4'),
+  ('text', 'NULL', 'NULL::text'), ('text', 'empty', '''''::text'), ('text', 'wrong enum', '''bogus''::text'),
+  ('text', 'quotes', 'E''x''''\"\n;''::text'), ('text', 'long', 'repeat(''x'', 10000)'),
+  ('boolean', 'NULL', 'NULL::boolean'),
+  ('timestamptz', 'NULL', 'NULL::timestamptz'), ('timestamptz', 'infinity', '''infinity''::timestamptz'),
+  ('timestamptz', '-infinity', '''-infinity''::timestamptz'),
+  ('timestamptz', 'min', '''4714-11-24 00:00:00+00 BC''::timestamptz'),
+  ('timestamptz', 'max', '''294276-12-31 23:59:59+00''::timestamptz'),
+  ('interval', 'NULL', 'NULL::interval'), ('interval', '0', '''0''::interval'), ('interval', 'negative', '''-1 hour''::interval'),
+  ('interval', 'huge', '''178000000 years''::interval'), ('interval', '-huge', '''-178000000 years''::interval'),
+  ('interval', 'max days', '''2147483647 days 2562047788 hours''::interval'),
+  ('tstzrange', 'NULL', 'NULL::tstzrange'), ('tstzrange', 'empty', '''empty''::tstzrange'),
+  ('tstzrange', 'unbounded', '''(,)''::tstzrange'), ('tstzrange', 'infinite', '''[-infinity, infinity)''::tstzrange'),
+  ('tstzrange', 'instant', '''[2024-01-01 00:00+00, 2024-01-01 00:00+00]''::tstzrange'),
+  ('jsonb', 'NULL', 'NULL::jsonb'), ('jsonb', 'empty object', '''{}''::jsonb'), ('jsonb', 'array', '''[]''::jsonb'),
+  ('jsonb', 'json null', '''null''::jsonb'),
+  ('jsonb', 'bad fields', '''{"BilledCost": "NaN", "ChargePeriodStart": "bogus", "SkuPriceDetails": "[1]", "Tags": "x"}''::jsonb'),
+  ('text[]', 'NULL', 'NULL::text[]'), ('text[]', 'empty', '''{}''::text[]'), ('text[]', 'NULL element', '''{NULL}''::text[]'),
+  ('text[]', 'empty element', '''{""}''::text[]'), ('text[]', 'wrong enum', '''{bogus}''::text[]'),
+  ('text[]', 'two elements', '''{a,b}''::text[]'),
+  ('numeric[]', 'NULL', 'NULL::numeric[]'), ('numeric[]', 'empty', '''{}''::numeric[]'),
+  ('numeric[]', 'NULL element', '''{NULL}''::numeric[]'), ('numeric[]', 'NaN', '''{NaN}''::numeric[]'),
+  ('numeric[]', 'negative', '''{-1}''::numeric[]'), ('numeric[]', 'Infinity', '''{Infinity}''::numeric[]'),
+  ('timestamptz[]', 'NULL', 'NULL::timestamptz[]'), ('timestamptz[]', 'empty', '''{}''::timestamptz[]'),
+  ('timestamptz[]', 'NULL element', '''{NULL}''::timestamptz[]'), ('timestamptz[]', 'infinity', '''{infinity}''::timestamptz[]'),
+  ('int4[]', 'NULL', 'NULL::int4[]'), ('int4[]', 'empty', '''{}''::int4[]'), ('int4[]', 'NULL element', '''{NULL}''::int4[]'),
+  ('int4[]', '0', '''{0}''::int4[]'), ('int4[]', 'negative', '''{-1}''::int4[]'),
+  ('llm_econ.run_spec', 'NULL', 'NULL::llm_econ.run_spec');
+
+-- The good spec: a 7B run on 64 H100 with every field set (shape, batch, tp 2, pp 2, ZeRO-1).
+CREATE TEMP TABLE rb_spec_field AS
+  SELECT a.attnum, a.attname::text AS field, a.atttypid::regtype AS typ,
+         format('%s::%s', quote_nullable(j.value), a.atttypid::regtype) AS good
+    FROM pg_attribute a
+    JOIN json_each_text(to_json(run_spec(7e9, 1.4e12, 64, 'H100', mfu => 0.45, n_layers => 32, d_model => 4096,
+                                         n_heads => 32, seq_len => 2048, global_batch => 512, tp => 2, pp => 2,
+                                         zero_stage => 1, recompute => 'selective', gpus_per_node => 8))) AS j
+      ON j.key = a.attname::text
+   WHERE a.attrelid = 'llm_econ.run_spec'::regclass AND a.attnum > 0 AND NOT a.attisdropped;
+-- every field is set in the good spec, and every field type has bad values
+SELECT count(*) AS run_spec_fields,
+       count(*) FILTER (WHERE good LIKE 'NULL::%') AS unset_in_good_spec,
+       count(*) FILTER (WHERE typ NOT IN (SELECT typ FROM rb_bad)) AS without_bad_values,
+       (SELECT count(*) FROM pg_attribute WHERE attrelid = 'llm_econ.run_spec'::regclass AND attnum > 0 AND NOT attisdropped)
+         - count(*) AS missing
+  FROM rb_spec_field;
+
+-- A run_spec literal with field f set to expr (NULL f: the good spec).
+CREATE FUNCTION pg_temp.rb_spec(f text, expr text) RETURNS text LANGUAGE sql STABLE AS $$
+  SELECT 'ROW(' || string_agg(CASE WHEN s.field = f THEN expr ELSE s.good END, ', ' ORDER BY s.attnum)
+         || ')::llm_econ.run_spec'
+    FROM rb_spec_field s
+$$;
+
+-- Targets: every function SQL can call, with its input arguments; plus statements on the tables
+-- whose triggers call the trigger functions (an UPDATE changes one shipped row, rolled back).
+CREATE TEMP TABLE rb_target (target text COLLATE "C" PRIMARY KEY, fn regprocedure, rel regclass, dml text,
+                             args text[], types regtype[]);
+INSERT INTO rb_target
+  SELECT p.proname || '/' || p.pronargs, p.oid, NULL, NULL,
+         (SELECT array_agg(u.nm ORDER BY u.o) FROM unnest(p.proargnames, p.proargmodes) WITH ORDINALITY AS u(nm, md, o)
+           WHERE u.md IS NULL OR u.md IN ('i', 'b', 'v')),
+         p.proargtypes::regtype[]
+    FROM pg_proc p
+   WHERE p.pronamespace = 'llm_econ'::regnamespace AND p.prokind = 'f' AND p.prorettype <> 'trigger'::regtype;
+INSERT INTO rb_target VALUES
+  ('INSERT run_plan', NULL, 'llm_econ.run_plan', 'INSERT', '{run_id,spec,provider,pricing,region,planned_at,usd_per_gpu_hour}',
+   '{text,llm_econ.run_spec,text,text,text,timestamptz,numeric}'),
+  ('INSERT run_plan (frozen)', NULL, 'llm_econ.run_plan', 'INSERT',
+   '{run_id,spec,provider,pricing,region,planned_at,usd_per_gpu_hour,planned_gpu_hours,planned_usd}',
+   '{text,llm_econ.run_spec,text,text,text,timestamptz,numeric,float8,numeric}'),
+  ('INSERT price_snapshot', NULL, 'llm_econ.price_snapshot', 'INSERT',
+   '{observed_at,provider,sku,region,pricing,usd_per_gpu_hour,instance_type,gpus_per_instance,source}',
+   '{timestamptz,text,text,text,text,numeric,text,int4,text}'),
+  ('UPDATE price_snapshot', NULL, 'llm_econ.price_snapshot', 'UPDATE',
+   '{observed_at,sku,region,pricing,usd_per_gpu_hour}', '{timestamptz,text,text,text,numeric}');
+
+-- Each target's good value per argument (the most specific rb_good row).
+CREATE TEMP TABLE rb_arg AS
+  SELECT t.target, a.pos, a.arg COLLATE "C" AS arg, a.typ,
+         (SELECT g.expr FROM rb_good g
+           WHERE g.arg = a.arg AND g.typ = a.typ
+             AND (g.target IS NULL OR g.target = t.target OR g.target = split_part(t.target, '/', 1))
+           ORDER BY g.target NULLS LAST LIMIT 1) AS good
+    FROM rb_target t, unnest(t.args, t.types) WITH ORDINALITY AS a(arg, typ, pos);
+
+-- NULL if every function of a spec alone (spec the only argument without a default) accepts
+-- spec, else the first one that raises and its message.
+CREATE FUNCTION pg_temp.rb_spec_problem(spec llm_econ.run_spec) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  f regproc;
+BEGIN
+  FOR f IN SELECT p.oid FROM pg_proc p
+            WHERE p.pronamespace = 'llm_econ'::regnamespace AND p.proargtypes[0] = 'llm_econ.run_spec'::regtype
+              AND p.pronargs - p.pronargdefaults = 1 AND p.provolatile = 'i'
+            ORDER BY p.proname LOOP
+    BEGIN
+      EXECUTE format('SELECT count(*) FROM %s($1)', f) USING spec;
+    EXCEPTION WHEN OTHERS THEN
+      RETURN format('%s: %s', f, SQLERRM);
+    END;
+  END LOOP;
+  RETURN NULL;
+END $$;
+
+-- NULL if a stored plan is sound: its spec accepted by every function of a spec, and its
+-- GPU-hours and USD those of its spec and price; else what is wrong.
+CREATE FUNCTION pg_temp.rb_plan_problem(p llm_econ.run_plan) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  spec_problem text := pg_temp.rb_spec_problem(p.spec);
+BEGIN
+  IF spec_problem IS NOT NULL THEN
+    RETURN 'stored spec rejected by ' || spec_problem;
+  END IF;
+  IF p.planned_gpu_hours IS DISTINCT FROM llm_econ.gpu_hours(p.spec)
+     OR p.planned_usd IS DISTINCT FROM llm_econ.estimate_cost(p.spec, p.usd_per_gpu_hour) THEN
+    RETURN format('stored plan inconsistent: %s GPU-hours, %s USD at %s', p.planned_gpu_hours, p.planned_usd, p.usd_per_gpu_hour);
+  END IF;
+  RETURN NULL;
+EXCEPTION WHEN OTHERS THEN
+  RETURN 'stored plan inconsistent: ' || SQLERRM;
+END $$;
+
+-- The statement of a target with argument position pos set to expr (NULL pos: all good).
+CREATE FUNCTION pg_temp.rb_sql(tgt text, pos bigint, expr text) RETURNS text LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  t rb_target;
+  vals text[];
+BEGIN
+  SELECT * INTO t FROM rb_target WHERE target = tgt;
+  SELECT array_agg(replace(CASE WHEN a.pos = rb_sql.pos THEN expr ELSE a.good END, 'GOOD_SPEC', pg_temp.rb_spec(NULL, NULL))
+                   ORDER BY a.pos)
+    INTO vals FROM rb_arg a WHERE a.target = tgt;
+  IF t.rel IS NULL THEN
+    RETURN format('SELECT string_agg(r::text, '' | '') FROM %s(%s) AS r',
+                  (t.fn)::oid::regproc, coalesce(array_to_string(vals, ', '), ''));
+  END IF;
+  IF t.dml = 'UPDATE' THEN
+    RETURN format('WITH u AS (UPDATE %s SET (%s) = ROW(%s) WHERE id = (SELECT min(id) FROM %1$s WHERE provider = ''lambda'')'
+                  ' RETURNING *) SELECT string_agg(u::text, '' | '') FROM u',
+                  t.rel, array_to_string(t.args, ', '), array_to_string(vals, ', '));
+  END IF;
+  -- a stored plan must be sound (rb_plan_problem)
+  RETURN format('WITH i AS (INSERT INTO %s (%s) VALUES (%s) RETURNING *) SELECT string_agg(%s, '' | '') FROM i',
+                t.rel, array_to_string(t.args, ', '), array_to_string(vals, ', '),
+                CASE t.rel WHEN 'llm_econ.run_plan'::regclass THEN 'coalesce(pg_temp.rb_plan_problem(i), i::text)'
+                            ELSE 'i::text' END);
+END $$;
+
+-- The cases.
+CREATE TEMP TABLE rb_case (id serial PRIMARY KEY, target text COLLATE "C", arg text COLLATE "C", field text COLLATE "C",
+                           label text COLLATE "C", sql text, outcome text COLLATE "C", message text COLLATE "C");
+INSERT INTO rb_case (target, arg, field, label, sql)
+  SELECT t.target, NULL, NULL, 'baseline', pg_temp.rb_sql(t.target, NULL, NULL) FROM rb_target t
+  UNION ALL      -- every argument of every target, each bad value of its type
+  SELECT a.target, a.arg, NULL, b.label, pg_temp.rb_sql(a.target, a.pos, b.expr)
+    FROM rb_arg a JOIN rb_bad b ON b.typ = a.typ
+  UNION ALL      -- every run_spec argument: every field, each bad value of the field's type
+  SELECT a.target, a.arg, f.field, b.label, pg_temp.rb_sql(a.target, a.pos, pg_temp.rb_spec(f.field, b.expr))
+    FROM rb_arg a CROSS JOIN rb_spec_field f JOIN rb_bad b ON b.typ = f.typ
+   WHERE a.typ = 'llm_econ.run_spec'::regtype;
+
+DO $$
+DECLARE
+  c record;
+  res text;
+  v_outcome text;
+  v_msg text;
+BEGIN
+  FOR c IN SELECT id, sql FROM rb_case ORDER BY id LOOP
+    v_outcome := NULL;
+    v_msg := NULL;
+    BEGIN
+      EXECUTE c.sql INTO res;
+      v_outcome := CASE WHEN res LIKE 'stored spec rejected by %' THEN 'ok, stored spec rejected'
+                        WHEN res LIKE 'stored plan inconsistent%' THEN 'ok, stored plan inconsistent'
+                        WHEN res ~* '(^|[^a-z])(nan|-?infinity)([^a-z]|$)' THEN 'ok, non-finite result'
+                        ELSE 'ok' END;
+      v_msg := left(res, 200);
+      RAISE SQLSTATE 'LERB0';           -- undo whatever the case wrote
+    EXCEPTION
+      WHEN SQLSTATE 'LERB0' THEN NULL;
+      WHEN OTHERS THEN
+        v_outcome := SQLSTATE;
+        v_msg := SQLERRM;
+    END;
+    UPDATE rb_case SET outcome = v_outcome, message = v_msg WHERE id = c.id;
+  END LOOP;
+END $$;
+
+-- A non-finite result is unexpected, except from two internal helpers that only echo their
+-- input to callers that validate it (each with the reason).
+CREATE TEMP TABLE rb_tolerated (target text COLLATE "C", outcome text COLLATE "C", reason text, PRIMARY KEY (target, outcome));
+INSERT INTO rb_tolerated VALUES
+  ('_usd/1', 'ok, non-finite result', 'rounds a price; callers pass parsed prices, and price_snapshot''s CHECK rejects non-finite ones'),
+  ('_price_changes/8', 'ok, non-finite result', 'annotates candidates without storing them; _record_prices stores through price_snapshot''s CHECK (23514 above)');
+
+CREATE TEMP VIEW rb_verdict AS
+  SELECT c.*, CASE WHEN c.outcome IN ('ok', '22023', '22003') OR c.outcome LIKE '23___' THEN 'expected'
+                   WHEN EXISTS (SELECT 1 FROM rb_tolerated t WHERE t.target = c.target AND t.outcome = c.outcome) THEN 'tolerated'
+                   ELSE 'unexpected' END AS verdict
+    FROM rb_case c;
+
+-- Coverage: every function of the schema is a target, or a trigger function fired by a target's
+-- statement (pg_trigger.tgtype bits: 4 INSERT, 16 UPDATE).
+CREATE TEMP VIEW rb_coverage AS
+  SELECT p.oid::regprocedure AS fn, p.prorettype = 'trigger'::regtype AS is_trigger,
+         EXISTS (SELECT 1 FROM rb_target t WHERE t.fn = p.oid) AS called,
+         (SELECT string_agg(DISTINCT t.target, ', ' ORDER BY t.target) FROM pg_trigger g JOIN rb_target t ON t.rel = g.tgrelid
+           WHERE g.tgfoid = p.oid
+             AND (g.tgtype & CASE t.dml WHEN 'INSERT' THEN 4 WHEN 'UPDATE' THEN 16 ELSE 0 END) <> 0) AS fired_by
+    FROM pg_proc p WHERE p.pronamespace = 'llm_econ'::regnamespace;
+SELECT count(*) AS functions_in_schema, count(*) FILTER (WHERE called) AS called_directly,
+       count(*) FILTER (WHERE NOT called AND fired_by IS NOT NULL) AS triggers_fired_by_statements,
+       count(*) FILTER (WHERE NOT called AND fired_by IS NULL) AS not_covered
+  FROM rb_coverage;
+SELECT fn AS trigger_function, fired_by FROM rb_coverage WHERE is_trigger OR (NOT called AND fired_by IS NULL) ORDER BY fn::text COLLATE "C";
+-- arguments with no good value (must be empty: a new function or argument needs a row in rb_good)
+SELECT target, arg, typ FROM rb_arg WHERE good IS NULL ORDER BY 1, 2;
+-- argument types with no bad values (must be empty)
+SELECT DISTINCT typ FROM rb_arg WHERE typ NOT IN (SELECT typ FROM rb_bad) ORDER BY 1;
+-- baselines (good values only) that are not ok (must be empty)
+SELECT target, outcome, message FROM rb_case WHERE label = 'baseline' AND outcome <> 'ok' ORDER BY 1;
+
+-- The cases: in all, per kind, and outcomes by SQLSTATE
+SELECT count(*) AS cases, count(DISTINCT target) AS targets,
+       count(*) FILTER (WHERE label = 'baseline') AS baselines,
+       count(*) FILTER (WHERE field IS NULL AND label <> 'baseline') AS bad_argument_cases,
+       count(*) FILTER (WHERE field IS NOT NULL) AS bad_run_spec_field_cases
+  FROM rb_case;
+SELECT outcome, verdict, count(*) AS cases, count(DISTINCT target) AS targets FROM rb_verdict GROUP BY 1, 2 ORDER BY 1;
+
+-- Per target: how its bad cases ended
+SELECT target, count(*) AS cases,
+       count(*) FILTER (WHERE outcome = 'ok') AS ok,
+       count(*) FILTER (WHERE outcome = '22023') AS "22023",
+       count(*) FILTER (WHERE outcome = '22003') AS "22003",
+       count(*) FILTER (WHERE outcome LIKE '23___') AS "23xxx",
+       count(*) FILTER (WHERE verdict <> 'expected' OR outcome LIKE 'ok,%') AS other
+  FROM rb_verdict GROUP BY 1 ORDER BY 1;
+
+-- Tolerated non-finite results of internal helpers, with the reason
+SELECT v.target, v.outcome, count(*) AS cases, string_agg(DISTINCT v.label, ', ') AS bad_values, t.reason
+  FROM rb_verdict v JOIN rb_tolerated t USING (target, outcome)
+ GROUP BY v.target, v.outcome, t.reason ORDER BY 1, 2;
+
+-- Unexpected outcomes: any other SQLSTATE, a non-finite result, or a plan stored unsound (its
+-- spec rejected by the spec functions, or GPU-hours and USD not those of its spec and price):
+-- per target and outcome, the arguments (and run_spec fields) whose bad values led there (must
+-- be empty)
+SELECT target, outcome, count(*) AS cases,
+       string_agg(DISTINCT arg || coalesce('.' || field, ''), ', ') AS arguments, left(min(message), 100) AS example
+  FROM rb_verdict WHERE verdict = 'unexpected' OR outcome LIKE 'ok,%' AND verdict <> 'tolerated'
+ GROUP BY 1, 2 ORDER BY 1, 2;
+
+-- The session survived every case.
+SELECT 'alive' AS session, count(*) AS cases_run FROM rb_case WHERE outcome IS NOT NULL;
+ROLLBACK;

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# run.sh: the benchmark (not a test: it prints medians and ratios, it never fails on speed). Debian 12, as root.
+#   bash test/bench/run.sh            model functions over 10M rows; price lookups on 1M- and 10M-row histories
+#   ROWS=1000000 HISTORIES="1000000" REPS=3 bash test/bench/run.sh    a quicker run
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROWS=${ROWS:-10000000}
+HISTORIES=${HISTORIES:-"1000000 10000000"}
+REPS=${REPS:-5}
+
+make -s all >/dev/null && make -s install >/dev/null
+echo "== machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), load $(cut -d' ' -f1-3 /proc/loadavg), $(pg_config --version)"
+# one throwaway cluster per script, with room for a 10M-row table (parallel workers: the default 2)
+echo "== model functions over $ROWS rows"
+pg_virtualenv -t -o "shared_buffers=1GB" -o "work_mem=64MB" -o "jit=off" -o "max_wal_size=8GB" \
+  psql -X -q -v rows="$ROWS" -v reps="$REPS" -f test/bench/bench.sql 2>&1 | sed -n '/^== /,$p' | grep -v '^ bench\|^-------$\|^ $\|^$' || true
+for h in $HISTORIES; do
+  echo "== price lookups on a $h-row history"
+  pg_virtualenv -t -o "shared_buffers=1GB" -o "work_mem=64MB" -o "jit=off" -o "max_wal_size=8GB" \
+    psql -X -q -v rows="$h" -v reps="$REPS" -f test/bench/bench_prices.sql 2>&1 | sed -n '/^== results/,$p' | grep -v '^Dropping' || true
+done
