@@ -20,7 +20,7 @@ CREATE TABLE llm_econ.run_plan (
                        CHECK (pricing OPERATOR(pg_catalog.=) ANY (ARRAY['on_demand', 'spot', 'reserved'])),
     region             text CHECK (region OPERATOR(pg_catalog.<>) ''),
     planned_at         timestamptz NOT NULL DEFAULT pg_catalog.now() CHECK (pg_catalog.isfinite(planned_at)),
-    usd_per_gpu_hour   numeric CHECK (usd_per_gpu_hour >= 0 AND usd_per_gpu_hour < 'Infinity'),
+    usd_per_gpu_hour   numeric CHECK (usd_per_gpu_hour >= 0::numeric AND usd_per_gpu_hour < 'Infinity'),
     planned_gpu_hours  float8,
     planned_usd        numeric,
     tenant             text NOT NULL DEFAULT CURRENT_USER,
@@ -106,7 +106,7 @@ CREATE TABLE llm_econ.spend (
     gpus_per_instance    int4 CHECK (gpus_per_instance > 0),
     consumed_quantity    numeric,
     consumed_unit        text,
-    gpu_hours            numeric CHECK (gpu_hours >= 0),
+    gpu_hours            numeric CHECK (gpu_hours >= 0::numeric),
     billed_cost          numeric NOT NULL CHECK (billed_cost > '-Infinity' AND billed_cost < 'Infinity'),
     effective_cost       numeric NOT NULL CHECK (effective_cost > '-Infinity' AND effective_cost < 'Infinity'),
     list_cost            numeric,
@@ -374,10 +374,10 @@ CREATE VIEW llm_econ.plan_vs_actual WITH (security_invoker = true) AS
          p.planned_at, p.usd_per_gpu_hour AS planned_usd_per_gpu_hour,
          p.planned_usd, a.billed_usd, a.effective_usd,
          a.effective_usd - p.planned_usd AS variance_usd,
-         round(100 * (a.effective_usd - p.planned_usd) / nullif(p.planned_usd, 0), 2) AS variance_pct,
+         round(100::numeric * (a.effective_usd - p.planned_usd) / nullif(p.planned_usd, 0::numeric), 2) AS variance_pct,
          p.planned_gpu_hours, a.gpu_hours AS actual_gpu_hours,
-         CASE WHEN a.gpu_hours > 0 AND p.run_id IS NOT NULL
-              THEN llm_econ.achieved_mfu(p.spec, make_interval(secs => (a.gpu_hours / (p.spec).n_gpus * 3600)::float8))
+         CASE WHEN a.gpu_hours > 0::numeric AND p.run_id IS NOT NULL
+              THEN llm_econ.achieved_mfu(p.spec, make_interval(secs => (a.gpu_hours / (p.spec).n_gpus::numeric * 3600::numeric)::float8))
          END AS implied_mfu,
          a.first_charge, a.last_charge,
          CASE WHEN p.run_id IS NULL THEN 'unplanned' WHEN a.run_id IS NULL THEN 'no spend yet' ELSE 'planned and billed' END AS status

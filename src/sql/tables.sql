@@ -1,5 +1,8 @@
 -- Reference and price tables of llm_econ: GPU SKUs, their aliases, MFU references, dated prices.
 
+-- Constants in CHECKs carry their type (0::float8), so each comparison matches a pg_catalog
+-- operator exactly and no operator planted in the install-time search_path can capture it.
+
 -- Every table carries a "builtin" marker: rows the extension ships have it true,
 -- rows users add default to false.  pg_dump dumps only the user rows
 -- (pg_extension_config_dump ... 'WHERE NOT builtin'), so a restore neither loses
@@ -10,19 +13,19 @@ CREATE TABLE llm_econ.gpu_sku (
                           CHECK (sku OPERATOR(pg_catalog.~) '^[A-Za-z0-9][A-Za-z0-9._-]*$'),
     vendor                text NOT NULL,
     name                  text NOT NULL,
-    hbm_gb                float8 NOT NULL CHECK (hbm_gb > 0 AND hbm_gb < 'Infinity'),
-    hbm_bandwidth_gbps    float8 CHECK (hbm_bandwidth_gbps > 0 AND hbm_bandwidth_gbps < 'Infinity'),
-    fp32_tflops           float8 CHECK (fp32_tflops > 0 AND fp32_tflops < 'Infinity'),
-    tf32_tflops           float8 CHECK (tf32_tflops > 0 AND tf32_tflops < 'Infinity'),
-    bf16_tflops           float8 CHECK (bf16_tflops > 0 AND bf16_tflops < 'Infinity'),
-    fp16_tflops           float8 CHECK (fp16_tflops > 0 AND fp16_tflops < 'Infinity'),
-    fp8_tflops            float8 CHECK (fp8_tflops > 0 AND fp8_tflops < 'Infinity'),
-    nvlink_gbps           float8 CHECK (nvlink_gbps > 0 AND nvlink_gbps < 'Infinity'),
-    pcie_gbps             float8 NOT NULL CHECK (pcie_gbps > 0 AND pcie_gbps < 'Infinity'),
+    hbm_gb                float8 NOT NULL CHECK (hbm_gb > 0::float8 AND hbm_gb < 'Infinity'),
+    hbm_bandwidth_gbps    float8 CHECK (hbm_bandwidth_gbps > 0::float8 AND hbm_bandwidth_gbps < 'Infinity'),
+    fp32_tflops           float8 CHECK (fp32_tflops > 0::float8 AND fp32_tflops < 'Infinity'),
+    tf32_tflops           float8 CHECK (tf32_tflops > 0::float8 AND tf32_tflops < 'Infinity'),
+    bf16_tflops           float8 CHECK (bf16_tflops > 0::float8 AND bf16_tflops < 'Infinity'),
+    fp16_tflops           float8 CHECK (fp16_tflops > 0::float8 AND fp16_tflops < 'Infinity'),
+    fp8_tflops            float8 CHECK (fp8_tflops > 0::float8 AND fp8_tflops < 'Infinity'),
+    nvlink_gbps           float8 CHECK (nvlink_gbps > 0::float8 AND nvlink_gbps < 'Infinity'),
+    pcie_gbps             float8 NOT NULL CHECK (pcie_gbps > 0::float8 AND pcie_gbps < 'Infinity'),
     gpus_per_node         int4 NOT NULL CHECK (gpus_per_node BETWEEN 1 AND 4096),
-    tdp_watts             float8 NOT NULL CHECK (tdp_watts > 0 AND tdp_watts <= 100000),
-    list_price_usd_low    numeric CHECK (list_price_usd_low > 0 AND list_price_usd_low < 'Infinity'),
-    list_price_usd_high   numeric CHECK (list_price_usd_high > 0 AND list_price_usd_high < 'Infinity'),
+    tdp_watts             float8 NOT NULL CHECK (tdp_watts > 0::float8 AND tdp_watts <= 100000::float8),
+    list_price_usd_low    numeric CHECK (list_price_usd_low > 0::numeric AND list_price_usd_low < 'Infinity'),
+    list_price_usd_high   numeric CHECK (list_price_usd_high > 0::numeric AND list_price_usd_high < 'Infinity'),
     released              date,
     source                text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
     builtin               boolean NOT NULL DEFAULT false,
@@ -75,7 +78,7 @@ COMMENT ON COLUMN llm_econ.gpu_sku_alias.builtin IS 'true for rows shipped with 
 CREATE TABLE llm_econ.mfu_reference (
     config    text PRIMARY KEY,
     hardware  text NOT NULL,
-    mfu       float8 NOT NULL CHECK (mfu > 0 AND mfu <= 1),
+    mfu       float8 NOT NULL CHECK (mfu > 0::float8 AND mfu <= 1::float8),
     year      int4 NOT NULL CHECK (year BETWEEN 2000 AND 2100),
     source    text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
     builtin   boolean NOT NULL DEFAULT false
@@ -95,7 +98,7 @@ CREATE TABLE llm_econ.price_snapshot (
     sku                text NOT NULL REFERENCES llm_econ.gpu_sku (sku) ON UPDATE CASCADE,
     region             text CHECK (region OPERATOR(pg_catalog.<>) ''),
     pricing            text NOT NULL CHECK (pricing OPERATOR(pg_catalog.=) ANY (ARRAY['on_demand', 'spot', 'reserved'])),
-    usd_per_gpu_hour   numeric CHECK (usd_per_gpu_hour > 0 AND usd_per_gpu_hour < 'Infinity'),
+    usd_per_gpu_hour   numeric CHECK (usd_per_gpu_hour > 0::numeric AND usd_per_gpu_hour < 'Infinity'),
     instance_type      text CHECK (instance_type OPERATOR(pg_catalog.<>) ''),
     gpus_per_instance  int4 CHECK (gpus_per_instance BETWEEN 1 AND 4096),
     source             text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
