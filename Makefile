@@ -28,9 +28,9 @@ OBJS = \
 # The install script is generated: hand-written SQL in this order, then the shipped data.
 # Parts new since 0.1.0 also make the update script, so both come from one source.
 SQL_PARTS_0_1 = src/sql/schema.sql src/sql/tables.sql src/sql/run_spec.sql src/sql/model.sql src/sql/layout.sql src/sql/prices.sql src/sql/import.sql src/sql/bill.sql src/sql/finance.sql
-SQL_PARTS_0_2 = src/sql/reports.sql src/sql/series_delete.sql
+SQL_PARTS_0_2 = src/sql/reports.sql src/sql/series_delete.sql src/sql/checks.sql
 # Functions whose definitions changed since 0.1.0: the update script re-creates them from the sources.
-CHANGED_0_2 = _latest_prices cheapest_offers import_skypilot_catalog _freeze_plan
+CHANGED_0_2 = _latest_prices cheapest_offers import_skypilot_catalog _freeze_plan _load_price_history
 SQL_PARTS = $(SQL_PARTS_0_1) $(SQL_PARTS_0_2)
 DATA_FILES = $(wildcard data/*.csv)
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql $(EXTENSION)--0.1.0--0.2.0.sql

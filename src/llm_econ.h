@@ -38,6 +38,7 @@ extern void le_spec_read(FunctionCallInfo fcinfo, Datum composite, le_spec *out)
 extern void le_spec_read_some(FunctionCallInfo fcinfo, Datum composite, uint32 need, le_spec *out);
 extern Datum le_spec_build(FunctionCallInfo fcinfo, const le_spec *s);
 extern TupleDesc le_result_tupdesc(FunctionCallInfo fcinfo);
+extern bool le_cache_fresh(uint64 *stamp);
 extern void le_report(const le_error *err) pg_attribute_noreturn();
 extern void le_check(le_status st, const le_error *err);
 

@@ -120,3 +120,17 @@ le_estimate_cost_fn(PG_FUNCTION_ARGS)
 	le_check_price(price, "usd_per_gpu_hour");
 	PG_RETURN_NUMERIC(le_hours_times_price(hours, price));
 }
+
+PG_FUNCTION_INFO_V1(le_check_spec_fn);
+/* _check_spec(spec): true if every field and cross-field rule holds (as the constructor checks), else 22023 */
+Datum
+le_check_spec_fn(PG_FUNCTION_ARGS)
+{
+	le_spec		s;
+	le_error	err;
+
+	le_spec_read(fcinfo, PG_GETARG_DATUM(0), &s);
+	le_check(le_check_fields(&s, LE_NEED_ALL, &err), &err);
+	le_check(le_check_relations(&s, &err), &err);
+	PG_RETURN_BOOL(true);
+}

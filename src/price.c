@@ -73,6 +73,7 @@ le_price_lookup(const char *sku, text *provider, text *pricing, TimestampTz at,
 /* The last SKU name this call site resolved, and its key (a query usually repeats one SKU). */
 typedef struct SkuKeyCache
 {
+	uint64		stamp;			/* le_cache_fresh: valid for one command */
 	text	   *name;
 	char	   *key;
 } SkuKeyCache;
@@ -86,7 +87,8 @@ cached_sku_key(FunctionCallInfo fcinfo, text *name)
 
 	if (k == NULL)
 		c->extra = k = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(SkuKeyCache));
-	if (k->name && VARSIZE_ANY_EXHDR(k->name) == VARSIZE_ANY_EXHDR(name) &&
+	if (k->name && le_cache_fresh(&k->stamp) &&
+		VARSIZE_ANY_EXHDR(k->name) == VARSIZE_ANY_EXHDR(name) &&
 		memcmp(VARDATA_ANY(k->name), VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name)) == 0)
 		return k->key;
 	key = le_sku_resolve(name);		/* unknown: 22023 with close matches */
@@ -98,6 +100,7 @@ cached_sku_key(FunctionCallInfo fcinfo, text *name)
 	k->name = (text *) MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, VARSIZE_ANY(name));
 	memcpy(k->name, name, VARSIZE_ANY(name));
 	k->key = MemoryContextStrdup(fcinfo->flinfo->fn_mcxt, key);
+	(void) le_cache_fresh(&k->stamp);
 	return k->key;
 }
 

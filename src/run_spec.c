@@ -42,9 +42,10 @@ static const ArgField args_map[] = {
 
 #define SKU_CACHE_SIZE 16
 
-/* SKUs already looked up by this call site in this query (the constructor is STABLE). */
+/* SKUs already looked up by this call site in this statement (the constructor is STABLE). */
 typedef struct SkuCache
 {
+	uint64		stamp;			/* le_cache_fresh: valid for one command */
 	int			n;
 	char	   *name[SKU_CACHE_SIZE];	/* lower-cased argument */
 	LeSku		sku[SKU_CACHE_SIZE];
@@ -59,6 +60,13 @@ cached_sku(FunctionCallInfo fcinfo, const char *name, size_t len)
 
 	if (sc == NULL)
 		c->extra = sc = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(SkuCache));
+	if (!le_cache_fresh(&sc->stamp))
+	{
+		/* a new statement: gpu_sku may have changed since */
+		for (int i = 0; i < sc->n; i++)
+			pfree(sc->name[i]);
+		sc->n = 0;
+	}
 	/* no allocation on a hit: names are compared ignoring ASCII case */
 	for (int i = 0; i < sc->n; i++)
 		if (strlen(sc->name[i]) == len && pg_strncasecmp(sc->name[i], name, len) == 0)

@@ -2,6 +2,8 @@
 #include "llm_econ.h"
 
 #include "access/htup_details.h"
+#include "access/xact.h"
+#include "storage/proc.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
@@ -204,6 +206,22 @@ le_result_tupdesc(FunctionCallInfo fcinfo)
 		MemoryContextSwitchTo(old);
 	}
 	return (TupleDesc) c->extra;
+}
+
+/*
+ * Whether a per-call-site cache stamped *stamp is still valid: STABLE results
+ * may be reused within one statement only, so a cache lives for one command
+ * of one transaction (a PL/pgSQL function keeps its FmgrInfo across them).
+ */
+bool
+le_cache_fresh(uint64 *stamp)
+{
+	uint64		now = ((uint64) MyProc->lxid << 32) | GetCurrentCommandId(false);
+
+	if (*stamp == now)
+		return true;
+	*stamp = now;
+	return false;
 }
 
 /* Raise the core's error: 22023 for bad values, 22003 for overflow. */

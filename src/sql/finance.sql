@@ -48,16 +48,38 @@ COMMENT ON COLUMN llm_econ.run_plan.notes IS 'free-form notes';
 -- later edits of gpu_sku or price_snapshot never change a plan.  A row that arrives frozen
 -- (pg_restore, a copy between databases) keeps its values: restoring must not re-price a plan
 -- or fail because its SKU was renamed or deleted since.
+-- STABLE: every row of one INSERT is priced from the statement's snapshot.
 CREATE FUNCTION llm_econ._freeze_plan() RETURNS trigger
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
+LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
   IF NEW.spec IS NULL THEN
     RAISE EXCEPTION 'spec must not be NULL' USING ERRCODE = 'invalid_parameter_value';
   END IF;
+  PERFORM llm_econ._check_spec(NEW.spec);             -- a hand-built spec is checked like the constructor's
   IF TG_OP = 'INSERT' AND NEW.planned_usd IS NOT NULL AND NEW.planned_gpu_hours IS NOT NULL
      AND NEW.usd_per_gpu_hour IS NOT NULL THEN
-    RETURN NEW;                                         -- already frozen
+    -- already frozen: keep the values, but only sane ones
+    IF NOT (NEW.planned_gpu_hours >= 0::float8 AND NEW.planned_gpu_hours < 'Infinity'::float8) THEN
+      RAISE EXCEPTION 'planned_gpu_hours must be in [0, Infinity), got %', NEW.planned_gpu_hours
+        USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF NOT (NEW.planned_usd >= 0::numeric AND NEW.planned_usd < 'Infinity'::numeric) THEN
+      RAISE EXCEPTION 'planned_usd must be in [0, Infinity), got %', NEW.planned_usd
+        USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    -- and only values this spec and price give (to a millionth: a later version may round differently)
+    IF abs(NEW.planned_gpu_hours - llm_econ.gpu_hours(NEW.spec)) > 1e-6::float8 * greatest(1::float8, NEW.planned_gpu_hours)
+       OR abs(NEW.planned_usd - llm_econ.estimate_cost(NEW.spec, NEW.usd_per_gpu_hour))
+          > 0.000001::numeric * greatest(1::numeric, NEW.planned_usd) THEN
+      RAISE EXCEPTION 'planned_gpu_hours and planned_usd must be what the spec and usd_per_gpu_hour give'
+        USING ERRCODE = 'invalid_parameter_value',
+              DETAIL = format('Got %s GPU-hours and %s USD; the spec gives %s GPU-hours and %s USD.',
+                              NEW.planned_gpu_hours, NEW.planned_usd, llm_econ.gpu_hours(NEW.spec),
+                              llm_econ.estimate_cost(NEW.spec, NEW.usd_per_gpu_hour)),
+              HINT = 'Leave them NULL: they are computed when the plan is made.';
+    END IF;
+    RETURN NEW;
   END IF;
   IF TG_OP = 'UPDATE' AND NEW.spec::text = OLD.spec::text
      AND NEW.usd_per_gpu_hour IS NOT DISTINCT FROM OLD.usd_per_gpu_hour

@@ -154,6 +154,11 @@ BEGIN
   IF cloud IS NULL OR catalog_csv IS NULL OR observed_at IS NULL THEN
     RAISE EXCEPTION 'cloud, catalog_csv and observed_at must not be NULL' USING ERRCODE = 'invalid_parameter_value';
   END IF;
+  IF current_setting('transaction_isolation') <> 'read committed' THEN
+    RAISE EXCEPTION '% must run at READ COMMITTED, not %', 'import_skypilot_catalog', upper(current_setting('transaction_isolation'))
+      USING ERRCODE = 'invalid_transaction_state',
+            HINT = 'Imports serialise with other imports of the same provider and must see their commits.';
+  END IF;
   IF NOT (c = ANY (llm_econ._skypilot_clouds())) THEN
     RAISE EXCEPTION 'unknown cloud "%"', cloud USING ERRCODE = 'invalid_parameter_value',
       DETAIL = 'Known clouds: ' || array_to_string(llm_econ._skypilot_clouds(), ', ') || '.';
@@ -301,6 +306,11 @@ BEGIN
   END IF;
   IF on_mismatch IS NULL OR on_mismatch NOT IN ('error', 'skip') THEN
     RAISE EXCEPTION 'on_mismatch must be one of error, skip, got "%"', on_mismatch USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF current_setting('transaction_isolation') <> 'read committed' THEN
+    RAISE EXCEPTION '% must run at READ COMMITTED, not %', 'load_price_history', upper(current_setting('transaction_isolation'))
+      USING ERRCODE = 'invalid_transaction_state',
+            HINT = 'Imports serialise with other imports of the same provider and must see their commits.';
   END IF;
   LOCK TABLE llm_econ.price_history_staging IN EXCLUSIVE MODE;
 
