@@ -80,6 +80,9 @@ tests() {
   SUITE_TAIL=60 suite "regression and isolation tests (pg_regress)" regress
   SUITE_TAIL=12 suite "TAP: dump/restore, upgrade, crash safety" bash test/tap/run.sh
   SUITE_TAIL=12 suite "scale-out: coordinator + 2 shards (postgres_fdw)" bash test/shard/run.sh
+  SUITE_TAIL=6 suite "unit tests under ASan + UBSan" bash test/reliability/sanitizers.sh
+  SUITE_TAIL=8 suite "libFuzzer on the C core (60 s per target; test/fuzz/run.sh long for 30 min)" bash test/fuzz/run.sh
+  SUITE_TAIL=12 suite "sqlsmith and an edge-value sweep as a non-superuser (no crash allowed)" env NO_BUILD=1 bash test/reliability/sqlsmith.sh
   echo "$PASSED passed, $FAILED failed"
   [ "$FAILED" -eq 0 ]
 }

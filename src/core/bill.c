@@ -246,7 +246,8 @@ le_fmt_duration(double seconds, char *buf, size_t n)
 				sec,
 				frac;
 
-	if (!isfinite(seconds) || seconds < 0 || seconds > 1e15)
+	/* beyond 9.2e12 s the microseconds overflow a long long: print seconds instead */
+	if (!isfinite(seconds) || seconds < 0 || seconds > 9.2e12)
 	{
 		char		q[64];
 

@@ -287,6 +287,16 @@ test_bill_words(void)
 void
 test_bill(void)
 {
+	/* fuzzing found: durations beyond 9.2e12 s overflowed the microsecond count */
+	{
+		char		b[64];
+
+		le_fmt_duration(1e13, b, sizeof(b));
+		CHECK(strchr(b, '-') == NULL && strstr(b, " s") != NULL, "le_fmt_duration(1e13) = \"%s\"", b);
+		le_fmt_duration(9e12, b, sizeof(b));
+		CHECK(strncmp(b, "2500000000:00:00", 16) == 0, "le_fmt_duration(9e12) = \"%s\"", b);
+	}
+
 	test_carbon();
 	test_checkpoint_plan();
 	test_bill_quantities();
