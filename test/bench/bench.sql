@@ -1,39 +1,10 @@
 -- bench.sql: llm_econ benchmark: medians and ratios against what users would otherwise write, measured in the same run.
-\set ON_ERROR_STOP 1
-\pset footer off
-SET client_min_messages = warning;
-SET TimeZone = 'UTC';
-CREATE EXTENSION IF NOT EXISTS llm_econ;
-SET search_path = llm_econ, public;
-
 -- :rows is the scan size (default 10M); :reps the repetitions per measurement (median taken).
 \if :{?rows}
 \else
 \set rows 10000000
 \endif
-\if :{?reps}
-\else
-\set reps 5
-\endif
-
--- The harness: run a statement :reps times, keep the median wall time.
-CREATE TEMP TABLE results (n serial, label text, rows bigint, median_ms float8, per_row_us float8, baseline text);
-CREATE FUNCTION pg_temp.bench(label text, q text, nrows bigint, reps int, baseline text DEFAULT NULL)
-RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-  t0 timestamptz;
-  times float8[] := '{}';
-BEGIN
-  EXECUTE q;                                    -- warm-up (caches, plans)
-  FOR i IN 1..reps LOOP
-    t0 := clock_timestamp();
-    EXECUTE q;
-    times := times || extract(epoch FROM clock_timestamp() - t0) * 1000;
-  END LOOP;
-  INSERT INTO results (label, rows, median_ms, per_row_us, baseline)
-  SELECT label, nrows, m, m * 1000 / nrows, baseline
-    FROM (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) AS m FROM unnest(times) AS x) s;
-END $$;
+\ir harness.sql
 
 \echo == building the inputs
 -- :rows plans, each with its own spec (a run_spec column, as run_plan stores it) and price.
@@ -110,10 +81,9 @@ SELECT pg_temp.bench('estimate_cost(spec, price), parallel', $$SELECT sum(llm_ec
 SET max_parallel_workers_per_gather = 0;
 
 \echo == results
-SELECT r.n, r.label, r.rows, round(r.median_ms::numeric, 1) AS median_ms, round(r.per_row_us::numeric, 3) AS per_row_us,
-       CASE WHEN b.median_ms IS NOT NULL THEN round((r.median_ms / b.median_ms)::numeric, 2) END AS ratio,
-       r.baseline AS vs
-  FROM results r LEFT JOIN results b ON b.label = r.baseline
- ORDER BY r.n;
+SELECT n, label, units AS rows, round(median_ms::numeric, 1) AS median_ms,
+       round((per_unit_ms * 1000)::numeric, 3) AS per_row_us, ratio, vs
+  FROM report
+ ORDER BY n;
 SELECT :mem_start AS backend_bytes_before_scans, :mem_end AS backend_bytes_after_scans,
        round(100.0 * (:mem_end - :mem_start) / :mem_start, 1) AS growth_pct;

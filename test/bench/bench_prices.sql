@@ -1,36 +1,9 @@
 -- bench_prices.sql: as-of lookups, TWAP and cheapest offers on an :rows-row price history, and a catalog import vs COPY.
-\set ON_ERROR_STOP 1
-\pset footer off
-SET client_min_messages = warning;
-SET TimeZone = 'UTC';
-CREATE EXTENSION IF NOT EXISTS llm_econ;
-SET search_path = llm_econ, public;
 \if :{?rows}
 \else
 \set rows 1000000
 \endif
-\if :{?reps}
-\else
-\set reps 5
-\endif
-
-CREATE TEMP TABLE results (n serial, label text, calls bigint, median_ms float8, per_call_ms float8, baseline text);
-CREATE FUNCTION pg_temp.bench(label text, q text, calls bigint, reps int, baseline text DEFAULT NULL)
-RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-  t0 timestamptz;
-  times float8[] := '{}';
-BEGIN
-  EXECUTE q;
-  FOR i IN 1..reps LOOP
-    t0 := clock_timestamp();
-    EXECUTE q;
-    times := times || extract(epoch FROM clock_timestamp() - t0) * 1000;
-  END LOOP;
-  INSERT INTO results (label, calls, median_ms, per_call_ms, baseline)
-  SELECT label, calls, m, m / calls, baseline
-    FROM (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) AS m FROM unnest(times) AS x) s;
-END $$;
+\ir harness.sql
 
 \echo == a synthetic history of :rows observations: 10 providers x 10 regions x 5 machine types x 2 pricings = 1,000 series
 INSERT INTO price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour, instance_type, source)
@@ -78,7 +51,7 @@ SELECT llm_econ.import_skypilot_catalog('aws', :'csv', '2026-01-01') IS NOT NULL
 SELECT pg_temp.bench('import_skypilot_catalog, same snapshot again (no change)', format($$SELECT llm_econ.import_skypilot_catalog('aws', %L, '2026-01-01')$$, :'csv'), 1, :reps, 'COPY 30,000 rows into a plain table');
 
 \echo == results (history of :history_rows rows)
-SELECT r.n, r.label, r.calls, round(r.median_ms::numeric, 2) AS median_ms, round(r.per_call_ms::numeric, 4) AS per_call_ms,
-       CASE WHEN b.median_ms IS NOT NULL THEN round((r.per_call_ms / b.per_call_ms)::numeric, 2) END AS ratio, r.baseline AS vs
-  FROM results r LEFT JOIN results b ON b.label = r.baseline
- ORDER BY r.n;
+SELECT n, label, units AS calls, round(median_ms::numeric, 2) AS median_ms,
+       round(per_unit_ms::numeric, 4) AS per_call_ms, ratio, vs
+  FROM report
+ ORDER BY n;

@@ -1,0 +1,37 @@
+-- harness.sql: what both benchmark scripts share: session settings, the timing function and the ratio report (\ir from them).
+\set ON_ERROR_STOP 1
+\pset footer off
+SET client_min_messages = warning;
+SET TimeZone = 'UTC';
+CREATE EXTENSION IF NOT EXISTS llm_econ;
+SET search_path = llm_econ, public;
+\if :{?reps}
+\else
+\set reps 5
+\endif
+
+-- Run a statement reps times after one warm-up (caches, plans) and keep the median wall time;
+-- units is what one run processes (rows scanned, or calls made), for the per-unit figure.
+CREATE TEMP TABLE results (n serial, label text, units bigint, median_ms float8, baseline text);
+CREATE FUNCTION pg_temp.bench(label text, q text, units bigint, reps int, baseline text DEFAULT NULL)
+RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  t0 timestamptz;
+  times float8[] := '{}';
+BEGIN
+  EXECUTE q;
+  FOR i IN 1..reps LOOP
+    t0 := clock_timestamp();
+    EXECUTE q;
+    times := times || extract(epoch FROM clock_timestamp() - t0) * 1000;
+  END LOOP;
+  INSERT INTO results (label, units, median_ms, baseline)
+  SELECT label, units, percentile_cont(0.5) WITHIN GROUP (ORDER BY x), baseline FROM unnest(times) AS x;
+END $$;
+
+-- Each measurement with its cost per unit and its ratio to its baseline, per unit.
+CREATE TEMP VIEW report AS
+SELECT r.n, r.label, r.units, r.median_ms, r.median_ms / r.units AS per_unit_ms,
+       CASE WHEN b.median_ms IS NOT NULL THEN round(((r.median_ms / r.units) / (b.median_ms / b.units))::numeric, 2) END AS ratio,
+       r.baseline AS vs
+  FROM results r LEFT JOIN results b ON b.label = r.baseline;
