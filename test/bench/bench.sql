@@ -18,7 +18,8 @@ SELECT i AS id,
 ANALYZE plans;
 
 -- the same model written in PL/pgSQL and as an SQL function, as a user would without the extension
--- (it checks the fields it reads as the C function does: NULL, NaN, infinities, ranges)
+-- (the PL/pgSQL one checks the fields it reads as the C function does: NULL, NaN, infinities, ranges;
+-- the SQL one cannot raise an error, so it checks nothing, and the planner inlines it into the query)
 CREATE FUNCTION pg_temp.gpu_hours_plpgsql(s llm_econ.run_spec) RETURNS float8
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
 BEGIN
