@@ -2,34 +2,6 @@
 #include "unit.h"
 #include "core/bill.h"
 
-/* A valid spec: N params, D tokens, G GPUs (gpn per node) at a peak of tflops, given MFU and TDP. */
-static le_spec
-bill_spec(double n, double d, int g, int gpn, double tflops, double mfu, double tdp)
-{
-	le_spec		s;
-
-	le_spec_clear(&s);
-	le_spec_set_num(&s, LE_F_N_PARAMS, n);
-	le_spec_set_num(&s, LE_F_N_TOKENS, d);
-	le_spec_set_text(&s, LE_F_SKU, "H100-SXM5", 9);
-	le_spec_set_num(&s, LE_F_N_GPUS, g);
-	le_spec_set_num(&s, LE_F_GPUS_PER_NODE, gpn);
-	le_spec_set_num(&s, LE_F_MFU, mfu);
-	le_spec_set_text(&s, LE_F_DTYPE, "bf16", 4);
-	le_spec_set_num(&s, LE_F_PEAK_FLOPS, tflops * 1e12);
-	le_spec_set_num(&s, LE_F_HBM_BYTES, 80e9);
-	le_spec_set_num(&s, LE_F_INTRA_BW, 450e9);
-	le_spec_set_num(&s, LE_F_INTER_BW, 50e9);
-	le_spec_set_num(&s, LE_F_TDP_WATTS, tdp);
-	le_spec_set_num(&s, LE_F_MICRO_BATCH, 1);
-	le_spec_set_num(&s, LE_F_TP, 1);
-	le_spec_set_num(&s, LE_F_PP, 1);
-	le_spec_set_num(&s, LE_F_ZERO_STAGE, 0);
-	le_spec_set_text(&s, LE_F_RECOMPUTE, "none", 4);
-	le_spec_set_text(&s, LE_F_OPTIMIZER, "adamw", 5);
-	return s;
-}
-
 /* cost_breakdown's defaults (src/sql/bill.sql). */
 static le_bill_args
 default_args(void)
@@ -56,7 +28,7 @@ static void
 test_carbon(void)
 {
 	double		mfu = 6 * 7e9 * 2e12 / (312e12 * 184320.0 * 3600);
-	le_spec		s = bill_spec(7e9, 2e12, 1, 8, 312, mfu, 400);
+	le_spec		s = unit_spec(7e9, 2e12, 1, 8, 312, mfu, 400);
 	double		intensity = 31.22e3 / (184320 * 0.4);
 	double		kg,
 				h;
@@ -83,9 +55,9 @@ test_carbon(void)
 static void
 test_checkpoint_plan(void)
 {
-	le_spec		one = bill_spec(5e7, 4.3e10, 1, 8, 312, 0.40, 400);	/* lab 00: 28.7 h */
-	le_spec		c1024 = bill_spec(7e9, 1.4e12, 1024, 8, 989, 0.45, 700);	/* 35.8 h, 128 nodes */
-	le_spec		nine = bill_spec(7e9, 1.4e12, 9, 8, 989, 0.45, 700);
+	le_spec		one = unit_spec(5e7, 4.3e10, 1, 8, 312, 0.40, 400);	/* lab 00: 28.7 h */
+	le_spec		c1024 = unit_spec(7e9, 1.4e12, 1024, 8, 989, 0.45, 700);	/* 35.8 h, 128 nodes */
+	le_spec		nine = unit_spec(7e9, 1.4e12, 9, 8, 989, 0.45, 700);
 	le_ckpt_plan p;
 	le_error	e;
 
@@ -142,10 +114,10 @@ test_checkpoint_plan(void)
 static void
 test_bill_quantities(void)
 {
-	le_spec		lab00 = bill_spec(5e7, 4.3e10, 1, 8, 312, 0.40, 400);
-	le_spec		c1024 = bill_spec(7e9, 1.4e12, 1024, 8, 989, 0.45, 700);
+	le_spec		lab00 = unit_spec(5e7, 4.3e10, 1, 8, 312, 0.40, 400);
+	le_spec		c1024 = unit_spec(7e9, 1.4e12, 1024, 8, 989, 0.45, 700);
 	/* D chosen so that 1024 H100 at MFU 0.45 run exactly 30 days */
-	le_spec		month = bill_spec(7e9, 30 * 86400.0 * 1024 * 0.45 * 989e12 / (6 * 7e9), 1024, 8, 989, 0.45, 700);
+	le_spec		month = unit_spec(7e9, 30 * 86400.0 * 1024 * 0.45 * 989e12 / (6 * 7e9), 1024, 8, 989, 0.45, 700);
 	le_bill_args a = default_args();
 	le_bill		b;
 	le_error	e;
@@ -242,7 +214,7 @@ test_bill_quantities(void)
 static void
 test_bill_words(void)
 {
-	le_spec		c1024 = bill_spec(7e9, 1.4e12, 1024, 8, 989, 0.45, 700);
+	le_spec		c1024 = unit_spec(7e9, 1.4e12, 1024, 8, 989, 0.45, 700);
 	le_bill_args a = default_args();
 	le_bill		b;
 	le_error	e;

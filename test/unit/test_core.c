@@ -5,18 +5,18 @@
 int			passed,
 			failed;
 
-/* A valid spec: N params, D tokens, G GPUs at a peak of tflops, given MFU. */
-static le_spec
-make_spec(double n, double d, int g, double tflops, double mfu, double tdp)
+/* A valid spec: N params, D tokens, G GPUs (gpn per node) at a peak of tflops, given MFU and TDP (shared: unit.h). */
+le_spec
+unit_spec(double n, double d, int g, int gpn, double tflops, double mfu, double tdp)
 {
 	le_spec		s;
 
 	le_spec_clear(&s);
 	le_spec_set_num(&s, LE_F_N_PARAMS, n);
 	le_spec_set_num(&s, LE_F_N_TOKENS, d);
-	le_spec_set_text(&s, LE_F_SKU, "X", 1);
+	le_spec_set_text(&s, LE_F_SKU, "H100-SXM5", 9);
 	le_spec_set_num(&s, LE_F_N_GPUS, g);
-	le_spec_set_num(&s, LE_F_GPUS_PER_NODE, 8);
+	le_spec_set_num(&s, LE_F_GPUS_PER_NODE, gpn);
 	le_spec_set_num(&s, LE_F_MFU, mfu);
 	le_spec_set_text(&s, LE_F_DTYPE, "bf16", 4);
 	le_spec_set_num(&s, LE_F_PEAK_FLOPS, tflops * 1e12);
@@ -31,6 +31,13 @@ make_spec(double n, double d, int g, double tflops, double mfu, double tdp)
 	le_spec_set_text(&s, LE_F_RECOMPUTE, "none", 4);
 	le_spec_set_text(&s, LE_F_OPTIMIZER, "adamw", 5);
 	return s;
+}
+
+/* unit_spec with 8 GPUs per node. */
+static le_spec
+make_spec(double n, double d, int g, double tflops, double mfu, double tdp)
+{
+	return unit_spec(n, d, g, 8, tflops, mfu, tdp);
 }
 
 static double

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/econ.h"
+
 extern int	passed,
 			failed;
 
@@ -18,6 +20,9 @@ extern int	passed,
 /* |got - want| <= tol · |want| */
 #define NEAR(got, want, tol, what) \
 	CHECK(fabs((got) - (want)) <= (tol) * fabs((double) (want)), "%s: got %.10g, want %.10g", what, (double) (got), (double) (want))
+
+/* a valid spec with the given size and hardware figures (test_core.c) */
+extern le_spec unit_spec(double n, double d, int g, int gpn, double tflops, double mfu, double tdp);
 
 /* test files other than test_core.c */
 extern void test_csv(void);
