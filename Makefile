@@ -1,6 +1,7 @@
 # Makefile: builds the llm_econ PostgreSQL extension with PGXS (pgvector-style layout).
 EXTENSION = llm_econ
-EXTVERSION = 0.2.0
+# The version is written once, in the control file.
+EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
 
 MODULE_big = llm_econ
 OBJS = \
@@ -26,16 +27,16 @@ OBJS = \
 	src/focus.o
 
 # The install script is generated: hand-written SQL in this order, then the shipped data.
-# Parts new since 0.1.0 also make the update script, so both come from one source.
 SQL_PARTS_0_1 = src/sql/schema.sql src/sql/tables.sql src/sql/run_spec.sql src/sql/model.sql src/sql/layout.sql src/sql/prices.sql src/sql/import.sql src/sql/bill.sql src/sql/finance.sql
 SQL_PARTS_0_2 = src/sql/reports.sql src/sql/series_delete.sql src/sql/checks.sql
-# Functions whose definitions changed since 0.1.0: the update script re-creates them from the sources.
-CHANGED_0_2 = _latest_prices cheapest_offers import_skypilot_catalog _freeze_plan _load_price_history
 SQL_PARTS = $(SQL_PARTS_0_1) $(SQL_PARTS_0_2)
 DATA_FILES = $(wildcard data/*.csv)
-DATA_built = $(EXTENSION)--$(EXTVERSION).sql $(EXTENSION)--0.1.0--0.2.0.sql
-# llm_econ--0.1.0.sql is the released 0.1.0 script, frozen (committed, never regenerated).
-DATA = $(EXTENSION)--0.1.0.sql
+# Update scripts are hand-written and kept forever (src/update/).  The one into the current
+# version is written in parts, one per concern (src/update/$(EXTVERSION)/NN_topic.sql, applied
+# in name order), so that changes made side by side do not edit the same file.
+UPDATE_PARTS = $(sort $(wildcard src/update/$(EXTVERSION)/*.sql))
+DATA_built = $(EXTENSION)--$(EXTVERSION).sql $(EXTENSION)--0.2.0--$(EXTVERSION).sql
+DATA = $(wildcard src/update/$(EXTENSION)--*--*.sql)
 
 TESTS = $(sort $(wildcard sql/*.sql))
 REGRESS = $(patsubst sql/%.sql,%,$(TESTS))
@@ -58,8 +59,8 @@ include $(PGXS)
 $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) src/gen_data.pl $(DATA_FILES)
 	{ cat $(SQL_PARTS_0_1) && perl src/gen_data.pl data && cat $(SQL_PARTS_0_2); } > $@.tmp && mv $@.tmp $@
 
-$(EXTENSION)--0.1.0--0.2.0.sql: src/sql/update_head.sql $(SQL_PARTS_0_1) $(SQL_PARTS_0_2) src/gen_update.pl
-	{ cat src/sql/update_head.sql && perl src/gen_update.pl "$(CHANGED_0_2)" $(SQL_PARTS_0_1) && cat $(SQL_PARTS_0_2); } > $@.tmp && mv $@.tmp $@
+$(EXTENSION)--0.2.0--$(EXTVERSION).sql: $(UPDATE_PARTS)
+	cat $(UPDATE_PARTS) > $@.tmp && mv $@.tmp $@
 
 # Unit tests of the plain-C core (no PostgreSQL needed).
 CORE_SRCS = $(wildcard src/core/*.c)

@@ -1,4 +1,4 @@
-# TAP test: CREATE EXTENSION llm_econ VERSION '0.1.0' + data + ALTER EXTENSION UPDATE equals a fresh 0.2.0 install with the same data (schema, members, rows).
+# TAP test: CREATE EXTENSION llm_econ VERSION '0.1.0' + data + ALTER EXTENSION UPDATE (0.1.0 -> 0.2.0 -> 0.3.0) equals a fresh install of the current version with the same data (schema, members, privileges, rows).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -20,9 +20,11 @@ $node->safe_psql('postgres', q{
 sub q1 { my ($db, $sql) = @_; return $node->safe_psql($db, $sql); }
 
 my $target = q1('postgres', q{SELECT default_version FROM pg_available_extensions WHERE name = 'llm_econ'});
-is($target, '0.2.0', 'the installed default version is 0.2.0');
-is(q1('postgres', q{SELECT string_agg(path, ' ') FROM pg_extension_update_paths('llm_econ') WHERE source = '0.1.0' AND target = '0.2.0'}),
-   '0.1.0--0.2.0', 'an update path 0.1.0 -> 0.2.0 exists and is the direct script');
+is($target, '0.3.0', 'the installed default version is 0.3.0');
+is(q1('postgres', q{SELECT string_agg(path, ' ') FROM pg_extension_update_paths('llm_econ') WHERE source = '0.1.0' AND target = '0.3.0'}),
+   '0.1.0--0.2.0--0.3.0', 'the update path 0.1.0 -> 0.3.0 is the chain of release steps');
+is(q1('postgres', q{SELECT string_agg(path, ' ') FROM pg_extension_update_paths('llm_econ') WHERE source = '0.2.0' AND target = '0.3.0'}),
+   '0.2.0--0.3.0', 'an update path 0.2.0 -> 0.3.0 exists and is the direct script');
 
 # The same user data, added the same way in both databases: a user GPU, aliases, an MFU row,
 # prices by hand, by SkyPilot catalog and by staged history, grants, plans and FOCUS bills of two
@@ -121,10 +123,10 @@ like($before, qr/^price_snapshot_user 1[0-9] /m, 'setup: 0.1.0 database has the 
 my ($ret, $stdout, $stderr) = $node->psql('upgraded', 'ALTER EXTENSION llm_econ UPDATE');
 is($ret, 0, 'ALTER EXTENSION llm_econ UPDATE succeeds');
 is($stderr, '', 'ALTER EXTENSION llm_econ UPDATE says nothing (no warning, no notice)');
-is(q1('upgraded', q{SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'}), $target, 'extversion is 0.2.0 after the update');
+is(q1('upgraded', q{SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'}), $target, 'extversion is the current version after the update');
 is(table_sums('upgraded', 1), $before, 'every row intact through the update (all tables, views and sequences)');
 
-# ---- fresh 0.2.0 with the same data ------------------------------------------------------------
+# ---- fresh install of the current version with the same data ------------------------------------------------------------
 q1('fresh', 'CREATE EXTENSION llm_econ');
 q1('fresh', $_) for @setup;
 

@@ -33,6 +33,11 @@ PG_REGRESS_BIN=$(cd "$PGXS_DIR/../test/regress" 2>/dev/null && pwd)/pg_regress
 [ -f "$("$PG_CONFIG" --sharedir)/extension/llm_econ.control" ] \
   || fail_early "llm_econ is not installed: run 'make && make install' first"
 
+# The upgrade test starts from the released 0.1.0, whose full install script is kept out of the
+# way in test/upgrade/ (the build installs only the current script and the update scripts).
+install -m 644 "$REPO"/test/upgrade/llm_econ--*.sql "$("$PG_CONFIG" --sharedir)/extension/" \
+  || fail_early "cannot install the old release scripts of test/upgrade"
+
 # The test files, optionally filtered by the patterns given as arguments.
 tests=()
 for f in "$REPO"/test/t/*.pl; do
