@@ -113,13 +113,15 @@ le_gpu_gen_name(le_gpu_gen g)
  * measured cuBLAS curves show as the dimensions grow (NVIDIA, "Matrix
  * Multiplication Background User's Guide", arithmetic intensity section).
  * So the efficiency depends on the shapes per GPU: d_model/tp, ffn/tp and the
- * tokens per micro-batch.  Operands are 2 bytes (bf16/fp16).
+ * tokens per micro-batch.  elem_bytes: 2 for bf16/fp16 operands (the MAMF
+ * figures are bf16; for fp8 the same share of the fp8 peak is assumed).
  */
 double
-le_gemm_seconds(le_gpu_gen gen, double peak, double hbm_bw, double m, double n, double k, double batch)
+le_gemm_seconds(le_gpu_gen gen, double peak, double hbm_bw, double elem_bytes,
+				double m, double n, double k, double batch)
 {
 	double		flops = 2.0 * m * n * k * batch;
-	double		bytes = 2.0 * (m * k + k * n + m * n) * batch;
+	double		bytes = elem_bytes * (m * k + k * n + m * n) * batch;
 
 	if (gen < 0 || gen >= LE_GEN__COUNT)
 		gen = LE_GEN_OTHER;
@@ -132,14 +134,17 @@ le_gemm_seconds(le_gpu_gen gen, double peak, double hbm_bw, double m, double n, 
 static double
 gemm_fwd(const le_step_in *in, double m, double n, double k, double batch)
 {
-	return le_gemm_seconds(in->gen, in->peak_flops, in->hbm_bw, m, n, k, batch);
+	return le_gemm_seconds(in->gen, in->peak_flops, in->hbm_bw, in->param_bytes > 0 ? in->param_bytes : 2.0,
+						   m, n, k, batch);
 }
 
 static double
 gemm_bwd(const le_step_in *in, double m, double n, double k, double batch)
 {
-	return le_gemm_seconds(in->gen, in->peak_flops, in->hbm_bw, m, k, n, batch) +
-		le_gemm_seconds(in->gen, in->peak_flops, in->hbm_bw, k, n, m, batch);
+	double		eb = in->param_bytes > 0 ? in->param_bytes : 2.0;
+
+	return le_gemm_seconds(in->gen, in->peak_flops, in->hbm_bw, eb, m, k, n, batch) +
+		le_gemm_seconds(in->gen, in->peak_flops, in->hbm_bw, eb, k, n, m, batch);
 }
 
 static int

@@ -66,7 +66,8 @@ typedef struct le_step_in
 	int			sequence_parallel;	/* 1: Megatron sequence parallelism (tp > 1) */
 	int			flash;			/* 1: FlashAttention kernels, 0: eager attention */
 	double		grad_bytes;		/* 2 (bf16) or 4 (fp32 main grads); 0 = 2 */
-	double		param_bytes;	/* bytes of a weight as computed with; 0 = 2 */
+	double		param_bytes;	/* bytes of a weight/activation as computed with
+								 * (GEMM operands, tp/cp/ep traffic); 0 = 2 */
 
 	/* what the framework overlaps (framework conventions, not hardware) */
 	int			dp_overlap;		/* 1: gradient reduction runs under the last
@@ -126,9 +127,9 @@ extern void le_step_eval(const le_step_in *in, le_step_out *out);
 
 /*
  * Seconds for one GEMM of (m x k) by (k x n), 'batch' times, on generation gen
- * with the given peak and HBM bandwidth: the curve of step.c.
+ * with the given peak, HBM bandwidth and operand size: the curve of step.c.
  */
-extern double le_gemm_seconds(le_gpu_gen gen, double peak, double hbm_bw,
+extern double le_gemm_seconds(le_gpu_gen gen, double peak, double hbm_bw, double elem_bytes,
 							  double m, double n, double k, double batch);
 
 /* ---- cheapest-plan search (search.c) ---- */

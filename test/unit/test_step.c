@@ -363,15 +363,15 @@ test_gemm_curve(void)
 
 	for (int d = 256; d <= 32768; d *= 2)
 	{
-		double		t = le_gemm_seconds(LE_GEN_AMPERE, 312e12, 2.039e12, 4096, d, d, 1);
+		double		t = le_gemm_seconds(LE_GEN_AMPERE, 312e12, 2.039e12, 2, 4096, d, d, 1);
 		double		eff = 2.0 * 4096 * d * d / t / 312e12;
 
 		CHECK(eff > prev && eff < 0.869, "A100 GEMM 4096x%dx%d efficiency %.3f rises below 0.869", d, d, eff);
 		prev = eff;
 	}
 	CHECK(prev > 0.80, "large A100 GEMM near the MAMF ceiling: %.3f", prev);
-	CHECK(le_gemm_seconds(LE_GEN_HOPPER, 989e12, 3.35e12, 4096, 8192, 8192, 1) <
-		  le_gemm_seconds(LE_GEN_AMPERE, 312e12, 2.039e12, 4096, 8192, 8192, 1) / 2.5, "H100 faster than A100");
+	CHECK(le_gemm_seconds(LE_GEN_HOPPER, 989e12, 3.35e12, 2, 4096, 8192, 8192, 1) <
+		  le_gemm_seconds(LE_GEN_AMPERE, 312e12, 2.039e12, 2, 4096, 8192, 8192, 1) / 2.5, "H100 faster than A100");
 	CHECK(le_gpu_gen_parse("hopper") == LE_GEN_HOPPER && le_gpu_gen_parse("nope") == LE_GEN_OTHER &&
 		  strcmp(le_gpu_gen_name(LE_GEN_BLACKWELL), "blackwell") == 0, "generation names");
 }
