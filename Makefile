@@ -32,7 +32,7 @@ OBJS = \
 
 # The install script is generated: hand-written SQL in this order, then the shipped data.
 SQL_PARTS_0_1 = src/sql/schema.sql src/sql/tables.sql src/sql/guard.sql src/sql/run_spec.sql src/sql/model.sql src/sql/layout.sql src/sql/prices.sql src/sql/import.sql src/sql/bill.sql src/sql/finance.sql
-SQL_PARTS_0_2 = src/sql/reports.sql src/sql/series_delete.sql src/sql/checks.sql
+SQL_PARTS_0_2 = src/sql/reports.sql src/sql/series_delete.sql src/sql/checks.sql src/sql/dashboards.sql
 SQL_PARTS = $(SQL_PARTS_0_1) $(SQL_PARTS_0_2)
 DATA_FILES = $(wildcard data/*.csv)
 # Update scripts are hand-written and kept forever (src/update/).  The one into the current
