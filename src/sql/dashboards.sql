@@ -58,6 +58,12 @@ CREATE FUNCTION llm_econ._price_daily_refresh(skus text[], providers text[], pri
 RETURNS void
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
+  -- a group's rows must also reach the days between its former last day and "since"
+  since := ARRAY(SELECT least(g.since, (gr.last_day AT TIME ZONE 'UTC' + interval '1 day') AT TIME ZONE 'UTC')
+                   FROM unnest(skus, providers, pricings, since) WITH ORDINALITY AS g(sku, provider, pricing, since, i)
+                   LEFT JOIN llm_econ.price_daily_group gr
+                     ON gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing
+                  ORDER BY g.i);
   DELETE FROM llm_econ.price_daily_summary d
    USING unnest(skus, providers, pricings, since) AS g(sku, provider, pricing, since)
    WHERE d.sku = g.sku AND d.provider = g.provider AND d.pricing = g.pricing AND d."time" >= g.since;
@@ -137,7 +143,7 @@ BEGIN
    WHERE d.sku = g.sku AND d.provider = g.provider AND d.pricing = g.pricing
      AND (gr.last_day IS NULL OR d."time" > gr.last_day);
 END $$;
-REVOKE EXECUTE ON FUNCTION llm_econ._price_daily_refresh(text[], text[], text[], timestamptz[]) FROM PUBLIC;
+-- SECURITY INVOKER: only a role that may write the summary (its owner) can run it usefully.
 COMMENT ON FUNCTION llm_econ._price_daily_refresh(text[], text[], text[], timestamptz[]) IS
   'internal: recomputes price_daily_summary of the given (sku, provider, pricing) groups from the given midnights (UTC) on; the caller locks the groups';
 
@@ -289,7 +295,8 @@ CREATE OR REPLACE VIEW llm_econ.price_daily WITH (security_invoker = true) AS
 -- Withdrawals (NULL prices) end a span and start none.  The window partitions by series, so a
 -- filter on sku, provider or pricing reads only those series' observations.
 CREATE VIEW llm_econ.price_series_spans WITH (security_invoker = true) AS
-  SELECT s.sku, s.provider, s.region, s.instance_type, s.pricing, s.valid_from, s.valid_to, s.usd_per_gpu_hour
+  SELECT s.valid_from AS "time", s.sku, s.provider, s.region, s.instance_type, s.pricing, s.valid_from, s.valid_to,
+         s.usd_per_gpu_hour
     FROM (SELECT p.sku, p.provider, p.region, p.instance_type, p.pricing,
                  p.observed_at AS valid_from,
                  pg_catalog.lead(p.observed_at) OVER (
@@ -300,6 +307,7 @@ CREATE VIEW llm_econ.price_series_spans WITH (security_invoker = true) AS
    WHERE s.usd_per_gpu_hour IS NOT NULL;
 COMMENT ON VIEW llm_econ.price_series_spans IS
   'one row per price in effect: a series'' observation with the time it held, from valid_from until the series'' next observation (valid_to NULL = still in effect); withdrawals appear as the valid_to of the price they end';
+COMMENT ON COLUMN llm_econ.price_series_spans."time" IS 'valid_from, for dashboards';
 COMMENT ON COLUMN llm_econ.price_series_spans.sku IS 'gpu_sku key';
 COMMENT ON COLUMN llm_econ.price_series_spans.provider IS 'provider';
 COMMENT ON COLUMN llm_econ.price_series_spans.region IS 'region; NULL = provider-wide';

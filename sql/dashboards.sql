@@ -1,0 +1,206 @@
+-- Dashboard views and the daily summary behind them: values against a brute-force recomputation after inserts, back-fills, withdrawals, updates and deletes; price_daily unchanged; privileges; no JIT.
+SET DateStyle = ISO;
+SET TimeZone = 'UTC';
+SET client_min_messages = warning;
+\set SHOW_CONTEXT never
+
+-- Brute force, written independently of the summary: for every day from the first observation
+-- of provider 'testp' to yesterday and every series, the latest observation strictly before the
+-- next midnight; per (day, sku, pricing): offers, min and the median (middle of the sorted array).
+CREATE TEMP VIEW brute AS
+  WITH days AS (
+         SELECT d AS day FROM generate_series(
+           (SELECT date_trunc('day', min(observed_at)) FROM llm_econ.price_snapshot WHERE provider = 'testp'),
+           date_trunc('day', now()) - interval '1 day', interval '1 day') AS d),
+       eod AS (
+         SELECT days.day, s.sku, s.pricing, o.usd_per_gpu_hour AS p
+           FROM days
+          CROSS JOIN (SELECT DISTINCT sku, provider, pricing, region, instance_type
+                        FROM llm_econ.price_snapshot WHERE provider = 'testp') s
+          CROSS JOIN LATERAL (SELECT x.usd_per_gpu_hour FROM llm_econ.price_snapshot x
+                               WHERE x.sku = s.sku AND x.provider = s.provider AND x.pricing = s.pricing
+                                 AND x.region IS NOT DISTINCT FROM s.region
+                                 AND x.instance_type IS NOT DISTINCT FROM s.instance_type
+                                 AND x.observed_at < days.day + interval '1 day'
+                               ORDER BY x.observed_at DESC LIMIT 1) o),
+       agg AS (
+         SELECT day, sku, pricing, count(*) AS offers, array_agg(p ORDER BY p) AS a
+           FROM eod WHERE p IS NOT NULL GROUP BY 1, 2, 3)
+  SELECT day AS "time", sku, 'testp'::text AS provider, pricing, round(a[1], 4) AS min_usd_per_gpu_hour,
+         round((a[(offers + 1) / 2] + a[(offers + 2) / 2]) / 2, 4) AS median_usd_per_gpu_hour, offers::int4 AS offers
+    FROM agg;
+-- mismatches between the view and the brute force, both ways (0 and 0 when right)
+CREATE TEMP VIEW mismatch AS
+  SELECT (SELECT count(*) FROM (SELECT * FROM llm_econ.price_daily_by_provider WHERE provider = 'testp'
+                                EXCEPT SELECT * FROM brute) x) AS view_not_brute,
+         (SELECT count(*) FROM (SELECT * FROM brute
+                                EXCEPT SELECT * FROM llm_econ.price_daily_by_provider WHERE provider = 'testp') x) AS brute_not_view,
+         (SELECT count(*) FROM llm_econ.price_daily_by_provider
+           WHERE provider = 'testp' AND "time" < '2025-04-01') AS view_rows_in_march;
+-- the summary rows of the test provider, as stored
+CREATE TEMP VIEW stored AS
+  SELECT "time"::date AS day, sku, pricing, offers, min_usd, median_usd, max_usd
+    FROM llm_econ.price_daily_summary WHERE provider = 'testp' ORDER BY sku, pricing, "time";
+
+-- 1. Three series of one group: on 2025-03-01 (two regions), one changing on 03-03, a third
+-- series starting on 03-04; two observations the same day (the later one holds at the end).
+INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour, source) VALUES
+  ('2025-03-01 08:00+00', 'testp', 'A100-80GB', 'r1', 'on_demand', 2.00, 'regress'),
+  ('2025-03-01 09:00+00', 'testp', 'A100-80GB', 'r2', 'on_demand', 3.00, 'regress'),
+  ('2025-03-03 10:00+00', 'testp', 'A100-80GB', 'r1', 'on_demand', 2.50, 'regress'),
+  ('2025-03-04 01:00+00', 'testp', 'A100-80GB', 'r3', 'on_demand', 1.00, 'regress'),
+  ('2025-03-04 23:00+00', 'testp', 'A100-80GB', 'r3', 'on_demand', 1.50, 'regress'),
+  ('2025-03-02 00:00+00', 'testp', 'A100-80GB', 'r1', 'spot', 0.90, 'regress');
+SELECT * FROM stored;
+SELECT * FROM mismatch;
+-- the days after the last observation repeat its prices up to yesterday, in the view only
+SELECT count(*) = extract(day FROM date_trunc('day', now()) - timestamptz '2025-03-05') AS tail_complete,
+       count(DISTINCT (min_usd_per_gpu_hour, median_usd_per_gpu_hour, offers)) AS distinct_values
+  FROM llm_econ.price_daily_by_provider
+ WHERE provider = 'testp' AND pricing = 'on_demand' AND "time" >= '2025-03-05';
+
+-- 2. A back-fill before the history (day 02-27) and in the middle (r2 drops on 03-02): later
+-- days are recomputed.
+INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour, source) VALUES
+  ('2025-02-27 12:00+00', 'testp', 'A100-80GB', 'r2', 'on_demand', 4.00, 'regress'),
+  ('2025-03-02 12:00+00', 'testp', 'A100-80GB', 'r2', 'on_demand', 2.20, 'regress');
+SELECT * FROM stored WHERE pricing = 'on_demand';
+SELECT * FROM mismatch;
+
+-- 3. A withdrawal (NULL price): r3 is no longer offered from 03-06; then every on-demand series
+-- is withdrawn on 03-08 and nothing is in effect after it (no rows, no tail).
+INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour, source) VALUES
+  ('2025-03-06 00:00+00', 'testp', 'A100-80GB', 'r3', 'on_demand', NULL, 'regress');
+SELECT * FROM stored WHERE pricing = 'on_demand' AND day >= '2025-03-05';
+INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour, source) VALUES
+  ('2025-03-08 00:00+00', 'testp', 'A100-80GB', 'r1', 'on_demand', NULL, 'regress'),
+  ('2025-03-08 00:00+00', 'testp', 'A100-80GB', 'r2', 'on_demand', NULL, 'regress');
+SELECT max("time") AS last_on_demand_day FROM llm_econ.price_daily_by_provider
+ WHERE provider = 'testp' AND pricing = 'on_demand';
+SELECT * FROM mismatch;
+
+-- 4. Updates and deletes: a price corrected, an observation moved to another day, the
+-- withdrawals deleted again (the last row is in effect again up to yesterday).
+UPDATE llm_econ.price_snapshot SET usd_per_gpu_hour = 2.40
+ WHERE provider = 'testp' AND region = 'r1' AND pricing = 'on_demand' AND observed_at = '2025-03-03 10:00+00';
+UPDATE llm_econ.price_snapshot SET observed_at = '2025-03-05 10:00+00'
+ WHERE provider = 'testp' AND region = 'r2' AND observed_at = '2025-03-02 12:00+00';
+SELECT * FROM mismatch;
+DELETE FROM llm_econ.price_snapshot WHERE provider = 'testp' AND usd_per_gpu_hour IS NULL;
+SELECT * FROM mismatch;
+-- a delete of the group's last observations moves its last day back: no stored rows after it
+DELETE FROM llm_econ.price_snapshot WHERE provider = 'testp' AND observed_at >= '2025-03-04';
+SELECT max(day) AS last_stored_day, (SELECT last_day::date FROM llm_econ.price_daily_group
+                                       WHERE provider = 'testp' AND pricing = 'on_demand') AS group_last_day
+  FROM stored WHERE pricing = 'on_demand';
+SELECT * FROM mismatch;
+-- moving a whole group to another SKU (what ON UPDATE CASCADE from gpu_sku does)
+UPDATE llm_econ.price_snapshot SET sku = 'H100-SXM5' WHERE provider = 'testp' AND pricing = 'spot';
+SELECT sku, pricing, count(*) AS stored_days FROM llm_econ.price_daily_summary WHERE provider = 'testp' GROUP BY 1, 2 ORDER BY 1, 2;
+SELECT * FROM mismatch;
+
+-- 5. The other views on the same data: spans (valid_to NULL = in effect), spot discount (same
+-- provider's on-demand), monthly ranking (time-weighted at day resolution).
+INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour, source) VALUES
+  ('2025-03-02 00:00+00', 'testp', 'A100-80GB', 'r1', 'spot', 0.80, 'regress'),
+  ('2025-03-01 00:00+00', 'testq', 'A100-80GB', NULL, 'on_demand', 2.20, 'regress'),
+  ('2025-03-16 00:00+00', 'testq', 'A100-80GB', NULL, 'on_demand', NULL, 'regress'),
+  ('2025-03-01 00:00+00', 'testq', 'A100-80GB', NULL, 'spot', 0.50, 'regress');
+SELECT * FROM llm_econ.price_series_spans WHERE provider IN ('testp', 'testq') ORDER BY provider, pricing, region, valid_from;
+SELECT * FROM llm_econ.spot_discount_daily
+ WHERE provider IN ('testp', 'testq') AND "time" BETWEEN '2025-03-01' AND '2025-03-04' ORDER BY "time", provider;
+-- March: each provider's mean over the month's days of its cheapest series (testq: 15 days at
+-- 2.20, then withdrawn; the days without a price are left out), against that mean computed here
+SELECT c.*, (SELECT round(avg(min_usd_per_gpu_hour), 4) FROM llm_econ.price_daily_by_provider d
+              WHERE d.provider = c.provider AND d.sku = c.sku AND d.pricing = c.pricing
+                AND d."time" >= '2025-03-01' AND d."time" < '2025-04-01') AS mean_of_daily_min
+  FROM llm_econ.cheapest_provider_monthly c
+ WHERE c.provider IN ('testp', 'testq') AND c."time" = '2025-03-01' ORDER BY c.sku, c.pricing, c.rank;
+
+-- 6. price_daily is the 0.1.0 view's answer, on the shipped history of the two SKUs with test rows
+-- (its old definition, verbatim, as a temp view).
+CREATE TEMP VIEW old_price_daily AS
+  WITH spans AS (
+         SELECT p.sku, p.pricing, p.provider, p.usd_per_gpu_hour,
+                p.observed_at AS t0,
+                coalesce(lead(p.observed_at) OVER w, pg_catalog.now()) AS t1
+           FROM llm_econ.price_snapshot p
+         WINDOW w AS (PARTITION BY p.sku, p.provider, p.pricing, coalesce(p.region, ''),
+                                   coalesce(p.instance_type, '') ORDER BY p.observed_at)),
+       days AS (
+         SELECT d.day, s.sku, s.pricing, s.provider, s.usd_per_gpu_hour
+           FROM spans s
+          CROSS JOIN LATERAL generate_series(date_trunc('day', s.t0 AT TIME ZONE 'UTC'),
+                                             date_trunc('day', s.t1 AT TIME ZONE 'UTC') - interval '1 day',
+                                             interval '1 day') AS d(day)
+          WHERE s.usd_per_gpu_hour IS NOT NULL)
+  SELECT (day AT TIME ZONE 'UTC') AS "time", sku, pricing,
+         min(usd_per_gpu_hour) AS min_usd_per_gpu_hour,
+         round(avg(usd_per_gpu_hour), 6) AS avg_usd_per_gpu_hour,
+         max(usd_per_gpu_hour) AS max_usd_per_gpu_hour,
+         count(DISTINCT provider) AS providers,
+         string_agg(DISTINCT provider, ', ' ORDER BY provider) AS provider_list
+    FROM days
+   GROUP BY day, sku, pricing;
+SELECT (SELECT count(*) > 1000 FROM llm_econ.price_daily WHERE sku IN ('A100-80GB', 'H100-SXM5')) AS many_rows,
+       (SELECT count(*) FROM (SELECT * FROM llm_econ.price_daily WHERE sku IN ('A100-80GB', 'H100-SXM5')
+                              EXCEPT SELECT * FROM old_price_daily WHERE sku IN ('A100-80GB', 'H100-SXM5')) x) AS new_not_old,
+       (SELECT count(*) FROM (SELECT * FROM old_price_daily WHERE sku IN ('A100-80GB', 'H100-SXM5')
+                              EXCEPT SELECT * FROM llm_econ.price_daily WHERE sku IN ('A100-80GB', 'H100-SXM5')) x) AS old_not_new;
+SELECT * FROM llm_econ.price_daily WHERE provider_list LIKE '%test%' AND "time" < '2025-03-04' ORDER BY 1, 2, 3;
+
+-- 7. A rebuild from nothing gives the rows the triggers kept; TRUNCATE empties the summary.
+CREATE TEMP TABLE kept AS SELECT * FROM llm_econ.price_daily_summary;
+DELETE FROM llm_econ.price_daily_summary;
+SELECT llm_econ._price_daily_refresh(array_agg(sku), array_agg(provider), array_agg(pricing), array_agg('-infinity'::timestamptz))
+  FROM llm_econ.price_daily_group;
+SELECT (SELECT count(*) FROM kept) AS kept_rows,
+       (SELECT count(*) FROM (SELECT * FROM kept EXCEPT SELECT * FROM llm_econ.price_daily_summary) x) AS kept_not_rebuilt,
+       (SELECT count(*) FROM (SELECT * FROM llm_econ.price_daily_summary EXCEPT SELECT * FROM kept) x) AS rebuilt_not_kept;
+
+-- 8. Privileges: the views work for a role with no grants (security_invoker, SELECT granted to
+-- PUBLIC); the derived tables and the maintenance functions are the owner's.
+CREATE ROLE regress_dash_reader;
+SET ROLE regress_dash_reader;
+SELECT count(*) > 0 AS reader_sees_days FROM llm_econ.price_daily_by_provider WHERE sku = 'A100-80GB';
+INSERT INTO llm_econ.price_daily_summary VALUES ('2025-01-01', 'A100-80GB', 'x', 'spot', 1, 1, 1, 1, 1);
+DELETE FROM llm_econ.price_daily_group;
+SELECT llm_econ._price_daily_refresh(ARRAY['A100-80GB'], ARRAY['testp'], ARRAY['spot'], ARRAY['-infinity'::timestamptz]);
+SELECT llm_econ._price_daily_maintain();
+RESET ROLE;
+DROP ROLE regress_dash_reader;
+-- the trigger functions run only as the triggers of price_snapshot they were made for
+CREATE TEMP TABLE t (sku text, provider text, pricing text, observed_at timestamptz);
+CREATE TRIGGER x AFTER INSERT ON t REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_daily_maintain();
+INSERT INTO t VALUES ('A100-80GB', 'testp', 'spot', '2025-01-01');
+DROP TRIGGER x ON t;
+CREATE TRIGGER y AFTER TRUNCATE ON t FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_daily_truncate();
+TRUNCATE t;
+DROP TABLE t;
+
+-- 9. Panels are planned below the JIT threshold (default settings: jit on, jit_above_cost
+-- 100000) and read the summary through an index.
+CREATE FUNCTION pg_temp.plan_of(q text) RETURNS TABLE (below_jit_threshold boolean, reads_index boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+  j json;
+BEGIN
+  EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO j;
+  RETURN QUERY SELECT (j -> 0 -> 'Plan' ->> 'Total Cost')::float8 < current_setting('jit_above_cost')::float8,
+                      j::text LIKE '%Index%price_daily_summary%';
+END $$;
+SET jit = on;
+SET jit_above_cost = 100000;
+SELECT 'by provider, 7 days' AS panel, * FROM pg_temp.plan_of($$SELECT * FROM llm_econ.price_daily_by_provider WHERE "time" >= now() - interval '7 days'$$)
+UNION ALL
+SELECT 'by provider, one SKU', * FROM pg_temp.plan_of($$SELECT * FROM llm_econ.price_daily_by_provider WHERE sku = 'A100-80GB' AND "time" >= now() - interval '4 years'$$)
+UNION ALL
+SELECT 'price_daily, one SKU', * FROM pg_temp.plan_of($$SELECT * FROM llm_econ.price_daily WHERE sku = 'A100-80GB' AND "time" >= now() - interval '4 years'$$)
+UNION ALL
+SELECT 'cheapest monthly, one SKU', * FROM pg_temp.plan_of($$SELECT * FROM llm_econ.cheapest_provider_monthly WHERE sku = 'A100-80GB' AND "time" >= now() - interval '4 years'$$)
+UNION ALL
+SELECT 'spot discount, 30 days', * FROM pg_temp.plan_of($$SELECT * FROM llm_econ.spot_discount_daily WHERE "time" >= now() - interval '30 days'$$);
+
+DELETE FROM llm_econ.price_snapshot WHERE provider IN ('testp', 'testq');
+SELECT count(*) AS test_rows_left FROM llm_econ.price_daily_summary WHERE provider IN ('testp', 'testq');

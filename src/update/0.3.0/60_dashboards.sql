@@ -1,0 +1,369 @@
+-- llm_econ 0.2.0 -> 0.3.0 update script, part 60: dashboards (the same statements as src/sql/dashboards.sql, which a fresh install runs; keep the two equal).
+
+-- A day's row holds the prices in effect at the end of that UTC day (the latest observation
+-- strictly before the next midnight, as price_daily always counted) over the series of one
+-- (sku, provider, pricing) group.  Rows run densely from the group's first observation day to
+-- its last; the days after that, up to yesterday, repeat the last row and are produced by the
+-- views (_price_daily_all), so nothing needs refreshing as the calendar moves on.  A panel
+-- reads an index range of this table: its cost grows with the range shown, not with the history.
+-- Derived data: not dumped, rebuilt as price_snapshot is loaded.
+CREATE TABLE llm_econ.price_daily_summary (
+    "time"      timestamptz NOT NULL,
+    sku         text NOT NULL,
+    provider    text NOT NULL,
+    pricing     text NOT NULL,
+    offers      int4 NOT NULL CHECK (offers > 0),
+    min_usd     numeric NOT NULL,
+    median_usd  numeric NOT NULL,
+    max_usd     numeric NOT NULL,
+    sum_usd     numeric NOT NULL,
+    PRIMARY KEY (sku, provider, pricing, "time")
+);
+CREATE INDEX price_daily_summary_time ON llm_econ.price_daily_summary ("time");
+COMMENT ON TABLE llm_econ.price_daily_summary IS
+  'derived: per UTC day and (sku, provider, pricing), the prices of the series in effect at the end of the day, from the group''s first to its last observation day; maintained by trigger';
+COMMENT ON COLUMN llm_econ.price_daily_summary."time" IS 'the day (midnight UTC)';
+COMMENT ON COLUMN llm_econ.price_daily_summary.sku IS 'gpu_sku key';
+COMMENT ON COLUMN llm_econ.price_daily_summary.provider IS 'provider';
+COMMENT ON COLUMN llm_econ.price_daily_summary.pricing IS 'on_demand, spot or reserved';
+COMMENT ON COLUMN llm_econ.price_daily_summary.offers IS 'series (region, instance type) with a price in effect at the end of the day';
+COMMENT ON COLUMN llm_econ.price_daily_summary.min_usd IS 'cheapest of them, $/GPU-hour';
+COMMENT ON COLUMN llm_econ.price_daily_summary.median_usd IS 'their median (mean of the two middle prices when even), $/GPU-hour';
+COMMENT ON COLUMN llm_econ.price_daily_summary.max_usd IS 'dearest of them, $/GPU-hour';
+COMMENT ON COLUMN llm_econ.price_daily_summary.sum_usd IS 'sum of their prices (for means over providers)';
+
+-- One row per (sku, provider, pricing) group with observations: the day of its last
+-- observation (where its summary rows end), and the row writers lock to serialise the
+-- maintenance of one group.
+CREATE TABLE llm_econ.price_daily_group (
+    sku        text NOT NULL,
+    provider   text NOT NULL,
+    pricing    text NOT NULL,
+    last_day   timestamptz,
+    PRIMARY KEY (sku, provider, pricing)
+);
+COMMENT ON TABLE llm_econ.price_daily_group IS
+  'derived: the (sku, provider, pricing) groups of price_snapshot with the day of their last observation; writers lock a group''s row while they update its summary';
+COMMENT ON COLUMN llm_econ.price_daily_group.sku IS 'gpu_sku key';
+COMMENT ON COLUMN llm_econ.price_daily_group.provider IS 'provider';
+COMMENT ON COLUMN llm_econ.price_daily_group.pricing IS 'on_demand, spot or reserved';
+COMMENT ON COLUMN llm_econ.price_daily_group.last_day IS 'midnight UTC of the day of the group''s last observation (its last summary day)';
+
+-- Recomputes the summary of each given group from the day "since" (midnight UTC) onwards, and
+-- the group's last_day; the caller holds the groups' rows locked.  Days before "since" depend
+-- only on observations before it and are kept.  Per series: one backward index probe for the
+-- price in effect at "since", then its observations from there on, so an import appended at
+-- the end of the history recomputes only its last days.
+CREATE FUNCTION llm_econ._price_daily_refresh(skus text[], providers text[], pricings text[], since timestamptz[])
+RETURNS void
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  -- a group's rows must also reach the days between its former last day and "since"
+  since := ARRAY(SELECT least(g.since, (gr.last_day AT TIME ZONE 'UTC' + interval '1 day') AT TIME ZONE 'UTC')
+                   FROM unnest(skus, providers, pricings, since) WITH ORDINALITY AS g(sku, provider, pricing, since, i)
+                   LEFT JOIN llm_econ.price_daily_group gr
+                     ON gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing
+                  ORDER BY g.i);
+  DELETE FROM llm_econ.price_daily_summary d
+   USING unnest(skus, providers, pricings, since) AS g(sku, provider, pricing, since)
+   WHERE d.sku = g.sku AND d.provider = g.provider AND d.pricing = g.pricing AND d."time" >= g.since;
+  WITH g AS (
+         SELECT * FROM unnest(skus, providers, pricings, since) AS g(sku, provider, pricing, since)),
+       obs AS (
+         SELECT s.sku, s.provider, s.pricing, s.region, s.instance_type, g.since, o.observed_at, o.usd
+           FROM g JOIN llm_econ.price_series s
+             ON s.sku = g.sku AND s.provider = g.provider AND s.pricing = g.pricing
+          CROSS JOIN LATERAL (
+                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                  WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
+                    AND coalesce(p.region, '') = coalesce(s.region, '')
+                    AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
+                    AND p.observed_at < g.since
+                  ORDER BY p.observed_at DESC LIMIT 1)
+                UNION ALL
+                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                  WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
+                    AND coalesce(p.region, '') = coalesce(s.region, '')
+                    AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
+                    AND p.observed_at >= g.since)) AS o(observed_at, usd)),
+       spans AS (   -- UTC days [f, t) at whose end each observation is in effect (t NULL: to the last day)
+         SELECT obs.sku, obs.provider, obs.pricing, obs.usd,
+                greatest(date_trunc('day', obs.observed_at AT TIME ZONE 'UTC'), obs.since AT TIME ZONE 'UTC') AS f,
+                date_trunc('day', lead(obs.observed_at) OVER w AT TIME ZONE 'UTC') AS t
+           FROM obs
+         WINDOW w AS (PARTITION BY obs.sku, obs.provider, obs.pricing, obs.region, obs.instance_type
+                      ORDER BY obs.observed_at)),
+       changes AS (  -- the days a group's prices can change, each with the group's next such day
+         SELECT c.sku, c.provider, c.pricing, c.day, lead(c.day) OVER w AS next
+           FROM (SELECT DISTINCT spans.sku, spans.provider, spans.pricing, spans.f AS day FROM spans) c
+         WINDOW w AS (PARTITION BY c.sku, c.provider, c.pricing ORDER BY c.day)),
+       last AS (
+         SELECT obs.sku, obs.provider, obs.pricing, date_trunc('day', max(obs.observed_at) AT TIME ZONE 'UTC') AS day
+           FROM obs GROUP BY 1, 2, 3),
+       state AS (    -- the group's prices at the end of each such day: the same until the next one
+         SELECT c.sku, c.provider, c.pricing, c.day, c.next, count(*) AS offers, min(s.usd) AS min_usd,
+                (percentile_disc(0.5) WITHIN GROUP (ORDER BY s.usd)
+                 + percentile_disc(0.5) WITHIN GROUP (ORDER BY s.usd DESC)) * 0.5 AS median_usd,
+                max(s.usd) AS max_usd, sum(s.usd) AS sum_usd
+           FROM changes c
+           JOIN spans s ON s.sku = c.sku AND s.provider = c.provider AND s.pricing = c.pricing
+                       AND s.f <= c.day AND (s.t IS NULL OR s.t > c.day)
+          WHERE s.usd IS NOT NULL
+          GROUP BY c.sku, c.provider, c.pricing, c.day, c.next)
+  INSERT INTO llm_econ.price_daily_summary ("time", sku, provider, pricing, offers, min_usd, median_usd, max_usd, sum_usd)
+  SELECT d.day AT TIME ZONE 'UTC', st.sku, st.provider, st.pricing, st.offers, st.min_usd, st.median_usd,
+         st.max_usd, st.sum_usd
+    FROM state st
+    JOIN last l ON l.sku = st.sku AND l.provider = st.provider AND l.pricing = st.pricing
+   CROSS JOIN LATERAL generate_series(st.day, coalesce(st.next - interval '1 day', l.day), interval '1 day') AS d(day);
+  -- each group's last observation day (one backward probe per series); groups left without
+  -- observations are dropped
+  UPDATE llm_econ.price_daily_group gr SET last_day = x.last_day
+    FROM (SELECT g.sku, g.provider, g.pricing,
+                 date_trunc('day', max(o.observed_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS last_day
+            FROM unnest(skus, providers, pricings) AS g(sku, provider, pricing)
+            LEFT JOIN llm_econ.price_series s ON s.sku = g.sku AND s.provider = g.provider AND s.pricing = g.pricing
+            LEFT JOIN LATERAL (
+                 SELECT p.observed_at FROM llm_econ.price_snapshot p
+                  WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
+                    AND coalesce(p.region, '') = coalesce(s.region, '')
+                    AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
+                  ORDER BY p.observed_at DESC LIMIT 1) o ON true
+           GROUP BY 1, 2, 3) x
+   WHERE gr.sku = x.sku AND gr.provider = x.provider AND gr.pricing = x.pricing;
+  DELETE FROM llm_econ.price_daily_group gr
+   USING unnest(skus, providers, pricings) AS g(sku, provider, pricing)
+   WHERE gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing AND gr.last_day IS NULL;
+  -- a delete can move a group's last day back before "since": the rows after it go (the views
+  -- repeat the last row instead)
+  DELETE FROM llm_econ.price_daily_summary d
+   USING unnest(skus, providers, pricings) AS g(sku, provider, pricing)
+    LEFT JOIN llm_econ.price_daily_group gr
+      ON gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing
+   WHERE d.sku = g.sku AND d.provider = g.provider AND d.pricing = g.pricing
+     AND (gr.last_day IS NULL OR d."time" > gr.last_day);
+END $$;
+-- SECURITY INVOKER: only a role that may write the summary (its owner) can run it usefully.
+COMMENT ON FUNCTION llm_econ._price_daily_refresh(text[], text[], text[], timestamptz[]) IS
+  'internal: recomputes price_daily_summary of the given (sku, provider, pricing) groups from the given midnights (UTC) on; the caller locks the groups';
+
+-- Statement trigger of price_snapshot (insert, update, delete): the groups the changed rows
+-- belong to are locked in key order, then refreshed from the earliest changed day.  The lock
+-- is an UPDATE of the group row, so a concurrent writer of the same group waits until this
+-- transaction ends and then (READ COMMITTED: each statement of this function takes a new
+-- snapshot) sees its rows, or (REPEATABLE READ and above) fails with a serialization error
+-- rather than write a summary from a stale snapshot.  SECURITY DEFINER with a fixed
+-- search_path, like the price_series triggers: writers need no grant on the derived tables;
+-- EXECUTE revoked from PUBLIC; it refuses to run as anything but those triggers.  It fires after
+-- the price_series triggers (trigger names sort price_snapshot_series_* < price_snapshot_summary_*).
+CREATE FUNCTION llm_econ._price_daily_maintain() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  k_sku text[];
+  k_provider text[];
+  k_pricing text[];
+  k_since timestamptz[];
+BEGIN
+  IF TG_RELID OPERATOR(pg_catalog.<>) 'llm_econ.price_snapshot'::regclass OR TG_LEVEL <> 'STATEMENT'
+     OR TG_WHEN <> 'AFTER' OR TG_OP NOT IN ('INSERT', 'UPDATE', 'DELETE') THEN
+    RAISE EXCEPTION 'llm_econ._price_daily_maintain() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  IF TG_OP = 'INSERT' THEN
+    SELECT array_agg(c.sku ORDER BY c.sku, c.provider, c.pricing), array_agg(c.provider ORDER BY c.sku, c.provider, c.pricing),
+           array_agg(c.pricing ORDER BY c.sku, c.provider, c.pricing), array_agg(c.since ORDER BY c.sku, c.provider, c.pricing)
+      INTO k_sku, k_provider, k_pricing, k_since
+      FROM (SELECT n.sku, n.provider, n.pricing,
+                   date_trunc('day', min(n.observed_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS since
+              FROM new_rows n GROUP BY 1, 2, 3) c;
+  ELSIF TG_OP = 'DELETE' THEN
+    SELECT array_agg(c.sku ORDER BY c.sku, c.provider, c.pricing), array_agg(c.provider ORDER BY c.sku, c.provider, c.pricing),
+           array_agg(c.pricing ORDER BY c.sku, c.provider, c.pricing), array_agg(c.since ORDER BY c.sku, c.provider, c.pricing)
+      INTO k_sku, k_provider, k_pricing, k_since
+      FROM (SELECT o.sku, o.provider, o.pricing,
+                   date_trunc('day', min(o.observed_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS since
+              FROM old_rows o GROUP BY 1, 2, 3) c;
+  ELSE
+    SELECT array_agg(c.sku ORDER BY c.sku, c.provider, c.pricing), array_agg(c.provider ORDER BY c.sku, c.provider, c.pricing),
+           array_agg(c.pricing ORDER BY c.sku, c.provider, c.pricing), array_agg(c.since ORDER BY c.sku, c.provider, c.pricing)
+      INTO k_sku, k_provider, k_pricing, k_since
+      FROM (SELECT r.sku, r.provider, r.pricing,
+                   date_trunc('day', min(r.observed_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS since
+              FROM (SELECT n.sku, n.provider, n.pricing, n.observed_at FROM new_rows n
+                    UNION ALL
+                    SELECT o.sku, o.provider, o.pricing, o.observed_at FROM old_rows o) r
+             GROUP BY 1, 2, 3) c;
+  END IF;
+  IF k_sku IS NULL THEN
+    RETURN NULL;
+  END IF;
+  INSERT INTO llm_econ.price_daily_group (sku, provider, pricing)
+  SELECT * FROM unnest(k_sku, k_provider, k_pricing) ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING;
+  PERFORM 1 FROM llm_econ.price_daily_group gr
+    JOIN unnest(k_sku, k_provider, k_pricing) AS g(sku, provider, pricing)
+      ON gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing
+   ORDER BY gr.sku, gr.provider, gr.pricing FOR UPDATE OF gr;
+  UPDATE llm_econ.price_daily_group gr SET last_day = gr.last_day
+    FROM unnest(k_sku, k_provider, k_pricing) AS g(sku, provider, pricing)
+   WHERE gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing;
+  PERFORM llm_econ._price_daily_refresh(k_sku, k_provider, k_pricing, k_since);
+  RETURN NULL;
+END $$;
+REVOKE EXECUTE ON FUNCTION llm_econ._price_daily_maintain() FROM PUBLIC;
+COMMENT ON FUNCTION llm_econ._price_daily_maintain() IS
+  'trigger: keeps price_daily_summary current for the (sku, provider, pricing) groups of inserted, updated or deleted price_snapshot rows';
+
+-- TRUNCATE of price_snapshot empties the derived tables with it.
+CREATE FUNCTION llm_econ._price_daily_truncate() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF TG_RELID OPERATOR(pg_catalog.<>) 'llm_econ.price_snapshot'::regclass OR TG_LEVEL <> 'STATEMENT'
+     OR TG_WHEN <> 'AFTER' OR TG_OP <> 'TRUNCATE' THEN
+    RAISE EXCEPTION 'llm_econ._price_daily_truncate() fires only as the AFTER TRUNCATE trigger of llm_econ.price_snapshot'
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  TRUNCATE llm_econ.price_daily_summary, llm_econ.price_daily_group;
+  RETURN NULL;
+END $$;
+REVOKE EXECUTE ON FUNCTION llm_econ._price_daily_truncate() FROM PUBLIC;
+COMMENT ON FUNCTION llm_econ._price_daily_truncate() IS
+  'trigger: empties price_daily_summary and price_daily_group when price_snapshot is truncated';
+
+CREATE TRIGGER price_snapshot_summary_ins AFTER INSERT ON llm_econ.price_snapshot
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_daily_maintain();
+CREATE TRIGGER price_snapshot_summary_upd AFTER UPDATE ON llm_econ.price_snapshot
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_daily_maintain();
+CREATE TRIGGER price_snapshot_summary_del AFTER DELETE ON llm_econ.price_snapshot
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_daily_maintain();
+CREATE TRIGGER price_snapshot_summary_trunc AFTER TRUNCATE ON llm_econ.price_snapshot
+    FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_daily_truncate();
+
+-- Midnight UTC today: the first day that has not ended.  Inlined (plain SQL), so a comparison
+-- with it is an index condition.
+CREATE FUNCTION llm_econ._today_utc() RETURNS timestamptz
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$ SELECT pg_catalog.date_trunc('day', pg_catalog.now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' $$;
+COMMENT ON FUNCTION llm_econ._today_utc() IS 'internal: midnight UTC of the current day';
+
+-- Every ended day: the stored rows, then each group's last row repeated up to yesterday.
+-- Unrounded; the views below round for display.
+CREATE VIEW llm_econ._price_daily_all WITH (security_invoker = true) AS
+  SELECT d."time", d.sku, d.provider, d.pricing, d.offers, d.min_usd, d.median_usd, d.max_usd, d.sum_usd
+    FROM llm_econ.price_daily_summary d
+   WHERE d."time" OPERATOR(pg_catalog.<) llm_econ._today_utc()
+  UNION ALL
+  SELECT t.day AT TIME ZONE 'UTC', d.sku, d.provider, d.pricing, d.offers, d.min_usd, d.median_usd, d.max_usd, d.sum_usd
+    FROM llm_econ.price_daily_group g
+    JOIN llm_econ.price_daily_summary d
+      ON d.sku OPERATOR(pg_catalog.=) g.sku AND d.provider OPERATOR(pg_catalog.=) g.provider
+     AND d.pricing OPERATOR(pg_catalog.=) g.pricing AND d."time" OPERATOR(pg_catalog.=) g.last_day
+   CROSS JOIN LATERAL pg_catalog.generate_series((g.last_day AT TIME ZONE 'UTC') OPERATOR(pg_catalog.+) interval '1 day',
+                                                 (llm_econ._today_utc() AT TIME ZONE 'UTC') OPERATOR(pg_catalog.-) interval '1 day',
+                                                 interval '1 day') AS t(day);
+COMMENT ON VIEW llm_econ._price_daily_all IS
+  'internal: every ended UTC day of every (sku, provider, pricing) group with a price in effect at its end, unrounded';
+
+CREATE VIEW llm_econ.price_daily_by_provider WITH (security_invoker = true) AS
+  SELECT a."time", a.sku, a.provider, a.pricing,
+         pg_catalog.round(a.min_usd, 4) AS min_usd_per_gpu_hour,
+         pg_catalog.round(a.median_usd, 4) AS median_usd_per_gpu_hour,
+         a.offers
+    FROM llm_econ._price_daily_all a;
+COMMENT ON VIEW llm_econ.price_daily_by_provider IS
+  'per ended UTC day, SKU, provider and pricing: cheapest and median $/GPU-hour over the series (region, instance type) in effect at the end of the day, and how many there are; read from a maintained summary, so a panel costs what its range holds';
+COMMENT ON COLUMN llm_econ.price_daily_by_provider."time" IS 'the day (midnight UTC)';
+COMMENT ON COLUMN llm_econ.price_daily_by_provider.sku IS 'gpu_sku key';
+COMMENT ON COLUMN llm_econ.price_daily_by_provider.provider IS 'provider';
+COMMENT ON COLUMN llm_econ.price_daily_by_provider.pricing IS 'on_demand, spot or reserved';
+COMMENT ON COLUMN llm_econ.price_daily_by_provider.min_usd_per_gpu_hour IS 'cheapest series, $/GPU-hour, rounded to 4 decimals';
+COMMENT ON COLUMN llm_econ.price_daily_by_provider.median_usd_per_gpu_hour IS 'median over the series, $/GPU-hour, rounded to 4 decimals';
+COMMENT ON COLUMN llm_econ.price_daily_by_provider.offers IS 'series in effect (offers)';
+
+-- Per UTC day: the prices in effect at the end of the day over every series of a SKU and
+-- pricing (0.1.0's view, now read from the summary: same rows, same values).
+CREATE OR REPLACE VIEW llm_econ.price_daily WITH (security_invoker = true) AS
+  SELECT a."time", a.sku, a.pricing,
+         pg_catalog.min(a.min_usd) AS min_usd_per_gpu_hour,
+         pg_catalog.round(pg_catalog.sum(a.sum_usd) OPERATOR(pg_catalog./) pg_catalog.sum(a.offers), 6) AS avg_usd_per_gpu_hour,
+         pg_catalog.max(a.max_usd) AS max_usd_per_gpu_hour,
+         pg_catalog.count(a.provider) AS providers,
+         pg_catalog.string_agg(a.provider, ', ' ORDER BY a.provider) AS provider_list
+    FROM llm_econ._price_daily_all a
+   GROUP BY a."time", a.sku, a.pricing;
+
+-- Each observation's span: from it until the series' next observation (NULL: still in effect).
+-- Withdrawals (NULL prices) end a span and start none.  The window partitions by series, so a
+-- filter on sku, provider or pricing reads only those series' observations.
+CREATE VIEW llm_econ.price_series_spans WITH (security_invoker = true) AS
+  SELECT s.valid_from AS "time", s.sku, s.provider, s.region, s.instance_type, s.pricing, s.valid_from, s.valid_to,
+         s.usd_per_gpu_hour
+    FROM (SELECT p.sku, p.provider, p.region, p.instance_type, p.pricing,
+                 p.observed_at AS valid_from,
+                 pg_catalog.lead(p.observed_at) OVER (
+                   PARTITION BY p.sku, p.provider, p.pricing, p.region, p.instance_type
+                   ORDER BY p.observed_at) AS valid_to,
+                 p.usd_per_gpu_hour
+            FROM llm_econ.price_snapshot p) s
+   WHERE s.usd_per_gpu_hour IS NOT NULL;
+COMMENT ON VIEW llm_econ.price_series_spans IS
+  'one row per price in effect: a series'' observation with the time it held, from valid_from until the series'' next observation (valid_to NULL = still in effect); withdrawals appear as the valid_to of the price they end';
+COMMENT ON COLUMN llm_econ.price_series_spans."time" IS 'valid_from, for dashboards';
+COMMENT ON COLUMN llm_econ.price_series_spans.sku IS 'gpu_sku key';
+COMMENT ON COLUMN llm_econ.price_series_spans.provider IS 'provider';
+COMMENT ON COLUMN llm_econ.price_series_spans.region IS 'region; NULL = provider-wide';
+COMMENT ON COLUMN llm_econ.price_series_spans.instance_type IS 'machine type; NULL = not given';
+COMMENT ON COLUMN llm_econ.price_series_spans.pricing IS 'on_demand, spot or reserved';
+COMMENT ON COLUMN llm_econ.price_series_spans.valid_from IS 'when the price was observed';
+COMMENT ON COLUMN llm_econ.price_series_spans.valid_to IS 'the series'' next observation (a new price or a withdrawal); NULL = still in effect';
+COMMENT ON COLUMN llm_econ.price_series_spans.usd_per_gpu_hour IS 'USD per GPU-hour';
+
+-- Per month: each provider's time-weighted price at day resolution (each ended day counts with
+-- the provider's cheapest series in effect at its end; days with none are left out), ranked.
+CREATE VIEW llm_econ.cheapest_provider_monthly WITH (security_invoker = true) AS
+  SELECT m."time", m.sku, m.pricing, m.provider,
+         pg_catalog.round(m.usd, 4) AS usd_per_gpu_hour,
+         pg_catalog.rank() OVER (PARTITION BY m."time", m.sku, m.pricing ORDER BY m.usd) AS rank
+    FROM (SELECT pg_catalog.date_trunc('month', a."time" AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS "time",
+                 a.sku, a.pricing, a.provider, pg_catalog.avg(a.min_usd) AS usd
+            FROM llm_econ._price_daily_all a
+           GROUP BY 1, 2, 3, 4) m;
+COMMENT ON VIEW llm_econ.cheapest_provider_monthly IS
+  'per UTC month, SKU and pricing: each provider''s time-weighted $/GPU-hour (mean over the month''s ended days of its cheapest series in effect at the end of the day) and its rank, 1 = cheapest';
+COMMENT ON COLUMN llm_econ.cheapest_provider_monthly."time" IS 'the month (its first midnight UTC)';
+COMMENT ON COLUMN llm_econ.cheapest_provider_monthly.sku IS 'gpu_sku key';
+COMMENT ON COLUMN llm_econ.cheapest_provider_monthly.pricing IS 'on_demand, spot or reserved';
+COMMENT ON COLUMN llm_econ.cheapest_provider_monthly.provider IS 'provider';
+COMMENT ON COLUMN llm_econ.cheapest_provider_monthly.usd_per_gpu_hour IS 'time-weighted $/GPU-hour over the days of the month it had a price, rounded to 4 decimals';
+COMMENT ON COLUMN llm_econ.cheapest_provider_monthly.rank IS '1 = cheapest provider of the month (ties share a rank)';
+
+-- Spot discount of each provider: its spot price against its own on-demand price, same SKU
+-- and day (cheapest series of each).
+CREATE VIEW llm_econ.spot_discount_daily WITH (security_invoker = true) AS
+  SELECT o."time", o.sku, o.provider,
+         pg_catalog.round(o.min_usd, 4) AS on_demand_usd_per_gpu_hour,
+         pg_catalog.round(s.min_usd, 4) AS spot_usd_per_gpu_hour,
+         pg_catalog.round(1 OPERATOR(pg_catalog.-) s.min_usd OPERATOR(pg_catalog./) o.min_usd, 4) AS discount
+    FROM llm_econ._price_daily_all o
+    JOIN llm_econ._price_daily_all s
+      ON s."time" OPERATOR(pg_catalog.=) o."time" AND s.sku OPERATOR(pg_catalog.=) o.sku
+     AND s.provider OPERATOR(pg_catalog.=) o.provider
+   WHERE o.pricing OPERATOR(pg_catalog.=) 'on_demand' AND s.pricing OPERATOR(pg_catalog.=) 'spot';
+COMMENT ON VIEW llm_econ.spot_discount_daily IS
+  'per ended UTC day, SKU and provider with both prices: the provider''s cheapest spot price against its own cheapest on-demand price';
+COMMENT ON COLUMN llm_econ.spot_discount_daily."time" IS 'the day (midnight UTC)';
+COMMENT ON COLUMN llm_econ.spot_discount_daily.sku IS 'gpu_sku key';
+COMMENT ON COLUMN llm_econ.spot_discount_daily.provider IS 'provider';
+COMMENT ON COLUMN llm_econ.spot_discount_daily.on_demand_usd_per_gpu_hour IS 'cheapest on-demand series, $/GPU-hour, 4 decimals';
+COMMENT ON COLUMN llm_econ.spot_discount_daily.spot_usd_per_gpu_hour IS 'cheapest spot series, $/GPU-hour, 4 decimals';
+COMMENT ON COLUMN llm_econ.spot_discount_daily.discount IS '1 - spot / on-demand (0.6 = spot costs 60% less), 4 decimals';
+
+GRANT SELECT ON llm_econ.price_daily_summary, llm_econ.price_daily_group, llm_econ._price_daily_all,
+                llm_econ.price_daily_by_provider, llm_econ.price_series_spans,
+                llm_econ.cheapest_provider_monthly, llm_econ.spot_discount_daily TO PUBLIC;
+
+-- Fill the summary from the prices loaded so far (the shipped history, or an existing install's).
+INSERT INTO llm_econ.price_daily_group (sku, provider, pricing)
+SELECT DISTINCT s.sku, s.provider, s.pricing FROM llm_econ.price_series s;
+SELECT llm_econ._price_daily_refresh(pg_catalog.array_agg(g.sku), pg_catalog.array_agg(g.provider),
+                                     pg_catalog.array_agg(g.pricing), pg_catalog.array_agg('-infinity'::timestamptz))
+  FROM llm_econ.price_daily_group g;
