@@ -106,9 +106,12 @@ BEGIN
                  + percentile_disc(0.5) WITHIN GROUP (ORDER BY s.usd DESC)) * 0.5 AS median_usd,
                 max(s.usd) AS max_usd, sum(s.usd) AS sum_usd
            FROM changes c
-           JOIN spans s ON s.sku = c.sku AND s.provider = c.provider AND s.pricing = c.pricing
-                       AND s.f <= c.day AND (s.t IS NULL OR s.t > c.day)
-          WHERE s.usd IS NOT NULL
+           JOIN (SELECT s.sku, s.provider, s.pricing, s.usd, d.day   -- each priced span, on the days it covers
+                   FROM spans s
+                   JOIN last l ON l.sku = s.sku AND l.provider = s.provider AND l.pricing = s.pricing
+                  CROSS JOIN LATERAL generate_series(s.f, coalesce(s.t - interval '1 day', l.day), interval '1 day') AS d(day)
+                  WHERE s.usd IS NOT NULL) s
+             ON s.sku = c.sku AND s.provider = c.provider AND s.pricing = c.pricing AND s.day = c.day
           GROUP BY c.sku, c.provider, c.pricing, c.day, c.next)
   INSERT INTO llm_econ.price_daily_summary ("time", sku, provider, pricing, offers, min_usd, median_usd, max_usd, sum_usd)
   SELECT d.day AT TIME ZONE 'UTC', st.sku, st.provider, st.pricing, st.offers, st.min_usd, st.median_usd,
@@ -138,10 +141,14 @@ BEGIN
   -- repeat the last row instead)
   DELETE FROM llm_econ.price_daily_summary d
    USING unnest(skus, providers, pricings) AS g(sku, provider, pricing)
-    LEFT JOIN llm_econ.price_daily_group gr
+    JOIN llm_econ.price_daily_group gr
       ON gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing
-   WHERE d.sku = g.sku AND d.provider = g.provider AND d.pricing = g.pricing
-     AND (gr.last_day IS NULL OR d."time" > gr.last_day);
+   WHERE d.sku = gr.sku AND d.provider = gr.provider AND d.pricing = gr.pricing AND d."time" > gr.last_day;
+  DELETE FROM llm_econ.price_daily_summary d
+   USING (SELECT g.sku, g.provider, g.pricing FROM unnest(skus, providers, pricings) AS g(sku, provider, pricing)
+           WHERE NOT EXISTS (SELECT 1 FROM llm_econ.price_daily_group gr
+                              WHERE gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing)) AS gone
+   WHERE d.sku = gone.sku AND d.provider = gone.provider AND d.pricing = gone.pricing;
 END $$;
 -- SECURITY INVOKER: only a role that may write the summary (its owner) can run it usefully.
 COMMENT ON FUNCTION llm_econ._price_daily_refresh(text[], text[], text[], timestamptz[]) IS
