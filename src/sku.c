@@ -14,7 +14,8 @@
 /* A key match wins over an alias match; every name is schema-qualified (search_path-proof). */
 static const char *const lookup_sql =
 "SELECT s.sku, s.fp32_tflops, s.tf32_tflops, s.bf16_tflops, s.fp16_tflops, s.fp8_tflops,"
-"       s.hbm_gb, s.nvlink_gbps, s.pcie_gbps, s.gpus_per_node, s.tdp_watts"
+"       s.hbm_gb, s.nvlink_gb_per_s, s.pcie_gb_per_s, s.gpus_per_node, s.tdp_watts,"
+"       pg_catalog.coalesce(s.hbm_bytes, s.hbm_gb OPERATOR(pg_catalog.*) 1e9::float8)"
 "  FROM (SELECT g.sku AS key, 0 AS pref FROM llm_econ.gpu_sku g"
 "         WHERE pg_catalog.lower(g.sku) OPERATOR(pg_catalog.=) pg_catalog.lower($1)"
 "        UNION ALL"
@@ -135,10 +136,11 @@ le_sku_lookup(const char *name, LeSku *out)
 		for (int d = 0; d < 5; d++)
 			out->tflops[d] = spi_float8(2 + d);
 		out->hbm_gb = spi_float8(7);
-		out->nvlink_gbps = spi_float8(8);
-		out->pcie_gbps = spi_float8(9);
+		out->nvlink_gb_per_s = spi_float8(8);
+		out->pcie_gb_per_s = spi_float8(9);
 		out->gpus_per_node = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 10, &isnull));
 		out->tdp_watts = spi_float8(11);
+		out->hbm_bytes = spi_float8(12);
 	}
 	else
 		hint = close_matches(name, outer);

@@ -337,7 +337,7 @@ in_range(le_field f, double v)
 
 /* What le_check_fields(need) must answer, computed independently. */
 static int
-fields_ok_oracle(const le_spec *s, uint32_t need)
+fields_ok_oracle(const le_spec *s, le_fieldset need)
 {
 	for (int f = 0; f < LE_F__COUNT; f++)
 	{
@@ -890,7 +890,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				st_rel = LE_ERR_VALUE;
 	double		pue,
 				wall;
-	uint32_t	mask;
+	le_fieldset mask;
 	long		cap;
 
 	if (verbose < 0)
@@ -928,14 +928,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	pue = has(&r, 1) ? value(&r, 0) : 1.2;
 	wall = has(&r, 1) ? value(&r, 0) : 3600;
-	mask = has(&r, 4) ? (uint32_t) bytes_le(&r, 4) : LE_NEED_ALL;
+	mask = has(&r, 4) ? (le_fieldset) bytes_le(&r, 4) : LE_NEED_ALL;
 	cap = (long) u8(&r, 64);
 
 	if (verbose)
 	{
 		fprintf(stderr, "spec (flags 0x%02x, %s):\n", flags, raw ? "raw doubles in int4 fields" : "SQL-reachable values");
 		print_spec(&s);
-		fprintf(stderr, "  pue %.17g wall %.17g mask 0x%08x plan cap %ld\n", pue, wall, mask, cap);
+		fprintf(stderr, "  pue %.17g wall %.17g mask 0x%016llx plan cap %ld\n", pue, wall, (unsigned long long) mask, cap);
 	}
 
 	/* names and lists */
@@ -952,7 +952,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	st_all = le_check_fields(&s, mask, &e);
 	check_status("le_check_fields", st_all, &e);
 	REQUIRE(st_all == LE_OK || st_all == LE_ERR_VALUE, "check_fields status %d", (int) st_all);
-	REQUIRE((st_all == LE_OK) == fields_ok_oracle(&s, mask), "check_fields(0x%x) = %d disagrees with the ranges", mask, (int) st_all);
+	REQUIRE((st_all == LE_OK) == fields_ok_oracle(&s, mask), "check_fields(0x%llx) = %d disagrees with the ranges", (unsigned long long) mask, (int) st_all);
 
 	err_reset(&e);
 	st_all = le_check_fields(&s, LE_NEED_ALL, &e);
