@@ -49,10 +49,10 @@ COMMENT ON COLUMN llm_econ.gpu_sku.tf32_tflops IS 'dense TF32 tensor peak, TFLOP
 COMMENT ON COLUMN llm_econ.gpu_sku.bf16_tflops IS 'dense BF16 tensor peak, TFLOP/s; NULL = not supported or not published';
 COMMENT ON COLUMN llm_econ.gpu_sku.fp16_tflops IS 'dense FP16 tensor peak, TFLOP/s; NULL = not supported or not published';
 COMMENT ON COLUMN llm_econ.gpu_sku.fp8_tflops IS 'dense FP8 tensor peak, TFLOP/s; NULL = not supported or not published';
-COMMENT ON COLUMN llm_econ.gpu_sku.nvlink_gb_per_s IS 'NVLink bandwidth per GPU, GB/s, both directions summed as marketed; NULL = no NVLink';
+COMMENT ON COLUMN llm_econ.gpu_sku.nvlink_gb_per_s IS 'NVLink bandwidth per GPU, GB/s, both directions summed as marketed (or the vendor''s scale-up link: AMD Infinity Fabric, Intel Gaudi RoCE, Google ICI); NULL = none';
 COMMENT ON COLUMN llm_econ.gpu_sku.pcie_gb_per_s IS 'host link per GPU, GB/s, both directions summed (default 64 = PCIe 4.0 x16); used inside a node when there is no NVLink';
 COMMENT ON COLUMN llm_econ.gpu_sku.hbm_bytes IS 'device memory per GPU in bytes as the driver reports it (nvidia-smi memory.total MiB x 2^20), where published; NULL = not published, hbm_gb x 10^9 is used';
-COMMENT ON COLUMN llm_econ.gpu_sku.gpus_per_node IS 'GPUs in the usual server of this part (the NVLink domain when it has one)';
+COMMENT ON COLUMN llm_econ.gpu_sku.gpus_per_node IS 'GPUs in the usual server of this part (the NVLink domain when it has one: 72 for GB200/GB300 NVL72, the ICI pod for TPUs)';
 COMMENT ON COLUMN llm_econ.gpu_sku.tdp_watts IS 'board power, W';
 COMMENT ON COLUMN llm_econ.gpu_sku.list_price_usd_low IS 'purchase price per GPU, USD, low end of the quoted range';
 COMMENT ON COLUMN llm_econ.gpu_sku.list_price_usd_high IS 'purchase price per GPU, USD, high end of the quoted range';
