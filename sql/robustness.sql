@@ -31,7 +31,7 @@ INSERT INTO rb_good VALUES
   (NULL, 'seq_len', 'int4', '2048'), (NULL, 'micro_batch', 'int4', '1'), (NULL, 'global_batch', 'int4', '512'),
   (NULL, 'tp', 'int4', '2'), (NULL, 'pp', 'int4', '2'), (NULL, 'zero_stage', 'int4', '1'),
   (NULL, 'recompute', 'text', '''selective'''), (NULL, 'optimizer', 'text', '''adamw'''),
-  (NULL, 'gpus_per_node', 'int4', '8'), (NULL, 'inter_node_gbps', 'float8', '50'),
+  (NULL, 'gpus_per_node', 'int4', '8'), (NULL, 'inter_node_gbit_per_s', 'float8', '400'),
   -- functions of a spec
   (NULL, 'spec', 'llm_econ.run_spec', 'GOOD_SPEC'),
   (NULL, 'pue', 'float8', '1.2'), (NULL, 'wall', 'interval', '''184320 hours'''),

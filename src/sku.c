@@ -15,7 +15,7 @@
 static const char *const lookup_sql =
 "SELECT s.sku, s.fp32_tflops, s.tf32_tflops, s.bf16_tflops, s.fp16_tflops, s.fp8_tflops,"
 "       s.hbm_gb, s.nvlink_gb_per_s, s.pcie_gb_per_s, s.gpus_per_node, s.tdp_watts,"
-"       pg_catalog.coalesce(s.hbm_bytes, s.hbm_gb OPERATOR(pg_catalog.*) 1e9::float8)"
+"       COALESCE(s.hbm_bytes, s.hbm_gb OPERATOR(pg_catalog.*) 1e9::float8)"
 "  FROM (SELECT g.sku AS key, 0 AS pref FROM llm_econ.gpu_sku g"
 "         WHERE pg_catalog.lower(g.sku) OPERATOR(pg_catalog.=) pg_catalog.lower($1)"
 "        UNION ALL"

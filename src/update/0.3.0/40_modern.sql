@@ -155,13 +155,13 @@ DECLARE
 BEGIN
   PERFORM pg_catalog.set_config('session_replication_role', 'replica', true);
   UPDATE llm_econ.run_plan
-     SET spec.ep = pg_catalog.coalesce((spec).ep, 1),
-         spec.cp = pg_catalog.coalesce((spec).cp, 1),
-         spec.vpp = pg_catalog.coalesce((spec).vpp, 1),
-         spec.ffn_act = pg_catalog.coalesce((spec).ffn_act, 'gelu'),
-         spec.sequence_parallel = pg_catalog.coalesce((spec).sequence_parallel, true),
-         spec.attention = pg_catalog.coalesce((spec).attention, 'flash'),
-         spec.grad_dtype = pg_catalog.coalesce((spec).grad_dtype, 'bf16');
+     SET spec.ep = COALESCE((spec).ep, 1),
+         spec.cp = COALESCE((spec).cp, 1),
+         spec.vpp = COALESCE((spec).vpp, 1),
+         spec.ffn_act = COALESCE((spec).ffn_act, 'gelu'),
+         spec.sequence_parallel = COALESCE((spec).sequence_parallel, true),
+         spec.attention = COALESCE((spec).attention, 'flash'),
+         spec.grad_dtype = COALESCE((spec).grad_dtype, 'bf16');
   UPDATE llm_econ.run_plan p
      SET spec.hbm_bytes = g.hbm_bytes
     FROM llm_econ.gpu_sku g,
