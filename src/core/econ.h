@@ -163,6 +163,7 @@ extern double le_num_or(const le_spec *s, le_field f, double dflt);
 extern double le_active_params(const le_spec *s);
 extern double le_expert_params(const le_spec *s);
 extern double le_stage_layers(const le_spec *s);
+extern double le_layers_on_stage(const le_spec *s, int i);
 extern double le_stage_share(const le_spec *s);
 
 /* ---- validation (validate.c) ---- */

@@ -30,6 +30,7 @@ typedef struct layer_shape
 	double		stats;			/* flash attention: fp32 softmax statistics, 4·a·(s/cp)·b bytes */
 	double		kv;				/* n_kv_heads / n_heads: GQA's share of K and V */
 	double		mlp;			/* the FFN's inner tensors, in units of sbh */
+	double		gi;				/* bytes per element of a GEMM-only input: 2, or 1 in fp8 */
 	double		t;				/* tp */
 	int			sp;				/* sequence parallelism on (when tp > 1) */
 	int			flash;
@@ -37,24 +38,40 @@ typedef struct layer_shape
 } layer_shape;
 
 /*
- * The FFN's stored tensors, in units of s·b·h bytes:
- * a GELU FFN keeps the first linear's output (the GELU input) and the GELU
- * output, 2·2·f/h (f = ffn_hidden; with f = 4h the 16 of Korthikanti's 19·sbh
- * MLP term); SwiGLU (Shazeer 2020) keeps the two input projections and the
- * product fed to the output projection, 3·2·f/h (Megatron-LM's fused
- * bias-SwiGLU saves its input and recomputes the activation).  A mixture of
- * experts sends each token to top_k experts of inner size f: top_k copies of
- * the dispatched input (2 each) and of the expert's inner tensors.
+ * Bytes per element of a tensor kept only as the input of a matrix multiply:
+ * 2 (16-bit), but 1 when the run computes in fp8, since FP8 training keeps
+ * the FP8 copy it made for the forward GEMM for the weight-gradient GEMM of
+ * the backward (NVIDIA Transformer Engine; DeepSeek-V3 report §3.3.2 caches
+ * these activations in FP8).  fp32 runs double everything (the width).
+ */
+static double
+gemm_input_units(const le_spec *s)
+{
+	return (int) s->num[LE_F_DTYPE] == LE_DT_FP8 ? 1.0 : 2.0;
+}
+
+/*
+ * The FFN's stored tensors, in units of s·b·h bytes, with f = ffn_hidden
+ * and gi = gemm_input_units: a GELU FFN keeps the first linear's output (the
+ * GELU input, 2·f/h) and the GELU output that feeds the second linear
+ * (gi·f/h): with f = 4h and gi = 2 the 16 of Korthikanti's 19·sbh MLP term.
+ * SwiGLU (Shazeer 2020) keeps its two input projections (2·2·f/h; Megatron-
+ * LM's fused bias-SwiGLU saves its input and recomputes the activation) and
+ * the product fed to the output projection (gi·f/h).  A mixture of experts
+ * sends each token to top_k experts of inner size f: top_k copies of the
+ * dispatched input (gi each, the experts' first GEMM input) and of the
+ * expert's inner tensors.
  */
 static double
 mlp_units(const le_spec *s)
 {
 	double		h = s->num[LE_F_D_MODEL];
 	double		f = le_num_or(s, LE_F_FFN_HIDDEN, 4.0 * h);
-	double		per = ((int) le_num_or(s, LE_F_FFN_ACT, LE_ACT_GELU) == LE_ACT_SWIGLU ? 6.0 : 4.0) * f / h;
+	double		gi = gemm_input_units(s);
+	double		per = (((int) le_num_or(s, LE_F_FFN_ACT, LE_ACT_GELU) == LE_ACT_SWIGLU ? 4.0 : 2.0) + gi) * f / h;
 
 	if (s->present & LE_BIT(LE_F_N_EXPERTS))
-		return s->num[LE_F_TOP_K] * (2.0 + per);
+		return s->num[LE_F_TOP_K] * (gi + per);
 	return per;
 }
 
@@ -72,6 +89,7 @@ shape_of(const le_spec *s)
 	x.stats = 4.0 * a * sl * b;
 	x.kv = le_num_or(s, LE_F_N_KV_HEADS, a) / a;
 	x.mlp = mlp_units(s);
+	x.gi = gemm_input_units(s);
 	x.t = s->num[LE_F_TP];
 	x.sp = x.t > 1 && le_num_or(s, LE_F_SEQUENCE_PARALLEL, 1) != 0;
 	x.flash = (int) le_num_or(s, LE_F_ATTENTION, LE_ATT_FLASH) == LE_ATT_FLASH;
@@ -92,7 +110,7 @@ shape_of(const le_spec *s)
  *   5·a·s²·b of attention scores (softmax output 2, its dropout mask 1 and
  *     output 2), sharded over t.
  * Generalised here: K and V shrink to n_kv_heads/n_heads (GQA, Ainslie et
- * al. 2023); FlashAttention (Dao et al. 2022) keeps no score tensor, only
+ * al. 2023); tensors kept only as GEMM inputs take 1 byte in fp8 runs; FlashAttention (Dao et al. 2022) keeps no score tensor, only
  * fp32 softmax statistics per head and query; context parallelism divides
  * the sequence (Llama 3 report §3.3.2), so the scores become 5·a·s·(s/cp)·b.
  * With t = tp: tensor-parallel only, sbh·(10 + 24/t + 5·a·s/(h·t)); with
@@ -105,8 +123,10 @@ static double
 layer_activation_bytes(const le_spec *s, int recompute)
 {
 	layer_shape x = shape_of(s);
-	double		whole = 10.0 * x.sbh;
-	double		sharded = (4.0 + 4.0 * x.kv + x.mlp) * x.sbh;
+	/* layer-norm inputs 4, attention and MLP inputs gi + gi, dropout masks 1 + 1 */
+	double		whole = (6.0 + 2.0 * x.gi) * x.sbh;
+	/* Q 2, K and V 2 each scaled by GQA, the output projection's input gi, the MLP */
+	double		sharded = (2.0 + 4.0 * x.kv + x.gi + x.mlp) * x.sbh;
 	double		scores = x.flash ? x.stats : x.score * x.width;
 
 	if (recompute == LE_RC_FULL)
@@ -117,20 +137,21 @@ layer_activation_bytes(const le_spec *s, int recompute)
 }
 
 /*
- * Activations held at the peak on a pipeline stage of ⌈L/pp⌉ layers.  With
- * 1F1B scheduling the first stage keeps min(pp, m) micro-batches in flight
- * (about L layers' worth; Korthikanti et al. 2022 §4.2.3, Narayanan et al.
- * 2021 §2.2.1); the interleaved schedule with vpp virtual stages keeps
- * L·(1 + (pp−1)/(pp·vpp)) (Korthikanti §4.2.3); the last stage keeps one.
- * Full recomputation also needs one layer's complete activations while that
+ * Activations held at the peak on pipeline stage i (of pp), which holds
+ * le_layers_on_stage layers.  With 1F1B scheduling stage i keeps
+ * min(pp − i, m) micro-batches in flight (the first stage pp: about L
+ * layers' worth; Korthikanti et al. 2022 §4.2.3, Narayanan et al. 2021
+ * §2.2.1); the interleaved schedule with vpp virtual stages keeps
+ * L·(1 + (pp−1)/(pp·vpp)) on the first stage (Korthikanti §4.2.3).  Full
+ * recomputation also needs one layer's complete activations while that
  * layer's backward runs.  The last stage adds the logits, 4·s·b·V bytes
  * (fp32, vocabulary sharded over tp by Megatron-LM's vocab-parallel
  * cross-entropy), when vocab_size is known.
  */
 static double
-activation_bytes(const le_spec *s, int last_stage)
+activation_bytes(const le_spec *s, int i)
 {
-	double		Ls = le_stage_layers(s);
+	double		layers = le_layers_on_stage(s, i);
 	double		pp = s->num[LE_F_PP];
 	double		v = le_num_or(s, LE_F_VPP, 1);
 	double		m = le_micro_batches(s);
@@ -138,60 +159,61 @@ activation_bytes(const le_spec *s, int last_stage)
 	int			rc = (int) s->num[LE_F_RECOMPUTE];
 	double		bytes;
 
-	if (last_stage && pp > 1)
-		in_flight = 1;
-	else if (v > 1)
+	if (v > 1 && i == 0)
 		in_flight = pp * (1.0 + (pp - 1.0) / (pp * v));
 	else
-		in_flight = pp;
+		in_flight = pp - i;
 	if (m > 0 && m < in_flight)
 		in_flight = m;
-	bytes = layer_activation_bytes(s, rc) * Ls * in_flight;
+	bytes = layer_activation_bytes(s, rc) * layers * in_flight;
 	if (rc == LE_RC_FULL)
 		bytes += layer_activation_bytes(s, LE_RC_NONE);
-	if ((last_stage || pp == 1) && (s->present & LE_BIT(LE_F_VOCAB_SIZE)))
+	if (i == pp - 1 && (s->present & LE_BIT(LE_F_VOCAB_SIZE)))
 		bytes += 4.0 * s->num[LE_F_SEQ_LEN] / le_num_or(s, LE_F_CP, 1) * s->num[LE_F_MICRO_BATCH] *
 			s->num[LE_F_VOCAB_SIZE] / s->num[LE_F_TP];
 	return bytes;
 }
 
 /*
- * Model states of one stage.  Dense parameters (and the embedding or output
- * layer, V·h each when vocab_size is known, sharded over tp by Megatron-LM's
- * vocab-parallel embedding) are divided by tp, expert parameters by tp·ep
- * (expert parallelism places n_experts/ep experts per rank; Lepikhin et al.
- * 2020, "GShard"; DeepSpeed-MoE), both taken for the stage's share of the
- * layers.  ZeRO (Rajbhandari et al. 2019, Figure 1) shards what its stage
- * says over dp for dense parameters and over dp/ep, the expert data-parallel
- * group, for expert parameters (Megatron-LM's distributed optimizer does the
- * same for stage 1).
+ * Model states of stage i.  Dense parameters (and the embedding on the
+ * first stage, the output layer on the last, V·h each when vocab_size is
+ * known, sharded over tp by Megatron-LM's vocab-parallel embedding) are
+ * divided by tp, expert parameters by tp·ep (expert parallelism places
+ * n_experts/ep experts per rank; Lepikhin et al. 2020, "GShard";
+ * DeepSpeed-MoE), both for the stage's share of the layers (1/pp when
+ * n_layers is unknown).  ZeRO (Rajbhandari et al. 2019, Figure 1) shards
+ * what its stage says over dp for dense parameters and over dp/ep, the
+ * expert data-parallel group, for expert parameters (Megatron-LM's
+ * distributed optimizer does the same for stage 1).
  */
 static void
-stage_states(const le_spec *s, const double *per_param, int first, int last, le_memory *m)
+stage_states(const le_spec *s, const double *per_param, int i, le_memory *m)
 {
 	double		tp = s->num[LE_F_TP];
+	double		pp = s->num[LE_F_PP];
 	double		ep = le_num_or(s, LE_F_EP, 1);
 	double		dp = le_dp(s);
 	int			zero = (int) s->num[LE_F_ZERO_STAGE];
-	double		share = le_stage_share(s);
+	double		share = (s->present & LE_BIT(LE_F_N_LAYERS)) ?
+		le_layers_on_stage(s, i) / s->num[LE_F_N_LAYERS] : 1.0 / pp;
 	double		experts = le_expert_params(s);
 	double		dense = (s->num[LE_F_N_PARAMS] - experts) * share / tp;
 	double		expert = experts * share / (tp * ep);
 
-	if (s->present & LE_BIT(LE_F_VOCAB_SIZE) && (s->present & LE_BIT(LE_F_D_MODEL)))
-		dense += (first + last) * s->num[LE_F_VOCAB_SIZE] * s->num[LE_F_D_MODEL] / tp;
+	if ((s->present & LE_BIT(LE_F_VOCAB_SIZE)) && (s->present & LE_BIT(LE_F_D_MODEL)))
+		dense += ((i == 0) + (i == pp - 1)) * s->num[LE_F_VOCAB_SIZE] * s->num[LE_F_D_MODEL] / tp;
 
 	m->weights = per_param[0] * (dense / (zero >= 3 ? dp : 1) + expert / (zero >= 3 ? dp / ep : 1));
 	m->grads = per_param[1] * (dense / (zero >= 2 ? dp : 1) + expert / (zero >= 2 ? dp / ep : 1));
 	m->optimizer = per_param[2] * (dense / (zero >= 1 ? dp : 1) + expert / (zero >= 1 ? dp / ep : 1));
 }
 
-/* One stage's memory: states, activations (NaN when the shape is unknown), overhead, total. */
+/* Stage i's memory: states, activations (NaN when the shape is unknown), overhead, total. */
 static void
-stage_memory(const le_spec *s, const double *per_param, int first, int last, le_memory *m)
+stage_memory(const le_spec *s, const double *per_param, int i, le_memory *m)
 {
-	stage_states(s, per_param, first, last, m);
-	m->activations = le_shape_known(s) ? activation_bytes(s, last) : NAN;
+	stage_states(s, per_param, i, m);
+	m->activations = le_shape_known(s) ? activation_bytes(s, i) : NAN;
 	m->overhead = LE_OVERHEAD_FIXED_BYTES +
 		LE_OVERHEAD_FRAGMENTATION * (m->weights + m->grads + m->optimizer);
 	m->total = m->weights + m->grads + m->optimizer + m->activations + m->overhead;
@@ -200,12 +222,13 @@ stage_memory(const le_spec *s, const double *per_param, int first, int last, le_
 
 /*
  * Memory per GPU on the heaviest pipeline stage.  Model states are divided
- * by tp and by the stage's share of the layers (⌈L/pp⌉/L, or 1/pp when L is
- * unknown), then ZeRO shards them over dp (Rajbhandari et al. 2019,
- * Figure 1): stage 1 the optimizer state, stage 2 also the gradients,
- * stage 3 also the weights.  With pp > 1 the first stage (embedding, most
- * micro-batches in flight) and the last (output layer, logits) are both
- * computed and the larger total is reported.
+ * by tp and by the stage's share of the layers, then ZeRO shards them over
+ * dp (Rajbhandari et al. 2019, Figure 1): stage 1 the optimizer state,
+ * stage 2 also the gradients, stage 3 also the weights.  The candidates for
+ * the heaviest stage are the first (embedding, most micro-batches in
+ * flight), the second (the first with an extra layer when the split is
+ * uneven) and the last (output layer, logits); the largest total is
+ * reported (by model states when activations are unknown).
  *
  * Gradients: grad_dtype fp32 keeps 4-byte main gradients in mixed precision
  * (Megatron-LM's default, 18 bytes per parameter with Adam).
@@ -221,7 +244,10 @@ le_status
 le_memory_per_gpu(const le_spec *s, le_memory *m, le_error *err)
 {
 	double		per_param[3];
-	int			fp32;
+	int			fp32,
+				pp,
+				cand[3],
+				nc = 0;
 
 	if (le_check_fields(s, LE_NEED_MEMORY, err) != LE_OK ||
 		le_check_relations(s, err) != LE_OK)
@@ -233,21 +259,23 @@ le_memory_per_gpu(const le_spec *s, le_memory *m, le_error *err)
 	if (!fp32 && (int) le_num_or(s, LE_F_GRAD_DTYPE, LE_GD_BF16) == LE_GD_FP32)
 		per_param[1] = 4;
 
-	if (s->num[LE_F_PP] > 1)
+	pp = (int) s->num[LE_F_PP];
+	cand[nc++] = 0;
+	if (pp > 2)
+		cand[nc++] = 1;
+	if (pp > 1)
+		cand[nc++] = pp - 1;
+	for (int c = 0; c < nc; c++)
 	{
-		le_memory	first,
-					last;
+		le_memory	x;
 
-		stage_memory(s, per_param, 1, 0, &first);
-		stage_memory(s, per_param, 0, 1, &last);
-		/* the heavier stage; by model states when activations are unknown */
-		if (isnan(first.total) || isnan(last.total))
-			*m = (last.weights + last.grads + last.optimizer > first.weights + first.grads + first.optimizer) ? last : first;
-		else
-			*m = last.total > first.total ? last : first;
+		stage_memory(s, per_param, cand[c], &x);
+		if (c == 0 ||
+			(isnan(x.total) || isnan(m->total) ?
+			 x.weights + x.grads + x.optimizer > m->weights + m->grads + m->optimizer :
+			 x.total > m->total))
+			*m = x;
 	}
-	else
-		stage_memory(s, per_param, 1, 1, m);
 
 	if (!isfinite(m->weights + m->grads + m->optimizer + m->overhead) ||
 		(le_shape_known(s) && !isfinite(m->total)))

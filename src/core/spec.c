@@ -216,6 +216,31 @@ le_stage_layers(const le_spec *s)
 }
 
 /*
+ * Layers on pipeline stage i of pp when n_layers = q·pp + r: the r extra
+ * layers go to stages 1..r, so the first stage, which keeps the most
+ * micro-batches in flight, and (unless r = pp − 1) the last, which holds the
+ * output layer and the logits, get q.  This is Llama 3 405B's split of 126
+ * layers on 16 stages (7, 8 × 14, 7; Llama 3 report §3.3.2, "one Transformer
+ * layer fewer on the first and the last stages").  NaN when n_layers is
+ * unknown.
+ */
+double
+le_layers_on_stage(const le_spec *s, int i)
+{
+	double		L,
+				pp = s->num[LE_F_PP],
+				q,
+				r;
+
+	if (!(s->present & LE_BIT(LE_F_N_LAYERS)))
+		return NAN;
+	L = s->num[LE_F_N_LAYERS];
+	q = floor(L / pp);
+	r = L - q * pp;
+	return q + ((i >= 1 && i <= r) ? 1.0 : 0.0);
+}
+
+/*
  * Share of the (non-embedding) parameters on the heaviest stage:
  * ⌈L/pp⌉ / L when n_layers is known, else 1/pp.
  */
