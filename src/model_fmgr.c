@@ -45,7 +45,8 @@ le_training_flops_fn(PG_FUNCTION_ARGS)
 	double		v;
 
 	READ_SPEC(s);
-	le_check(le_training_flops_attn(&s, PG_GETARG_BOOL(1), &v, &err), &err);
+	/* the 0.2.0 declaration (until ALTER EXTENSION UPDATE) has no second argument */
+	le_check(le_training_flops_attn(&s, PG_NARGS() > 1 && PG_GETARG_BOOL(1), &v, &err), &err);
 	PG_RETURN_FLOAT8(v);
 }
 

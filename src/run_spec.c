@@ -121,10 +121,18 @@ le_run_spec(PG_FUNCTION_ARGS)
 	int			dtype;
 	double		tflops,
 				link_gb_per_s,
-				inter_gbit;
+				inter_gbit,
+				gbit_factor;
+	int			nargs;
 
 	le_spec_clear(&s);
-	for (int i = 0; i < (int) lengthof(args_map); i++)
+	/*
+	 * Until ALTER EXTENSION llm_econ UPDATE, a database still declares the
+	 * 0.2.0 constructor: 19 arguments, the 19th inter_node_gbps in GB/s.
+	 */
+	nargs = Min(PG_NARGS(), (int) lengthof(args_map));
+	gbit_factor = PG_NARGS() > ARG_INTER_NODE_GBIT + 1 ? 1.0 : 8.0;
+	for (int i = 0; i < nargs; i++)
 	{
 		if (PG_ARGISNULL(i) || args_map[i].field == LE_F__COUNT)
 			continue;
@@ -155,7 +163,9 @@ le_run_spec(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("inter_node_gbit_per_s must not be NULL")));
 	inter_gbit = PG_GETARG_FLOAT8(ARG_INTER_NODE_GBIT);
-	le_check(le_check_range("inter_node_gbit_per_s", inter_gbit, 0, 1, 1e6, 0, &err), &err);
+	le_check(le_check_range(gbit_factor == 1.0 ? "inter_node_gbit_per_s" : "inter_node_gbps",
+							inter_gbit, 0, 1, 1e6, 0, &err), &err);
+	inter_gbit *= gbit_factor;
 
 	sku = cached_sku(fcinfo, s.text[LE_F_SKU], s.textlen[LE_F_SKU]);
 	dtype = (int) s.num[LE_F_DTYPE];
