@@ -330,6 +330,15 @@ in_range(le_field f, double v)
 		[LE_F_TP] = {1, 0, 2147483647.0},
 		[LE_F_PP] = {1, 0, 2147483647.0},
 		[LE_F_ZERO_STAGE] = {0, 0, 3},
+		[LE_F_N_ACTIVE_PARAMS] = {0, 1, 1e18},
+		[LE_F_N_EXPERTS] = {1, 0, 1e6},
+		[LE_F_TOP_K] = {1, 0, 1e6},
+		[LE_F_EP] = {1, 0, 2147483647.0},
+		[LE_F_CP] = {1, 0, 2147483647.0},
+		[LE_F_VPP] = {1, 0, 1e5},
+		[LE_F_N_KV_HEADS] = {1, 0, 1e6},
+		[LE_F_FFN_HIDDEN] = {1, 0, 1e8},
+		[LE_F_VOCAB_SIZE] = {1, 0, 1e9},
 	};
 
 	return isfinite(v) && (r[f].lo_open ? v > r[f].lo : v >= r[f].lo) && v <= r[f].hi;
@@ -364,9 +373,20 @@ fields_ok_oracle(const le_spec *s, le_fieldset need)
 				if (le_enum_parse(le_field_enum((le_field) f), s->text[f], s->textlen[f]) < 0)
 					return 0;
 				break;
+			case LE_K_BOOL:
+				if (s->num[f] != 0 && s->num[f] != 1)
+					return 0;
+				break;
 		}
 	}
 	return 1;
+}
+
+/* A field as an integer, or dflt when NULL. */
+static int64_t
+int_or(const le_spec *s, le_field f, int64_t dflt)
+{
+	return (s->present & LE_BIT(f)) ? (int64_t) s->num[f] : dflt;
 }
 
 /* Cross-field rules with 64-bit integers (fields whole and in range). */
@@ -376,13 +396,19 @@ relations_oracle(const le_spec *s)
 	int64_t		g = (int64_t) s->num[LE_F_N_GPUS],
 				tp = (int64_t) s->num[LE_F_TP],
 				pp = (int64_t) s->num[LE_F_PP],
-				mp = tp * pp;
+				cp = int_or(s, LE_F_CP, 1),
+				ep = int_or(s, LE_F_EP, 1),
+				vpp = int_or(s, LE_F_VPP, 1),
+				dp;
+	int			moe = (s->present & LE_BIT(LE_F_N_EXPERTS)) != 0;
 
-	if (mp > g || g % mp != 0)
+	/* tp·pp·cp ≤ 3 · 2^31 · ... may exceed g: compare in steps to stay in range */
+	if (tp > g || pp > g || cp > g || tp * pp > g || tp * pp * cp > g || g % (tp * pp * cp) != 0)
 		return 0;
+	dp = g / (tp * pp * cp);
 	if (s->present & LE_BIT(LE_F_GLOBAL_BATCH))
 	{
-		int64_t		per = (int64_t) s->num[LE_F_MICRO_BATCH] * (g / mp);
+		int64_t		per = (int64_t) s->num[LE_F_MICRO_BATCH] * dp;
 		int64_t		gb = (int64_t) s->num[LE_F_GLOBAL_BATCH];
 
 		if (gb < per || gb % per != 0)
@@ -393,7 +419,36 @@ relations_oracle(const le_spec *s)
 		return 0;
 	if ((s->present & LE_BIT(LE_F_N_HEADS)) && (int64_t) s->num[LE_F_N_HEADS] % tp != 0)
 		return 0;
-	if ((s->present & LE_BIT(LE_F_N_LAYERS)) && (int64_t) s->num[LE_F_N_LAYERS] % pp != 0)
+	/* since 0.3.0 pp need not divide n_layers, but cannot exceed it */
+	if ((s->present & LE_BIT(LE_F_N_LAYERS)) && (int64_t) s->num[LE_F_N_LAYERS] < pp)
+		return 0;
+	/* mixture of experts, ep, cp, vpp, GQA (validate.c check_modern) */
+	if (moe != ((s->present & LE_BIT(LE_F_TOP_K)) != 0))
+		return 0;
+	if (moe && s->num[LE_F_TOP_K] > s->num[LE_F_N_EXPERTS])
+		return 0;
+	if ((s->present & LE_BIT(LE_F_N_ACTIVE_PARAMS)) && s->num[LE_F_N_ACTIVE_PARAMS] > s->num[LE_F_N_PARAMS])
+		return 0;
+	if ((s->present & LE_BIT(LE_F_N_ACTIVE_PARAMS)) && s->num[LE_F_N_ACTIVE_PARAMS] < s->num[LE_F_N_PARAMS] && !moe)
+		return 0;
+	if (moe && s->num[LE_F_TOP_K] < s->num[LE_F_N_EXPERTS] &&
+		!((s->present & LE_BIT(LE_F_N_ACTIVE_PARAMS)) && s->num[LE_F_N_ACTIVE_PARAMS] < s->num[LE_F_N_PARAMS]))
+		return 0;
+	if (ep > 1 && !moe)
+		return 0;
+	if (ep > dp || dp % ep != 0)
+		return 0;
+	if (moe && (int64_t) s->num[LE_F_N_EXPERTS] % ep != 0)
+		return 0;
+	if (cp > 1 && (s->present & LE_BIT(LE_F_SEQ_LEN)) && (int64_t) s->num[LE_F_SEQ_LEN] % (2 * cp) != 0)
+		return 0;
+	if (vpp > 1 && pp < 2)
+		return 0;
+	if (vpp > 1 && (s->present & LE_BIT(LE_F_N_LAYERS)) &&
+		(pp * vpp > (int64_t) s->num[LE_F_N_LAYERS] || (int64_t) s->num[LE_F_N_LAYERS] % (pp * vpp) != 0))
+		return 0;
+	if ((s->present & LE_BIT(LE_F_N_KV_HEADS)) && (s->present & LE_BIT(LE_F_N_HEADS)) &&
+		(int64_t) s->num[LE_F_N_HEADS] % (int64_t) s->num[LE_F_N_KV_HEADS] != 0)
 		return 0;
 	return 1;
 }
@@ -920,6 +975,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			case LE_K_INT4:
 				le_spec_set_num(&s, (le_field) f, value(&r, !raw));
 				break;
+			case LE_K_BOOL:
+				/* SQL gives 0 or 1; raw mode also tries other doubles */
+				le_spec_set_num(&s, (le_field) f, raw ? value(&r, 0) : (double) (u8(&r, 0) & 1));
+				break;
 			case LE_K_TEXT:
 			case LE_K_ENUM:
 				set_text(&r, &s, (le_field) f);
@@ -943,7 +1002,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		REQUIRE(le_field_name((le_field) f)[0] != '?', "field %d has no name", f);
 	REQUIRE(strcmp(le_field_name(LE_F__COUNT), "?") == 0, "field name out of range");
 	for (int en = 0; en < LE_E__COUNT; en++)
-		for (int c = 0; c < 3; c++)
+		for (int c = 0; c < 3 && strcmp(le_enum_label((le_enum) en, c), "?") != 0; c++)
 			REQUIRE(le_enum_parse((le_enum) en, le_enum_label((le_enum) en, c), strlen(le_enum_label((le_enum) en, c))) == c,
 					"enum %d code %d does not round-trip", en, c);
 
