@@ -110,11 +110,14 @@ SELECT v AS vpp, (m).activation_bytes / first_value((m).activation_bytes) OVER (
        LATERAL memory_per_gpu(run_spec(70e9, 2e12, 512, 'H100', n_layers => 80, d_model => 8192, n_heads => 64,
                                        seq_len => 4096, tp => 8, pp => 8, vpp => v)) AS m
  ORDER BY v;
--- Pipeline traffic is on NVLink when the whole pipeline shares a node, else on the network.
-SELECT n_gpus, link FROM unnest(ARRAY[8, 16]) AS n_gpus,
+-- Pipeline traffic is on NVLink where neighbouring stages share a node: all of it for 8 stages on one
+-- 8-GPU node; for 16 stages on two nodes 1 sender in 8 crosses to the other node; with dp 8 between
+-- stages (stride 8) every stage boundary is a node boundary.
+SELECT n_gpus, pp, link, round((bytes / sum(bytes) OVER (PARTITION BY n_gpus))::numeric, 3) AS share
+  FROM (VALUES (8, 8), (16, 16), (128, 16)) AS t(n_gpus, pp),
        LATERAL comm_breakdown(run_spec(7e9, 1e12, n_gpus, 'H100', n_layers => 32, d_model => 4096, n_heads => 32,
-                                       seq_len => 4096, global_batch => 64, pp => n_gpus)) AS b
- WHERE parallelism = 'pp' ORDER BY n_gpus;
+                                       seq_len => 4096, global_batch => 64, pp => pp)) AS b
+ WHERE parallelism = 'pp' ORDER BY n_gpus, link;
 
 -- ---- framework conventions: fp32 gradients ------------------------------------------------------------
 -- Megatron-LM's default keeps fp32 main gradients: 2 + 4 + 12 = 18 bytes per parameter, and the

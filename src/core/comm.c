@@ -31,8 +31,7 @@
  * Placement: ranks are numbered tp fastest, then cp, then dp (whose
  *   consecutive ranks form the ep groups), then pp (Megatron-LM's order), so
  *   a group stays on NVLink when its span fits in a node; pipeline traffic is
- *   on NVLink when the whole pipeline shares a node, else the network link
- *   between stages is its bottleneck.
+ *   split between NVLink and the network when neighbouring stages share nodes.
  */
 
 /* Element size on the wire: 2 bytes for 16-bit training, 4 for fp32/tf32. */
@@ -185,8 +184,26 @@ le_comm_breakdown(const le_spec *s, le_comm_row *rows, int *nrows, le_error *err
 				4 * Ls * m * ring_share(ep) * act * s->num[LE_F_TOP_K] / tp);
 	}
 	if (pp > 1)
-		/* with vpp virtual stages a micro-batch crosses each rank vpp times (Narayanan et al. 2021 §2.2.2) */
-		add_row(s, rows, nrows, "pp", "send_recv", s->num[LE_F_N_GPUS], 2 * m * vpp * act / tp);
+	{
+		/*
+		 * With vpp virtual stages a micro-batch crosses each rank vpp times
+		 * (Narayanan et al. 2021 §2.2.2).  Rank r sends to r + stride, stride =
+		 * tp·cp·dp: on NVLink when the whole pipeline shares a node; when only
+		 * neighbouring stages do (stride < gpus_per_node), a share stride/gpn
+		 * of the senders crosses a node boundary and uses the network.
+		 */
+		double		total = 2 * m * vpp * act / tp;
+		double		stride = tp * cp * dp;
+		double		gpn = s->num[LE_F_GPUS_PER_NODE];
+
+		if (s->num[LE_F_N_GPUS] <= gpn || stride >= gpn)
+			add_row(s, rows, nrows, "pp", "send_recv", s->num[LE_F_N_GPUS], total);
+		else
+		{
+			add_row(s, rows, nrows, "pp", "send_recv", 1, total * (1 - stride / gpn));
+			add_row(s, rows, nrows, "pp", "send_recv", gpn + 1, total * stride / gpn);
+		}
+	}
 
 	for (int i = 0; i < *nrows; i++)
 		if (isinf(rows[i].bytes) || isinf(rows[i].seconds))

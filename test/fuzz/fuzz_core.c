@@ -677,8 +677,12 @@ fuzz_memory_comm(const le_spec *s, int checked_all, int rel_ok)
 		int			known = (s->present & LE_BIT(LE_F_GLOBAL_BATCH)) && (s->present & LE_BIT(LE_F_N_LAYERS)) &&
 			(s->present & LE_BIT(LE_F_D_MODEL)) && (s->present & LE_BIT(LE_F_SEQ_LEN));
 		double		dp = le_dp(s);
+		double		stride = s->num[LE_F_TP] * le_num_or(s, LE_F_CP, 1) * dp;
+		/* pp: one row, or an NVLink and a network row when only neighbouring stages share a node */
+		int			pp_rows = s->num[LE_F_PP] <= 1 ? 0 :
+			(s->num[LE_F_N_GPUS] > s->num[LE_F_GPUS_PER_NODE] && stride < s->num[LE_F_GPUS_PER_NODE]) ? 2 : 1;
 		int			want = (dp > 1 ? ((int) s->num[LE_F_ZERO_STAGE] == 0 ? 1 : 2) : 0) +
-			(s->num[LE_F_TP] > 1) + (s->num[LE_F_PP] > 1);
+			(s->num[LE_F_TP] > 1) + (le_num_or(s, LE_F_CP, 1) > 1) + (le_num_or(s, LE_F_EP, 1) > 1) + pp_rows;
 		double		sb = 0,
 					ss = 0;
 
