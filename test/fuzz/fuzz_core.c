@@ -562,13 +562,17 @@ fuzz_model(const le_spec *s, double pue, double wall, int checked_all)
 				hours = -1,
 				kwh = -1,
 				mfu = -1;
+	/* n_active_params, when given, is at most n_params (both in range or a range error anyway) */
+	int			active_ok = !((s->present & LE_BIT(LE_F_N_ACTIVE_PARAMS)) && (s->present & LE_BIT(LE_F_N_PARAMS)) &&
+							  s->num[LE_F_N_ACTIVE_PARAMS] > s->num[LE_F_N_PARAMS]);
 
 	err_reset(&e);
 	st_f = le_training_flops(s, &flops, &e);
 	check_status("le_training_flops", st_f, &e);
 	if (st_f == LE_OK)
 		REQUIRE(finite_nonneg(flops), "training_flops OK but %.17g", flops);
-	REQUIRE((st_f == LE_ERR_VALUE) == !fields_ok_oracle(s, LE_NEED_FLOPS),
+	/* the fields in range, and the active parameters no more than all of them */
+	REQUIRE((st_f == LE_ERR_VALUE) == !(fields_ok_oracle(s, LE_NEED_FLOPS) && active_ok),
 			"training_flops status %d disagrees with the field ranges", (int) st_f);
 
 	err_reset(&e);
@@ -579,7 +583,7 @@ fuzz_model(const le_spec *s, double pue, double wall, int checked_all)
 		REQUIRE(finite_nonneg(sec), "train_seconds OK but %.17g", sec);
 		REQUIRE(st_f == LE_OK, "train_seconds OK but training_flops failed");
 	}
-	REQUIRE((st_t == LE_ERR_VALUE) == !fields_ok_oracle(s, LE_NEED_TIME),
+	REQUIRE((st_t == LE_ERR_VALUE) == !(fields_ok_oracle(s, LE_NEED_TIME) && active_ok),
 			"train_seconds status %d disagrees with the field ranges", (int) st_t);
 
 	err_reset(&e);
@@ -765,8 +769,8 @@ fuzz_plan(const le_spec *s, long cap, int whole)
 
 			REQUIRE(p->tp >= 1 && p->pp >= 1 && p->dp >= 1, "plan %ld: tp %d pp %d dp %d", i, p->tp, p->pp, p->dp);
 			if (whole)
-				REQUIRE((double) p->tp * p->pp * p->dp == g && gpn % p->tp == 0,
-						"plan %ld: tp %d * pp %d * dp %d != n_gpus %g or tp does not divide gpus_per_node %d",
+				REQUIRE((double) p->tp * p->pp * p->dp * le_num_or(s, LE_F_CP, 1) == g && gpn % p->tp == 0,
+						"plan %ld: tp %d * pp %d * dp %d (* cp) != n_gpus %g or tp does not divide gpus_per_node %d",
 						i, p->tp, p->pp, p->dp, g, gpn);
 			REQUIRE(p->zero_stage >= 0 && p->zero_stage <= 3 && p->recompute >= 0 && p->recompute <= 2,
 					"plan %ld: zero %d recompute %d", i, p->zero_stage, p->recompute);
