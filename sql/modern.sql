@@ -150,7 +150,14 @@ SELECT parallelism, collective, link, round((bytes / 1e9)::numeric, 1) AS gb_per
                                pp => 16, zero_stage => 1, n_layers => 61, d_model => 7168, n_heads => 128, seq_len => 4096,
                                global_batch => 15360, dtype => 'fp8'))
  ORDER BY parallelism, collective;
--- Context parallelism passes K/V chunks round the ring: 3(cp−1) chunks per layer and micro-batch.
+-- ... the formula: 4 all-to-alls x 4 layers (stage 1) x 120 micro-batches x 63/64 x b·s·h·top_k x 2 bytes.
+SELECT bytes = 4 * 4 * 120 * (63.0 / 64) * 4096 * 7168 * 8 * 2 AS all_to_all_as_formula
+  FROM comm_breakdown(run_spec(671e9, 14.8e12, 2048, 'H800', n_active_params => 37e9, n_experts => 256, top_k => 8, ep => 64,
+                               pp => 16, zero_stage => 1, n_layers => 61, d_model => 7168, n_heads => 128, seq_len => 4096,
+                               global_batch => 15360, dtype => 'fp8'))
+ WHERE parallelism = 'ep';
+-- Context parallelism passes K/V chunks round the ring: 3(cp−1) chunks per layer and micro-batch,
+-- each 2·(s/cp)·b·h·(kv/a)·2 bytes: cp 2 -> 3 x 1 x 32 layers x 2 x 65536·4096·2 x 8/32 = 25,769,803,776.
 SELECT cp, parallelism, collective, link, bytes
   FROM unnest(ARRAY[2, 4]) AS cp,
        LATERAL comm_breakdown(run_spec(8e9, 1e12, 8, 'H100', n_layers => 32, d_model => 4096, n_heads => 32, n_kv_heads => 8,
