@@ -32,11 +32,17 @@ typedef struct LeFnCache
 {
 	LeSpecLayout spec;
 	void	   *extra;			/* for the function's own use (constructor's SKU cache) */
+	/* the last spec validated here (its bytes, in fn_mcxt) and the value derived from it */
+	char	   *last_spec;
+	Size		last_len;
+	Datum		last_value;
 } LeFnCache;
 
 extern LeFnCache *le_fn_cache(FunctionCallInfo fcinfo);
 extern void le_spec_read(FunctionCallInfo fcinfo, Datum composite, le_spec *out);
 extern void le_spec_read_some(FunctionCallInfo fcinfo, Datum composite, uint64 need, le_spec *out);
+extern bool le_spec_recall(FunctionCallInfo fcinfo, Datum composite, Datum *value);
+extern Datum le_spec_remember(FunctionCallInfo fcinfo, Datum composite, Datum value, bool byval, int typlen);
 extern Datum le_spec_build(FunctionCallInfo fcinfo, const le_spec *s);
 extern TupleDesc le_result_tupdesc(FunctionCallInfo fcinfo);
 extern bool le_cache_fresh(uint64 *stamp);
@@ -65,6 +71,8 @@ extern void le_check_name(const char *field, const char *name, size_t len);
 /* ---- money.c: numeric helpers ---- */
 extern void le_check_price(Numeric price, const char *name);
 extern Numeric le_hours_times_price(double hours, Numeric price);
+extern Datum le_float8_numeric(double v);
+extern Numeric le_numeric_times_price(Datum quantity, Numeric price);
 
 /* ---- price.c: as-of price lookups ---- */
 extern Numeric le_price_lookup(const char *sku, text *provider, text *pricing,

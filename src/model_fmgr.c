@@ -111,15 +111,22 @@ PG_FUNCTION_INFO_V1(le_estimate_cost_fn);
 Datum
 le_estimate_cost_fn(PG_FUNCTION_ARGS)
 {
-	le_spec		s;
-	le_error	err;
-	double		hours;
 	Numeric		price = PG_GETARG_NUMERIC(1);
+	Datum		hours;
 
-	READ_SPEC(s);
-	le_check(le_gpu_hours(&s, &hours, &err), &err);
+	/* the spec's GPU-hours as numeric, once per distinct spec (le_spec_recall) */
+	if (!le_spec_recall(fcinfo, PG_GETARG_DATUM(0), &hours))
+	{
+		le_spec		s;
+		le_error	err;
+		double		h;
+
+		READ_SPEC(s);
+		le_check(le_gpu_hours(&s, &h, &err), &err);
+		hours = le_spec_remember(fcinfo, PG_GETARG_DATUM(0), le_float8_numeric(h), false, -1);
+	}
 	le_check_price(price, "usd_per_gpu_hour");
-	PG_RETURN_NUMERIC(le_hours_times_price(hours, price));
+	PG_RETURN_NUMERIC(le_numeric_times_price(hours, price));
 }
 
 PG_FUNCTION_INFO_V1(le_check_spec_fn);

@@ -32,11 +32,25 @@ le_check_price(Numeric price, const char *name)
 						DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(price))))));
 }
 
+/* A checked, finite float8 as numeric, as float8::numeric gives it (15 significant digits). */
+Datum
+le_float8_numeric(double v)
+{
+	return DirectFunctionCall1(float8_numeric, Float8GetDatum(v));
+}
+
 /* hours (a checked, finite float8) times a USD price, in numeric. */
 Numeric
 le_hours_times_price(double hours, Numeric price)
 {
-	Datum		h = DirectFunctionCall1(float8_numeric, Float8GetDatum(hours));
+	Datum		h = le_float8_numeric(hours);
 
 	return DatumGetNumeric(DirectFunctionCall2(numeric_mul, h, NumericGetDatum(price)));
+}
+
+/* A numeric quantity (a Datum, e.g. cached GPU-hours) times a USD price. */
+Numeric
+le_numeric_times_price(Datum quantity, Numeric price)
+{
+	return DatumGetNumeric(DirectFunctionCall2(numeric_mul, quantity, NumericGetDatum(price)));
 }

@@ -7,6 +7,7 @@
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/lsyscache.h"
 #include "utils/typcache.h"
 
@@ -134,6 +135,49 @@ le_spec_read_some(FunctionCallInfo fcinfo, Datum composite, uint64 need, le_spec
 				}
 		}
 	}
+}
+
+/*
+ * Per-row cost of a constant (or repeated) spec: a function that derives one
+ * value from the spec alone keeps the last spec's bytes with that value, and
+ * reuses it while the same bytes come again.  The bytes include the row type,
+ * so a spec of another type never matches; every distinct spec is still read
+ * and validated in full.
+ */
+bool
+le_spec_recall(FunctionCallInfo fcinfo, Datum composite, Datum *value)
+{
+	LeFnCache  *c = le_fn_cache(fcinfo);
+	HeapTupleHeader th = DatumGetHeapTupleHeader(composite);
+	Size		len = HeapTupleHeaderGetDatumLength(th);
+
+	if (c->last_spec == NULL || c->last_len != len || memcmp(c->last_spec, th, len) != 0)
+		return false;
+	*value = c->last_value;
+	return true;
+}
+
+/* Keep composite's bytes and value (copied into fn_mcxt) for le_spec_recall; returns the copy. */
+Datum
+le_spec_remember(FunctionCallInfo fcinfo, Datum composite, Datum value, bool byval, int typlen)
+{
+	LeFnCache  *c = le_fn_cache(fcinfo);
+	HeapTupleHeader th = DatumGetHeapTupleHeader(composite);
+	Size		len = HeapTupleHeaderGetDatumLength(th);
+	MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+
+	if (c->last_spec != NULL)
+		pfree(c->last_spec);
+	if (!byval && c->last_len > 0 && DatumGetPointer(c->last_value) != NULL)
+		pfree(DatumGetPointer(c->last_value));
+	c->last_spec = NULL;
+	c->last_len = 0;
+	c->last_value = datumCopy(value, byval, typlen);
+	c->last_spec = palloc(len);
+	memcpy(c->last_spec, th, len);
+	c->last_len = len;
+	MemoryContextSwitchTo(old);
+	return c->last_value;
 }
 
 /* Read every field of a run_spec datum. */

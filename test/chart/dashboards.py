@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # dashboards.py: the four dashboard panels read as a BI tool would (SQLAlchemy over psycopg2, the time range as bound parameters) and drawn to docs/panel_*.png with matplotlib.
 #
 # usage: python3 test/chart/dashboards.py POSTGRES_URL [OUTDIR]
