@@ -204,3 +204,17 @@ SELECT 'spot discount, 30 days', * FROM pg_temp.plan_of($$SELECT * FROM llm_econ
 
 DELETE FROM llm_econ.price_snapshot WHERE provider IN ('testp', 'testq');
 SELECT count(*) AS test_rows_left FROM llm_econ.price_daily_summary WHERE provider IN ('testp', 'testq');
+
+-- 10. Per-row cost: estimate_cost keeps the last spec's GPU-hours (keyed by the spec's bytes),
+-- yet validates every distinct spec: the third spec (mfu 1.5, made without the constructor)
+-- is refused even though the two before it were the same valid spec; and each distinct spec
+-- gets its own hours (gpu_hours::numeric * price, computed apart).
+WITH r AS (SELECT llm_econ.run_spec(7e9, 1.4e12, 256, 'H100') AS s)
+SELECT v.i, llm_econ.estimate_cost(v.x, 2) = (llm_econ.gpu_hours(v.x))::numeric * 2 AS same_as_uncached
+  FROM r, LATERAL (VALUES (1, r.s), (2, r.s), (3, jsonb_populate_record(r.s, '{"n_params": 7e10}')),
+                          (4, r.s)) AS v(i, x)
+ ORDER BY v.i;
+WITH r AS (SELECT llm_econ.run_spec(7e9, 1.4e12, 256, 'H100') AS s)
+SELECT v.i, llm_econ.estimate_cost(v.x, 2)
+  FROM r, LATERAL (VALUES (1, r.s), (2, r.s), (3, jsonb_populate_record(r.s, '{"mfu": 1.5}'))) AS v(i, x)
+ ORDER BY v.i;
