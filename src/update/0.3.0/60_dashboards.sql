@@ -112,28 +112,19 @@ BEGIN
                   CROSS JOIN LATERAL generate_series(s.f, coalesce(s.t - interval '1 day', l.day), interval '1 day') AS d(day)
                   WHERE s.usd IS NOT NULL) s
              ON s.sku = c.sku AND s.provider = c.provider AND s.pricing = c.pricing AND s.day = c.day
-          GROUP BY c.sku, c.provider, c.pricing, c.day, c.next)
+          GROUP BY c.sku, c.provider, c.pricing, c.day, c.next),
+       new_last AS (  -- each group's last observation day (NULL: none left)
+         UPDATE llm_econ.price_daily_group gr SET last_day = l.day AT TIME ZONE 'UTC'
+           FROM unnest(skus, providers, pricings) AS g(sku, provider, pricing)
+           LEFT JOIN last l ON l.sku = g.sku AND l.provider = g.provider AND l.pricing = g.pricing
+          WHERE gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing)
   INSERT INTO llm_econ.price_daily_summary ("time", sku, provider, pricing, offers, min_usd, median_usd, max_usd, sum_usd)
   SELECT d.day AT TIME ZONE 'UTC', st.sku, st.provider, st.pricing, st.offers, st.min_usd, st.median_usd,
          st.max_usd, st.sum_usd
     FROM state st
     JOIN last l ON l.sku = st.sku AND l.provider = st.provider AND l.pricing = st.pricing
    CROSS JOIN LATERAL generate_series(st.day, coalesce(st.next - interval '1 day', l.day), interval '1 day') AS d(day);
-  -- each group's last observation day (one backward probe per series); groups left without
-  -- observations are dropped
-  UPDATE llm_econ.price_daily_group gr SET last_day = x.last_day
-    FROM (SELECT g.sku, g.provider, g.pricing,
-                 date_trunc('day', max(o.observed_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS last_day
-            FROM unnest(skus, providers, pricings) AS g(sku, provider, pricing)
-            LEFT JOIN llm_econ.price_series s ON s.sku = g.sku AND s.provider = g.provider AND s.pricing = g.pricing
-            LEFT JOIN LATERAL (
-                 SELECT p.observed_at FROM llm_econ.price_snapshot p
-                  WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
-                    AND coalesce(p.region, '') = coalesce(s.region, '')
-                    AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
-                  ORDER BY p.observed_at DESC LIMIT 1) o ON true
-           GROUP BY 1, 2, 3) x
-   WHERE gr.sku = x.sku AND gr.provider = x.provider AND gr.pricing = x.pricing;
+  -- groups left without observations are dropped
   DELETE FROM llm_econ.price_daily_group gr
    USING unnest(skus, providers, pricings) AS g(sku, provider, pricing)
    WHERE gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing AND gr.last_day IS NULL;
