@@ -337,15 +337,16 @@ COMMENT ON COLUMN llm_econ.cheapest_provider_monthly.rank IS '1 = cheapest provi
 -- Spot discount of each provider: its spot price against its own on-demand price, same SKU
 -- and day (cheapest series of each).
 CREATE VIEW llm_econ.spot_discount_daily WITH (security_invoker = true) AS
-  SELECT o."time", o.sku, o.provider,
-         pg_catalog.round(o.min_usd, 4) AS on_demand_usd_per_gpu_hour,
-         pg_catalog.round(s.min_usd, 4) AS spot_usd_per_gpu_hour,
-         pg_catalog.round(1 OPERATOR(pg_catalog.-) s.min_usd OPERATOR(pg_catalog./) o.min_usd, 4) AS discount
-    FROM llm_econ._price_daily_all o
-    JOIN llm_econ._price_daily_all s
-      ON s."time" OPERATOR(pg_catalog.=) o."time" AND s.sku OPERATOR(pg_catalog.=) o.sku
-     AND s.provider OPERATOR(pg_catalog.=) o.provider
-   WHERE o.pricing OPERATOR(pg_catalog.=) 'on_demand' AND s.pricing OPERATOR(pg_catalog.=) 'spot';
+  SELECT b."time", b.sku, b.provider,
+         pg_catalog.round(b.od, 4) AS on_demand_usd_per_gpu_hour,
+         pg_catalog.round(b.spot, 4) AS spot_usd_per_gpu_hour,
+         pg_catalog.round(1 OPERATOR(pg_catalog.-) b.spot OPERATOR(pg_catalog./) b.od, 4) AS discount
+    FROM (SELECT a."time", a.sku, a.provider,
+                 pg_catalog.min(a.min_usd) FILTER (WHERE a.pricing OPERATOR(pg_catalog.=) 'on_demand') AS od,
+                 pg_catalog.min(a.min_usd) FILTER (WHERE a.pricing OPERATOR(pg_catalog.=) 'spot') AS spot
+            FROM llm_econ._price_daily_all a
+           GROUP BY a."time", a.sku, a.provider) b
+   WHERE b.od IS NOT NULL AND b.spot IS NOT NULL;
 COMMENT ON VIEW llm_econ.spot_discount_daily IS
   'per ended UTC day, SKU and provider with both prices: the provider''s cheapest spot price against its own cheapest on-demand price';
 COMMENT ON COLUMN llm_econ.spot_discount_daily."time" IS 'the day (midnight UTC)';
