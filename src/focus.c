@@ -1149,11 +1149,7 @@ le_focus_staged_fn(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s line %ld: unclosed quote", what, rec_start)));
-	if (!header_done)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s is empty", what),
-				 errdetail("\\copy the file, header line included, into llm_econ.focus_staging (line) first.")));
+	/* nothing staged: no rows (load_focus says so before it calls this) */
 	SPI_cursor_close(cur);
 	SPI_finish();
 	return (Datum) 0;

@@ -194,7 +194,7 @@ COMMENT ON COLUMN llm_econ.spend.gpu_hours IS 'ConsumedQuantity (in hours) x GPU
 COMMENT ON COLUMN llm_econ.spend.billed_cost IS 'FOCUS BilledCost (cash), exact';
 COMMENT ON COLUMN llm_econ.spend.effective_cost IS 'FOCUS EffectiveCost (amortised), exact';
 COMMENT ON COLUMN llm_econ.spend.list_cost IS 'FOCUS ListCost';
-COMMENT ON COLUMN llm_econ.spend.billing_currency IS 'FOCUS BillingCurrency';
+COMMENT ON COLUMN llm_econ.spend.billing_currency IS 'FOCUS BillingCurrency (ISO 4217); views convert with fx_rate, NULL counts as USD';
 COMMENT ON COLUMN llm_econ.spend.run_id IS 'the run: the Tags key run_id, or the x_run_id column';
 COMMENT ON COLUMN llm_econ.spend.resource_id IS 'FOCUS ResourceId';
 COMMENT ON COLUMN llm_econ.spend.tags IS 'FOCUS Tags (JSON object)';
@@ -246,17 +246,18 @@ COMMENT ON COLUMN llm_econ.fx_rate.source IS 'where the rate comes from (the pro
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.fx_rate', '');
 GRANT SELECT ON llm_econ.fx_rate TO PUBLIC;
 
--- USD per unit of a currency at an instant: 1 for USD, else the fx_rate in effect, NULL when none is.
+-- USD per unit of a currency at an instant: 1 for USD (and for a line that names no currency, as
+-- 0.2.0 read every amount), else the fx_rate in effect, NULL when none is.
 CREATE FUNCTION llm_econ._usd_per_unit(currency text, at timestamptz) RETURNS numeric
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-  SELECT CASE WHEN $1 OPERATOR(pg_catalog.=) 'USD' THEN 1::numeric
+  SELECT CASE WHEN $1 IS NULL OR $1 OPERATOR(pg_catalog.=) 'USD' THEN 1::numeric
               ELSE (SELECT f.usd_per_unit FROM llm_econ.fx_rate f
                      WHERE f.currency OPERATOR(pg_catalog.=) $1 AND f.valid_from OPERATOR(pg_catalog.<=) $2
                      ORDER BY f.valid_from DESC LIMIT 1) END
 $$;
 COMMENT ON FUNCTION llm_econ._usd_per_unit(text, timestamptz) IS
-  'internal: USD per unit of currency at an instant (1 for USD, else the fx_rate in effect; NULL when no rate is known or currency is NULL)';
+  'internal: USD per unit of currency at an instant (1 for USD or no currency, else the fx_rate in effect; NULL when no rate is known)';
 
 -- FOCUS lines typed in C: periods (UTC when no offset is written, date-only included), the provider
 -- key (AWS -> aws, Microsoft -> azure, ...), pricing, the GPU machine (SkuPriceDetails' InstanceType,
@@ -309,7 +310,7 @@ COMMENT ON FUNCTION llm_econ._focus_staged(text) IS
   'internal: the current role''s focus_staging lines typed as _focus_lines types a text, read through a cursor in batches (memory does not grow with the file)';
 
 CREATE FUNCTION llm_econ._focus_charge_key(record jsonb) RETURNS text
-AS 'MODULE_PATHNAME', 'le_focus_charge_key_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+AS 'MODULE_PATHNAME', 'le_focus_charge_key_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._focus_charge_key(jsonb) IS
   'internal: the charge identity of a stored line''s original record, as an import computes it (row_hash)';
 
@@ -344,6 +345,7 @@ LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
 #variable_conflict use_column
 BEGIN
+  PERFORM llm_econ._focus_temp();
   replaced := 0;
   IF _focus_store.delivery IS NOT NULL THEN
     WITH periods AS (SELECT DISTINCT f.provider, f.billing_account_id, f.billing_period_start FROM llm_econ_focus_lines f),
@@ -383,12 +385,15 @@ END $$;
 COMMENT ON FUNCTION llm_econ._focus_store(text, text, text) IS
   'internal: stores the typed FOCUS lines of the temporary table llm_econ_focus_lines (replacing earlier deliveries of the same periods when a delivery is given)';
 
--- The temporary table the importers type lines into (one per session, dropped at commit).
+-- The temporary table the importers type lines into (dropped at commit).
 CREATE FUNCTION llm_econ._focus_temp() RETURNS void
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-  CREATE TEMP TABLE IF NOT EXISTS llm_econ_focus_lines (
+  IF pg_catalog.to_regclass('pg_temp.llm_econ_focus_lines') IS NOT NULL THEN
+    RETURN;
+  END IF;
+  CREATE TEMP TABLE llm_econ_focus_lines (
     line int4, record jsonb, charge_period_start timestamptz, charge_period_end timestamptz,
     billing_period_start timestamptz, billing_period_end timestamptz, provider text, service_name text,
     service_category text, charge_category text, charge_description text, pricing_category text, pricing text,
@@ -396,9 +401,8 @@ BEGIN
     consumed_unit text, gpu_hours numeric, billed_cost numeric, effective_cost numeric, list_cost numeric,
     billing_currency text, run_id text, resource_id text, tags jsonb, billing_account_id text, row_hash text
   ) ON COMMIT DROP;
-  TRUNCATE llm_econ_focus_lines;
 END $$;
-COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates (or empties) the session''s temporary table of typed FOCUS lines';
+COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates the transaction''s temporary table of typed FOCUS lines unless it exists';
 
 CREATE FUNCTION llm_econ.import_focus(focus_csv text, tenant text DEFAULT NULL, source text DEFAULT NULL,
     delivery text DEFAULT NULL, OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
@@ -419,6 +423,7 @@ BEGIN
     RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
   END IF;
   PERFORM llm_econ._focus_temp();
+  TRUNCATE llm_econ_focus_lines;
   INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_lines(focus_csv, 'focus_csv');
   SELECT s.inserted, s.skipped, s.replaced INTO inserted, skipped, replaced
     FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery) AS s;
@@ -444,13 +449,14 @@ BEGIN
     RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
   END IF;
   PERFORM llm_econ._focus_temp();
+  TRUNCATE llm_econ_focus_lines;
   INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_staged('focus_staging');
   SELECT s.inserted, s.skipped, s.replaced INTO inserted, skipped, replaced
     FROM llm_econ._focus_store(who, load_focus.source, load_focus.delivery) AS s;
   DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER;
 END $$;
 COMMENT ON FUNCTION llm_econ.load_focus(text, text, text) IS
-  'loads the FOCUS file the current role staged in focus_staging (\copy ... (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'')) as import_focus imports a text, streaming, then empties the role''s staged lines; all or nothing';
+  'loads the FOCUS file the current role staged in focus_staging (\copy ... (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'')) as import_focus imports a text, streaming, then empties the role''s staged lines; all or nothing (nothing staged: 0 lines)';
 -- Plan vs actual: every plan and every run that has spend, joined on (tenant, run_id) (full join:
 -- runs without spend yet and spend without a plan both appear), plus one "untagged" row per tenant
 -- and provider holding the spend with no run, so the view's billed total is the invoices'.  Amounts
@@ -469,7 +475,7 @@ CREATE VIEW llm_econ.plan_vs_actual WITH (security_invoker = true) AS
                 sum(l.gpu_hours) AS gpu_hours, min(l.charge_period_start) AS first_charge,
                 max(l.charge_period_end) AS last_charge,
                 count(*) FILTER (WHERE l.rate IS NULL) AS unconverted_lines,
-                string_agg(DISTINCT coalesce(l.billing_currency, '(none)'), ', ') FILTER (WHERE l.rate IS NULL) AS unconverted_currencies
+                string_agg(DISTINCT l.billing_currency, ', ') FILTER (WHERE l.rate IS NULL) AS unconverted_currencies
            FROM lines l
           GROUP BY l.tenant, l.run_id, CASE WHEN l.run_id IS NULL THEN l.provider END),
        joined AS (
@@ -531,7 +537,7 @@ COMMENT ON COLUMN llm_econ.plan_vs_actual.status IS 'planned and billed, no spen
 COMMENT ON COLUMN llm_econ.plan_vs_actual.actual_usd_per_gpu_hour IS 'effective_usd / actual_gpu_hours: everything the run cost per GPU-hour it ran, 6 decimals';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.price_variance_usd IS '(actual - planned USD per GPU-hour) x actual GPU-hours = variance_usd - usage_variance_usd; for runs with GPU-hours planned and billed';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.usage_variance_usd IS '(actual - planned GPU-hours) x planned USD per GPU-hour, to the cent; for runs with GPU-hours planned and billed';
-COMMENT ON COLUMN llm_econ.plan_vs_actual.unconverted_lines IS 'lines in a currency with no fx_rate in effect (or none given): not in the USD sums';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.unconverted_lines IS 'lines in a currency with no fx_rate in effect: not in the USD sums';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.unconverted_currencies IS 'the currencies of those lines';
 
 -- Readers still need SELECT on run_plan and spend (security_invoker), and see only their tenants' rows.
