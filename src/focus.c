@@ -104,18 +104,23 @@ field_is_null(const le_csv_field *f)
 	return f->len == 0 || (f->len == 4 && memcmp(f->ptr, "NULL", 4) == 0);
 }
 
-/* The fields of a record as a jsonb object keyed by the header names. */
+/*
+ * The fields of a record as a jsonb object keyed by the header names; order
+ * (may be NULL) lists the columns in jsonb's key order, so that the object's
+ * keys arrive sorted and jsonb's own sort has nothing to do.
+ */
 static Datum
-record_jsonb(const le_csv *r, char **names, int ncols)
+record_jsonb(const le_csv *r, char **names, int ncols, const int *order)
 {
 	JsonbParseState *state = NULL;
 	JsonbValue *res;
 
 	pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
-	for (int i = 0; i < ncols; i++)
+	for (int j = 0; j < ncols; j++)
 	{
 		JsonbValue	k,
 					v;
+		int			i = order ? order[j] : j;
 		const le_csv_field *f = &r->fields[i];
 
 		k.type = jbvString;
@@ -169,7 +174,7 @@ le_csv_records_fn(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("%s line %ld: %d fields, the header has %d", what, r.rec_line, r.nfields, ncols)));
 		values[0] = Int32GetDatum((int32) r.rec_line);
-		values[1] = record_jsonb(&r, names, ncols);
+		values[1] = record_jsonb(&r, names, ncols, NULL);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	if (st == LE_CSV_ERROR)
@@ -265,6 +270,10 @@ typedef struct FocusIn
 	int			len[FC__COUNT];
 	long		line;
 	const char *what;
+	/* identities already computed while typing (NULL: charge_key computes them) */
+	const char *norm[FC__COUNT];
+	Jsonb	   *tags;
+	bool		tags_parsed;
 } FocusIn;
 
 /* A GPU machine type of gpu_sku_alias with its GPU count. */
@@ -282,6 +291,7 @@ typedef struct FocusState
 	int			pos[FC__COUNT];	/* header index of each known column, -1 if absent */
 	char	  **names;
 	int			ncols;
+	int		   *order;			/* columns in jsonb key order (length, then bytes) */
 	HTAB	   *aliases;
 	const char *what;
 	MemoryContext rowcxt;
@@ -343,9 +353,10 @@ is_decimal(const char *s)
 
 /* Column c as numeric; NULL when NULL (required: an error). */
 static Datum
-col_numeric(const FocusIn *in, FocusCol c, bool required, bool *isnull)
+col_numeric(FocusIn *in, FocusCol c, bool required, bool *isnull)
 {
 	char	   *s = col_cstr(in, c);
+	Datum		d;
 
 	*isnull = (s == NULL);
 	if (s == NULL)
@@ -356,7 +367,9 @@ col_numeric(const FocusIn *in, FocusCol c, bool required, bool *isnull)
 	}
 	if (!is_decimal(s))
 		line_error(in, focus_col_names[c], "not a number", s);
-	return DirectFunctionCall3(numeric_in, CStringGetDatum(s), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+	d = DirectFunctionCall3(numeric_in, CStringGetDatum(s), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+	in->norm[c] = numeric_normalize(DatumGetNumeric(d));
+	return d;
 }
 
 /*
@@ -446,10 +459,11 @@ input_named(PGFunction fn, const char *s, const FocusIn *in, const char *col)
  * included, is UTC whatever the session's TimeZone (FOCUS requires UTC).
  */
 static Datum
-col_time(const FocusIn *in, FocusCol c, bool required, bool *isnull)
+col_time(FocusIn *in, FocusCol c, bool required, bool *isnull)
 {
 	char	   *s = col_cstr(in, c);
 	int			shape;
+	Datum		d;
 
 	*isnull = (s == NULL);
 	if (s == NULL)
@@ -461,10 +475,10 @@ col_time(const FocusIn *in, FocusCol c, bool required, bool *isnull)
 	shape = timestamp_shape(s);
 	if (shape == 0)
 		line_error(in, focus_col_names[c], "not an ISO 8601 timestamp", s);
-	if (shape == 2)
-		return input_named(timestamptz_in, s, in, focus_col_names[c]);
 	/* no offset: read as a timestamp without time zone, which is the UTC instant */
-	return input_named(timestamp_in, s, in, focus_col_names[c]);
+	d = input_named(shape == 2 ? timestamptz_in : timestamp_in, s, in, focus_col_names[c]);
+	in->norm[c] = psprintf(INT64_FORMAT, DatumGetInt64(d));
+	return d;
 }
 
 /* Column c as a jsonb object (NULL when NULL). */
@@ -635,6 +649,8 @@ charge_key(const FocusIn *in)
 
 		if (s == NULL)
 			v = "\\N";
+		else if (in->norm[c])
+			v = in->norm[c];
 		else if (c == FC_BILLED_COST || c == FC_EFFECTIVE_COST || c == FC_LIST_COST || c == FC_CONTRACTED_COST ||
 				 c == FC_PRICING_QUANTITY || c == FC_CONSUMED_QUANTITY)
 			v = number_identity(s);
@@ -645,7 +661,9 @@ charge_key(const FocusIn *in)
 			v = s;
 		appendStringInfo(&buf, "\x1f%s=%s", focus_col_names[c], v);
 	}
-	if (in->v[FC_TAGS])
+	if (in->tags_parsed)
+		appendStringInfo(&buf, "\x1fTags=%s", tags_identity(in->tags));
+	else if (in->v[FC_TAGS])
 	{
 		char	   *s = col_cstr(in, FC_TAGS);
 
@@ -770,7 +788,7 @@ out_text(Datum *values, bool *nulls, int o, const FocusIn *in, FocusCol c)
 
 /* Type one FOCUS line into values/nulls (O__COUNT each). */
 static void
-focus_type(FocusState *st, const FocusIn *in, Datum record, Datum *values, bool *nulls)
+focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nulls)
 {
 	bool		isnull;
 	Jsonb	   *tags,
@@ -834,6 +852,8 @@ focus_type(FocusState *st, const FocusIn *in, Datum record, Datum *values, bool 
 
 	/* tags and the run */
 	tags = col_object(in, FC_TAGS);
+	in->tags = tags;
+	in->tags_parsed = true;
 	nulls[O_TAGS] = (tags == NULL);
 	if (tags)
 		values[O_TAGS] = JsonbPGetDatum(tags);
@@ -916,11 +936,33 @@ focus_type(FocusState *st, const FocusIn *in, Datum record, Datum *values, bool 
 	values[O_KEY] = CStringGetTextDatum(charge_key(in));
 }
 
+/* jsonb's key order: shorter first, then bytewise (as jsonb stores object keys). */
+static char **jsonb_order_names;
+static int
+jsonb_key_cmp(const void *a, const void *b)
+{
+	const char *x = jsonb_order_names[*(const int *) a];
+	const char *y = jsonb_order_names[*(const int *) b];
+	size_t		lx = strlen(x),
+				ly = strlen(y);
+
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	return memcmp(x, y, lx);
+}
+
 /* Map header names to the known columns; the required ones must be there. */
 static void
 focus_header(FocusState *st, const char *what)
 {
 	const char *missing = NULL;
+
+	st->order = palloc(sizeof(int) * st->ncols);
+	for (int i = 0; i < st->ncols; i++)
+		st->order[i] = i;
+	jsonb_order_names = st->names;
+	qsort(st->order, st->ncols, sizeof(int), jsonb_key_cmp);
+	jsonb_order_names = NULL;
 
 	for (int c = 0; c < FC__COUNT; c++)
 	{
@@ -953,6 +995,7 @@ focus_header(FocusState *st, const char *what)
 static void
 focus_in_of_record(const FocusState *st, const le_csv *r, long line, FocusIn *in)
 {
+	memset(in, 0, sizeof(*in));
 	in->line = line;
 	in->what = st->what;
 	for (int c = 0; c < FC__COUNT; c++)
@@ -987,7 +1030,7 @@ focus_emit(FocusState *st, le_csv *r, long line, ReturnSetInfo *rsinfo)
 				 errmsg("%s line %ld: %d fields, the header has %d", st->what, line, r->nfields, st->ncols)));
 	old = MemoryContextSwitchTo(st->rowcxt);
 	focus_in_of_record(st, r, line, &in);
-	focus_type(st, &in, record_jsonb(r, st->names, st->ncols), values, nulls);
+	focus_type(st, &in, record_jsonb(r, st->names, st->ncols, st->order), values, nulls);
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(st->rowcxt);
@@ -1013,7 +1056,7 @@ le_focus_lines_fn(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, 0);
 	memset(&st, 0, sizeof(st));
 	st.what = what;
-	st.rowcxt = AllocSetContextCreate(CurrentMemoryContext, "llm_econ focus line", ALLOCSET_DEFAULT_SIZES);
+	st.rowcxt = AllocSetContextCreate(CurrentMemoryContext, "llm_econ focus line", 0, 256 * 1024, 1024 * 1024);
 	open_csv(&r, csv);
 	st.ncols = read_header(&r, what, &st.names);
 	focus_header(&st, what);
@@ -1072,7 +1115,7 @@ le_focus_staged_fn(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, 0);
 	memset(&st, 0, sizeof(st));
 	st.what = what;
-	st.rowcxt = AllocSetContextCreate(percall, "llm_econ focus line", ALLOCSET_DEFAULT_SIZES);
+	st.rowcxt = AllocSetContextCreate(percall, "llm_econ focus line", 0, 256 * 1024, 1024 * 1024);
 	initStringInfo(&rec);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
