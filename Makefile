@@ -6,6 +6,8 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).co
 MODULE_big = llm_econ
 OBJS = \
 	src/module.o \
+	src/guard_fmgr.o \
+	src/core/guard.o \
 	src/core/spec.o \
 	src/core/validate.o \
 	src/core/model.o \
@@ -27,7 +29,7 @@ OBJS = \
 	src/focus.o
 
 # The install script is generated: hand-written SQL in this order, then the shipped data.
-SQL_PARTS_0_1 = src/sql/schema.sql src/sql/tables.sql src/sql/run_spec.sql src/sql/model.sql src/sql/layout.sql src/sql/prices.sql src/sql/import.sql src/sql/bill.sql src/sql/finance.sql
+SQL_PARTS_0_1 = src/sql/schema.sql src/sql/tables.sql src/sql/guard.sql src/sql/run_spec.sql src/sql/model.sql src/sql/layout.sql src/sql/prices.sql src/sql/import.sql src/sql/bill.sql src/sql/finance.sql
 SQL_PARTS_0_2 = src/sql/reports.sql src/sql/series_delete.sql src/sql/checks.sql
 SQL_PARTS = $(SQL_PARTS_0_1) $(SQL_PARTS_0_2)
 DATA_FILES = $(wildcard data/*.csv)

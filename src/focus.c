@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "core/csv.h"
+#include "core/guard.h"
 #include "access/htup_details.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
@@ -36,25 +37,55 @@ csv_error(const le_csv *r, const char *what, long line_offset)
 			 errmsg("%s line %ld: %s", what, r->err_line + line_offset, r->err)));
 }
 
-/* Names of a header record, checked non-empty and unique (ignoring case). */
+/*
+ * The names of a header record, checked by the core (named, at most
+ * LE_NAME_MAX bytes each, at most LE_CSV_MAX_COLUMNS, unique ignoring case;
+ * O(n log n), so a crafted header cannot stall the backend).
+ */
 static int
 header_names(const le_csv *r, const char *what, long line, char ***names)
 {
-	char	  **n = palloc(sizeof(char *) * r->nfields);
+	char	  **n;
+	int			col,
+				other;
 
-	for (int i = 0; i < r->nfields; i++)
+	switch (le_csv_check_header(r, 1, &col, &other))
 	{
-		n[i] = pnstrdup(r->fields[i].ptr, r->fields[i].len);
-		if (n[i][0] == '\0')
+		case LE_CSV_HDR_OK:
+			break;
+		case LE_CSV_HDR_TOO_MANY:
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("%s line %ld: %d columns, more than the %d allowed",
+							what, line, r->nfields, LE_CSV_MAX_COLUMNS)));
+			break;
+		case LE_CSV_HDR_EMPTY_NAME:
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s line %ld: column %d has no name", what, line, i + 1)));
-		for (int j = 0; j < i; j++)
-			if (pg_strcasecmp(n[i], n[j]) == 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("%s line %ld: column \"%s\" appears twice", what, line, n[i])));
+					 errmsg("%s line %ld: column %d has no name", what, line, col + 1)));
+			break;
+		case LE_CSV_HDR_LONG_NAME:
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("%s line %ld: the name of column %d is %zu bytes long, more than the %d allowed",
+							what, line, col + 1, r->fields[col].len, LE_NAME_MAX)));
+			break;
+		case LE_CSV_HDR_DUPLICATE:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s line %ld: column \"%s\" appears twice", what, line,
+							pnstrdup(r->fields[col].ptr, r->fields[col].len)),
+					 errdetail("Columns %d and %d have the same name (case is ignored).", other + 1, col + 1)));
+			break;
+		case LE_CSV_HDR_OOM:
+			ereport(ERROR,
+					(errcode(ERRCODE_OUT_OF_MEMORY),
+					 errmsg("out of memory reading the header of %s", what)));
+			break;
 	}
+	n = palloc(sizeof(char *) * r->nfields);
+	for (int i = 0; i < r->nfields; i++)
+		n[i] = pnstrdup(r->fields[i].ptr, r->fields[i].len);
 	*names = n;
 	return r->nfields;
 }
@@ -145,9 +176,9 @@ PG_FUNCTION_INFO_V1(le_csv_records_fn);
 
 /*
  * _csv_records(csv, what): one row per data line, (line, record jsonb) with
- * the header names as keys; empty fields and the word NULL become JSON null;
- * every value else is a string.  A line with another number of fields than
- * the header is an error naming it.
+ * the header names as keys; empty fields and the word NULL (as FOCUS files
+ * write it) become JSON null; every value else is a string.  A line with
+ * another number of fields than the header is an error naming it.
  */
 Datum
 le_csv_records_fn(PG_FUNCTION_ARGS)
@@ -160,21 +191,69 @@ le_csv_records_fn(PG_FUNCTION_ARGS)
 	int			ncols;
 	le_csv_status st;
 
+	size_t		in_len = VARSIZE_ANY_EXHDR(csv);
+	size_t		out_len = 0;
+	size_t		out_max;
+	size_t	   *name_len;
+	size_t		names_len = 0;
+
 	InitMaterializedSRF(fcinfo, 0);
 	open_csv(&r, csv);
 	ncols = read_header(&r, what, &names);
+	name_len = palloc(sizeof(size_t) * ncols);
+	for (int i = 0; i < ncols; i++)
+		names_len += name_len[i] = strlen(names[i]);
+	/*
+	 * Every row repeats the header names as keys, so the rows can be far
+	 * larger than the text (a 1 MB name and 2,000 short lines made 2 GB of
+	 * temporary files).  Names are bounded (LE_NAME_MAX), and so is the whole:
+	 * the rows may take at most LE_CSV_MAX_EXPANSION times the text plus 64 MB
+	 * (a real FOCUS export needs about 3 times).
+	 */
+	out_max = in_len * LE_CSV_MAX_EXPANSION + ((size_t) 64 << 20);
 	while ((st = le_csv_next(&r)) == LE_CSV_RECORD)
 	{
+		JsonbParseState *state = NULL;
+		JsonbValue *res;
 		Datum		values[2];
 		bool		nulls[2] = {false, false};
 
-		CHECK_FOR_INTERRUPTS();
 		if (r.nfields != ncols)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("%s line %ld: %d fields, the header has %d", what, r.rec_line, r.nfields, ncols)));
+		for (int i = 0; i < ncols; i++)
+			out_len += name_len[i] + r.fields[i].len + 8;	/* key, value, jsonb entry overhead */
+		if (out_len > out_max)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("%s line %ld: the rows would take more than %zu MB, %d times the text plus 64 MB",
+							what, r.rec_line, out_max >> 20, LE_CSV_MAX_EXPANSION),
+					 errdetail("Each row repeats the %d header names, %zu bytes of names.", ncols, names_len)));
+		pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
+		for (int i = 0; i < ncols; i++)
+		{
+			JsonbValue	k,
+						v;
+			const le_csv_field *f = &r.fields[i];
+
+			k.type = jbvString;
+			k.val.string.val = names[i];
+			k.val.string.len = strlen(names[i]);
+			pushJsonbValue(&state, WJB_KEY, &k);
+			if (f->len == 0 || (f->len == 4 && memcmp(f->ptr, "NULL", 4) == 0))
+				v.type = jbvNull;
+			else
+			{
+				v.type = jbvString;
+				v.val.string.val = (char *) f->ptr;
+				v.val.string.len = (int) f->len;
+			}
+			pushJsonbValue(&state, WJB_VALUE, &v);
+		}
+		res = pushJsonbValue(&state, WJB_END_OBJECT, NULL);
 		values[0] = Int32GetDatum((int32) r.rec_line);
-		values[1] = record_jsonb(&r, names, ncols, NULL);
+		values[1] = JsonbPGetDatum(JsonbValueToJsonb(res));
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	if (st == LE_CSV_ERROR)
@@ -292,6 +371,9 @@ typedef struct FocusState
 	char	  **names;
 	int			ncols;
 	int		   *order;			/* columns in jsonb key order (length, then bytes) */
+	size_t		names_len;		/* bytes of all header names */
+	size_t		in_len;			/* bytes of input read so far (the whole text for a text) */
+	size_t		out_len;		/* bytes the records' keys and values take so far */
 	HTAB	   *aliases;
 	const char *what;
 	MemoryContext rowcxt;
@@ -963,6 +1045,9 @@ focus_header(FocusState *st, const char *what)
 	jsonb_order_names = st->names;
 	qsort(st->order, st->ncols, sizeof(int), jsonb_key_cmp);
 	jsonb_order_names = NULL;
+	st->names_len = 0;
+	for (int i = 0; i < st->ncols; i++)
+		st->names_len += strlen(st->names[i]);
 
 	for (int c = 0; c < FC__COUNT; c++)
 	{
@@ -1028,6 +1113,19 @@ focus_emit(FocusState *st, le_csv *r, long line, ReturnSetInfo *rsinfo)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s line %ld: %d fields, the header has %d", st->what, line, r->nfields, st->ncols)));
+	/*
+	 * Every record repeats the header names as keys: bound the whole, as
+	 * _csv_records does, to LE_CSV_MAX_EXPANSION times the input plus 64 MB.
+	 */
+	st->out_len += st->names_len;
+	for (int i = 0; i < st->ncols; i++)
+		st->out_len += r->fields[i].len + 8;
+	if (st->out_len > st->in_len * LE_CSV_MAX_EXPANSION + ((size_t) 64 << 20))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s line %ld: the rows would take more than %d times the text plus 64 MB",
+						st->what, line, LE_CSV_MAX_EXPANSION),
+				 errdetail("Each row repeats the %d header names, %zu bytes of names.", st->ncols, st->names_len)));
 	old = MemoryContextSwitchTo(st->rowcxt);
 	focus_in_of_record(st, r, line, &in);
 	focus_type(st, &in, record_jsonb(r, st->names, st->ncols, st->order), values, nulls);
@@ -1058,6 +1156,7 @@ le_focus_lines_fn(PG_FUNCTION_ARGS)
 	st.what = what;
 	st.rowcxt = AllocSetContextCreate(CurrentMemoryContext, "llm_econ focus line", 0, 256 * 1024, 1024 * 1024);
 	open_csv(&r, csv);
+	st.in_len = VARSIZE_ANY_EXHDR(csv);
 	st.ncols = read_header(&r, what, &st.names);
 	focus_header(&st, what);
 	if (SPI_connect() != SPI_OK_CONNECT)
@@ -1159,6 +1258,7 @@ le_focus_staged_fn(PG_FUNCTION_ARGS)
 			else
 				appendStringInfoChar(&rec, '\n');
 			appendBinaryStringInfo(&rec, p, n);
+			st.in_len += n + 1;
 			open = odd_quotes(p, n, open);
 			if (open)
 				continue;		/* the record goes on in the next line */

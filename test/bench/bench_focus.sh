@@ -56,6 +56,7 @@ EOF
     [ "$lines" = "$n" ] || { echo "load_focus stored $lines lines of $n"; exit 1; }
     # the floor: the same rows copied into a table like spend (same columns and indexes)
     $PSQL -At <<EOF | awk -F'|' '/^floor/ {print $2}' >> "$DIR/floor.t"
+SET client_min_messages = warning;
 DROP TABLE IF EXISTS spend_floor;
 CREATE TABLE spend_floor (LIKE llm_econ.spend INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING INDEXES);
 SELECT extract(epoch FROM clock_timestamp()) AS t0 \gset
