@@ -359,6 +359,7 @@ main(void)
 	test_csv();
 	test_bill();
 	test_guard();
+	test_step();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
