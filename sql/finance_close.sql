@@ -138,6 +138,12 @@ SELECT * FROM import_focus(:'runs', source => 'runs');
 SELECT run_id, status, variance_usd, price_variance_usd, usage_variance_usd,
        price_variance_usd + usage_variance_usd = variance_usd AS adds_up
   FROM plan_vs_actual WHERE run_id IS NOT NULL ORDER BY run_id;
+-- readable money: cents for planned USD and the variances, 6 decimals for rates (0.2.0 showed
+-- planned_usd and variance_usd with 15 decimals); billed and effective stay the lines' exact sums
+SELECT max(scale(planned_usd)) AS planned, max(scale(variance_usd)) AS variance, max(scale(usage_variance_usd)) AS usage,
+       max(scale(price_variance_usd)) AS price, max(scale(planned_usd_per_gpu_hour)) AS planned_rate,
+       max(scale(actual_usd_per_gpu_hour)) AS actual_rate
+  FROM plan_vs_actual WHERE status = 'planned and billed';
 DELETE FROM spend WHERE source IN ('variance', 'runs');
 DELETE FROM run_plan;
 
