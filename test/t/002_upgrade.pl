@@ -225,4 +225,17 @@ my $daily = q{SELECT string_agg(to_jsonb(d)::text, E'\n' ORDER BY "time", tenant
 like(q1('fresh', $daily), qr/"billed_usd": 9216\.00/, 'spend_daily in the fresh install sums the bills');
 is(q1('upgraded', $daily), q1('fresh', $daily), 'spend_daily identical on the data written before the update');
 
+# The charges imported before the update carry the 0.3.0 charge identity: the same bill,
+# re-exported with another timestamp style and an extra column, adds nothing in either database
+# (0.2.0 hashed the raw line and would have stored it twice).
+my ($bill) = $setup[2] =~ /import_focus\(\n'(BilledCost.*?)', tenant => 'tenant_a'/s;
+ok(defined $bill && $bill =~ /T00:00:00Z/, 'the tenant_a bill of the setup is found');
+(my $reexport = $bill) =~ s/T00:00:00Z/ 00:00:00+00:00/g;
+$reexport =~ s/\n/,x_Export\n/g;
+for my $db (qw(upgraded fresh))
+{
+  is(q1($db, qq{SELECT inserted || ' ' || skipped || ' ' || replaced FROM llm_econ.import_focus(\$\$$reexport\$\$, tenant => 'tenant_a', source => 're-export')}),
+     '0 3 0', "$db: the re-exported bill adds nothing (charge identity, not raw lines)");
+}
+
 done_testing();
