@@ -265,7 +265,7 @@ SET ROLE regress_close_alice;
 SELECT run_id, tenant, status, round(planned_usd) AS planned_usd, billed_usd FROM plan_vs_actual ORDER BY status;
 RESET ROLE;
 -- the owner sees both, each with its own tenant's spend (0.2.0 summed them into one row)
-SELECT run_id, tenant, status, billed_usd FROM plan_vs_actual ORDER BY tenant, status;
+SELECT run_id, tenant, status, provider, billed_usd FROM plan_vs_actual ORDER BY tenant, status, provider;
 
 -- 11. Quiet refusals: one line naming the grant or the tenant, before any parsing (0.2.0 printed
 -- 40-60 lines of internal SQL as CONTEXT).
