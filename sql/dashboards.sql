@@ -152,8 +152,9 @@ SELECT * FROM llm_econ.price_daily WHERE provider_list LIKE '%test%' AND "time" 
 -- 7. A rebuild from nothing gives the rows the triggers kept; TRUNCATE empties the summary.
 CREATE TEMP TABLE kept AS SELECT * FROM llm_econ.price_daily_summary;
 DELETE FROM llm_econ.price_daily_summary;
-SELECT llm_econ._price_daily_refresh(array_agg(sku), array_agg(provider), array_agg(pricing), array_agg('-infinity'::timestamptz))
-  FROM llm_econ.price_daily_group;
+UPDATE llm_econ.price_daily_group SET dirty_since = '-infinity';
+SELECT llm_econ._price_daily_refresh();
+SELECT count(*) AS still_dirty FROM llm_econ.price_daily_group WHERE dirty_since IS NOT NULL;
 SELECT (SELECT count(*) FROM kept) AS kept_rows,
        (SELECT count(*) FROM (SELECT * FROM kept EXCEPT SELECT * FROM llm_econ.price_daily_summary) x) AS kept_not_rebuilt,
        (SELECT count(*) FROM (SELECT * FROM llm_econ.price_daily_summary EXCEPT SELECT * FROM kept) x) AS rebuilt_not_kept;
@@ -165,7 +166,8 @@ SET ROLE regress_dash_reader;
 SELECT count(*) > 0 AS reader_sees_days FROM llm_econ.price_daily_by_provider WHERE sku = 'A100-80GB';
 INSERT INTO llm_econ.price_daily_summary VALUES ('2025-01-01', 'A100-80GB', 'x', 'spot', 1, 1, 1, 1, 1);
 DELETE FROM llm_econ.price_daily_group;
-SELECT llm_econ._price_daily_refresh(ARRAY['A100-80GB'], ARRAY['testp'], ARRAY['spot'], ARRAY['-infinity'::timestamptz]);
+UPDATE llm_econ.price_daily_group SET dirty_since = '-infinity';
+SELECT llm_econ._price_daily_refresh();
 SELECT llm_econ._price_daily_maintain();
 RESET ROLE;
 DROP ROLE regress_dash_reader;

@@ -6,6 +6,8 @@
 -- its last; the days after that, up to yesterday, repeat the last row and are produced by the
 -- views (_price_daily_all), so nothing needs refreshing as the calendar moves on.  A panel
 -- reads an index range of this table: its cost grows with the range shown, not with the history.
+-- It keeps the days from 2000-01-01 to 2100-01-01 (an observation dated outside counts from or
+-- up to those bounds), so a mistyped year cannot make a group millions of rows long.
 -- Derived data: not dumped, rebuilt as price_snapshot is loaded.
 CREATE TABLE llm_econ.price_daily_summary (
     "time"      timestamptz NOT NULL,
@@ -40,6 +42,7 @@ CREATE TABLE llm_econ.price_daily_group (
     provider   text NOT NULL,
     pricing    text NOT NULL,
     last_day   timestamptz,
+    dirty_since timestamptz,
     PRIMARY KEY (sku, provider, pricing)
 );
 COMMENT ON TABLE llm_econ.price_daily_group IS
@@ -48,22 +51,35 @@ COMMENT ON COLUMN llm_econ.price_daily_group.sku IS 'gpu_sku key';
 COMMENT ON COLUMN llm_econ.price_daily_group.provider IS 'provider';
 COMMENT ON COLUMN llm_econ.price_daily_group.pricing IS 'on_demand, spot or reserved';
 COMMENT ON COLUMN llm_econ.price_daily_group.last_day IS 'midnight UTC of the day of the group''s last observation (its last summary day)';
+COMMENT ON COLUMN llm_econ.price_daily_group.dirty_since IS 'set by a writer (holding the row locked) to the first day to recompute; NULL again when its statement ends';
 
--- Recomputes the summary of each given group from the day "since" (midnight UTC) onwards, and
--- the group's last_day; the caller holds the groups' rows locked.  Days before "since" depend
+-- Recomputes the summary of each group marked dirty from the day "since" (midnight UTC) onwards,
+-- and the group's last_day; the caller holds the groups' rows locked.  Days before "since" depend
 -- only on observations before it and are kept.  Per series: one backward index probe for the
 -- price in effect at "since", then its observations from there on, so an import appended at
 -- the end of the history recomputes only its last days.
-CREATE FUNCTION llm_econ._price_daily_refresh(skus text[], providers text[], pricings text[], since timestamptz[])
+CREATE FUNCTION llm_econ._price_daily_refresh()
 RETURNS void
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  skus text[];
+  providers text[];
+  pricings text[];
+  since timestamptz[];
 BEGIN
-  -- a group's rows must also reach the days between its former last day and "since"
-  since := ARRAY(SELECT least(g.since, (gr.last_day AT TIME ZONE 'UTC' + interval '1 day') AT TIME ZONE 'UTC')
-                   FROM unnest(skus, providers, pricings, since) WITH ORDINALITY AS g(sku, provider, pricing, since, i)
-                   LEFT JOIN llm_econ.price_daily_group gr
-                     ON gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing
-                  ORDER BY g.i);
+  -- the groups marked by this transaction (a writer marks only rows it holds locked); a group's
+  -- rows must also reach the days between its former last day and dirty_since
+  SELECT array_agg(gr.sku ORDER BY gr.sku, gr.provider, gr.pricing),
+         array_agg(gr.provider ORDER BY gr.sku, gr.provider, gr.pricing),
+         array_agg(gr.pricing ORDER BY gr.sku, gr.provider, gr.pricing),
+         array_agg(least(gr.dirty_since, (gr.last_day AT TIME ZONE 'UTC' + interval '1 day') AT TIME ZONE 'UTC')
+                   ORDER BY gr.sku, gr.provider, gr.pricing)
+    INTO skus, providers, pricings, since
+    FROM llm_econ.price_daily_group gr WHERE gr.dirty_since IS NOT NULL;
+  IF skus IS NULL THEN
+    RETURN;
+  END IF;
+  UPDATE llm_econ.price_daily_group gr SET dirty_since = NULL WHERE gr.dirty_since IS NOT NULL;
   DELETE FROM llm_econ.price_daily_summary d
    USING unnest(skus, providers, pricings, since) AS g(sku, provider, pricing, since)
    WHERE d.sku = g.sku AND d.provider = g.provider AND d.pricing = g.pricing AND d."time" >= g.since;
@@ -86,10 +102,14 @@ BEGIN
                     AND coalesce(p.region, '') = coalesce(s.region, '')
                     AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
                     AND p.observed_at >= g.since)) AS o(observed_at, usd)),
-       spans AS (   -- UTC days [f, t) at whose end each observation is in effect (t NULL: to the last day)
+       spans AS (   -- UTC days [f, t) at whose end each observation is in effect (t NULL: to the last
+                    -- day), within the days the summary keeps: 2000-01-01 to 2100-01-01
          SELECT obs.sku, obs.provider, obs.pricing, obs.usd,
-                greatest(date_trunc('day', obs.observed_at AT TIME ZONE 'UTC'), obs.since AT TIME ZONE 'UTC') AS f,
-                date_trunc('day', lead(obs.observed_at) OVER w AT TIME ZONE 'UTC') AS t
+                least(greatest(date_trunc('day', obs.observed_at AT TIME ZONE 'UTC'), obs.since AT TIME ZONE 'UTC',
+                               timestamp '2000-01-01'), timestamp '2100-01-01') AS f,
+                CASE WHEN lead(obs.observed_at) OVER w IS NOT NULL
+                     THEN least(greatest(date_trunc('day', lead(obs.observed_at) OVER w AT TIME ZONE 'UTC'),
+                                         timestamp '2000-01-01'), timestamp '2100-01-01') END AS t
            FROM obs
          WINDOW w AS (PARTITION BY obs.sku, obs.provider, obs.pricing, obs.region, obs.instance_type
                       ORDER BY obs.observed_at)),
@@ -98,7 +118,9 @@ BEGIN
            FROM (SELECT DISTINCT spans.sku, spans.provider, spans.pricing, spans.f AS day FROM spans) c
          WINDOW w AS (PARTITION BY c.sku, c.provider, c.pricing ORDER BY c.day)),
        last AS (
-         SELECT obs.sku, obs.provider, obs.pricing, date_trunc('day', max(obs.observed_at) AT TIME ZONE 'UTC') AS day
+         SELECT obs.sku, obs.provider, obs.pricing,
+                least(greatest(date_trunc('day', max(obs.observed_at) AT TIME ZONE 'UTC'), timestamp '2000-01-01'),
+                      timestamp '2100-01-01') AS day
            FROM obs GROUP BY 1, 2, 3),
        state AS (    -- the group's prices at the end of each such day: the same until the next one
          SELECT c.sku, c.provider, c.pricing, c.day, c.next, count(*) AS offers, min(s.usd) AS min_usd,
@@ -142,8 +164,8 @@ BEGIN
    WHERE d.sku = gone.sku AND d.provider = gone.provider AND d.pricing = gone.pricing;
 END $$;
 -- SECURITY INVOKER: only a role that may write the summary (its owner) can run it usefully.
-COMMENT ON FUNCTION llm_econ._price_daily_refresh(text[], text[], text[], timestamptz[]) IS
-  'internal: recomputes price_daily_summary of the given (sku, provider, pricing) groups from the given midnights (UTC) on; the caller locks the groups';
+COMMENT ON FUNCTION llm_econ._price_daily_refresh() IS
+  'internal: recomputes price_daily_summary of the price_daily_group rows marked dirty (from dirty_since on) and clears the marks; the caller holds those rows locked';
 
 -- Statement trigger of price_snapshot (insert, update, delete): the groups the changed rows
 -- belong to are locked in key order, then refreshed from the earliest changed day.  The lock
@@ -201,10 +223,10 @@ BEGIN
     JOIN unnest(k_sku, k_provider, k_pricing) AS g(sku, provider, pricing)
       ON gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing
    ORDER BY gr.sku, gr.provider, gr.pricing FOR UPDATE OF gr;
-  UPDATE llm_econ.price_daily_group gr SET last_day = gr.last_day
-    FROM unnest(k_sku, k_provider, k_pricing) AS g(sku, provider, pricing)
+  UPDATE llm_econ.price_daily_group gr SET dirty_since = g.since
+    FROM unnest(k_sku, k_provider, k_pricing, k_since) AS g(sku, provider, pricing, since)
    WHERE gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing;
-  PERFORM llm_econ._price_daily_refresh(k_sku, k_provider, k_pricing, k_since);
+  PERFORM llm_econ._price_daily_refresh();
   RETURN NULL;
 END $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._price_daily_maintain() FROM PUBLIC;
@@ -260,6 +282,15 @@ CREATE VIEW llm_econ._price_daily_all WITH (security_invoker = true) AS
                                                  interval '1 day') AS t(day);
 COMMENT ON VIEW llm_econ._price_daily_all IS
   'internal: every ended UTC day of every (sku, provider, pricing) group with a price in effect at its end, unrounded';
+COMMENT ON COLUMN llm_econ._price_daily_all."time" IS 'the day (midnight UTC)';
+COMMENT ON COLUMN llm_econ._price_daily_all.sku IS 'gpu_sku key';
+COMMENT ON COLUMN llm_econ._price_daily_all.provider IS 'provider';
+COMMENT ON COLUMN llm_econ._price_daily_all.pricing IS 'on_demand, spot or reserved';
+COMMENT ON COLUMN llm_econ._price_daily_all.offers IS 'series in effect at the end of the day';
+COMMENT ON COLUMN llm_econ._price_daily_all.min_usd IS 'cheapest of them, $/GPU-hour';
+COMMENT ON COLUMN llm_econ._price_daily_all.median_usd IS 'their median, $/GPU-hour';
+COMMENT ON COLUMN llm_econ._price_daily_all.max_usd IS 'dearest of them, $/GPU-hour';
+COMMENT ON COLUMN llm_econ._price_daily_all.sum_usd IS 'sum of their prices';
 
 CREATE VIEW llm_econ.price_daily_by_provider WITH (security_invoker = true) AS
   SELECT a."time", a.sku, a.provider, a.pricing,
@@ -361,8 +392,6 @@ GRANT SELECT ON llm_econ.price_daily_summary, llm_econ.price_daily_group, llm_ec
                 llm_econ.cheapest_provider_monthly, llm_econ.spot_discount_daily TO PUBLIC;
 
 -- Fill the summary from the prices loaded so far (the shipped history, or an existing install's).
-INSERT INTO llm_econ.price_daily_group (sku, provider, pricing)
-SELECT DISTINCT s.sku, s.provider, s.pricing FROM llm_econ.price_series s;
-SELECT llm_econ._price_daily_refresh(pg_catalog.array_agg(g.sku), pg_catalog.array_agg(g.provider),
-                                     pg_catalog.array_agg(g.pricing), pg_catalog.array_agg('-infinity'::timestamptz))
-  FROM llm_econ.price_daily_group g;
+INSERT INTO llm_econ.price_daily_group (sku, provider, pricing, dirty_since)
+SELECT DISTINCT s.sku, s.provider, s.pricing, '-infinity'::timestamptz FROM llm_econ.price_series s;
+SELECT llm_econ._price_daily_refresh();
