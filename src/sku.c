@@ -1,4 +1,4 @@
-/* sku.c: finds a GPU SKU by key or alias, case-insensitively, and suggests close names when it is unknown. */
+/* sku.c: finds a GPU SKU by key or alias (case, spaces, - and _ ignored), and suggests close names when it is unknown. */
 #include "llm_econ.h"
 
 #include <math.h>
@@ -11,17 +11,24 @@
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 
-/* A key match wins over an alias match; every name is schema-qualified (search_path-proof). */
+/*
+ * Names compare as llm_econ._name_key (case, spaces, '-' and '_' ignored): an exact
+ * (case-insensitive) spelling wins over a normalised one, a key over an alias; every name is
+ * schema-qualified (search_path-proof).
+ */
 static const char *const lookup_sql =
 "SELECT s.sku, s.fp32_tflops, s.tf32_tflops, s.bf16_tflops, s.fp16_tflops, s.fp8_tflops,"
 "       s.hbm_gb, s.nvlink_gbps, s.pcie_gbps, s.gpus_per_node, s.tdp_watts"
-"  FROM (SELECT g.sku AS key, 0 AS pref FROM llm_econ.gpu_sku g"
-"         WHERE pg_catalog.lower(g.sku) OPERATOR(pg_catalog.=) pg_catalog.lower($1)"
+"  FROM (SELECT g.sku AS key, 0 AS pref,"
+"               pg_catalog.lower(g.sku) OPERATOR(pg_catalog.<>) pg_catalog.lower($1) AS inexact"
+"          FROM llm_econ.gpu_sku g"
+"         WHERE llm_econ._name_key(g.sku) OPERATOR(pg_catalog.=) llm_econ._name_key($1)"
 "        UNION ALL"
-"        SELECT a.sku, 1 FROM llm_econ.gpu_sku_alias a"
-"         WHERE pg_catalog.lower(a.alias) OPERATOR(pg_catalog.=) pg_catalog.lower($1)) m"
+"        SELECT a.sku, 1, pg_catalog.lower(a.alias) OPERATOR(pg_catalog.<>) pg_catalog.lower($1)"
+"          FROM llm_econ.gpu_sku_alias a"
+"         WHERE llm_econ._name_key(a.alias) OPERATOR(pg_catalog.=) llm_econ._name_key($1)) m"
 "  JOIN llm_econ.gpu_sku s ON s.sku OPERATOR(pg_catalog.=) m.key"
-" ORDER BY m.pref LIMIT 1";
+" ORDER BY m.inexact, m.pref LIMIT 1";
 
 static const char *const names_sql =
 "SELECT sku FROM llm_econ.gpu_sku UNION SELECT alias FROM llm_econ.gpu_sku_alias";
