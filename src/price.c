@@ -11,19 +11,37 @@
 
 /*
  * The cheapest price in effect at $4 over the series of sku $1 from provider
- * $2 at pricing $3, in region $5 (NULL: any), of instance type $6 (NULL: any),
- * no older than $7 (NULL: any age): see llm_econ._latest_prices, which the
- * planner inlines.
+ * $2 at pricing $3, in region $5 (NULL: any; any case), of instance type $6
+ * (NULL: any; compared as llm_econ._name_key), no older than $7 (NULL: any
+ * age): the query of llm_econ._latest_prices, written out so that it needs
+ * nothing newer than price_series (the library serves databases not yet
+ * updated to this version too).
  */
 static const char *const price_sql =
-"SELECT pg_catalog.min(l.usd_per_gpu_hour)"
-"  FROM llm_econ._latest_prices($1, pg_catalog.lower(pg_catalog.btrim($2)), $3, $4, $5, $6, $7) AS l";
+"SELECT pg_catalog.min(o.usd_per_gpu_hour)"
+"  FROM llm_econ.price_series s"
+" CROSS JOIN LATERAL ("
+"       SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p"
+"        WHERE p.sku OPERATOR(pg_catalog.=) s.sku AND p.provider OPERATOR(pg_catalog.=) s.provider"
+"          AND p.pricing OPERATOR(pg_catalog.=) s.pricing"
+"          AND coalesce(p.region, '') OPERATOR(pg_catalog.=) coalesce(s.region, '')"
+"          AND coalesce(p.instance_type, '') OPERATOR(pg_catalog.=) coalesce(s.instance_type, '')"
+"          AND p.observed_at OPERATOR(pg_catalog.<=) $4"
+"        ORDER BY p.observed_at DESC LIMIT 1) o"
+" WHERE s.sku OPERATOR(pg_catalog.=) $1"
+"   AND s.provider OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.btrim($2))"
+"   AND s.pricing OPERATOR(pg_catalog.=) $3"
+"   AND ($5 IS NULL OR pg_catalog.lower(s.region) OPERATOR(pg_catalog.=) pg_catalog.lower($5))"
+"   AND ($6 IS NULL OR pg_catalog.lower(pg_catalog.translate(s.instance_type, ' -_', ''))"
+"                      OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($6, ' -_', '')))"
+"   AND o.usd_per_gpu_hour IS NOT NULL"
+"   AND ($7 IS NULL OR o.observed_at OPERATOR(pg_catalog.>=) ($4 OPERATOR(pg_catalog.-) $7))";
 static SPIPlanPtr price_plan;
 
 /*
  * What a name means where a SKU is expected: the gpu_sku key and, when the
  * name is a machine type (an alias with gpus_per_instance), that machine
- * type.  Names compare as llm_econ._name_key: case, spaces, '-' and '_'
+ * type.  Names compare as llm_econ._name_key (written out here): case, spaces, '-' and '_'
  * ignored; a key beats an alias, an exact (case-insensitive) spelling beats
  * a normalised one.
  */
@@ -32,12 +50,14 @@ static const char *const resolve_sql =
 "  SELECT g.sku, NULL::text AS itype, 0 AS pref,"
 "         pg_catalog.lower(g.sku) OPERATOR(pg_catalog.<>) pg_catalog.lower($1) AS inexact"
 "    FROM llm_econ.gpu_sku g"
-"   WHERE llm_econ._name_key(g.sku) OPERATOR(pg_catalog.=) llm_econ._name_key($1)"
+"   WHERE pg_catalog.lower(pg_catalog.translate(g.sku, ' -_', ''))"
+"         OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($1, ' -_', ''))"
 "  UNION ALL"
 "  SELECT a.sku, CASE WHEN a.gpus_per_instance IS NOT NULL THEN a.alias END, 1,"
 "         pg_catalog.lower(a.alias) OPERATOR(pg_catalog.<>) pg_catalog.lower($1)"
 "    FROM llm_econ.gpu_sku_alias a"
-"   WHERE llm_econ._name_key(a.alias) OPERATOR(pg_catalog.=) llm_econ._name_key($1)) m"
+"   WHERE pg_catalog.lower(pg_catalog.translate(a.alias, ' -_', ''))"
+"         OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($1, ' -_', ''))) m"
 " ORDER BY m.inexact, m.pref LIMIT 1";
 static SPIPlanPtr resolve_plan;
 
@@ -339,7 +359,7 @@ le_price_at_fn(PG_FUNCTION_ARGS)
 	price = le_price_lookup(sku, itype, PG_GETARG_TEXT_PP(1), PG_GETARG_TEXT_PP(2),
 							PG_GETARG_TIMESTAMPTZ(3),
 							PG_ARGISNULL(4) ? NULL : PG_GETARG_TEXT_PP(4),
-							PG_ARGISNULL(5) ? NULL : PG_GETARG_INTERVAL_P(5), &found);
+							(PG_NARGS() < 6 || PG_ARGISNULL(5)) ? NULL : PG_GETARG_INTERVAL_P(5), &found);
 	if (!found)
 		PG_RETURN_NULL();
 	PG_RETURN_NUMERIC(price);
@@ -370,7 +390,7 @@ le_estimate_cost_at_fn(PG_FUNCTION_ARGS)
 	le_check(le_gpu_hours(&s, &hours, &err), &err);
 	sku = pnstrdup(s.text[LE_F_SKU], s.textlen[LE_F_SKU]);
 	region = PG_ARGISNULL(4) ? NULL : PG_GETARG_TEXT_PP(4);
-	max_age = PG_ARGISNULL(5) ? NULL : PG_GETARG_INTERVAL_P(5);
+	max_age = (PG_NARGS() < 6 || PG_ARGISNULL(5)) ? NULL : PG_GETARG_INTERVAL_P(5);	/* 0.2.0 SQL: 5 arguments */
 	price = le_price_lookup(sku, NULL, PG_GETARG_TEXT_PP(1), PG_GETARG_TEXT_PP(2),
 							PG_GETARG_TIMESTAMPTZ(3), region, max_age, &found);
 	if (!found)

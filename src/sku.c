@@ -12,7 +12,8 @@
 #include "catalog/pg_type.h"
 
 /*
- * Names compare as llm_econ._name_key (case, spaces, '-' and '_' ignored): an exact
+ * Names compare as llm_econ._name_key, written out (case, spaces, '-' and '_' ignored; the
+ * library also serves databases not yet updated): an exact
  * (case-insensitive) spelling wins over a normalised one, a key over an alias; every name is
  * schema-qualified (search_path-proof).
  */
@@ -22,11 +23,13 @@ static const char *const lookup_sql =
 "  FROM (SELECT g.sku AS key, 0 AS pref,"
 "               pg_catalog.lower(g.sku) OPERATOR(pg_catalog.<>) pg_catalog.lower($1) AS inexact"
 "          FROM llm_econ.gpu_sku g"
-"         WHERE llm_econ._name_key(g.sku) OPERATOR(pg_catalog.=) llm_econ._name_key($1)"
+"         WHERE pg_catalog.lower(pg_catalog.translate(g.sku, ' -_', ''))"
+"               OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($1, ' -_', ''))"
 "        UNION ALL"
 "        SELECT a.sku, 1, pg_catalog.lower(a.alias) OPERATOR(pg_catalog.<>) pg_catalog.lower($1)"
 "          FROM llm_econ.gpu_sku_alias a"
-"         WHERE llm_econ._name_key(a.alias) OPERATOR(pg_catalog.=) llm_econ._name_key($1)) m"
+"         WHERE pg_catalog.lower(pg_catalog.translate(a.alias, ' -_', ''))"
+"               OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($1, ' -_', ''))) m"
 "  JOIN llm_econ.gpu_sku s ON s.sku OPERATOR(pg_catalog.=) m.key"
 " ORDER BY m.inexact, m.pref LIMIT 1";
 
