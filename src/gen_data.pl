@@ -491,11 +491,12 @@ sub gcp_staging {
 }
 
 # Rows of the shipped history known to be wrong (data/gcp_gpu_price_history_corrections.csv:
-# host-only machine prices) are deleted after the load, so the loaded rows keep their ids and an
+# host-only machine prices: region, machine types, period and the price below which a row is
+# host-only) are deleted after the load, so the loaded rows keep their ids and an
 # updated install (src/update/0.3.0/20_prices.sql) can delete the same rows.  Their series keep
 # any withdrawal rows; a series left without rows leaves price_series.
 sub gcp_corrections {
-    my @cols = qw(region instance_type_prefix observed_from observed_to reason source);
+    my @cols = qw(region instance_type_prefix observed_from observed_to below_usd_per_gpu_hour reason source);
     my ($file, @rows) = read_table('gcp_gpu_price_history_corrections.csv', @cols);
     my @conds;
     for my $r (@rows) {
@@ -506,10 +507,11 @@ sub gcp_corrections {
         v_text($w, $_, $v->{$_}, 1) for qw(reason source);
         my $from = iso_to_pg($w, 'observed_from', $v->{observed_from});
         my $to = iso_to_pg($w, 'observed_to', $v->{observed_to});
+        my $below = v_money($w, 'below_usd_per_gpu_hour', $v->{below_usd_per_gpu_hour}, 1);
         push @conds, '('
           . ($v->{region} eq '*' ? '' : 'p.region = ' . sql_string($v->{region}) . ' AND ')
           . 'p.instance_type LIKE ' . sql_string($v->{instance_type_prefix} . '%')
-          . " AND p.observed_at >= '$from' AND p.observed_at < '$to')";
+          . " AND p.observed_at >= '$from' AND p.observed_at < '$to' AND p.usd_per_gpu_hour < $below)";
     }
     return unless @conds;
     print "-- corrections of the shipped GCP history (data/gcp_gpu_price_history_corrections.csv)\n";

@@ -11,7 +11,7 @@
 
 /*
  * The cheapest price in effect at $4 over the series of sku $1 from provider
- * $2 at pricing $3, in region $5 (NULL: any; any case), of instance type $6
+ * $2 at pricing $3, in region $5 (NULL: any; as given, lower- or upper-cased), of instance type $6
  * (NULL: any; compared as llm_econ._name_key), no older than $7 (NULL: any
  * age): the query of llm_econ._latest_prices, written out so that it needs
  * nothing newer than price_series (the library serves databases not yet
@@ -31,7 +31,7 @@ static const char *const price_sql =
 " WHERE s.sku OPERATOR(pg_catalog.=) $1"
 "   AND s.provider OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.btrim($2))"
 "   AND s.pricing OPERATOR(pg_catalog.=) $3"
-"   AND ($5 IS NULL OR pg_catalog.lower(s.region) OPERATOR(pg_catalog.=) pg_catalog.lower($5))"
+"   AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5), pg_catalog.upper($5)]))"
 "   AND ($6 IS NULL OR pg_catalog.lower(pg_catalog.translate(s.instance_type, ' -_', ''))"
 "                      OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($6, ' -_', '')))"
 "   AND o.usd_per_gpu_hour IS NOT NULL"

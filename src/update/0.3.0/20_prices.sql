@@ -61,9 +61,9 @@ SELECT DISTINCT provider, source, observed_at FROM llm_econ.price_snapshot
 -- data/NOTICE.md): the same rows a fresh install deletes after loading.
 DELETE FROM llm_econ.price_snapshot p
  WHERE p.builtin AND p.provider = 'gcp' AND p.usd_per_gpu_hour IS NOT NULL
-   AND ((p.region = 'northamerica-northeast2' AND p.instance_type LIKE 'a2-highgpu-%' AND p.observed_at >= '2022-02-09 23:07:12+00' AND p.observed_at < '2024-08-17 12:36:16+00')
-        OR (p.region = 'northamerica-northeast2' AND p.instance_type LIKE 'a2-megagpu-%' AND p.observed_at >= '2022-02-09 23:07:12+00' AND p.observed_at < '2024-08-17 12:36:16+00')
-        OR (p.instance_type LIKE 'a3-megagpu-%' AND p.observed_at >= '2024-08-17 10:14:16+00' AND p.observed_at < '2024-08-17 12:36:15+00'));
+   AND ((p.region = 'northamerica-northeast2' AND p.instance_type LIKE 'a2-highgpu-%' AND p.observed_at >= '2022-02-09 23:07:12+00' AND p.observed_at < '2024-08-17 12:36:16+00' AND p.usd_per_gpu_hour < 2)
+        OR (p.region = 'northamerica-northeast2' AND p.instance_type LIKE 'a2-megagpu-%' AND p.observed_at >= '2022-02-09 23:07:12+00' AND p.observed_at < '2024-08-17 12:36:16+00' AND p.usd_per_gpu_hour < 2)
+        OR (p.instance_type LIKE 'a3-megagpu-%' AND p.observed_at >= '2024-08-17 10:14:16+00' AND p.observed_at < '2024-08-17 12:36:15+00' AND p.usd_per_gpu_hour < 3));
 DELETE FROM llm_econ.price_series s
  WHERE NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p
                     WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
@@ -181,7 +181,7 @@ END $$;
 COMMENT ON FUNCTION llm_econ._check_max_age(interval) IS 'internal: returns max_age if it is NULL or an interval >= 0 (no negative part), else raises 22023';
 
 -- The as-of core every lookup shares: for each series of (sku, provider, pricing) in region
--- (NULL = any, case-insensitive) and of instance type itype (NULL = any), its latest observation
+-- (NULL = any; as given, lower- or upper-cased, so the series key's index still serves) and of instance type itype (NULL = any), its latest observation
 -- at or before "at", unless that observation is a withdrawal or older than max_age (NULL = no
 -- bound).  One index probe per series (price_snapshot_one_observation), so the cost grows with
 -- the number of series and log(history), not with the history.  A plain SQL function: the
@@ -211,7 +211,7 @@ AS $$
    WHERE s.sku OPERATOR(pg_catalog.=) $1
      AND s.provider OPERATOR(pg_catalog.=) $2
      AND s.pricing OPERATOR(pg_catalog.=) $3
-     AND ($5 IS NULL OR pg_catalog.lower(s.region) OPERATOR(pg_catalog.=) pg_catalog.lower($5))
+     AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5), pg_catalog.upper($5)]))
      AND ($6 IS NULL OR llm_econ._name_key(s.instance_type) OPERATOR(pg_catalog.=) llm_econ._name_key($6))
      AND o.usd_per_gpu_hour IS NOT NULL
      AND ($7 IS NULL OR o.observed_at OPERATOR(pg_catalog.>=) ($4 OPERATOR(pg_catalog.-) $7))
@@ -288,7 +288,7 @@ BEGIN
   WITH series AS (
          SELECT s.* FROM llm_econ.price_series s
           WHERE s.sku = key AND s.provider = prov AND s.pricing = pr
-            AND (price_twap.region IS NULL OR lower(s.region) = lower(price_twap.region))
+            AND (price_twap.region IS NULL OR s.region = ANY (ARRAY[price_twap.region, lower(price_twap.region), upper(price_twap.region)]))
             AND (itype IS NULL OR llm_econ._name_key(s.instance_type) = llm_econ._name_key(itype))),
        obs AS (     -- each series: its observation in effect at the start, and those inside the period
          SELECT s.region, s.instance_type, o.observed_at, o.usd_per_gpu_hour
