@@ -314,7 +314,7 @@ BEGIN
                              WHEN p.sku IS NOT NULL AND p.instance_type IS NULL
                                THEN 'GCP accelerator rows no machine type pairs with in their zone; the machine''s price is missing, so the catalog cannot price them'
                              WHEN p.sku IS NOT NULL
-                               THEN 'no price the importer can use'
+                               THEN 'GCP machine rows no accelerator row pairs with in their zone; the GPUs'' price is missing, so the catalog cannot price them'
                              WHEN p.accelerator ~* '^tpu'
                                THEN 'TPUs, not GPUs; not priced here'
                              ELSE 'unknown names: add them to llm_econ.gpu_sku_alias, or, for a part gpu_sku lacks, a llm_econ.gpu_sku row with its source'
