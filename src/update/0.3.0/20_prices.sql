@@ -432,10 +432,13 @@ END $$;
 COMMENT ON FUNCTION llm_econ._note_import(text, text, timestamptz) IS 'internal: records that a catalog of provider (source) was imported at observed_at';
 
 -- A price is suspect when it is more than 3x away (either way) from the median of the same
--- provider's other offers of that SKU and pricing in effect at the same instant (other regions
--- and instance sizes; at least two of them), or from the series' previous price.  Never across
--- providers: a neocloud is legitimately several times cheaper than a hyperscaler.
-CREATE FUNCTION llm_econ._flag_suspect(provider text, source text, observed_at timestamptz) RETURNS bigint
+-- provider's offers of that SKU and pricing at the same instant (the whole catalog: other
+-- regions and instance sizes; at least three offers), or from the series' previous price.
+-- Never across providers: a neocloud is legitimately several times cheaper than a hyperscaler.
+-- The catalog's offers come as arrays (sku, pricing, usd); the rows this import stored at
+-- observed_at are the ones checked.  Linear in the catalog plus one index probe per stored row.
+CREATE FUNCTION llm_econ._flag_suspect(provider text, source text, observed_at timestamptz,
+                                       sku text[], pricing text[], usd numeric[]) RETURNS bigint
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 #variable_conflict use_column
 DECLARE
@@ -444,34 +447,34 @@ BEGIN
   IF NOT has_table_privilege(session_user, 'llm_econ.price_snapshot', 'INSERT') THEN
     RAISE EXCEPTION 'permission denied to check prices' USING ERRCODE = 'insufficient_privilege';
   END IF;
-  WITH mine AS (
-         SELECT p.* FROM llm_econ.price_snapshot p
-          WHERE p.provider = _flag_suspect.provider AND p.source = _flag_suspect.source
-            AND p.observed_at = _flag_suspect.observed_at AND p.usd_per_gpu_hour IS NOT NULL),
+  WITH peers AS (
+         SELECT o.sku, o.pricing, count(*) AS n,
+                percentile_disc(0.5) WITHIN GROUP (ORDER BY o.usd) AS med
+           FROM unnest(_flag_suspect.sku, _flag_suspect.pricing, _flag_suspect.usd) AS o(sku, pricing, usd)
+          WHERE o.usd IS NOT NULL
+          GROUP BY o.sku, o.pricing),
        checked AS (
          SELECT m.id,
                 CASE
-                  WHEN peer.n >= 2 AND (m.usd_per_gpu_hour > 3 * peer.med OR m.usd_per_gpu_hour * 3 < peer.med)
-                    THEN format('%s x the median %s of %s other %s offers of %s at that date',
+                  WHEN peer.n >= 3 AND (m.usd_per_gpu_hour > 3 * peer.med OR m.usd_per_gpu_hour * 3 < peer.med)
+                    THEN format('%s x the median %s of the %s %s offers of %s in this catalog',
                                 round(m.usd_per_gpu_hour / peer.med, 2), peer.med, peer.n, m.provider, m.sku)
                   WHEN prev.usd_per_gpu_hour IS NOT NULL
                        AND (m.usd_per_gpu_hour > 3 * prev.usd_per_gpu_hour OR m.usd_per_gpu_hour * 3 < prev.usd_per_gpu_hour)
                     THEN format('%s x the series'' previous price %s (%s)',
                                 round(m.usd_per_gpu_hour / prev.usd_per_gpu_hour, 2), prev.usd_per_gpu_hour, prev.observed_at)
                 END AS why
-           FROM mine m
-           CROSS JOIN LATERAL (
-                 SELECT count(*) AS n, percentile_disc(0.5) WITHIN GROUP (ORDER BY l.usd_per_gpu_hour) AS med
-                   FROM llm_econ._latest_prices(m.sku, m.provider, m.pricing, m.observed_at, NULL, NULL, NULL) l
-                  WHERE (coalesce(l.region, ''), coalesce(l.instance_type, ''))
-                        IS DISTINCT FROM (coalesce(m.region, ''), coalesce(m.instance_type, ''))) AS peer
+           FROM llm_econ.price_snapshot m
+           LEFT JOIN peers peer ON peer.sku = m.sku AND peer.pricing = m.pricing
            LEFT JOIN LATERAL (
                  SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
                   WHERE p.sku = m.sku AND p.provider = m.provider AND p.pricing = m.pricing
                     AND coalesce(p.region, '') = coalesce(m.region, '')
                     AND coalesce(p.instance_type, '') = coalesce(m.instance_type, '')
                     AND p.observed_at < m.observed_at
-                  ORDER BY p.observed_at DESC LIMIT 1) AS prev ON true),
+                  ORDER BY p.observed_at DESC LIMIT 1) AS prev ON true
+          WHERE m.provider = _flag_suspect.provider AND m.source = _flag_suspect.source
+            AND m.observed_at = _flag_suspect.observed_at AND m.usd_per_gpu_hour IS NOT NULL),
        upd AS (
          UPDATE llm_econ.price_snapshot p SET suspect = c.why
            FROM checked c WHERE p.id = c.id AND c.why IS NOT NULL AND p.suspect IS DISTINCT FROM c.why
@@ -479,8 +482,8 @@ BEGIN
   SELECT count(*) INTO n FROM checked c WHERE c.why IS NOT NULL;
   RETURN n;
 END $$;
-COMMENT ON FUNCTION llm_econ._flag_suspect(text, text, timestamptz) IS
-  'internal: marks the prices of one import that are more than 3x from the same provider''s other offers of the SKU at that date or from the series'' previous price (price_snapshot.suspect); returns how many';
+COMMENT ON FUNCTION llm_econ._flag_suspect(text, text, timestamptz, text[], text[], numeric[]) IS
+  'internal: marks the prices one catalog import stored that are more than 3x from the median of the catalog''s offers of the SKU and pricing or from the series'' previous price (price_snapshot.suspect); returns how many';
 
 CREATE FUNCTION llm_econ.import_skypilot_catalog(cloud text, catalog_csv text, observed_at timestamptz,
     OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint,
@@ -628,7 +631,7 @@ BEGIN
   END IF;
   PERFORM set_config('llm_econ.import_kind', '', true);
   PERFORM llm_econ._note_import(c, src, observed_at);
-  suspect := llm_econ._flag_suspect(c, src, observed_at);
+  suspect := llm_econ._flag_suspect(c, src, observed_at, cv.sk, cv.pc, cv.us);
   skipped := cv.skipped;
   corrected := cv.corrected;
   unverified := cv.unverified;
