@@ -511,7 +511,7 @@ sub gcp_corrections {
         push @conds, '('
           . ($v->{region} eq '*' ? '' : 'p.region = ' . sql_string($v->{region}) . ' AND ')
           . 'p.instance_type LIKE ' . sql_string($v->{instance_type_prefix} . '%')
-          . " AND p.observed_at >= '$from' AND p.observed_at < '$to' AND p.usd_per_gpu_hour < $below)";
+          . " AND p.observed_at >= '$from' AND p.observed_at < '$to' AND p.usd_per_gpu_hour < ${below}::numeric)";
     }
     return unless @conds;
     print "-- corrections of the shipped GCP history (data/gcp_gpu_price_history_corrections.csv)\n";

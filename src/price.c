@@ -107,6 +107,7 @@ resolve_name(text *name, char **key, char **itype)
 	Datum		args[1];
 	bool		found;
 
+	le_check_name("sku", VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name));	/* bounded before any search */
 	args[0] = PointerGetDatum(name);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
@@ -258,6 +259,9 @@ le_price_lookup(const char *sku, const char *itype, text *provider, text *pricin
 	bool		isnull;
 	Datum		d;
 
+	le_check_name("provider", VARDATA_ANY(provider), VARSIZE_ANY_EXHDR(provider));
+	if (region)
+		le_check_name("region", VARDATA_ANY(region), VARSIZE_ANY_EXHDR(region));
 	check_max_age(max_age);
 	args[0] = CStringGetTextDatum(sku);
 	args[1] = PointerGetDatum(provider);
@@ -456,4 +460,16 @@ le_check_where_fn(PG_FUNCTION_ARGS)
 		PG_RETURN_VOID();
 	check_where(PG_GETARG_TEXT_PP(0), PG_ARGISNULL(1) ? NULL : PG_GETARG_TEXT_PP(1));
 	PG_RETURN_VOID();
+}
+
+PG_FUNCTION_INFO_V1(le_check_max_age_fn);
+
+/* _check_max_age(max_age): max_age if NULL or >= 0 in every part, else 22023 */
+Datum
+le_check_max_age_fn(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	check_max_age(PG_GETARG_INTERVAL_P(0));
+	PG_RETURN_INTERVAL_P(PG_GETARG_INTERVAL_P(0));
 }

@@ -69,8 +69,9 @@ $$;
 COMMENT ON FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[]) IS
   'internal: annotates candidate observations: fresh = a change point to store; conflict = another price for the same series and instant';
 
--- Stores candidates as change points.  Writers of the same provider are serialised, so
--- overlapping imports neither duplicate nor lose observations.  A candidate at the instant of
+-- Stores candidates as change points.  Writers of the same provider are serialised (on the
+-- provider's import_lock row: _lock_providers), so overlapping imports neither duplicate nor
+-- lose observations.  A candidate at the instant of
 -- a stored observation with another price is an error (one observation per series and instant).
 CREATE FUNCTION llm_econ._record_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
                                         pricing text[], usd numeric[], instance_type text[], gpus int4[],
@@ -81,8 +82,7 @@ AS $$
 DECLARE
   clash text;
 BEGIN
-  PERFORM pg_advisory_xact_lock(hashtext('llm_econ.price_snapshot'), hashtext(p))
-     FROM (SELECT DISTINCT x AS p FROM unnest(_record_prices.provider) AS x ORDER BY 1) AS ps;
+  PERFORM llm_econ._lock_providers(_record_prices.provider);
 
   WITH changes AS MATERIALIZED (
          SELECT * FROM llm_econ._price_changes(obs_at, _record_prices.provider, _record_prices.sku,
@@ -149,73 +149,61 @@ AS $$
 $$;
 COMMENT ON FUNCTION llm_econ._known_gpus(text) IS 'internal: GPUs per machine of a machine type per gpu_sku_alias, or NULL when unknown';
 
--- Import bookkeeping and checks run with the extension owner's rights (like the price_series
--- trigger), so importing needs no grant on price_import or UPDATE on price_snapshot; only a
--- session allowed to insert prices may call them.
-CREATE FUNCTION llm_econ._note_import(provider text, source text, observed_at timestamptz) RETURNS void
+-- A catalog price is suspect when it is more than 3x away (either way) from the median of the
+-- same provider's offers of that SKU and pricing in effect at the same instant (once the
+-- statement's rows are stored: the catalog's other regions and instance sizes; at least three
+-- offers), or from the series' previous price.  Never across providers: a neocloud is
+-- legitimately several times cheaper than a hyperscaler.  An AFTER INSERT statement trigger on
+-- price_snapshot, run with the owner's rights (importers need no UPDATE on price_snapshot), for
+-- the rows of kind catalog: one peer lookup per (provider, SKU, pricing, instant) of the
+-- statement and one index probe per row.
+CREATE FUNCTION llm_econ._flag_suspect() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-  IF NOT has_table_privilege(session_user, 'llm_econ.price_snapshot', 'INSERT') THEN
-    RAISE EXCEPTION 'permission denied to record an import' USING ERRCODE = 'insufficient_privilege';
+  IF TG_RELID OPERATOR(pg_catalog.<>) 'llm_econ.price_snapshot'::regclass OR TG_WHEN <> 'AFTER'
+     OR TG_LEVEL <> 'STATEMENT' OR TG_OP <> 'INSERT' THEN
+    RAISE EXCEPTION 'llm_econ._flag_suspect() fires only as the AFTER INSERT statement trigger of llm_econ.price_snapshot'
+      USING ERRCODE = 'insufficient_privilege';
   END IF;
-  INSERT INTO llm_econ.price_import (provider, source, observed_at)
-  VALUES (_note_import.provider, _note_import.source, _note_import.observed_at) ON CONFLICT DO NOTHING;
-END $$;
-COMMENT ON FUNCTION llm_econ._note_import(text, text, timestamptz) IS 'internal: records that a catalog of provider (source) was imported at observed_at';
-
--- A price is suspect when it is more than 3x away (either way) from the median of the same
--- provider's offers of that SKU and pricing at the same instant (the whole catalog: other
--- regions and instance sizes; at least three offers), or from the series' previous price.
--- Never across providers: a neocloud is legitimately several times cheaper than a hyperscaler.
--- The catalog's offers come as arrays (sku, pricing, usd); the rows this import stored at
--- observed_at are the ones checked.  Linear in the catalog plus one index probe per stored row.
-CREATE FUNCTION llm_econ._flag_suspect(provider text, source text, observed_at timestamptz,
-                                       sku text[], pricing text[], usd numeric[]) RETURNS bigint
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
-#variable_conflict use_column
-DECLARE
-  n bigint;
-BEGIN
-  IF NOT has_table_privilege(session_user, 'llm_econ.price_snapshot', 'INSERT') THEN
-    RAISE EXCEPTION 'permission denied to check prices' USING ERRCODE = 'insufficient_privilege';
-  END IF;
-  WITH peers AS (
-         SELECT o.sku, o.pricing, count(*) AS n,
-                percentile_disc(0.5) WITHIN GROUP (ORDER BY o.usd) AS med
-           FROM unnest(_flag_suspect.sku, _flag_suspect.pricing, _flag_suspect.usd) AS o(sku, pricing, usd)
-          WHERE o.usd IS NOT NULL
-          GROUP BY o.sku, o.pricing),
+  WITH mine AS MATERIALIZED (
+         SELECT n.id, n.provider, n.sku, n.pricing, n.region, n.instance_type, n.observed_at, n.usd_per_gpu_hour
+           FROM new_rows n WHERE n.source_kind = 'catalog' AND n.usd_per_gpu_hour IS NOT NULL),
+       peers AS (
+         SELECT g.provider, g.sku, g.pricing, g.observed_at, x.n, x.med
+           FROM (SELECT DISTINCT m.provider, m.sku, m.pricing, m.observed_at FROM mine m) AS g
+          CROSS JOIN LATERAL (
+                SELECT count(*) AS n, percentile_disc(0.5::float8) WITHIN GROUP (ORDER BY l.usd_per_gpu_hour) AS med
+                  FROM llm_econ._latest_prices(g.sku, g.provider, g.pricing, g.observed_at, NULL, NULL, NULL) l) AS x),
        checked AS (
          SELECT m.id,
                 CASE
-                  WHEN peer.n >= 3 AND (m.usd_per_gpu_hour > 3 * peer.med OR m.usd_per_gpu_hour * 3 < peer.med)
-                    THEN format('%s x the median %s of the %s %s offers of %s in this catalog',
+                  WHEN peer.n >= 3::int8 AND (m.usd_per_gpu_hour > 3::numeric * peer.med OR m.usd_per_gpu_hour * 3::numeric < peer.med)
+                    THEN format('%s x the median %s of the %s %s offers of %s at that instant',
                                 round(m.usd_per_gpu_hour / peer.med, 2), peer.med, peer.n, m.provider, m.sku)
                   WHEN prev.usd_per_gpu_hour IS NOT NULL
-                       AND (m.usd_per_gpu_hour > 3 * prev.usd_per_gpu_hour OR m.usd_per_gpu_hour * 3 < prev.usd_per_gpu_hour)
+                       AND (m.usd_per_gpu_hour > 3::numeric * prev.usd_per_gpu_hour OR m.usd_per_gpu_hour * 3::numeric < prev.usd_per_gpu_hour)
                     THEN format('%s x the series'' previous price %s (%s)',
                                 round(m.usd_per_gpu_hour / prev.usd_per_gpu_hour, 2), prev.usd_per_gpu_hour, prev.observed_at)
                 END AS why
-           FROM llm_econ.price_snapshot m
-           LEFT JOIN peers peer ON peer.sku = m.sku AND peer.pricing = m.pricing
+           FROM mine m
+           JOIN peers peer ON peer.provider = m.provider AND peer.sku = m.sku AND peer.pricing = m.pricing
+                          AND peer.observed_at = m.observed_at
            LEFT JOIN LATERAL (
                  SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
                   WHERE p.sku = m.sku AND p.provider = m.provider AND p.pricing = m.pricing
                     AND coalesce(p.region, '') = coalesce(m.region, '')
                     AND coalesce(p.instance_type, '') = coalesce(m.instance_type, '')
                     AND p.observed_at < m.observed_at
-                  ORDER BY p.observed_at DESC LIMIT 1) AS prev ON true
-          WHERE m.provider = _flag_suspect.provider AND m.source = _flag_suspect.source
-            AND m.observed_at = _flag_suspect.observed_at AND m.usd_per_gpu_hour IS NOT NULL),
-       upd AS (
-         UPDATE llm_econ.price_snapshot p SET suspect = c.why
-           FROM checked c WHERE p.id = c.id AND c.why IS NOT NULL AND p.suspect IS DISTINCT FROM c.why
-         RETURNING p.id)
-  SELECT count(*) INTO n FROM checked c WHERE c.why IS NOT NULL;
-  RETURN n;
+                  ORDER BY p.observed_at DESC LIMIT 1) AS prev ON true)
+  UPDATE llm_econ.price_snapshot p SET suspect = c.why
+    FROM checked c WHERE p.id = c.id AND c.why IS NOT NULL;
+  RETURN NULL;
 END $$;
-COMMENT ON FUNCTION llm_econ._flag_suspect(text, text, timestamptz, text[], text[], numeric[]) IS
-  'internal: marks the prices one catalog import stored that are more than 3x from the median of the catalog''s offers of the SKU and pricing or from the series'' previous price (price_snapshot.suspect); returns how many';
+REVOKE EXECUTE ON FUNCTION llm_econ._flag_suspect() FROM PUBLIC;
+COMMENT ON FUNCTION llm_econ._flag_suspect() IS
+  'trigger: marks new catalog prices more than 3x from the median of the provider''s offers of the SKU and pricing at that instant, or from the series'' previous price (price_snapshot.suspect); only an INSERT into price_snapshot fires it';
+CREATE TRIGGER price_snapshot_suspect AFTER INSERT ON llm_econ.price_snapshot
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._flag_suspect();
 
 -- SkyPilot clouds whose catalogs the importer accepts (skypilot-catalog catalogs/v5/<cloud>).
 CREATE FUNCTION llm_econ._skypilot_clouds() RETURNS text[]
@@ -260,7 +248,7 @@ BEGIN
   src := 'SkyPilot catalog vms.csv (' || c || ')';
 
   -- one importer per provider at a time; a malformed catalog raises before anything is stored
-  PERFORM pg_advisory_xact_lock(hashtext('llm_econ.price_snapshot'), hashtext(c));
+  PERFORM llm_econ._lock_providers(ARRAY[c]);
   -- 1. the catalog's offers, with the GPU count gpu_sku_alias knows for each machine type (it
   --    wins over the catalog's), and the series an earlier catalog listed and this one does not
   WITH raw AS MATERIALIZED (SELECT o.* FROM llm_econ._skypilot_offers(c, catalog_csv) AS o),
@@ -283,7 +271,7 @@ BEGIN
        priced AS (
          SELECT p.sku, p.region, p.pricing, p.instance_type, coalesce(p.known_gpus, p.gpus_per_instance) AS gpus,
                 CASE WHEN p.known_gpus IS NULL OR p.known_gpus = p.gpus_per_instance THEN p.usd_per_gpu_hour
-                     ELSE round(p.usd_per_hour / p.known_gpus, 10) END AS usd
+                     ELSE round(p.usd_per_hour / p.known_gpus::numeric, 10) END AS usd
            FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL),
        offers AS (   -- the cheapest offer per series
          SELECT DISTINCT ON (o.sku, o.region, o.pricing, o.instance_type)
@@ -369,8 +357,11 @@ BEGIN
     withdrawn := withdrawn + coalesce(rp.withdrawn, 0);
   END IF;
   PERFORM set_config('llm_econ.import_kind', '', true);
-  PERFORM llm_econ._note_import(c, src, observed_at);
-  suspect := llm_econ._flag_suspect(c, src, observed_at, cv.sk, cv.pc, cv.us);
+  INSERT INTO llm_econ.price_import (provider, source, observed_at)
+  VALUES (c, src, import_skypilot_catalog.observed_at) ON CONFLICT DO NOTHING;
+  SELECT count(*) INTO suspect FROM llm_econ.price_snapshot p
+   WHERE p.provider = c AND p.source = src AND p.observed_at IN (import_skypilot_catalog.observed_at, next_at)
+     AND p.suspect IS NOT NULL;
   skipped := cv.skipped;
   corrected := cv.corrected;
   unverified := cv.unverified;
@@ -409,10 +400,13 @@ CREATE TABLE llm_econ.price_history_staging (
     price_on_demand_usd_per_hour         text,
     spot_price_usd_per_hour              text,
     price_on_demand_per_gpu_usd_per_hour text,
-    spot_price_per_gpu_usd_per_hour      text
+    spot_price_per_gpu_usd_per_hour      text,
+    staged_by                            text NOT NULL DEFAULT CURRENT_USER
+                                         CHECK (staged_by OPERATOR(pg_catalog.=) CURRENT_USER)
 );
 COMMENT ON TABLE llm_econ.price_history_staging IS
   'staging for load_price_history(): \copy llm_econ.price_history_staging (observed_at, valid_to, cloud, region, instance_type, accelerator, accelerator_count, price_on_demand_usd_per_hour, spot_price_usd_per_hour, price_on_demand_per_gpu_usd_per_hour, spot_price_per_gpu_usd_per_hour) FROM ''file.csv'' CSV HEADER';
+COMMENT ON COLUMN llm_econ.price_history_staging.staged_by IS 'the role that staged the row (always the inserting role); load_price_history loads and removes only the rows of the role calling it';
 COMMENT ON COLUMN llm_econ.price_history_staging.id IS 'load order (file line = its rank + 1 with a header line)';
 COMMENT ON COLUMN llm_econ.price_history_staging.observed_at IS 'ISO 8601 instant the price was first seen';
 COMMENT ON COLUMN llm_econ.price_history_staging.valid_to IS 'ISO 8601 instant it stopped (next change, removal, or end of coverage)';
@@ -435,7 +429,9 @@ RETURNS TABLE (line bigint, observed_at timestamptz, valid_to timestamptz, cloud
 LANGUAGE sql STABLE
 AS $$
   WITH names AS (SELECT s.instance_type AS name FROM llm_econ.price_history_staging s
-                 UNION SELECT s.accelerator FROM llm_econ.price_history_staging s),
+                  WHERE s.staged_by OPERATOR(pg_catalog.=) CURRENT_USER
+                 UNION SELECT s.accelerator FROM llm_econ.price_history_staging s
+                  WHERE s.staged_by OPERATOR(pg_catalog.=) CURRENT_USER),
        map AS (SELECT names.name, llm_econ._sku_find(names.name) AS sku FROM names)
   SELECT row_number() OVER (ORDER BY s.id) + 1, s.observed_at::timestamptz, s.valid_to::timestamptz,
          s.cloud, s.region, s.instance_type, s.accelerator_count::numeric::int4,
@@ -453,8 +449,9 @@ AS $$
     FROM llm_econ.price_history_staging s
     LEFT JOIN map mi ON mi.name = s.instance_type
     LEFT JOIN map ma ON ma.name = s.accelerator
+   WHERE s.staged_by OPERATOR(pg_catalog.=) CURRENT_USER
 $$;
-COMMENT ON FUNCTION llm_econ._staged_history() IS 'internal: price_history_staging typed, with line numbers and SKUs';
+COMMENT ON FUNCTION llm_econ._staged_history() IS 'internal: the rows the current role staged in price_history_staging, typed, with line numbers and SKUs';
 
 CREATE FUNCTION llm_econ._load_price_history(source text, on_mismatch text, quiet boolean,
     OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint)
@@ -466,6 +463,7 @@ DECLARE
   ts constant text := '^[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)$';
   bad record;
   names text;
+  me text;
 BEGIN
   IF source IS NULL OR btrim(source) = '' THEN
     RAISE EXCEPTION 'source must name where the history comes from' USING ERRCODE = 'invalid_parameter_value';
@@ -478,7 +476,7 @@ BEGIN
       USING ERRCODE = 'invalid_transaction_state',
             HINT = 'Imports serialise with other imports of the same provider and must see their commits.';
   END IF;
-  LOCK TABLE llm_econ.price_history_staging IN EXCLUSIVE MODE;
+  me := CURRENT_USER;   -- only the rows this role staged: two writers never load each other's
 
   -- 1. every field well-formed; the first bad line is the error
   SELECT * INTO bad FROM (
@@ -496,7 +494,7 @@ BEGIN
              WHEN coalesce(s.price_on_demand_per_gpu_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'price_on_demand_per_gpu_usd_per_hour is not a non-negative number'
              WHEN coalesce(s.spot_price_per_gpu_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'spot_price_per_gpu_usd_per_hour is not a non-negative number'
            END AS problem
-      FROM llm_econ.price_history_staging s) AS v
+      FROM llm_econ.price_history_staging s WHERE s.staged_by = me) AS v
    WHERE v.problem IS NOT NULL ORDER BY v.line LIMIT 1;
   IF FOUND THEN
     RAISE EXCEPTION 'price_history_staging line %: %', bad.line, bad.problem
@@ -513,7 +511,7 @@ BEGIN
     PERFORM count(h.*) FROM llm_econ._staged_history() AS h;   -- count(h.*) evaluates every cast
   EXCEPTION WHEN datetime_field_overflow OR invalid_datetime_format THEN
     FOR bad IN SELECT row_number() OVER (ORDER BY s.id) + 1 AS line, s.observed_at, s.valid_to
-                 FROM llm_econ.price_history_staging s ORDER BY s.id LOOP
+                 FROM llm_econ.price_history_staging s WHERE s.staged_by = me ORDER BY s.id LOOP
       BEGIN
         PERFORM bad.observed_at::timestamptz, bad.valid_to::timestamptz;
       EXCEPTION WHEN OTHERS THEN
@@ -572,7 +570,7 @@ BEGIN
     RAISE NOTICE 'skipped % lines: %', skipped, left(names, 500);
   END IF;
 
-  DELETE FROM llm_econ.price_history_staging;
+  DELETE FROM llm_econ.price_history_staging s WHERE s.staged_by = me;
   inserted := coalesce(inserted, 0);
   unchanged := coalesce(unchanged, 0);
   withdrawn := coalesce(withdrawn, 0);
@@ -585,4 +583,4 @@ CREATE FUNCTION llm_econ.load_price_history(source text DEFAULT 'price_history_s
 LANGUAGE sql VOLATILE
 AS $$ SELECT * FROM llm_econ._load_price_history($1, $2, false) $$;
 COMMENT ON FUNCTION llm_econ.load_price_history(text, text) IS
-  'loads llm_econ.price_history_staging (a long-format price history, \copy''d in) into price_snapshot as change points, then empties the staging table; a bad line is an error naming it and nothing is stored; on_mismatch => ''skip'' counts lines whose accelerator contradicts the instance type as skipped';
+  'loads the rows the current role staged in llm_econ.price_history_staging (a long-format price history, \copy''d in) into price_snapshot as change points, then removes them; a bad line is an error naming it and nothing is stored; on_mismatch => ''skip'' counts lines whose accelerator contradicts the instance type as skipped';

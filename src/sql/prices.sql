@@ -9,16 +9,7 @@ COMMENT ON FUNCTION llm_econ._name_key(text) IS
 
 -- max_age must be a non-negative interval (NULL = no bound).
 CREATE FUNCTION llm_econ._check_max_age(max_age interval) RETURNS interval
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-  IF extract(month FROM max_age) < 0 OR extract(day FROM max_age) < 0 OR extract(epoch FROM max_age) < 0
-     OR max_age < interval '0' THEN
-    RAISE EXCEPTION 'max_age must be an interval >= 0 (or NULL for no bound), got %', max_age
-      USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  RETURN max_age;
-END $$;
+AS 'MODULE_PATHNAME', 'le_check_max_age_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._check_max_age(interval) IS 'internal: returns max_age if it is NULL or an interval >= 0 (no negative part), else raises 22023';
 
 -- The as-of core every lookup shares: for each series of (sku, provider, pricing) in region
@@ -122,6 +113,7 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
   key := llm_econ._sku_key(sku);
+  PERFORM llm_econ._check_name(provider, 'provider'), llm_econ._check_name(region, 'region');
   itype := llm_econ._sku_itype(sku);
   pr := llm_econ._check_pricing(pricing);
   PERFORM llm_econ._check_max_age(max_age);

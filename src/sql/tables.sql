@@ -152,6 +152,12 @@ COMMENT ON TABLE llm_econ.price_import IS
 COMMENT ON COLUMN llm_econ.price_import.provider IS 'provider, lower case';
 COMMENT ON COLUMN llm_econ.price_import.source IS 'price_snapshot.source of the import';
 COMMENT ON COLUMN llm_econ.price_import.observed_at IS 'the catalog''s date';
+-- Importers record their dates with their own rights: whoever may insert prices may insert here
+-- (row security checks the price_snapshot privilege), nobody else.
+ALTER TABLE llm_econ.price_import ENABLE ROW LEVEL SECURITY;
+CREATE POLICY price_import_read ON llm_econ.price_import FOR SELECT USING (true);
+CREATE POLICY price_import_write ON llm_econ.price_import FOR INSERT
+  WITH CHECK (pg_catalog.has_table_privilege('llm_econ.price_snapshot', 'INSERT'));
 
 -- The distinct series of price_snapshot, kept by a statement trigger: as-of queries visit each
 -- matching series once and probe its latest observation, so their cost grows with the number of
@@ -173,15 +179,25 @@ COMMENT ON COLUMN llm_econ.price_series.region IS 'region; NULL = provider-wide'
 COMMENT ON COLUMN llm_econ.price_series.instance_type IS 'machine type; NULL = not given';
 
 -- SECURITY DEFINER (with a fixed search_path) so that roles allowed to write prices need no
--- grant on this derived table.
+-- grant on this derived table; EXECUTE is revoked from PUBLIC (a trigger fires whatever the
+-- inserting role's privileges, but nobody can attach it elsewhere), and it refuses to run as
+-- anything but a trigger of price_snapshot.  Existing series rows are locked (ON CONFLICT DO
+-- UPDATE locks every conflicting row, even when its WHERE is false), so a concurrent delete of
+-- a series' last observation waits for this insert and then sees it (_price_series_prune).
 CREATE FUNCTION llm_econ._price_series_add() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-  INSERT INTO llm_econ.price_series (sku, provider, pricing, region, instance_type)
+  IF TG_RELID OPERATOR(pg_catalog.<>) 'llm_econ.price_snapshot'::regclass OR TG_LEVEL <> 'STATEMENT'
+     OR TG_WHEN <> 'AFTER' OR TG_OP NOT IN ('INSERT', 'UPDATE') THEN
+    RAISE EXCEPTION 'llm_econ._price_series_add() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  INSERT INTO llm_econ.price_series AS s (sku, provider, pricing, region, instance_type)
   SELECT DISTINCT n.sku, n.provider, n.pricing, n.region, n.instance_type FROM new_rows n
-  ON CONFLICT DO NOTHING;
+  ON CONFLICT ON CONSTRAINT price_series_key DO UPDATE SET sku = EXCLUDED.sku WHERE false;
   RETURN NULL;
 END $$;
+REVOKE EXECUTE ON FUNCTION llm_econ._price_series_add() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_series_add() IS 'trigger: registers the series of new or changed price_snapshot rows in price_series';
 
 CREATE TRIGGER price_snapshot_series_ins AFTER INSERT ON llm_econ.price_snapshot
@@ -199,3 +215,4 @@ SELECT pg_catalog.pg_extension_config_dump('llm_econ.price_import', '');
 GRANT USAGE ON SCHEMA llm_econ TO PUBLIC;
 GRANT SELECT ON llm_econ.gpu_sku, llm_econ.gpu_sku_alias, llm_econ.mfu_reference,
                 llm_econ.price_snapshot, llm_econ.price_series, llm_econ.price_import TO PUBLIC;
+GRANT INSERT ON llm_econ.price_import TO PUBLIC;   -- row security: only roles that may insert prices

@@ -36,9 +36,15 @@ COMMENT ON TABLE llm_econ.price_import IS
 COMMENT ON COLUMN llm_econ.price_import.provider IS 'provider, lower case';
 COMMENT ON COLUMN llm_econ.price_import.source IS 'price_snapshot.source of the import';
 COMMENT ON COLUMN llm_econ.price_import.observed_at IS 'the catalog''s date';
+-- Importers record their dates with their own rights: whoever may insert prices may insert here
+-- (row security checks the price_snapshot privilege), nobody else.
+ALTER TABLE llm_econ.price_import ENABLE ROW LEVEL SECURITY;
+CREATE POLICY price_import_read ON llm_econ.price_import FOR SELECT USING (true);
+CREATE POLICY price_import_write ON llm_econ.price_import FOR INSERT
+  WITH CHECK (pg_catalog.has_table_privilege('llm_econ.price_snapshot', 'INSERT'));
 
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.price_import', '');
-GRANT SELECT ON llm_econ.price_import TO PUBLIC;
+GRANT SELECT, INSERT ON llm_econ.price_import TO PUBLIC;
 
 -- Rows stored before 0.3.0: the kind of source, as far as it can be told.  Shipped rows are the
 -- seed table or the GCP history; catalog imports name themselves in their source; a user row
@@ -61,9 +67,9 @@ SELECT DISTINCT provider, source, observed_at FROM llm_econ.price_snapshot
 -- data/NOTICE.md): the same rows a fresh install deletes after loading.
 DELETE FROM llm_econ.price_snapshot p
  WHERE p.builtin AND p.provider = 'gcp' AND p.usd_per_gpu_hour IS NOT NULL
-   AND ((p.region = 'northamerica-northeast2' AND p.instance_type LIKE 'a2-highgpu-%' AND p.observed_at >= '2022-02-09 23:07:12+00' AND p.observed_at < '2024-08-17 12:36:16+00' AND p.usd_per_gpu_hour < 2)
-        OR (p.region = 'northamerica-northeast2' AND p.instance_type LIKE 'a2-megagpu-%' AND p.observed_at >= '2022-02-09 23:07:12+00' AND p.observed_at < '2024-08-17 12:36:16+00' AND p.usd_per_gpu_hour < 2)
-        OR (p.instance_type LIKE 'a3-megagpu-%' AND p.observed_at >= '2024-08-17 10:14:16+00' AND p.observed_at < '2024-08-17 12:36:15+00' AND p.usd_per_gpu_hour < 3));
+   AND ((p.region = 'northamerica-northeast2' AND p.instance_type LIKE 'a2-highgpu-%' AND p.observed_at >= '2022-02-09 23:07:12+00' AND p.observed_at < '2024-08-17 12:36:16+00' AND p.usd_per_gpu_hour < 2::numeric)
+        OR (p.region = 'northamerica-northeast2' AND p.instance_type LIKE 'a2-megagpu-%' AND p.observed_at >= '2022-02-09 23:07:12+00' AND p.observed_at < '2024-08-17 12:36:16+00' AND p.usd_per_gpu_hour < 2::numeric)
+        OR (p.instance_type LIKE 'a3-megagpu-%' AND p.observed_at >= '2024-08-17 10:14:16+00' AND p.observed_at < '2024-08-17 12:36:15+00' AND p.usd_per_gpu_hour < 3::numeric));
 DELETE FROM llm_econ.price_series s
  WHERE NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p
                     WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
@@ -168,16 +174,7 @@ COMMENT ON FUNCTION llm_econ._name_key(text) IS
 
 -- max_age must be a non-negative interval (NULL = no bound).
 CREATE FUNCTION llm_econ._check_max_age(max_age interval) RETURNS interval
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-  IF extract(month FROM max_age) < 0 OR extract(day FROM max_age) < 0 OR extract(epoch FROM max_age) < 0
-     OR max_age < interval '0' THEN
-    RAISE EXCEPTION 'max_age must be an interval >= 0 (or NULL for no bound), got %', max_age
-      USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  RETURN max_age;
-END $$;
+AS 'MODULE_PATHNAME', 'le_check_max_age_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._check_max_age(interval) IS 'internal: returns max_age if it is NULL or an interval >= 0 (no negative part), else raises 22023';
 
 -- The as-of core every lookup shares: for each series of (sku, provider, pricing) in region
@@ -281,6 +278,7 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
   key := llm_econ._sku_key(sku);
+  PERFORM llm_econ._check_name(provider, 'provider'), llm_econ._check_name(region, 'region');
   itype := llm_econ._sku_itype(sku);
   pr := llm_econ._check_pricing(pricing);
   PERFORM llm_econ._check_max_age(max_age);
@@ -417,73 +415,61 @@ AS $$
 $$;
 COMMENT ON FUNCTION llm_econ._known_gpus(text) IS 'internal: GPUs per machine of a machine type per gpu_sku_alias, or NULL when unknown';
 
--- Import bookkeeping and checks run with the extension owner's rights (like the price_series
--- trigger), so importing needs no grant on price_import or UPDATE on price_snapshot; only a
--- session allowed to insert prices may call them.
-CREATE FUNCTION llm_econ._note_import(provider text, source text, observed_at timestamptz) RETURNS void
+-- A catalog price is suspect when it is more than 3x away (either way) from the median of the
+-- same provider's offers of that SKU and pricing in effect at the same instant (once the
+-- statement's rows are stored: the catalog's other regions and instance sizes; at least three
+-- offers), or from the series' previous price.  Never across providers: a neocloud is
+-- legitimately several times cheaper than a hyperscaler.  An AFTER INSERT statement trigger on
+-- price_snapshot, run with the owner's rights (importers need no UPDATE on price_snapshot), for
+-- the rows of kind catalog: one peer lookup per (provider, SKU, pricing, instant) of the
+-- statement and one index probe per row.
+CREATE FUNCTION llm_econ._flag_suspect() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-  IF NOT has_table_privilege(session_user, 'llm_econ.price_snapshot', 'INSERT') THEN
-    RAISE EXCEPTION 'permission denied to record an import' USING ERRCODE = 'insufficient_privilege';
+  IF TG_RELID OPERATOR(pg_catalog.<>) 'llm_econ.price_snapshot'::regclass OR TG_WHEN <> 'AFTER'
+     OR TG_LEVEL <> 'STATEMENT' OR TG_OP <> 'INSERT' THEN
+    RAISE EXCEPTION 'llm_econ._flag_suspect() fires only as the AFTER INSERT statement trigger of llm_econ.price_snapshot'
+      USING ERRCODE = 'insufficient_privilege';
   END IF;
-  INSERT INTO llm_econ.price_import (provider, source, observed_at)
-  VALUES (_note_import.provider, _note_import.source, _note_import.observed_at) ON CONFLICT DO NOTHING;
-END $$;
-COMMENT ON FUNCTION llm_econ._note_import(text, text, timestamptz) IS 'internal: records that a catalog of provider (source) was imported at observed_at';
-
--- A price is suspect when it is more than 3x away (either way) from the median of the same
--- provider's offers of that SKU and pricing at the same instant (the whole catalog: other
--- regions and instance sizes; at least three offers), or from the series' previous price.
--- Never across providers: a neocloud is legitimately several times cheaper than a hyperscaler.
--- The catalog's offers come as arrays (sku, pricing, usd); the rows this import stored at
--- observed_at are the ones checked.  Linear in the catalog plus one index probe per stored row.
-CREATE FUNCTION llm_econ._flag_suspect(provider text, source text, observed_at timestamptz,
-                                       sku text[], pricing text[], usd numeric[]) RETURNS bigint
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
-#variable_conflict use_column
-DECLARE
-  n bigint;
-BEGIN
-  IF NOT has_table_privilege(session_user, 'llm_econ.price_snapshot', 'INSERT') THEN
-    RAISE EXCEPTION 'permission denied to check prices' USING ERRCODE = 'insufficient_privilege';
-  END IF;
-  WITH peers AS (
-         SELECT o.sku, o.pricing, count(*) AS n,
-                percentile_disc(0.5) WITHIN GROUP (ORDER BY o.usd) AS med
-           FROM unnest(_flag_suspect.sku, _flag_suspect.pricing, _flag_suspect.usd) AS o(sku, pricing, usd)
-          WHERE o.usd IS NOT NULL
-          GROUP BY o.sku, o.pricing),
+  WITH mine AS MATERIALIZED (
+         SELECT n.id, n.provider, n.sku, n.pricing, n.region, n.instance_type, n.observed_at, n.usd_per_gpu_hour
+           FROM new_rows n WHERE n.source_kind = 'catalog' AND n.usd_per_gpu_hour IS NOT NULL),
+       peers AS (
+         SELECT g.provider, g.sku, g.pricing, g.observed_at, x.n, x.med
+           FROM (SELECT DISTINCT m.provider, m.sku, m.pricing, m.observed_at FROM mine m) AS g
+          CROSS JOIN LATERAL (
+                SELECT count(*) AS n, percentile_disc(0.5::float8) WITHIN GROUP (ORDER BY l.usd_per_gpu_hour) AS med
+                  FROM llm_econ._latest_prices(g.sku, g.provider, g.pricing, g.observed_at, NULL, NULL, NULL) l) AS x),
        checked AS (
          SELECT m.id,
                 CASE
-                  WHEN peer.n >= 3 AND (m.usd_per_gpu_hour > 3 * peer.med OR m.usd_per_gpu_hour * 3 < peer.med)
-                    THEN format('%s x the median %s of the %s %s offers of %s in this catalog',
+                  WHEN peer.n >= 3::int8 AND (m.usd_per_gpu_hour > 3::numeric * peer.med OR m.usd_per_gpu_hour * 3::numeric < peer.med)
+                    THEN format('%s x the median %s of the %s %s offers of %s at that instant',
                                 round(m.usd_per_gpu_hour / peer.med, 2), peer.med, peer.n, m.provider, m.sku)
                   WHEN prev.usd_per_gpu_hour IS NOT NULL
-                       AND (m.usd_per_gpu_hour > 3 * prev.usd_per_gpu_hour OR m.usd_per_gpu_hour * 3 < prev.usd_per_gpu_hour)
+                       AND (m.usd_per_gpu_hour > 3::numeric * prev.usd_per_gpu_hour OR m.usd_per_gpu_hour * 3::numeric < prev.usd_per_gpu_hour)
                     THEN format('%s x the series'' previous price %s (%s)',
                                 round(m.usd_per_gpu_hour / prev.usd_per_gpu_hour, 2), prev.usd_per_gpu_hour, prev.observed_at)
                 END AS why
-           FROM llm_econ.price_snapshot m
-           LEFT JOIN peers peer ON peer.sku = m.sku AND peer.pricing = m.pricing
+           FROM mine m
+           JOIN peers peer ON peer.provider = m.provider AND peer.sku = m.sku AND peer.pricing = m.pricing
+                          AND peer.observed_at = m.observed_at
            LEFT JOIN LATERAL (
                  SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
                   WHERE p.sku = m.sku AND p.provider = m.provider AND p.pricing = m.pricing
                     AND coalesce(p.region, '') = coalesce(m.region, '')
                     AND coalesce(p.instance_type, '') = coalesce(m.instance_type, '')
                     AND p.observed_at < m.observed_at
-                  ORDER BY p.observed_at DESC LIMIT 1) AS prev ON true
-          WHERE m.provider = _flag_suspect.provider AND m.source = _flag_suspect.source
-            AND m.observed_at = _flag_suspect.observed_at AND m.usd_per_gpu_hour IS NOT NULL),
-       upd AS (
-         UPDATE llm_econ.price_snapshot p SET suspect = c.why
-           FROM checked c WHERE p.id = c.id AND c.why IS NOT NULL AND p.suspect IS DISTINCT FROM c.why
-         RETURNING p.id)
-  SELECT count(*) INTO n FROM checked c WHERE c.why IS NOT NULL;
-  RETURN n;
+                  ORDER BY p.observed_at DESC LIMIT 1) AS prev ON true)
+  UPDATE llm_econ.price_snapshot p SET suspect = c.why
+    FROM checked c WHERE p.id = c.id AND c.why IS NOT NULL;
+  RETURN NULL;
 END $$;
-COMMENT ON FUNCTION llm_econ._flag_suspect(text, text, timestamptz, text[], text[], numeric[]) IS
-  'internal: marks the prices one catalog import stored that are more than 3x from the median of the catalog''s offers of the SKU and pricing or from the series'' previous price (price_snapshot.suspect); returns how many';
+REVOKE EXECUTE ON FUNCTION llm_econ._flag_suspect() FROM PUBLIC;
+COMMENT ON FUNCTION llm_econ._flag_suspect() IS
+  'trigger: marks new catalog prices more than 3x from the median of the provider''s offers of the SKU and pricing at that instant, or from the series'' previous price (price_snapshot.suspect); only an INSERT into price_snapshot fires it';
+CREATE TRIGGER price_snapshot_suspect AFTER INSERT ON llm_econ.price_snapshot
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._flag_suspect();
 
 CREATE FUNCTION llm_econ.import_skypilot_catalog(cloud text, catalog_csv text, observed_at timestamptz,
     OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint,
@@ -521,7 +507,7 @@ BEGIN
   src := 'SkyPilot catalog vms.csv (' || c || ')';
 
   -- one importer per provider at a time; a malformed catalog raises before anything is stored
-  PERFORM pg_advisory_xact_lock(hashtext('llm_econ.price_snapshot'), hashtext(c));
+  PERFORM llm_econ._lock_providers(ARRAY[c]);
   -- 1. the catalog's offers, with the GPU count gpu_sku_alias knows for each machine type (it
   --    wins over the catalog's), and the series an earlier catalog listed and this one does not
   WITH raw AS MATERIALIZED (SELECT o.* FROM llm_econ._skypilot_offers(c, catalog_csv) AS o),
@@ -544,7 +530,7 @@ BEGIN
        priced AS (
          SELECT p.sku, p.region, p.pricing, p.instance_type, coalesce(p.known_gpus, p.gpus_per_instance) AS gpus,
                 CASE WHEN p.known_gpus IS NULL OR p.known_gpus = p.gpus_per_instance THEN p.usd_per_gpu_hour
-                     ELSE round(p.usd_per_hour / p.known_gpus, 10) END AS usd
+                     ELSE round(p.usd_per_hour / p.known_gpus::numeric, 10) END AS usd
            FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL),
        offers AS (   -- the cheapest offer per series
          SELECT DISTINCT ON (o.sku, o.region, o.pricing, o.instance_type)
@@ -630,8 +616,11 @@ BEGIN
     withdrawn := withdrawn + coalesce(rp.withdrawn, 0);
   END IF;
   PERFORM set_config('llm_econ.import_kind', '', true);
-  PERFORM llm_econ._note_import(c, src, observed_at);
-  suspect := llm_econ._flag_suspect(c, src, observed_at, cv.sk, cv.pc, cv.us);
+  INSERT INTO llm_econ.price_import (provider, source, observed_at)
+  VALUES (c, src, import_skypilot_catalog.observed_at) ON CONFLICT DO NOTHING;
+  SELECT count(*) INTO suspect FROM llm_econ.price_snapshot p
+   WHERE p.provider = c AND p.source = src AND p.observed_at IN (import_skypilot_catalog.observed_at, next_at)
+     AND p.suspect IS NOT NULL;
   skipped := cv.skipped;
   corrected := cv.corrected;
   unverified := cv.unverified;
@@ -665,6 +654,7 @@ DECLARE
   ts constant text := '^[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)$';
   bad record;
   names text;
+  me text;
 BEGIN
   IF source IS NULL OR btrim(source) = '' THEN
     RAISE EXCEPTION 'source must name where the history comes from' USING ERRCODE = 'invalid_parameter_value';
@@ -677,7 +667,7 @@ BEGIN
       USING ERRCODE = 'invalid_transaction_state',
             HINT = 'Imports serialise with other imports of the same provider and must see their commits.';
   END IF;
-  LOCK TABLE llm_econ.price_history_staging IN EXCLUSIVE MODE;
+  me := CURRENT_USER;   -- only the rows this role staged: two writers never load each other's
 
   -- 1. every field well-formed; the first bad line is the error
   SELECT * INTO bad FROM (
@@ -695,7 +685,7 @@ BEGIN
              WHEN coalesce(s.price_on_demand_per_gpu_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'price_on_demand_per_gpu_usd_per_hour is not a non-negative number'
              WHEN coalesce(s.spot_price_per_gpu_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'spot_price_per_gpu_usd_per_hour is not a non-negative number'
            END AS problem
-      FROM llm_econ.price_history_staging s) AS v
+      FROM llm_econ.price_history_staging s WHERE s.staged_by = me) AS v
    WHERE v.problem IS NOT NULL ORDER BY v.line LIMIT 1;
   IF FOUND THEN
     RAISE EXCEPTION 'price_history_staging line %: %', bad.line, bad.problem
@@ -712,7 +702,7 @@ BEGIN
     PERFORM count(h.*) FROM llm_econ._staged_history() AS h;   -- count(h.*) evaluates every cast
   EXCEPTION WHEN datetime_field_overflow OR invalid_datetime_format THEN
     FOR bad IN SELECT row_number() OVER (ORDER BY s.id) + 1 AS line, s.observed_at, s.valid_to
-                 FROM llm_econ.price_history_staging s ORDER BY s.id LOOP
+                 FROM llm_econ.price_history_staging s WHERE s.staged_by = me ORDER BY s.id LOOP
       BEGIN
         PERFORM bad.observed_at::timestamptz, bad.valid_to::timestamptz;
       EXCEPTION WHEN OTHERS THEN
@@ -771,7 +761,7 @@ BEGIN
     RAISE NOTICE 'skipped % lines: %', skipped, left(names, 500);
   END IF;
 
-  DELETE FROM llm_econ.price_history_staging;
+  DELETE FROM llm_econ.price_history_staging s WHERE s.staged_by = me;
   inserted := coalesce(inserted, 0);
   unchanged := coalesce(unchanged, 0);
   withdrawn := coalesce(withdrawn, 0);
