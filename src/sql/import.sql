@@ -168,13 +168,13 @@ BEGIN
   WITH mine AS MATERIALIZED (
          SELECT n.id, n.provider, n.sku, n.pricing, n.region, n.instance_type, n.observed_at, n.usd_per_gpu_hour
            FROM new_rows n WHERE n.source_kind = 'catalog' AND n.usd_per_gpu_hour IS NOT NULL),
-       peers AS (
+       peers AS MATERIALIZED (
          SELECT g.provider, g.sku, g.pricing, g.observed_at, x.n, x.med
            FROM (SELECT DISTINCT m.provider, m.sku, m.pricing, m.observed_at FROM mine m) AS g
           CROSS JOIN LATERAL (
                 SELECT count(*) AS n, percentile_disc(0.5::float8) WITHIN GROUP (ORDER BY l.usd_per_gpu_hour) AS med
                   FROM llm_econ._latest_prices(g.sku, g.provider, g.pricing, g.observed_at, NULL, NULL, NULL) l) AS x),
-       checked AS (
+       checked AS MATERIALIZED (
          SELECT m.id,
                 CASE
                   WHEN peer.n >= 3::int8 AND (m.usd_per_gpu_hour > 3::numeric * peer.med OR m.usd_per_gpu_hour * 3::numeric < peer.med)
