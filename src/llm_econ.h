@@ -59,7 +59,7 @@ typedef struct LeSku
 	double		nvlink_gb_per_s;	/* NaN = no NVLink */
 	double		pcie_gb_per_s;
 	int32		gpus_per_node;
-	double		tdp_watts;
+	double		tdp_watts;		/* NaN: not published */
 } LeSku;
 
 extern void le_sku_lookup(const char *name, LeSku *out);
@@ -75,8 +75,8 @@ extern Datum le_float8_numeric(double v);
 extern Numeric le_numeric_times_price(Datum quantity, Numeric price);
 
 /* ---- price.c: as-of price lookups ---- */
-extern Numeric le_price_lookup(const char *sku, text *provider, text *pricing,
-							   TimestampTz at, text *region, bool *found);
+extern Numeric le_price_lookup(const char *sku, const char *itype, text *provider, text *pricing,
+							   TimestampTz at, text *region, Interval *max_age, bool *found);
 
 /* ---- skypilot.c: the core's allocator over palloc (shared by the CSV readers) ---- */
 extern void *le_palloc(void *ctx, void *ptr, size_t size);
