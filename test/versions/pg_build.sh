@@ -91,7 +91,7 @@ tar -xjf "$tarball" -C "$BUILD" --strip-components=1
 cd "$BUILD"
 # Only what the tests need: no ICU, readline, NLS or SSL; TAP modules installed for test/t.
 ./configure --prefix="$PREFIX" --without-icu --without-readline --without-openssl \
-  --enable-tap-tests --enable-debug >configure.log 2>&1 || { tail -30 configure.log >&2; exit 1; }
+  --enable-tap-tests >configure.log 2>&1 || { tail -30 configure.log >&2; exit 1; }
 make -s -j"$JOBS" >build.log 2>&1 || { tail -40 build.log >&2; exit 1; }
 make -s install >install.log 2>&1 || { tail -40 install.log >&2; exit 1; }
 # pg_regress is installed with PGXS; the isolation tester and the TAP Perl modules are not by default.
