@@ -31,6 +31,8 @@ build_install() {
   echo "== building and installing llm_econ"
   make -s PROFILE="${PROFILE:--Werror}" all
   make -s install >/dev/null
+  # the released scripts the upgrade chain starts from (security and TAP tests list and install them)
+  install -m 644 test/upgrade/llm_econ--*.sql "$(pg_config --sharedir)/extension/"
 }
 
 demo() {

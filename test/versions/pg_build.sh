@@ -23,6 +23,11 @@ STAMP=$PREFIX/.llm_econ_built
 
 log() { echo "pg_build $MAJOR: $*" >&2; }
 
+# one build of a major at a time (a second caller waits, then reuses the result)
+mkdir -p "$ROOT"
+exec 9>"$ROOT/.lock-$MAJOR"
+flock 9
+
 if [ -f "$STAMP" ] && [ -x "$PREFIX/bin/pg_config" ]; then
   log "reusing $PREFIX ($("$PREFIX/bin/pg_config" --version))"
   echo "$PREFIX/bin/pg_config"
