@@ -5,9 +5,14 @@
 \set ON_ERROR_STOP 1
 SET client_min_messages = warning;
 
+-- tenant roles (the single-node database shares its server, and so its roles, with the coordinator)
+SELECT NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'team_pretrain') AS need_roles \gset
+\if :need_roles
 CREATE ROLE team_pretrain NOLOGIN;
 CREATE ROLE team_research NOLOGIN;
-GRANT SELECT ON llm_econ.run_plan, llm_econ.spend TO team_pretrain, team_research;
+CREATE ROLE team_search NOLOGIN;
+\endif
+GRANT SELECT ON llm_econ.run_plan, llm_econ.spend TO team_pretrain, team_research, team_search;
 
 -- ---- prices: 12 offers over ~3 months, one observation every 2 days; spot sometimes withdrawn
 SELECT format($sql$
@@ -58,7 +63,7 @@ WITH run(tenant, run_id, provider_name, region, instance_type, gpu_type, gpus, i
        ('team_research', 'rs-moe-coreweave', 'CoreWeave',    'us-east-04',  'gd-8xh100ib-i128', 'H100-SXM5', 8, 2, 'Committed', 2.2300, 24, 8, 10)),
      m AS (SELECT date_trunc('month', :'anchor'::timestamptz) - interval '1 month' AS m0, date_trunc('month', :'anchor'::timestamptz) AS m1),
      line AS (
-       SELECT r.tenant, m.m0 + (r.first_day - 1 + d) * interval '1 day' AS t, m.m0, m.m1, r.*,
+       SELECT m.m0 + (r.first_day - 1 + d) * interval '1 day' AS t, m.m0, m.m1, r.*,
               round(r.instances * r.gpus * r.hours_per_day * r.rate
                     * (0.97 + ((hashtext(r.run_id || d)::bigint & 1023) / 17050.0)), 10) AS list
          FROM run r, m, generate_series(0, r.days - 1) AS d)
@@ -83,6 +88,8 @@ SELECT f.tenant, i.* FROM gen_focus f, LATERAL llm_econ.import_focus(f.csv, f.te
 SELECT 'team_pretrain' AS tenant, * FROM llm_econ.import_focus(:'focus13', 'team_pretrain', 'focus_1.3_runs.csv');
 \set focus10 `cat :'datadir'/focus_1.0_sample_1000.csv`
 SELECT 'team_research' AS tenant, * FROM llm_econ.import_focus(:'focus10', 'team_research', 'focus_1.0_sample_1000.csv');
+-- a third tenant (with 8 shards, Citus 13.2 puts team_search's shard on the other worker)
+SELECT 'team_search' AS tenant, * FROM llm_econ.import_focus(:'focus13', 'team_search', 'focus_1.3_runs.csv');
 
 -- ---- plans (on Citus each row's trigger runs on the worker holding its tenant's shard) ------
 INSERT INTO llm_econ.run_plan (run_id, spec, provider, pricing, region, planned_at, usd_per_gpu_hour, tenant, team)
@@ -100,5 +107,7 @@ SELECT v.run_id, v.spec, v.provider, v.pricing, v.region, m0 - v.ahead, v.usd, v
          ('rs-moe-coreweave', llm_econ.run_spec(3e9, 2.6e11, 16, 'H100', mfu => 0.35), 'coreweave', 'reserved', NULL,
           interval '3 days', NULL, 'team_research', 'research'),
          ('rs-next',          llm_econ.run_spec(7e9, 1.4e12, 256, 'H100', mfu => 0.45), 'lambda', 'on_demand', NULL,
-          interval '0 days', 2.99, 'team_research', 'research')                      -- no spend yet
+          interval '0 days', 2.99, 'team_research', 'research'),                     -- no spend yet
+         ('se-ranker',        llm_econ.run_spec(1.3e9, 2.6e10, 8, 'H100', mfu => 0.40), 'aws', 'on_demand', 'us-east-1',
+          interval '4 days', NULL, 'team_search', 'search')
        ) AS v(run_id, spec, provider, pricing, region, ahead, usd, tenant, team);

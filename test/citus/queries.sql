@@ -38,7 +38,7 @@ SELECT run_id, tenant, status, planned_usd, billed_usd, effective_usd, variance_
        planned_gpu_hours, actual_gpu_hours, implied_mfu
   FROM llm_econ.plan_vs_actual ORDER BY run_id NULLS LAST, billed_usd;
 
-\echo == plans as frozen by the trigger (on Citus: on the worker holding the tenant's shard)
+\echo == plans as frozen by the trigger (on Citus: on the worker holding the shard of the tenant)
 SELECT tenant, run_id, provider, pricing, planned_at, usd_per_gpu_hour, planned_gpu_hours, planned_usd
   FROM llm_econ.run_plan ORDER BY tenant, run_id;
 

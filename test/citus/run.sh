@@ -72,20 +72,27 @@ for n in worker1 worker2; do
 done
 if out=$(sq coord -f "$HERE/topology.sql" 2>&1); then pass "topology.sql"; else echo "$out"; fail "topology.sql"; exit 1; fi
 echo "extension + topology in $(( $(date +%s%3N) - t )) ms"
-sq coord -F ' | ' -c "SELECT table_name, citus_table_type, distribution_column, colocation_id, shard_count FROM citus_tables ORDER BY 1"
+# (citus_tables and citus_shards leave out tables that belong to an extension: read pg_dist_*)
+PLACEMENTS="SELECT p.logicalrelid, s.shardid, n.nodeport FROM pg_dist_partition p JOIN pg_dist_shard s USING (logicalrelid)
+              JOIN pg_dist_placement pl USING (shardid) JOIN pg_dist_node n ON n.groupid = pl.groupid"
+sq coord -F ' | ' -c "SELECT p.logicalrelid, p.partmethod, column_to_column_name(p.logicalrelid, p.partkey), p.colocationid,
+                             count(*) AS placements, count(DISTINCT x.nodeport) AS nodes
+                        FROM pg_dist_partition p JOIN ($PLACEMENTS) x USING (logicalrelid) GROUP BY 1, 2, 3, 4 ORDER BY 1::text"
 check "run_plan and spend are distributed by tenant and colocated" \
-  "$(sq coord -c "SELECT string_agg(table_name::text || ':' || distribution_column, ',' ORDER BY 1) || '/' || count(DISTINCT colocation_id)
-                  FROM citus_tables WHERE table_name IN ('llm_econ.run_plan'::regclass, 'llm_econ.spend'::regclass)")" \
+  "$(sq coord -c "SELECT string_agg(logicalrelid::text || ':' || column_to_column_name(logicalrelid, partkey), ',' ORDER BY logicalrelid::text) || '/' || count(DISTINCT colocationid)
+                  FROM pg_dist_partition WHERE logicalrelid IN ('llm_econ.run_plan'::regclass, 'llm_econ.spend'::regclass)")" \
   "llm_econ.run_plan:tenant,llm_econ.spend:tenant/1"
-check "both workers hold shards of spend" \
-  "$(sq coord -c "SELECT count(DISTINCT nodeport) FROM citus_shards WHERE table_name = 'llm_econ.spend'::regclass")" 2
+check "both workers hold shards of spend, the coordinator none" \
+  "$(sq coord -c "SELECT string_agg(DISTINCT nodeport::text, ',') FROM ($PLACEMENTS) x WHERE logicalrelid = 'llm_econ.spend'::regclass")" \
+  "$(printf '%s\n' "$WORKER1_PORT" "$WORKER2_PORT" | sort | paste -sd,)"
 check "llm_econ_sync.applied is a reference table with a copy on all 3 nodes" \
-  "$(sq coord -c "SELECT count(DISTINCT nodeport) FROM citus_shards WHERE table_name = 'llm_econ_sync.applied'::regclass")" 3
+  "$(sq coord -c "SELECT count(DISTINCT nodeport) FROM ($PLACEMENTS) x WHERE logicalrelid = 'llm_econ_sync.applied'::regclass")" 3
 
 phase "load: the same data into the single node (database single) and into Citus (through the coordinator)"
-sq single -c "CREATE EXTENSION llm_econ" >/dev/null
+"$CITUS_PGBIN/psql" -X -q -h "$CITUS_SOCKET" -p "$COORD_PORT" -U postgres -d postgres -c "CREATE DATABASE single" \
+  && sq single -c "CREATE EXTENSION llm_econ" || { fail "single-node database"; exit 1; }
 ANCHOR=$(sq coord -c "SELECT now()")
-for n in single coord; do
+for n in coord single; do     # (coord first: Citus creates the tenant roles on the workers too)
   t=$(date +%s%3N)
   if out=$(sq $n -v datadir="$ROOT/test/data/focus" -v anchor="$ANCHOR" -v citus="$([ $n = coord ] && echo true || echo false)" \
               -f "$HERE/load.sql" 2>&1); then
@@ -134,7 +141,7 @@ Q1="SELECT tenant, sum(llm_econ.estimate_cost(spec, usd_per_gpu_hour)) AS usd, s
   FROM llm_econ.run_plan GROUP BY tenant"
 p1=$(sq coord -c "EXPLAIN (VERBOSE, COSTS OFF) $Q1" 2>&1); echo "-- $Q1"; echo "$p1"
 check "b1 the per-tenant sums of estimate_cost and gpu_hours run on a worker (Node: the worker's port, functions in its plan)" \
-  "$(grep -cE "Node: host=127.0.0.1 port=($WORKER1_PORT|$WORKER2_PORT)" <<<"$p1")/$(grep -A30 'Node: host' <<<"$p1" | grep -c 'llm_econ.estimate_cost(run_plan.spec')" "1/1"
+  "$(grep -cE "Node: host=127.0.0.1 port=($WORKER1_PORT|$WORKER2_PORT)" <<<"$p1")/$(grep -A30 'Node: host' <<<"$p1" | grep -c 'llm_econ.estimate_cost(spec')" "1/1"
 check "b2 ... on all 8 shards (one task each)" "$(sed -n 's/^ *Task Count: \([0-9]*\).*/\1/p' <<<"$p1" | head -1)" 8
 Q2="SELECT run_id, llm_econ.estimate_cost('$SPEC'::llm_econ.run_spec, usd_per_gpu_hour) FROM llm_econ.run_plan WHERE tenant = 'team_research'"
 p2=$(sq coord -c "EXPLAIN (VERBOSE, COSTS OFF) $Q2" 2>&1); echo "-- $Q2"; echo "$p2"
@@ -161,20 +168,19 @@ check "c2 a write rejected by the table's CHECK fails on the coordinator with th
   "$([ $rc -ne 0 ] && grep -q 'price_snapshot_usd_per_gpu_hour_check' "$DIR/err" && echo error)/$(for n in coord worker1 worker2; do sq $n -c "SELECT count(*) FROM llm_econ.price_snapshot WHERE source = 'run.sh c2'"; done | tr '\n' ' ')" \
   "error/0 0 0 "
 check "c3 spend imported by import_focus on the coordinator is on the workers' shards (rows per worker)" \
-  "$(sq coord -c "SELECT count(*) FILTER (WHERE n > 0) FROM (SELECT nodeport, sum(x.result::bigint) AS n FROM citus_shards s,
-        LATERAL run_command_on_placements(s.table_name, 'SELECT count(*) FROM %s') x WHERE s.table_name = 'llm_econ.spend'::regclass
-        AND x.shardid = s.shardid AND x.nodeport = s.nodeport GROUP BY s.nodeport) q")" 2
+  "$(sq coord -c "SELECT count(DISTINCT nodeport) FROM run_command_on_placements('llm_econ.spend', 'SELECT count(*) FROM %s') WHERE result::bigint > 0")" 2
 sq coord -c "SELECT llm_econ_sync.everywhere(\$\$DELETE FROM llm_econ.price_snapshot WHERE source = 'run.sh c1'\$\$)" >/dev/null
 
 phase "(d) worker2 down: clear errors, nothing committed lost"
 # which tenant's shard is on which worker
-W2_TENANT=$(sq coord -c "SELECT t FROM unnest(ARRAY['team_pretrain', 'team_research']) t
-                          JOIN citus_shards s ON s.shardid = get_shard_id_for_distribution_column('llm_econ.spend', t)
+W2_TENANT=$(sq coord -c "SELECT t FROM (SELECT DISTINCT tenant FROM llm_econ.spend ORDER BY 1) d(t)
+                          JOIN ($PLACEMENTS) s ON s.shardid = get_shard_id_for_distribution_column('llm_econ.spend', t)
                          WHERE s.nodeport = $WORKER2_PORT LIMIT 1")
-W1_TENANT=$(sq coord -c "SELECT t FROM unnest(ARRAY['team_pretrain', 'team_research']) t
-                          JOIN citus_shards s ON s.shardid = get_shard_id_for_distribution_column('llm_econ.spend', t)
+W1_TENANT=$(sq coord -c "SELECT t FROM (SELECT DISTINCT tenant FROM llm_econ.spend ORDER BY 1) d(t)
+                          JOIN ($PLACEMENTS) s ON s.shardid = get_shard_id_for_distribution_column('llm_econ.spend', t)
                          WHERE s.nodeport = $WORKER1_PORT LIMIT 1")
-echo "tenant on worker1: ${W1_TENANT:-none}; on worker2: ${W2_TENANT:-none}"
+echo "a tenant on worker1: ${W1_TENANT:-none}; on worker2: ${W2_TENANT:-none}"
+check "d0 the test data has tenants on both workers" "$([ -n "$W1_TENANT" ] && [ -n "$W2_TENANT" ] && echo both)" both
 before_spend=$(sq coord -c "SELECT count(*) || ':' || sum(billed_cost) FROM llm_econ.spend")
 before_prices=$(sq coord -c "$fp")
 bash "$HERE/cluster.sh" stop worker2 "$DIR"
