@@ -89,6 +89,9 @@ tests() {
   # other majors, each built once from Debian's source packages into /opt/llm_econ-pg/MAJOR
   SUITE_TAIL=30 suite "PostgreSQL 17: build, pg_regress, isolation, TAP" bash test/versions/run.sh 17
   SUITE_TAIL=30 suite "PostgreSQL 18: build, pg_regress, isolation, TAP" bash test/versions/run.sh 18
+  # Citus 13.2.2 (test dependency from ../shared/vendor, built once per server): coordinator + 2 workers
+  SUITE_TAIL=12 suite "Citus 13.2 on PostgreSQL 15: coordinator + 2 workers" bash test/citus/run.sh
+  SUITE_TAIL=12 suite "Citus 13.2 on PostgreSQL 17: coordinator + 2 workers" env PG_CONFIG=/opt/llm_econ-pg/17/bin/pg_config bash test/citus/run.sh
   echo "== all suites: $SECONDS s"
   echo "$PASSED passed, $FAILED failed"
   [ "$FAILED" -eq 0 ]
