@@ -6,6 +6,8 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).co
 MODULE_big = llm_econ
 OBJS = \
 	src/module.o \
+	src/guard_fmgr.o \
+	src/core/guard.o \
 	src/core/spec.o \
 	src/core/validate.o \
 	src/core/model.o \
@@ -15,6 +17,8 @@ OBJS = \
 	src/core/csv.o \
 	src/core/catalog.o \
 	src/core/bill.o \
+	src/core/step.o \
+	src/core/search.o \
 	src/spec_io.o \
 	src/sku.o \
 	src/run_spec.o \
@@ -27,7 +31,7 @@ OBJS = \
 	src/focus.o
 
 # The install script is generated: hand-written SQL in this order, then the shipped data.
-SQL_PARTS_0_1 = src/sql/schema.sql src/sql/tables.sql src/sql/run_spec.sql src/sql/model.sql src/sql/layout.sql src/sql/prices.sql src/sql/import.sql src/sql/bill.sql src/sql/finance.sql
+SQL_PARTS_0_1 = src/sql/schema.sql src/sql/tables.sql src/sql/guard.sql src/sql/run_spec.sql src/sql/model.sql src/sql/layout.sql src/sql/prices.sql src/sql/import.sql src/sql/bill.sql src/sql/finance.sql
 SQL_PARTS_0_2 = src/sql/reports.sql src/sql/series_delete.sql src/sql/checks.sql
 SQL_PARTS = $(SQL_PARTS_0_1) $(SQL_PARTS_0_2)
 DATA_FILES = $(wildcard data/*.csv)
@@ -50,7 +54,7 @@ ISOLATION_OPTS = --inputdir=test/isolation --outputdir=. --load-extension=$(EXTE
 PG_CFLAGS += -I$(srcdir)/src -ffp-contract=off
 # CI adds -Werror through PROFILE, e.g. make PROFILE=-Werror
 
-EXTRA_CLEAN = $(DATA_built) test/unit/test_core
+EXTRA_CLEAN = $(DATA_built) test/unit/test_core test/bench/search_bench
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -72,6 +76,15 @@ unittest: test/unit/test_core
 	test/unit/test_core
 
 .PHONY: unittest
+
+# Benchmark of the cheapest-plan search core (plain C, optimised as the server builds it; not a test).
+test/bench/search_bench: test/bench/search_bench.c $(CORE_SRCS) $(wildcard src/core/*.h)
+	$(CC) -std=c99 -O2 -Wall -Wextra -ffp-contract=off $(PROFILE) -D_POSIX_C_SOURCE=199309L -Isrc -o $@ test/bench/search_bench.c $(CORE_SRCS) -lm
+
+bench-search: test/bench/search_bench
+	test/bench/search_bench
+
+.PHONY: bench-search
 
 # Every object depends on the shared headers (PGXS tracks no header dependencies by itself).
 $(OBJS): $(wildcard src/*.h src/core/*.h)

@@ -60,6 +60,8 @@ INSERT INTO rb_good VALUES
   (NULL, 'gpus', 'int4[]', 'ARRAY[1]'), (NULL, 'source', 'text', '''robustness test'''),
   (NULL, 'on_mismatch', 'text', '''error'''), (NULL, 'quiet', 'boolean', 'false'),
   (NULL, 'v', 'numeric', '1.23456'), (NULL, 'name', 'text', '''H100'''),
+  (NULL, 'value', 'text', '''us-east-1'''), (NULL, 'field', 'text', '''region'''),
+  (NULL, 'providers', 'text[]', 'ARRAY[''robustness'']'),
   -- FOCUS
   (NULL, 'csv', 'text', 'E''a,b\n1,2\n'''), (NULL, 'what', 'text', '''csv'''),
   (NULL, 'v', 'text', '''2024-06-01T00:00:00Z'''), (NULL, 'tenant', 'text', 'CURRENT_USER::text'),
@@ -294,8 +296,9 @@ INSERT INTO rb_tolerated VALUES
 
 CREATE TEMP VIEW rb_verdict AS
   -- 22007, 22008 and 22P02 are the right SQLSTATEs for malformed date-time or JSON text given to
-  -- the internal FOCUS helpers (import_focus checks its lines first and names the line)
-  SELECT c.*, CASE WHEN c.outcome IN ('ok', '22023', '22003', '22007', '22008', '22P02') OR c.outcome LIKE '23___' THEN 'expected'
+  -- the internal FOCUS helpers (import_focus checks its lines first and names the line); 54000
+  -- refuses a name over 256 bytes (the 10,000-character text)
+  SELECT c.*, CASE WHEN c.outcome IN ('ok', '22023', '22003', '22007', '22008', '22P02', '54000') OR c.outcome LIKE '23___' THEN 'expected'
                    WHEN EXISTS (SELECT 1 FROM rb_tolerated t WHERE t.target = c.target AND t.outcome = c.outcome) THEN 'tolerated'
                    ELSE 'unexpected' END AS verdict
     FROM rb_case c;
@@ -334,6 +337,7 @@ SELECT target, count(*) AS cases,
        count(*) FILTER (WHERE outcome = 'ok') AS ok,
        count(*) FILTER (WHERE outcome = '22023') AS "22023",
        count(*) FILTER (WHERE outcome = '22003') AS "22003",
+       count(*) FILTER (WHERE outcome = '54000') AS "54000",
        count(*) FILTER (WHERE outcome LIKE '23___') AS "23xxx",
        count(*) FILTER (WHERE verdict <> 'expected' OR outcome LIKE 'ok,%') AS other
   FROM rb_verdict GROUP BY 1 ORDER BY 1;

@@ -1,5 +1,6 @@
 /* bill_fmgr.c: SQL entry points of the rest of the bill: carbon_kg, checkpoint_plan, cost_breakdown (numeric money over the core's quantities). */
 #include "llm_econ.h"
+#include "core/guard.h"
 #include "core/bill.h"
 
 #include <math.h>
@@ -225,9 +226,10 @@ le_cost_breakdown_fn(PG_FUNCTION_ARGS)
 	{
 		Datum		values[3];
 		bool		nulls[3] = {false, false, false};
-		char		words[512];
+		char		words[1024];	/* fits every assumption: the SKU name is at most LE_NAME_MAX bytes */
 
 		le_bill_assumption(&s, &a, &b, (le_bill_component) c, money[c], words, sizeof(words));
+		words[le_utf8_complete(words, strlen(words))] = '\0';	/* never half a character */
 		values[0] = CStringGetTextDatum(le_bill_component_name((le_bill_component) c));
 		values[1] = usd[c];
 		values[2] = CStringGetTextDatum(words);

@@ -11,6 +11,7 @@
 #include "compat.h"
 
 #include "core/econ.h"
+#include "core/guard.h"
 
 /* ---- spec.c: reading and writing run_spec composites ---- */
 
@@ -47,7 +48,7 @@ extern void le_check(le_status st, const le_error *err);
 /* ---- sku.c: SKU lookup by key or alias ---- */
 typedef struct LeSku
 {
-	char		key[NAMEDATALEN * 2];
+	char		key[LE_NAME_MAX + 1];	/* names are at most LE_NAME_MAX bytes */
 	double		tflops[5];		/* by le_dtype; NaN = not supported */
 	double		hbm_gb;
 	double		nvlink_gbps;	/* NaN = no NVLink */
@@ -58,6 +59,9 @@ typedef struct LeSku
 
 extern void le_sku_lookup(const char *name, LeSku *out);
 extern char *le_sku_resolve(text *name);
+
+/* ---- guard_fmgr.c: input bounds ---- */
+extern void le_check_name(const char *field, const char *name, size_t len);
 
 /* ---- money.c: numeric helpers ---- */
 extern void le_check_price(Numeric price, const char *name);

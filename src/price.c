@@ -41,6 +41,9 @@ le_price_lookup(const char *sku, text *provider, text *pricing, TimestampTz at,
 	bool		isnull;
 	Datum		d;
 
+	le_check_name("provider", VARDATA_ANY(provider), VARSIZE_ANY_EXHDR(provider));
+	if (region)
+		le_check_name("region", VARDATA_ANY(region), VARSIZE_ANY_EXHDR(region));
 	args[0] = CStringGetTextDatum(sku);
 	args[1] = PointerGetDatum(provider);
 	args[2] = CStringGetTextDatum(check_pricing(pricing));

@@ -8,6 +8,7 @@
 #include "utils/builtins.h"
 #include "utils/formatting.h"
 #include "utils/varlena.h"
+#include "miscadmin.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 
@@ -58,7 +59,10 @@ suggestion_cmp(const void *a, const void *b)
 /*
  * Up to five known names near "name": edit distance (case-insensitive) within
  * a third of the length, or containing it.  Called inside SPI; result in the
- * caller's context.
+ * caller's context.  Bounded: name is at most LE_NAME_MAX bytes (checked by
+ * the caller), longer stored names are skipped, each distance stops at the
+ * limit (varstr_levenshtein_less_equal), what is not kept is freed at once,
+ * and the loop honours cancel.
  */
 static char *
 close_matches(const char *name, MemoryContext outer)
@@ -77,15 +81,29 @@ close_matches(const char *name, MemoryContext outer)
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		char	   *cand = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
-		char	   *lcand = str_tolower(cand, strlen(cand), DEFAULT_COLLATION_OID);
-		int			d = varstr_levenshtein(lname, llen, lcand, strlen(lcand), 1, 1, 1, true);
+		size_t		clen = strlen(cand);
+		char	   *lcand;
+		int			d;
 
+		CHECK_FOR_INTERRUPTS();
+		if (clen > LE_NAME_MAX)
+		{
+			pfree(cand);
+			continue;
+		}
+		lcand = str_tolower(cand, clen, DEFAULT_COLLATION_OID);
+		d = varstr_levenshtein_less_equal(lname, llen, lcand, strlen(lcand), 1, 1, 1, limit, true);
+		if (d > limit && llen >= 2 && strstr(lcand, lname) != NULL)
+			d = varstr_levenshtein(lname, llen, lcand, strlen(lcand), 1, 1, 1, true);	/* ranks containing names */
 		if (d <= limit || (llen >= 2 && strstr(lcand, lname) != NULL))
 		{
 			sugg[n].name = cand;
 			sugg[n].dist = d;
 			n++;
 		}
+		else
+			pfree(cand);
+		pfree(lcand);
 	}
 	if (n == 0)
 		return NULL;
@@ -111,6 +129,7 @@ le_sku_lookup(const char *name, LeSku *out)
 	char	   *hint = NULL;
 	bool		found;
 
+	le_check_name("sku", name, strlen(name));
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	if (lookup_plan == NULL)
@@ -158,6 +177,7 @@ le_sku_resolve(text *name)
 {
 	LeSku		sku;
 
+	le_check_name("sku", VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name));	/* before copying it */
 	le_sku_lookup(text_to_cstring(name), &sku);
 	return pstrdup(sku.key);
 }

@@ -224,12 +224,13 @@ le_cache_fresh(uint64 *stamp)
 	return false;
 }
 
-/* Raise the core's error: 22023 for bad values, 22003 for overflow. */
+/* Raise the core's error: 22023 for bad values, 22003 for overflow, 54000 for too long input. */
 void
 le_report(const le_error *err)
 {
 	ereport(ERROR,
 			(errcode(err->status == LE_ERR_OVERFLOW ? ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE
+					 : err->status == LE_ERR_TOO_LONG ? ERRCODE_PROGRAM_LIMIT_EXCEEDED
 					 : ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg_internal("%s", err->message),
 			 err->detail[0] ? errdetail_internal("%s", err->detail) : 0));

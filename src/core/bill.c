@@ -1,5 +1,6 @@
 /* bill.c: the rest of a run's bill (plain C): carbon, the Young/Daly checkpoint plan, and the quantities and wording of cost_breakdown. */
 #include "bill.h"
+#include "guard.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -299,7 +300,7 @@ le_bill_assumption(const le_spec *s, const le_bill_args *a, const le_bill *b,
 			le_fmt_quantity(b->gpu_hours, q1, sizeof(q1));
 			le_fmt_duration(rint(b->wall_seconds), d1, sizeof(d1));
 			snprintf(buf, n, "%s GPU-hours (%.0f x %.*s for %s) at %s per GPU-hour",
-					 q1, s->num[LE_F_N_GPUS], (int) (s->textlen[LE_F_SKU] > 64 ? 64 : s->textlen[LE_F_SKU]),
+					 q1, s->num[LE_F_N_GPUS], (int) le_utf8_clip(s->text[LE_F_SKU], s->textlen[LE_F_SKU], LE_NAME_MAX),
 					 s->text[LE_F_SKU], d1, money);
 			break;
 		case LE_BILL_CHECKPOINT:

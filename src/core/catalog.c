@@ -1,5 +1,6 @@
 /* catalog.c: SkyPilot vms.csv -> per-GPU offers: header columns, price syntax, GCP machine/accelerator pairing, cheapest zone. */
 #include "catalog.h"
+#include "guard.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -532,25 +533,29 @@ ht_find(const htab *t, uint32_t hash, eq_fn eq, const void *entries, const void 
 	return -1;
 }
 
-/* FNV-1a over a string (optionally lower-cased), then a separator. */
-static uint32_t
-h_str(uint32_t h, le_str s, int ci)
+/*
+ * Keys are hashed with the core's keyed hash (guard.h): catalog rows are
+ * input, and an unkeyed hash would let crafted names collide on purpose and
+ * turn every insert into a scan of the table.
+ */
+
+/* Feed a string (optionally lower-cased), length first so that fields cannot run together. */
+static void
+h_str(le_hash *h, le_str s, int ci)
 {
-	if (s.p == NULL)
-		h = (h ^ 0xfe) * 16777619u;
-	else
+	uint64_t	n = s.p == NULL ? UINT64_MAX : (uint64_t) s.n;
+
+	le_hash_bytes(h, &n, sizeof(n));
+	if (s.p != NULL)
 		for (size_t i = 0; i < s.n; i++)
-			h = (h ^ (uint32_t) (ci ? lower((unsigned char) s.p[i]) : (unsigned char) s.p[i])) * 16777619u;
-	return (h ^ 0xff) * 16777619u;
+			le_hash_byte(h, ci ? (unsigned char) lower((unsigned char) s.p[i]) : (unsigned char) s.p[i]);
 }
 
-/* FNV-1a over an integer. */
-static uint32_t
-h_int(uint32_t h, uint32_t v)
+/* Feed an integer. */
+static void
+h_int(le_hash *h, uint32_t v)
 {
-	for (int i = 0; i < 4; i++, v >>= 8)
-		h = (h ^ (v & 0xff)) * 16777619u;
-	return h;
+	le_hash_bytes(h, &v, sizeof(v));
 }
 
 /* Equal strings (both NULL, or same bytes; optionally ignoring case). */
@@ -579,12 +584,14 @@ typedef struct zkey
 static uint32_t
 zkey_hash(const zkey *k)
 {
-	uint32_t	h = 2166136261u;
+	le_hash		h;
 
-	h = h_str(h, k->name, k->ci);
-	h = h_str(h, k->region, 0);
-	h = h_str(h, k->zone, 0);
-	return h_int(h, (uint32_t) k->count);
+	le_hash_init(&h);
+	h_str(&h, k->name, k->ci);
+	h_str(&h, k->region, 0);
+	h_str(&h, k->zone, 0);
+	h_int(&h, (uint32_t) k->count);
+	return (uint32_t) le_hash_finish(&h);
 }
 
 /* Zone entry idx has this key. */
@@ -675,14 +682,17 @@ typedef struct okey
 static uint32_t
 okey_hash(const okey *k)
 {
-	uint32_t	h = h_int(2166136261u, (uint32_t) k->kind);
+	le_hash		h;
 
-	h = h_str(h, k->itype, 0);
+	le_hash_init(&h);
+	h_int(&h, (uint32_t) k->kind);
+	h_str(&h, k->itype, 0);
 	if (k->kind != LE_OK_GCP_HOST)
-		h = h_str(h, k->accel, k->kind == LE_OK_GCP_ACCEL);
-	h = h_str(h, k->region, 0);
-	h = h_int(h, (uint32_t) k->gpus);
-	return h_int(h, (uint32_t) k->pricing);
+		h_str(&h, k->accel, k->kind == LE_OK_GCP_ACCEL);
+	h_str(&h, k->region, 0);
+	h_int(&h, (uint32_t) k->gpus);
+	h_int(&h, (uint32_t) k->pricing);
+	return (uint32_t) le_hash_finish(&h);
 }
 
 /* Offer idx has this key (GCP machine offers: the GPU name is not part of it). */
@@ -937,6 +947,7 @@ pair_gcp(le_catalog *c, le_error *err)
 		zentry	   *h = &hz->e[i];
 		zentry	   *a = NULL;
 
+		le_check_interrupts();
 		if (h->count > 0)
 		{
 			const char *names[2] = {h->accel, h->alt};
@@ -984,6 +995,8 @@ pair_gcp(le_catalog *c, le_error *err)
 		zentry	   *a = &az->e[i];
 		int			attach = le_gcp_attachable(a->name.p, a->name.n);
 
+		le_check_interrupts();
+
 		if (a->used)
 			continue;
 		for (int p = 0; p < 2; p++)
@@ -1013,16 +1026,30 @@ static le_status
 read_header(le_catalog *c, le_error *err)
 {
 	le_csv_status st = le_csv_next(&c->csv);
+	int			k,
+				other;
 
 	if (st == LE_CSV_ERROR)
 		return le_set_error(err, LE_ERR_VALUE, NULL, "catalog_csv line %ld: %s",
 							c->csv.err_line, c->csv.err);
 	if (st == LE_CSV_EOF)
 		return le_set_error(err, LE_ERR_VALUE, NULL, "catalog_csv is empty");
+	/* bounded header: a column count and name lengths a real catalog never reaches */
+	switch (le_csv_check_header(&c->csv, 0, &k, &other))
+	{
+		case LE_CSV_HDR_TOO_MANY:
+			return le_set_error(err, LE_ERR_TOO_LONG, NULL, "catalog_csv line %ld: %d columns, more than the %d allowed",
+								c->csv.rec_line, c->csv.nfields, LE_CSV_MAX_COLUMNS);
+		case LE_CSV_HDR_LONG_NAME:
+			return le_set_error(err, LE_ERR_TOO_LONG, NULL, "catalog_csv line %ld: the name of column %d is %zu bytes long, more than the %d allowed",
+								c->csv.rec_line, k + 1, c->csv.fields[k].len, LE_NAME_MAX);
+		default:
+			break;				/* unnamed or repeated columns matter only if required (below) */
+	}
 	c->ncols = c->csv.nfields;
 	for (int i = 0; i < LE_COL__COUNT; i++)
 	{
-		int			k = le_cat_find_column(c->csv.fields, c->csv.nfields, col_names[i]);
+		k = le_cat_find_column(c->csv.fields, c->csv.nfields, col_names[i]);
 
 		if (k == -2)
 			return le_set_error(err, LE_ERR_VALUE, NULL, "catalog_csv line %ld: two %s columns",
@@ -1062,6 +1089,7 @@ le_catalog_offers(const char *buf, size_t len, int gcp, le_alloc_fn alloc, void 
 		return LE_ERR_VALUE;
 	while ((st = le_csv_next(&c->csv)) == LE_CSV_RECORD)
 	{
+		le_check_interrupts();
 		c->data_rows++;
 		if (c->csv.nfields != c->ncols)
 			return le_set_error(err, LE_ERR_VALUE, NULL, "catalog_csv line %ld: %d field%s, the header has %d",

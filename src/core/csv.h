@@ -50,8 +50,20 @@ typedef struct le_csv
 	char		err[96];		/* short reason, e.g. "unclosed quote" */
 } le_csv;
 
+/* What is wrong with a header record (le_csv_check_header). */
+typedef enum le_csv_header_problem
+{
+	LE_CSV_HDR_OK = 0,
+	LE_CSV_HDR_TOO_MANY,		/* more than LE_CSV_MAX_COLUMNS columns */
+	LE_CSV_HDR_EMPTY_NAME,		/* column *col has no name */
+	LE_CSV_HDR_LONG_NAME,		/* column *col's name is longer than LE_NAME_MAX bytes */
+	LE_CSV_HDR_DUPLICATE,		/* column *col has the name of column *other (ASCII case ignored) */
+	LE_CSV_HDR_OOM
+} le_csv_header_problem;
+
 extern void le_csv_init(le_csv *r, const char *buf, size_t len, le_alloc_fn alloc, void *ctx);
 extern le_csv_status le_csv_next(le_csv *r);
 extern void le_csv_free(le_csv *r);
+extern le_csv_header_problem le_csv_check_header(const le_csv *r, int unique, int *col, int *other);
 
 #endif							/* LLM_ECON_CSV_H */

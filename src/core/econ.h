@@ -98,14 +98,20 @@ typedef enum le_status
 {
 	LE_OK = 0,
 	LE_ERR_VALUE,				/* out of range, NULL, unknown name: SQLSTATE 22023 */
-	LE_ERR_OVERFLOW				/* a result does not fit: SQLSTATE 22003 */
+	LE_ERR_OVERFLOW,			/* a result does not fit: SQLSTATE 22003 */
+	LE_ERR_TOO_LONG				/* an input beyond a documented size limit: SQLSTATE 54000 */
 } le_status;
 
+/*
+ * An error's text.  Names quoted in it are at most LE_NAME_MAX bytes (guard.h)
+ * and other quoted text is clipped, so it fits; le_set_error cuts anything
+ * longer at a character boundary, never inside a UTF-8 sequence.
+ */
 typedef struct le_error
 {
 	le_status	status;
-	char		message[256];
-	char		detail[256];
+	char		message[1024];
+	char		detail[1024];
 } le_error;
 
 /* ---- fields and names (spec.c) ---- */

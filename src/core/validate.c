@@ -1,5 +1,6 @@
 /* validate.c: range, NULL and cross-field checks of run_spec fields, with messages that name the field and its range. */
 #include "econ.h"
+#include "guard.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -48,11 +49,17 @@ le_set_error(le_error *err, le_status st, const char *detail, const char *fmt,..
 {
 	va_list		ap;
 
+	int			n;
+
 	err->status = st;
 	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	n = vsnprintf(err->message, sizeof(err->message), fmt, ap);
 	va_end(ap);
-	snprintf(err->detail, sizeof(err->detail), "%s", detail ? detail : "");
+	if (n >= (int) sizeof(err->message))	/* cut: end on a whole character */
+		err->message[le_utf8_complete(err->message, sizeof(err->message) - 1)] = '\0';
+	n = snprintf(err->detail, sizeof(err->detail), "%s", detail ? detail : "");
+	if (n >= (int) sizeof(err->detail))
+		err->detail[le_utf8_complete(err->detail, sizeof(err->detail) - 1)] = '\0';
 	return st;
 }
 
@@ -102,8 +109,9 @@ le_check_enum(const char *name, le_enum e, const char *s, size_t len,
 		*code = c;
 		return LE_OK;
 	}
-	return le_set_error(err, LE_ERR_VALUE, NULL, "%s must be one of %s, got \"%.*s\"",
-						name, le_enum_choices(e), (int) (len > 64 ? 64 : len), s);
+	return le_set_error(err, LE_ERR_VALUE, NULL, "%s must be one of %s, got \"%.*s\"%s",
+						name, le_enum_choices(e), (int) le_utf8_clip(s, len, 64), s,
+						len > 64 ? " (cut)" : "");
 }
 
 /* Check one field: present (unless optional), in range, a known name. */
@@ -131,6 +139,9 @@ check_field(const le_spec *s, le_field f, le_error *err)
 		case LE_K_TEXT:
 			if (s->textlen[f] == 0)
 				return le_set_error(err, LE_ERR_VALUE, NULL, "%s must not be empty", name);
+			if (s->textlen[f] > LE_NAME_MAX)
+				return le_set_error(err, LE_ERR_TOO_LONG, NULL, "%s must be at most %d bytes long, got %zu",
+									name, LE_NAME_MAX, s->textlen[f]);
 			return LE_OK;
 		case LE_K_ENUM:
 			{

@@ -68,8 +68,9 @@ $$;
 COMMENT ON FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[]) IS
   'internal: annotates candidate observations: fresh = a change point to store; conflict = another price for the same series and instant';
 
--- Stores candidates as change points.  Writers of the same provider are serialised, so
--- overlapping imports neither duplicate nor lose observations.  A candidate at the instant of
+-- Stores candidates as change points.  Writers of the same provider are serialised (on the
+-- provider's import_lock row: _lock_providers), so overlapping imports neither duplicate nor
+-- lose observations.  A candidate at the instant of
 -- a stored observation with another price is an error (one observation per series and instant).
 CREATE FUNCTION llm_econ._record_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
                                         pricing text[], usd numeric[], instance_type text[], gpus int4[],
@@ -80,8 +81,7 @@ AS $$
 DECLARE
   clash text;
 BEGIN
-  PERFORM pg_advisory_xact_lock(hashtext('llm_econ.price_snapshot'), hashtext(p))
-     FROM (SELECT DISTINCT x AS p FROM unnest(_record_prices.provider) AS x ORDER BY 1) AS ps;
+  PERFORM llm_econ._lock_providers(_record_prices.provider);
 
   WITH changes AS MATERIALIZED (
          SELECT * FROM llm_econ._price_changes(obs_at, _record_prices.provider, _record_prices.sku,
@@ -170,7 +170,7 @@ BEGIN
   src := 'SkyPilot catalog vms.csv (' || c || ')';
 
   -- one importer per provider at a time; a malformed catalog raises before anything is stored
-  PERFORM pg_advisory_xact_lock(hashtext('llm_econ.price_snapshot'), hashtext(c));
+  PERFORM llm_econ._lock_providers(ARRAY[c]);
   WITH raw AS MATERIALIZED (SELECT o.* FROM llm_econ._skypilot_offers(c, catalog_csv) AS o),
        names AS (   -- each distinct name is looked up once
          SELECT DISTINCT v.n FROM raw r,
@@ -243,10 +243,12 @@ CREATE TABLE llm_econ.price_history_staging (
     price_on_demand_usd_per_hour         text,
     spot_price_usd_per_hour              text,
     price_on_demand_per_gpu_usd_per_hour text,
-    spot_price_per_gpu_usd_per_hour      text
+    spot_price_per_gpu_usd_per_hour      text,
+    session                              text NOT NULL DEFAULT llm_econ._session_tag()
 );
 COMMENT ON TABLE llm_econ.price_history_staging IS
   'staging for load_price_history(): \copy llm_econ.price_history_staging (observed_at, valid_to, cloud, region, instance_type, accelerator, accelerator_count, price_on_demand_usd_per_hour, spot_price_usd_per_hour, price_on_demand_per_gpu_usd_per_hour, spot_price_per_gpu_usd_per_hour) FROM ''file.csv'' CSV HEADER';
+COMMENT ON COLUMN llm_econ.price_history_staging.session IS 'the session that staged the row (filled in by default); load_price_history loads and removes only its own session''s rows';
 COMMENT ON COLUMN llm_econ.price_history_staging.id IS 'load order (file line = its rank + 1 with a header line)';
 COMMENT ON COLUMN llm_econ.price_history_staging.observed_at IS 'ISO 8601 instant the price was first seen';
 COMMENT ON COLUMN llm_econ.price_history_staging.valid_to IS 'ISO 8601 instant it stopped (next change, removal, or end of coverage)';
@@ -269,7 +271,9 @@ RETURNS TABLE (line bigint, observed_at timestamptz, valid_to timestamptz, cloud
 LANGUAGE sql STABLE
 AS $$
   WITH names AS (SELECT s.instance_type AS name FROM llm_econ.price_history_staging s
-                 UNION SELECT s.accelerator FROM llm_econ.price_history_staging s),
+                  WHERE s.session OPERATOR(pg_catalog.=) llm_econ._session_tag()
+                 UNION SELECT s.accelerator FROM llm_econ.price_history_staging s
+                  WHERE s.session OPERATOR(pg_catalog.=) llm_econ._session_tag()),
        map AS (SELECT names.name, llm_econ._sku_find(names.name) AS sku FROM names)
   SELECT row_number() OVER (ORDER BY s.id) + 1, s.observed_at::timestamptz, s.valid_to::timestamptz,
          s.cloud, s.region, s.instance_type, s.accelerator_count::numeric::int4,
@@ -287,8 +291,9 @@ AS $$
     FROM llm_econ.price_history_staging s
     LEFT JOIN map mi ON mi.name = s.instance_type
     LEFT JOIN map ma ON ma.name = s.accelerator
+   WHERE s.session OPERATOR(pg_catalog.=) llm_econ._session_tag()
 $$;
-COMMENT ON FUNCTION llm_econ._staged_history() IS 'internal: price_history_staging typed, with line numbers and SKUs';
+COMMENT ON FUNCTION llm_econ._staged_history() IS 'internal: the rows this session staged in price_history_staging, typed, with line numbers and SKUs';
 
 CREATE FUNCTION llm_econ._load_price_history(source text, on_mismatch text, quiet boolean,
     OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint)
@@ -300,6 +305,7 @@ DECLARE
   ts constant text := '^[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)$';
   bad record;
   names text;
+  me text;
 BEGIN
   IF source IS NULL OR btrim(source) = '' THEN
     RAISE EXCEPTION 'source must name where the history comes from' USING ERRCODE = 'invalid_parameter_value';
@@ -312,7 +318,7 @@ BEGIN
       USING ERRCODE = 'invalid_transaction_state',
             HINT = 'Imports serialise with other imports of the same provider and must see their commits.';
   END IF;
-  LOCK TABLE llm_econ.price_history_staging IN EXCLUSIVE MODE;
+  me := llm_econ._session_tag();   -- only the rows this session staged: two writers never load each other's
 
   -- 1. every field well-formed; the first bad line is the error
   SELECT * INTO bad FROM (
@@ -330,7 +336,7 @@ BEGIN
              WHEN coalesce(s.price_on_demand_per_gpu_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'price_on_demand_per_gpu_usd_per_hour is not a non-negative number'
              WHEN coalesce(s.spot_price_per_gpu_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'spot_price_per_gpu_usd_per_hour is not a non-negative number'
            END AS problem
-      FROM llm_econ.price_history_staging s) AS v
+      FROM llm_econ.price_history_staging s WHERE s.session = me) AS v
    WHERE v.problem IS NOT NULL ORDER BY v.line LIMIT 1;
   IF FOUND THEN
     RAISE EXCEPTION 'price_history_staging line %: %', bad.line, bad.problem
@@ -347,7 +353,7 @@ BEGIN
     PERFORM count(h.*) FROM llm_econ._staged_history() AS h;   -- count(h.*) evaluates every cast
   EXCEPTION WHEN datetime_field_overflow OR invalid_datetime_format THEN
     FOR bad IN SELECT row_number() OVER (ORDER BY s.id) + 1 AS line, s.observed_at, s.valid_to
-                 FROM llm_econ.price_history_staging s ORDER BY s.id LOOP
+                 FROM llm_econ.price_history_staging s WHERE s.session = me ORDER BY s.id LOOP
       BEGIN
         PERFORM bad.observed_at::timestamptz, bad.valid_to::timestamptz;
       EXCEPTION WHEN OTHERS THEN
@@ -404,7 +410,7 @@ BEGIN
     RAISE NOTICE 'skipped % lines: %', skipped, left(names, 500);
   END IF;
 
-  DELETE FROM llm_econ.price_history_staging;
+  DELETE FROM llm_econ.price_history_staging s WHERE s.session = me;
   inserted := coalesce(inserted, 0);
   unchanged := coalesce(unchanged, 0);
   withdrawn := coalesce(withdrawn, 0);
@@ -417,4 +423,4 @@ CREATE FUNCTION llm_econ.load_price_history(source text DEFAULT 'price_history_s
 LANGUAGE sql VOLATILE
 AS $$ SELECT * FROM llm_econ._load_price_history($1, $2, false) $$;
 COMMENT ON FUNCTION llm_econ.load_price_history(text, text) IS
-  'loads llm_econ.price_history_staging (a long-format price history, \copy''d in) into price_snapshot as change points, then empties the staging table; a bad line is an error naming it and nothing is stored; on_mismatch => ''skip'' counts lines whose accelerator contradicts the instance type as skipped';
+  'loads the rows this session staged in llm_econ.price_history_staging (a long-format price history, \copy''d in) into price_snapshot as change points, then removes them; a bad line is an error naming it and nothing is stored; on_mismatch => ''skip'' counts lines whose accelerator contradicts the instance type as skipped';

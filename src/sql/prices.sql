@@ -79,7 +79,8 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
   key := llm_econ._sku_key(sku);
-  PERFORM llm_econ._check_pricing(pricing);
+  PERFORM llm_econ._check_pricing(pricing), llm_econ._check_name(provider, 'provider'),
+          llm_econ._check_name(region, 'region');
   WITH series AS (
          SELECT s.* FROM llm_econ.price_series s
           WHERE s.sku = key AND s.provider = lower(price_twap.provider) AND s.pricing = price_twap.pricing

@@ -1,11 +1,26 @@
 -- price_series pruning (0.2.0): a series whose last observation is deleted leaves price_series.
 
 -- SECURITY DEFINER (with a fixed search_path), like the insert trigger: writers need no grant
--- on the derived table.
+-- on the derived table; EXECUTE revoked from PUBLIC; it runs only as a trigger of price_snapshot.
+-- Race-free against a concurrent insert into the same series: first lock the candidate series
+-- rows (an inserting transaction holds them locked until it ends: _price_series_add), then, in
+-- a new statement and so with a new snapshot, delete those still without observations.
 CREATE FUNCTION llm_econ._price_series_prune() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-  -- equality on coalesced keys (CHECKs forbid ''), so the join can hash
+  IF TG_RELID OPERATOR(pg_catalog.<>) 'llm_econ.price_snapshot'::regclass OR TG_LEVEL <> 'STATEMENT'
+     OR TG_WHEN <> 'AFTER' OR TG_OP NOT IN ('DELETE', 'UPDATE') THEN
+    RAISE EXCEPTION 'llm_econ._price_series_prune() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  -- equality on coalesced keys (CHECKs forbid ''), so the joins can hash
+  PERFORM 1 FROM llm_econ.price_series s
+    JOIN (SELECT DISTINCT o.sku, o.provider, o.pricing, coalesce(o.region, '') AS region,
+                 coalesce(o.instance_type, '') AS instance_type FROM old_rows o) AS gone
+      ON s.sku = gone.sku AND s.provider = gone.provider AND s.pricing = gone.pricing
+     AND coalesce(s.region, '') = gone.region AND coalesce(s.instance_type, '') = gone.instance_type
+   ORDER BY s.sku, s.provider, s.pricing, s.region, s.instance_type
+     FOR UPDATE OF s;
   DELETE FROM llm_econ.price_series s
    USING (SELECT DISTINCT o.sku, o.provider, o.pricing, coalesce(o.region, '') AS region,
                  coalesce(o.instance_type, '') AS instance_type FROM old_rows o) AS gone
@@ -17,6 +32,7 @@ BEGIN
                         AND coalesce(p.instance_type, '') = coalesce(s.instance_type, ''));
   RETURN NULL;
 END $$;
+REVOKE EXECUTE ON FUNCTION llm_econ._price_series_prune() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_series_prune() IS 'trigger: removes from price_series the series left without observations by a delete or an update of price_snapshot';
 
 CREATE TRIGGER price_snapshot_series_del AFTER DELETE ON llm_econ.price_snapshot

@@ -146,15 +146,25 @@ COMMENT ON COLUMN llm_econ.price_series.region IS 'region; NULL = provider-wide'
 COMMENT ON COLUMN llm_econ.price_series.instance_type IS 'machine type; NULL = not given';
 
 -- SECURITY DEFINER (with a fixed search_path) so that roles allowed to write prices need no
--- grant on this derived table.
+-- grant on this derived table; EXECUTE is revoked from PUBLIC (a trigger fires whatever the
+-- inserting role's privileges, but nobody can attach it elsewhere), and it refuses to run as
+-- anything but a trigger of price_snapshot.  Existing series rows are locked (ON CONFLICT DO
+-- UPDATE locks every conflicting row, even when its WHERE is false), so a concurrent delete of
+-- a series' last observation waits for this insert and then sees it (_price_series_prune).
 CREATE FUNCTION llm_econ._price_series_add() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-  INSERT INTO llm_econ.price_series (sku, provider, pricing, region, instance_type)
+  IF TG_RELID OPERATOR(pg_catalog.<>) 'llm_econ.price_snapshot'::regclass OR TG_LEVEL <> 'STATEMENT'
+     OR TG_WHEN <> 'AFTER' OR TG_OP NOT IN ('INSERT', 'UPDATE') THEN
+    RAISE EXCEPTION 'llm_econ._price_series_add() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  INSERT INTO llm_econ.price_series AS s (sku, provider, pricing, region, instance_type)
   SELECT DISTINCT n.sku, n.provider, n.pricing, n.region, n.instance_type FROM new_rows n
-  ON CONFLICT DO NOTHING;
+  ON CONFLICT ON CONSTRAINT price_series_key DO UPDATE SET sku = EXCLUDED.sku WHERE false;
   RETURN NULL;
 END $$;
+REVOKE EXECUTE ON FUNCTION llm_econ._price_series_add() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_series_add() IS 'trigger: registers the series of new or changed price_snapshot rows in price_series';
 
 CREATE TRIGGER price_snapshot_series_ins AFTER INSERT ON llm_econ.price_snapshot

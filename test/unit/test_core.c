@@ -358,6 +358,8 @@ main(void)
 	test_plan();
 	test_csv();
 	test_bill();
+	test_guard();
+	test_step();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -128,7 +128,7 @@ cat_done(cat_run *c)
 static const char *
 cat_error(const char *text, int gcp)
 {
-	static char msg[256];
+	static char msg[sizeof(((le_error *) 0)->message)];
 	cat_run		c;
 
 	cat_read(&c, text, strlen(text), gcp);

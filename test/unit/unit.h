@@ -27,5 +27,7 @@ extern le_spec unit_spec(double n, double d, int g, int gpn, double tflops, doub
 /* test files other than test_core.c */
 extern void test_csv(void);
 extern void test_bill(void);
+extern void test_guard(void);
+extern void test_step(void);
 
 #endif

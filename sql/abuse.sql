@@ -1,0 +1,142 @@
+-- Abuse by a role with no grants: no privilege escalation through the extension's SECURITY DEFINER functions, every input bounded (names, CSV headers), imports serialised on a lock only price writers can take, whole names and messages (never half a character).
+SET DateStyle = ISO;
+SET TimeZone = 'UTC';
+SET client_min_messages = warning;
+\set VERBOSITY default
+\set SHOW_CONTEXT never
+
+CREATE ROLE regress_mallory LOGIN;
+
+-- 1. The escalation of 0.2.0, exactly as a plain role ran it: attach the SECURITY DEFINER trigger
+-- function to its own temp table whose sku column has a type with an implicit cast that runs
+-- ALTER ROLE.  The function is no longer executable by PUBLIC, so CREATE TRIGGER is refused.
+SET ROLE regress_mallory;
+CREATE TYPE pg_temp.evil AS (v text);
+CREATE FUNCTION pg_temp.e2t(e pg_temp.evil) RETURNS text LANGUAGE plpgsql AS
+$$BEGIN EXECUTE 'ALTER ROLE regress_mallory SUPERUSER'; RETURN e.v; END$$;
+CREATE CAST (pg_temp.evil AS text) WITH FUNCTION pg_temp.e2t(pg_temp.evil) AS ASSIGNMENT;
+CREATE TEMP TABLE t (sku pg_temp.evil, provider text, pricing text, region text, instance_type text);
+CREATE TRIGGER x AFTER INSERT ON t REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_series_add();
+CREATE TRIGGER x AFTER DELETE ON t REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_series_prune();
+CREATE TRIGGER x BEFORE INSERT ON t FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._import_lock();
+INSERT INTO t VALUES (ROW('H100-SXM5'), 'pwn', 'on_demand', NULL, NULL);
+-- nor can it write the derived series table, call a trigger function, or take the import lock
+INSERT INTO llm_econ.price_series VALUES ('H100-SXM5', 'pwn', 'on_demand', NULL, NULL);
+SELECT llm_econ._price_series_add();
+SELECT * FROM llm_econ.import_lock FOR UPDATE;
+BEGIN;
+LOCK TABLE llm_econ.import_lock;
+ROLLBACK;
+SELECT llm_econ._lock_providers(ARRAY['lambda']);
+RESET ROLE;
+SELECT rolsuper AS mallory_is_superuser FROM pg_roles WHERE rolname = 'regress_mallory';
+SELECT count(*) AS pwn_series FROM llm_econ.price_series WHERE provider = 'pwn';
+
+-- Even a role allowed to use the function (here the superuser) cannot make it fire elsewhere:
+-- the trigger functions check the table and the kind of trigger they fire as.
+CREATE TEMP TABLE t2 (sku text, provider text, pricing text, region text, instance_type text);
+CREATE TRIGGER x AFTER INSERT ON t2 REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_series_add();
+CREATE TRIGGER y AFTER DELETE ON t2 REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_series_prune();
+CREATE TRIGGER z BEFORE INSERT ON t2 FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._import_lock();
+INSERT INTO t2 VALUES ('H100-SXM5', 'pwn', 'on_demand', NULL, NULL);
+DROP TRIGGER z ON t2;
+INSERT INTO t2 VALUES ('H100-SXM5', 'pwn', 'on_demand', NULL, NULL);
+DELETE FROM t2;
+DROP TABLE t2;
+
+-- 2. Every SECURITY DEFINER function of the extension, with who may execute it.  A new one must
+-- be added here on purpose: EXECUTE revoked from PUBLIC, search_path pinned, a trigger checking
+-- where it fires.
+SELECT p.oid::regprocedure AS security_definer_function, p.prorettype::regtype AS returns,
+       p.proconfig AS settings,
+       has_function_privilege('public', p.oid, 'EXECUTE') AS public_may_execute,
+       (SELECT string_agg(a.grantee::regrole::text, ', ' ORDER BY a.grantee::regrole::text)
+          FROM aclexplode(p.proacl) AS a
+         WHERE a.privilege_type = 'EXECUTE' AND a.grantee <> p.proowner) AS granted_to
+  FROM pg_proc p
+ WHERE p.pronamespace = 'llm_econ'::regnamespace AND p.prosecdef
+ ORDER BY 1::text COLLATE "C";
+-- and every function PUBLIC may not execute is one of those
+SELECT p.oid::regprocedure AS not_executable_by_public, p.prosecdef
+  FROM pg_proc p
+ WHERE p.pronamespace = 'llm_econ'::regnamespace AND NOT has_function_privilege('public', p.oid, 'EXECUTE')
+ ORDER BY 1::text COLLATE "C";
+-- the import lock table is the owner's alone
+SELECT relname, relacl IS NULL AS owner_only FROM pg_class WHERE oid = 'llm_econ.import_lock'::regclass;
+
+-- 3. Bounded names: a name longer than 256 bytes is refused (54000) before any search, under a
+-- 1 s statement_timeout (0.2.0 searched a 3 MB name for 31 s, using 3 GB).
+SET ROLE regress_mallory;
+SET statement_timeout = '1s';
+SELECT llm_econ._sku_key(repeat('x', 3000000));
+SELECT llm_econ._sku_key(repeat('x', 7000000));
+SELECT llm_econ.run_spec(7e9, 1.4e12, 8, repeat('x', 3000000));
+SELECT llm_econ.price_at(repeat('x', 257), 'gcp');
+SELECT llm_econ.price_at('H100', repeat('p', 257));
+SELECT llm_econ.price_at('H100', 'gcp', 'on_demand', '2024-06-01', repeat('r', 300));
+SELECT llm_econ.price_twap('H100', repeat('p', 300), 'on_demand', '[2024-06-01, 2024-07-01)');
+SELECT llm_econ.tco_per_gpu_hour(repeat('x', 300), 4, 0.7, 0.10, 1.2);
+SELECT llm_econ.estimate_cost(llm_econ.run_spec(7e9, 1.4e12, 8, 'H100'), repeat('p', 300));
+SELECT llm_econ.cheapest_offers(llm_econ.run_spec(7e9, 1.4e12, 8, 'H100'), '2024-06-01', repeat('s', 100000));
+-- a hand-built spec with a huge sku is refused by every function that reads the sku
+SELECT llm_econ._check_spec(ROW(1e9, 1e10, repeat('x', 1000), 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
+                                NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw')::llm_econ.run_spec);
+SELECT llm_econ.estimate_cost(ROW(1e9, 1e10, repeat('x', 1000), 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
+                                  NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw')::llm_econ.run_spec, 'gcp');
+-- names up to the limit still work, and an unknown one still gets close matches
+SELECT llm_econ._sku_key('h100 sxm5x');
+SELECT llm_econ._sku_key(repeat('h', 256));
+RESET statement_timeout;
+RESET ROLE;
+
+-- A 150-character SKU (under the limit) prices like any other: 0.2.0 cut keys at 127 bytes and
+-- returned NULL.  Its text reaches cost_breakdown whole.
+INSERT INTO llm_econ.gpu_sku (sku, vendor, name, hbm_gb, pcie_gbps, bf16_tflops, gpus_per_node, tdp_watts, source)
+VALUES (repeat('L', 150), 'Acme', 'long-named part', 80, 64, 500, 8, 700, 'abuse test fixture');
+INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, pricing, usd_per_gpu_hour, source)
+VALUES ('2024-01-01', 'acme', repeat('L', 150), 'on_demand', 1.25, 'abuse test fixture');
+SELECT llm_econ.price_at(repeat('L', 150), 'acme', 'on_demand', '2024-06-01') AS long_sku_price;
+SELECT length(llm_econ._sku_key(lower(repeat('L', 150)))) AS key_length;
+-- cost_breakdown quotes the SKU whole; a non-ASCII SKU is never cut inside a character
+INSERT INTO llm_econ.gpu_sku_alias (alias, sku) VALUES (repeat('é', 100), repeat('L', 150));
+SELECT c.component, length(c.assumption) AS chars, c.assumption LIKE '%' || repeat('L', 150) || '%' AS sku_whole
+  FROM llm_econ.cost_breakdown(llm_econ.run_spec(7e9, 1.4e12, 8, repeat('é', 100)), 2.49) AS c
+ WHERE c.component = 'compute';
+-- a table made from the result dumps and restores: every text is valid UTF-8
+SELECT bool_and(convert_from(convert_to(c.assumption, 'UTF8'), 'UTF8') = c.assumption) AS valid_utf8
+  FROM llm_econ.cost_breakdown(llm_econ.run_spec(7e9, 1.4e12, 8, repeat('é', 100)), 2.49) AS c;
+-- error messages quote long values cut on a character boundary, never inside one
+SELECT llm_econ._check_spec(ROW(1e9, 1e10, 'H100-SXM5', 8, 8, 0.4, repeat('é', 200), 989e12, 80e9, 450e9, 50e9, 700,
+                                NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw')::llm_econ.run_spec);
+DELETE FROM llm_econ.price_snapshot WHERE provider = 'acme';
+DELETE FROM llm_econ.gpu_sku WHERE sku = repeat('L', 150);
+
+-- 4. CSV headers: a column count, name length and total record size a real file never reaches
+-- are refused at once; duplicates are found by sorting (0.2.0 compared every pair: a 200,000
+-- column header ran 45 s and ignored cancel).
+SET ROLE regress_mallory;
+SET statement_timeout = '1s';
+SELECT llm_econ._csv_header((SELECT string_agg('c' || g, ',') FROM generate_series(1, 200000) AS g) || E'\n', 'focus_csv');
+SELECT cardinality(llm_econ._csv_header((SELECT string_agg('c' || g, ',') FROM generate_series(1, 1600) AS g) || E'\n', 'focus_csv')) AS columns;
+SELECT llm_econ._csv_header((SELECT string_agg('c' || g, ',') FROM generate_series(1, 1599) AS g) || E',C77\n', 'focus_csv');
+SELECT llm_econ._csv_header(repeat('n', 1000000) || E',a\n', 'focus_csv');
+SELECT llm_econ._csv_header(repeat('é', 129) || E',a\n', 'focus_csv');
+SELECT count(*) FROM llm_econ._csv_records(repeat('n', 1000000) || E',a\n' || repeat(E'1,2\n', 2000), 'focus_csv');
+-- names within the limits, but rows repeating 400 kB of names: refused once they pass 8x the text + 64 MB
+RESET statement_timeout;
+SELECT count(*) FROM llm_econ._csv_records(
+         (SELECT string_agg(lpad(g::text, 250, 'n'), ',') FROM generate_series(1, 1600) AS g) || E'\n' ||
+         repeat(repeat(',', 1599) || E'\n', 400), 'focus_csv');
+SET statement_timeout = '1s';
+SELECT * FROM llm_econ._skypilot_offers('lambda', repeat('n', 300) || E',InstanceType\n');
+SELECT * FROM llm_econ._skypilot_offers('lambda', (SELECT string_agg('c' || g, ',') FROM generate_series(1, 2000) AS g) || E'\n');
+RESET statement_timeout;
+RESET ROLE;
+
+DROP CAST (pg_temp.evil AS text);
+DROP OWNED BY regress_mallory;
+DROP ROLE regress_mallory;

@@ -1,0 +1,549 @@
+/* step.c: the step-time model: one optimizer step of a layout, phase by phase, from shapes, hardware and framework conventions. */
+#include "step.h"
+
+#include <math.h>
+#include <string.h>
+
+/*
+ * Per-generation efficiency figures.  Nothing here is fitted to the
+ * validation rows (test/unit/test_step.c prints them against this model).
+ *
+ * mamf: the highest share of the dense peak a bf16 matmul reaches on the part,
+ *   "Maximum Achievable Matmul FLOPS" measured with mamf-finder.py and
+ *   published in S. Bekman, Machine Learning Engineering, compute/accelerator/
+ *   README.md (github.com/stas00/ml-engineering): A100 SXM 271.2 of 312 TFLOP/s
+ *   (86.9 %), H100 SXM 794.5 of 989 (80.3 %), B200 about 1745 of 2250 (77.6 %),
+ *   MI250X 147.0 of 191.5 per GCD (76.7 %), MI300X 781.9 of 1300 (60.1 %).
+ * attn: share of the peak the fused attention kernel reaches over forward +
+ *   backward (counting, as its authors do, the backward at 2.5x the forward):
+ *   FlashAttention-2 on A100, head dim 128, causal: about 170-190 TFLOP/s of 312
+ *   (Dao 2023, arXiv 2307.08691, Fig. 6), taken as 0.58; FlashAttention-3 on
+ *   H100: forward up to 740 TFLOP/s (75 %), backward slower (Shah et al. 2024,
+ *   arXiv 2407.08608, §4.1), taken as 0.55 over both.  Blackwell and AMD: no
+ *   figure found; assumed like Hopper (Blackwell) or 0.40 (AMD, other).
+ * other: conservative figures for parts without a measurement.
+ */
+typedef struct le_gen_figures
+{
+	const char *name;
+	double		mamf;
+	double		attn;
+} le_gen_figures;
+
+static const le_gen_figures le_gen_table[LE_GEN__COUNT] = {
+	{"ampere", 0.869, 0.58},
+	{"hopper", 0.803, 0.55},
+	{"blackwell", 0.776, 0.55},
+	{"cdna2", 0.767, 0.40},
+	{"cdna3", 0.601, 0.40},
+	{"other", 0.600, 0.40},
+};
+
+/*
+ * Share of the HBM bandwidth that streaming kernels reach: copy/triad
+ * benchmarks (BabelStream, STREAM) reach 80-90 % of the datasheet bandwidth on
+ * A100 and H100; 0.85 is the middle.  Used for memory-bound operations
+ * (normalisation, activation functions, dropout, softmax, residual adds, the
+ * optimizer) and for the memory side of a GEMM.
+ */
+#define LE_HBM_EFF 0.85
+
+/*
+ * Share of the link rate that NCCL collectives reach as "bus bandwidth"
+ * (nccl-tests, doc/PERFORMANCE.md defines busbw so that it is comparable with
+ * the link rate; large all-reduces on DGX A100 / H100 report about 75-85 % of
+ * the NVLink rate, and InfiniBand collectives a similar share of the NIC rate).
+ * An assumption of this model, not fitted.
+ */
+#define LE_LINK_EFF 0.80
+
+/*
+ * Data-parallel gradient buckets: Megatron-LM's DDP reduces gradients in
+ * buckets of max(40M, 1M * dp) parameters (DistributedDataParallelConfig,
+ * bucket_size); PyTorch DDP uses 25 MB buckets (bucket_cap_mb).  The last
+ * bucket cannot overlap with anything.
+ */
+#define LE_DP_BUCKET_PARAMS 40e6
+
+/*
+ * Bytes moved per stored activation byte by the memory-bound operations of a
+ * layer: written once and read once by the next operation forward (2), read,
+ * and its gradient written and read, backward (3).  Model assumption; the
+ * stored bytes are Korthikanti et al. 2022, Table 2 (arXiv 2205.05198).
+ */
+#define LE_ELEM_FWD 2.0
+#define LE_ELEM_BWD 3.0
+
+/* FlashAttention's backward executes 2.5x the forward's FLOPs (Dao 2023, §3.1 and §4.1). */
+#define LE_FLASH_BWD 2.5
+
+static const char *const le_phase_names[LE_PH__COUNT] = {
+	"compute", "tp_comm", "cp_comm", "ep_comm", "pp_bubble", "dp_comm_exposed", "optimizer", "total"
+};
+
+/* Name of a phase (the row label of step_breakdown). */
+const char *
+le_step_phase_name(le_step_phase p)
+{
+	return (p >= 0 && p < LE_PH__COUNT) ? le_phase_names[p] : "?";
+}
+
+/* Generation by name (ampere, hopper, ...); LE_GEN_OTHER for anything else. */
+le_gpu_gen
+le_gpu_gen_parse(const char *name)
+{
+	for (int g = 0; g < LE_GEN__COUNT; g++)
+		if (name && strcmp(name, le_gen_table[g].name) == 0)
+			return (le_gpu_gen) g;
+	return LE_GEN_OTHER;
+}
+
+/* Name of a generation. */
+const char *
+le_gpu_gen_name(le_gpu_gen g)
+{
+	return (g >= 0 && g < LE_GEN__COUNT) ? le_gen_table[g].name : "other";
+}
+
+/*
+ * One GEMM (m x k) by (k x n), batch times: the FLOPs at the part's best
+ * matmul rate plus the operand and result traffic at the streaming HBM rate.
+ * Summing the two sides (rather than taking the larger, as a roofline does;
+ * Williams et al. 2009) gives the gradual approach to the ceiling that
+ * measured cuBLAS curves show as the dimensions grow (NVIDIA, "Matrix
+ * Multiplication Background User's Guide", arithmetic intensity section).
+ * So the efficiency depends on the shapes per GPU: d_model/tp, ffn/tp and the
+ * tokens per micro-batch.  elem_bytes: 2 for bf16/fp16 operands (the MAMF
+ * figures are bf16; for fp8 the same share of the fp8 peak is assumed).
+ */
+double
+le_gemm_seconds(le_gpu_gen gen, double peak, double hbm_bw, double elem_bytes,
+				double m, double n, double k, double batch)
+{
+	double		flops = 2.0 * m * n * k * batch;
+	double		bytes = elem_bytes * (m * k + k * n + m * n) * batch;
+
+	if (gen < 0 || gen >= LE_GEN__COUNT)
+		gen = LE_GEN_OTHER;
+	if (m <= 0 || n <= 0 || k <= 0 || batch <= 0)
+		return 0;
+	return flops / (peak * le_gen_table[gen].mamf) + bytes / (hbm_bw * LE_HBM_EFF);
+}
+
+/* Forward + backward (dX and dW) of one GEMM: backward runs two GEMMs with the shapes swapped. */
+static double
+gemm_fwd(const le_step_in *in, double m, double n, double k, double batch)
+{
+	return le_gemm_seconds(in->gen, in->peak_flops, in->hbm_bw, in->param_bytes > 0 ? in->param_bytes : 2.0,
+						   m, n, k, batch);
+}
+
+static double
+gemm_bwd(const le_step_in *in, double m, double n, double k, double batch)
+{
+	double		eb = in->param_bytes > 0 ? in->param_bytes : 2.0;
+
+	return le_gemm_seconds(in->gen, in->peak_flops, in->hbm_bw, eb, m, k, n, batch) +
+		le_gemm_seconds(in->gen, in->peak_flops, in->hbm_bw, eb, k, n, m, batch);
+}
+
+static int
+or1(int v)
+{
+	return v > 0 ? v : 1;
+}
+
+/* Checks one integer field against [lo, hi]. */
+static le_status
+check_int(const char *name, int v, int lo, int hi, le_error *err)
+{
+	return le_check_range(name, (double) v, lo, 0, hi, 0, err);
+}
+
+/* Validates what the step model reads, naming the field and the allowed range. */
+le_status
+le_step_check(const le_step_in *in, le_error *err)
+{
+	int			tp = or1(in->tp),
+				pp = or1(in->pp),
+				cp = or1(in->cp),
+				ep = or1(in->ep),
+				vpp = or1(in->vpp);
+	long		mp;
+	double		dp,
+				m;
+
+#define TRY(x) do { if ((x) != LE_OK) return err->status; } while (0)
+	TRY(le_check_range("n_params", in->n_params, 0, 1, 1e16, 0, err));
+	if (in->n_active_params != 0)
+		TRY(le_check_range("n_active_params", in->n_active_params, 0, 1, in->n_params, 0, err));
+	TRY(check_int("n_layers", in->n_layers, 1, LE_STEP_MAX_LAYERS, err));
+	TRY(check_int("d_model", in->d_model, 1, LE_STEP_MAX_DIM, err));
+	TRY(check_int("n_heads", in->n_heads, 1, in->d_model, err));
+	if (in->d_model % in->n_heads != 0)
+		return le_set_error(err, LE_ERR_VALUE, NULL, "n_heads must divide d_model, got n_heads %d and d_model %d",
+							in->n_heads, in->d_model);
+	if (in->n_kv_heads != 0)
+	{
+		TRY(check_int("n_kv_heads", in->n_kv_heads, 1, in->n_heads, err));
+		if (in->n_heads % in->n_kv_heads != 0)
+			return le_set_error(err, LE_ERR_VALUE, NULL, "n_kv_heads must divide n_heads, got n_kv_heads %d and n_heads %d",
+								in->n_kv_heads, in->n_heads);
+	}
+	TRY(check_int("ffn_hidden", in->ffn_hidden, 0, LE_STEP_MAX_DIM, err));
+	TRY(check_int("swiglu", in->swiglu, 0, 1, err));
+	TRY(check_int("vocab_size", in->vocab_size, 0, 100000000, err));
+	TRY(check_int("n_experts", in->n_experts, 0, LE_STEP_MAX_EXPERTS, err));
+	if (in->n_experts > 0)
+		TRY(check_int("top_k", in->top_k, 1, in->n_experts, err));
+	TRY(check_int("seq_len", in->seq_len, 1, LE_STEP_MAX_SEQ, err));
+	TRY(le_check_range("global_batch", in->global_batch, 1, 0, 1e9, 0, err));
+	TRY(check_int("micro_batch", in->micro_batch, 1, 1000000, err));
+	TRY(le_check_range("peak_flops", in->peak_flops, 0, 1, 1e18, 0, err));
+	TRY(le_check_range("hbm_bw", in->hbm_bw, 0, 1, 1e15, 0, err));
+	TRY(le_check_range("nvlink_bw", in->nvlink_bw, 0, 1, 1e15, 0, err));
+	TRY(le_check_range("net_bw", in->net_bw, 0, 1, 1e15, 0, err));
+	TRY(check_int("gpus_per_node", in->gpus_per_node, 1, 65536, err));
+	if (in->gen < 0 || in->gen >= LE_GEN__COUNT)
+		return le_set_error(err, LE_ERR_VALUE, NULL, "gpu generation must be in [0, %d], got %d",
+							LE_GEN__COUNT - 1, (int) in->gen);
+	TRY(check_int("n_gpus", in->n_gpus, 1, LE_STEP_MAX_GPUS, err));
+	TRY(check_int("tp", in->tp, 0, LE_STEP_MAX_GPUS, err));
+	TRY(check_int("pp", in->pp, 0, in->n_layers, err));
+	TRY(check_int("cp", in->cp, 0, LE_STEP_MAX_GPUS, err));
+	TRY(check_int("ep", in->ep, 0, LE_STEP_MAX_GPUS, err));
+	TRY(check_int("vpp", in->vpp, 0, LE_STEP_MAX_LAYERS, err));
+	TRY(check_int("zero_stage", in->zero_stage, 0, 3, err));
+	TRY(check_int("recompute", in->recompute, LE_RC_NONE, LE_RC_FULL, err));
+	TRY(check_int("sequence_parallel", in->sequence_parallel, 0, 1, err));
+	TRY(check_int("flash", in->flash, 0, 1, err));
+	if (in->grad_bytes != 0)
+		TRY(le_check_range("grad_bytes", in->grad_bytes, 1, 0, 8, 0, err));
+	if (in->param_bytes != 0)
+		TRY(le_check_range("param_bytes", in->param_bytes, 1, 0, 8, 0, err));
+	TRY(check_int("dp_overlap", in->dp_overlap, 0, 1, err));
+	TRY(le_check_range("tp_hidden", in->tp_hidden, 0, 0, 1, 0, err));
+	TRY(le_check_range("ep_hidden", in->ep_hidden, 0, 0, 1, 0, err));
+#undef TRY
+
+	if (in->n_heads % tp != 0)
+		return le_set_error(err, LE_ERR_VALUE, NULL, "tp must divide n_heads, got tp %d and n_heads %d", tp, in->n_heads);
+	if (in->seq_len % cp != 0)
+		return le_set_error(err, LE_ERR_VALUE, NULL, "cp must divide seq_len, got cp %d and seq_len %d", cp, in->seq_len);
+	if (vpp > 1 && vpp * pp > in->n_layers)
+		return le_set_error(err, LE_ERR_VALUE, NULL, "vpp * pp must not exceed n_layers, got vpp %d, pp %d and n_layers %d",
+							vpp, pp, in->n_layers);
+	mp = (long) tp * pp * cp;
+	if (in->n_gpus % mp != 0)
+		return le_set_error(err, LE_ERR_VALUE, NULL, "tp * pp * cp must divide n_gpus, got tp %d, pp %d, cp %d and n_gpus %d",
+							tp, pp, cp, in->n_gpus);
+	dp = in->n_gpus / mp;
+	if (ep > 1 && (in->n_experts == 0 || ((long) dp) % ep != 0 || in->n_experts % ep != 0))
+		return le_set_error(err, LE_ERR_VALUE, NULL,
+							"ep must divide dp and n_experts, got ep %d, dp %.0f and n_experts %d", ep, dp, in->n_experts);
+	m = in->global_batch / (dp * in->micro_batch);
+	if (m < 1 || m != floor(m))
+		return le_set_error(err, LE_ERR_VALUE, NULL,
+							"global_batch must be a multiple of dp * micro_batch, got global_batch %.0f, dp %.0f and micro_batch %d",
+							in->global_batch, dp, in->micro_batch);
+	return LE_OK;
+}
+
+/* Collective seconds for 'bytes' sent per GPU over a link of bandwidth bw. */
+static double
+link_seconds(double bytes, double bw)
+{
+	return bytes / (bw * LE_LINK_EFF);
+}
+
+/*
+ * The model.  Per micro-batch and layer on one GPU: the GEMMs of attention
+ * and FFN at the shapes the GPU sees, the attention core, the memory-bound
+ * element-wise work, and the tensor-, context- and expert-parallel traffic;
+ * the pipeline runs at the pace of its heaviest stage (ceil(L/pp) layers, the
+ * last one with the logits); the bubble of 1F1B is (pp-1)/(m*vpp) of the busy
+ * time (Narayanan et al. 2021, §2.2); data-parallel traffic and the optimizer
+ * follow the last micro-batch.
+ */
+void
+le_step_eval(const le_step_in *in, le_step_out *out)
+{
+	const le_gen_figures *g = &le_gen_table[(in->gen >= 0 && in->gen < LE_GEN__COUNT) ? in->gen : LE_GEN_OTHER];
+	double		tp = or1(in->tp),
+				pp = or1(in->pp),
+				cp = or1(in->cp),
+				ep = or1(in->ep),
+				vpp = or1(in->vpp);
+	double		h = in->d_model,
+				a = in->n_heads,
+				hd = h / a,
+				hkv = (in->n_kv_heads > 0 ? in->n_kv_heads : in->n_heads) * hd,
+				f = in->ffn_hidden > 0 ? in->ffn_hidden : 4.0 * h,
+				fmats = in->swiglu ? 3.0 : 2.0,
+				s = in->seq_len,
+				b = in->micro_batch,
+				V = in->vocab_size,
+				L = in->n_layers;
+	double		pb = in->param_bytes > 0 ? in->param_bytes : 2.0;
+	double		gb = in->grad_bytes > 0 ? in->grad_bytes : 2.0;
+	double		dp = in->n_gpus / (tp * pp * cp);
+	double		m = in->global_batch / (dp * b);
+	double		M = b * s / cp;		/* tokens of a micro-batch on this GPU's GEMMs */
+	int			moe = in->n_experts > 0;
+	double		topk = moe ? in->top_k : 1;
+	double		hbm = in->hbm_bw * LE_HBM_EFF;
+	double		t_f = 0,
+				t_b = 0,
+				t_r = 0,
+				t_attn_f = 0,
+				t_attn_b = 0,
+				attn_fwd_flops,
+				act,
+				act_scores,
+				layer_stage,
+				t_logits = 0,
+				t_tp = 0,
+				t_cp = 0,
+				t_ep = 0,
+				busy_mb,
+				compute,
+				n_expert_params = 0,
+				n_dense_params,
+				local_params,
+				opt_params,
+				dpg,
+				dp_bw,
+				dp_bytes,
+				t_dp,
+				t_bucket;
+
+	memset(out, 0, sizeof(*out));
+	out->dp = (int) dp;
+	out->micro_batches = m;
+	out->tokens = in->global_batch * s;
+
+	/* GEMMs of a layer (Megatron's column/row split over tp; Shoeybi et al. 2019, §3) */
+	t_f += gemm_fwd(in, M, (h + 2 * hkv) / tp, h, 1);	/* QKV */
+	t_b += gemm_bwd(in, M, (h + 2 * hkv) / tp, h, 1);
+	t_f += gemm_fwd(in, M, h, h / tp, 1);	/* attention output */
+	t_b += gemm_bwd(in, M, h, h / tp, 1);
+	if (moe)
+	{
+		/* grouped GEMM: each of the n_experts/ep local experts gets M*top_k*ep/n_experts tokens */
+		double		per_expert = M * topk * ep / in->n_experts;
+		double		local = in->n_experts / ep;
+
+		t_f += gemm_fwd(in, per_expert, (fmats - 1) * f / tp, h, local) + gemm_fwd(in, per_expert, h, f / tp, local);
+		t_b += gemm_bwd(in, per_expert, (fmats - 1) * f / tp, h, local) + gemm_bwd(in, per_expert, h, f / tp, local);
+		t_f += gemm_fwd(in, M, in->n_experts, h, 1);	/* router */
+		t_b += gemm_bwd(in, M, in->n_experts, h, 1);
+	}
+	else
+	{
+		t_f += gemm_fwd(in, M, (fmats - 1) * f / tp, h, 1) + gemm_fwd(in, M, h, f / tp, 1);
+		t_b += gemm_bwd(in, M, (fmats - 1) * f / tp, h, 1) + gemm_bwd(in, M, h, f / tp, 1);
+	}
+
+	/*
+	 * Attention core: Q·K^T and scores·V, 4·b·s_q·s·h FLOPs forward over the
+	 * heads (Narayanan et al. 2021, eq. 3's s/6h term).  FlashAttention skips
+	 * the masked half of causal attention and runs at its own rate; eager
+	 * attention runs batched GEMMs of (s/cp x hd) by (hd x s) over every score.
+	 */
+	attn_fwd_flops = 4.0 * b * (s / cp) * s * h / tp;
+	if (in->flash)
+	{
+		t_attn_f = 0.5 * attn_fwd_flops / (in->peak_flops * g->attn);
+		t_attn_b = LE_FLASH_BWD * t_attn_f;
+	}
+	else
+	{
+		double		batch = b * a / tp;
+
+		t_attn_f = 2 * gemm_fwd(in, s / cp, s, hd, batch);
+		t_attn_b = 2 * gemm_bwd(in, s / cp, s, hd, batch);
+	}
+	t_f += t_attn_f;
+	t_b += t_attn_b;
+
+	/*
+	 * Memory-bound work: the activations a layer stores (Korthikanti et al.
+	 * 2022, Table 2: 34·s·b·h/t with sequence parallelism, (10 + 24/t)·s·b·h
+	 * without; the 5·a·s²·b score tensors only for eager attention), moved
+	 * LE_ELEM_FWD times forward and LE_ELEM_BWD times backward.
+	 */
+	if (in->sequence_parallel || tp == 1)
+		act = 34.0 * (s / cp) * b * h / tp;
+	else
+		act = (10.0 + 24.0 / tp) * (s / cp) * b * h;
+	act_scores = in->flash ? 0 : 5.0 * a * (s / cp) * s * b / tp;
+	t_f += LE_ELEM_FWD * (act + act_scores) / hbm;
+	t_b += LE_ELEM_BWD * (act + act_scores) / hbm;
+
+	/* Recomputation: a whole forward again (full) or the attention core and its scores (selective). */
+	if (in->recompute == LE_RC_FULL)
+		t_r = t_f;
+	else if (in->recompute == LE_RC_SELECTIVE && !in->flash)
+		t_r = t_attn_f + LE_ELEM_FWD * act_scores / hbm;
+
+	/*
+	 * Tensor parallelism: two all-reduces of b·s·h activations forward and two
+	 * backward per layer (Shoeybi et al. 2019, Fig. 4); with sequence
+	 * parallelism all-gathers and reduce-scatters of the same volume
+	 * (Korthikanti et al. 2022, §4.2.2); full recompute repeats the forward's.
+	 * A ring all-reduce sends 2(t-1)/t of the buffer (nccl-tests PERFORMANCE.md).
+	 */
+	if (tp > 1)
+	{
+		double		S = b * (s / cp) * h * pb;
+		double		per = 2.0 * (tp - 1) / tp * S;
+		double		n_coll = 4 + (in->recompute == LE_RC_FULL ? 2 : 0);
+		double		bw = tp <= in->gpus_per_node ? in->nvlink_bw : in->net_bw;
+
+		t_tp = n_coll * link_seconds(per, bw) * (1.0 - in->tp_hidden);
+	}
+
+	/*
+	 * Context parallelism: a ring passes each rank's K and V chunk cp-1 times
+	 * forward; backward passes K, V and their gradients (Liu et al. 2023, Ring
+	 * Attention; Llama 3 report §3.3.2).  The transfer of the next chunk runs
+	 * under the attention of the current one: only the excess is exposed.
+	 */
+	if (cp > 1)
+	{
+		double		kv = 2.0 * b * (s / cp) * hkv / tp * pb;
+		double		bw = tp * cp <= in->gpus_per_node ? in->nvlink_bw : in->net_bw;
+		double		c_f = link_seconds((cp - 1) * kv, bw),
+					c_b = 2.0 * c_f;
+
+		t_cp = fmax(0, c_f - t_attn_f) + fmax(0, c_b - t_attn_b);
+		if (in->recompute == LE_RC_FULL)
+			t_cp += fmax(0, c_f - t_attn_f);
+	}
+
+	/*
+	 * Expert parallelism: dispatch and combine all-to-alls forward and
+	 * backward, each carrying the micro-batch's tokens (sharded over tp by
+	 * sequence parallelism) times top_k hidden states; an all-to-all over ep
+	 * ranks sends (ep-1)/ep of it (nccl-tests PERFORMANCE.md).  Every layer is
+	 * taken as an MoE layer.
+	 */
+	if (moe && ep > 1)
+	{
+		double		S = (M / tp) * topk * h * pb;
+		double		n_coll = 4 + (in->recompute == LE_RC_FULL ? 2 : 0);
+		double		bw = tp * cp * ep <= in->gpus_per_node ? in->nvlink_bw : in->net_bw;
+
+		t_ep = n_coll * link_seconds((ep - 1) / ep * S, bw) * (1.0 - in->ep_hidden);
+	}
+
+	/* The last stage also runs the output layer and the loss over the vocabulary (fp32 logits). */
+	if (V > 0)
+	{
+		t_logits = gemm_fwd(in, M, V / tp, h, 1) + gemm_bwd(in, M, V / tp, h, 1) +
+			(LE_ELEM_FWD + LE_ELEM_BWD) * 4.0 * M * V / tp / hbm;
+	}
+
+	/* The heaviest stage holds ceil(L/pp) layers (uneven splits allowed). */
+	layer_stage = ceil(L / pp);
+	busy_mb = layer_stage * (t_f + t_b + t_r + t_tp + t_cp + t_ep) + t_logits;
+	compute = m * (layer_stage * (t_f + t_b + t_r) + t_logits);
+	out->phase[LE_PH_COMPUTE] = compute;
+	out->phase[LE_PH_TP_COMM] = m * layer_stage * t_tp;
+	out->phase[LE_PH_CP_COMM] = m * layer_stage * t_cp;
+	out->phase[LE_PH_EP_COMM] = m * layer_stage * t_ep;
+	/* 1F1B: (pp-1)/(m*vpp) of the m micro-batches' busy time (Narayanan et al. 2021, §2.2.1-2.2.2) */
+	out->phase[LE_PH_PP_BUBBLE] = (pp - 1) / vpp * busy_mb;
+
+	/*
+	 * Data parallelism.  Expert weights (L·n_experts·fmats·h·f) are sharded over
+	 * ep and reduced over the remaining dp·cp/ep ranks; the rest over dp·cp
+	 * (context-parallel ranks hold the same weights).  Gradient volume: ZeRO-0
+	 * all-reduce 2(p-1)/p·S; ZeRO-1/2 (Megatron's distributed optimizer)
+	 * reduce-scatter of the gradients plus all-gather of the updated bf16
+	 * weights; ZeRO-3 a further all-gather of the weights per micro-batch
+	 * (Rajbhandari et al. 2019, §7).  Over the network when the group leaves the
+	 * NVLink domain.
+	 */
+	if (moe)
+		n_expert_params = fmin(in->n_params, L * in->n_experts * fmats * h * f);
+	n_dense_params = in->n_params - n_expert_params;
+	local_params = n_dense_params / (tp * pp) + n_expert_params / (tp * pp * ep);
+	dpg = dp * cp;
+	dp_bw = (double) in->n_gpus / pp > in->gpus_per_node ? in->net_bw : in->nvlink_bw;
+	if (dpg > 1)
+	{
+		double		share = (dpg - 1) / dpg;
+
+		if (in->zero_stage == 0)
+			dp_bytes = 2.0 * share * local_params * gb;
+		else
+			dp_bytes = share * local_params * (gb + pb);
+		t_dp = link_seconds(dp_bytes, dp_bw);
+		t_bucket = t_dp * fmin(1.0, LE_DP_BUCKET_PARAMS / local_params);
+		if (in->dp_overlap)
+		{
+			/* under the backward of the last micro-batch on this stage, bucket by bucket */
+			double		window = layer_stage * t_b;
+
+			out->phase[LE_PH_DP_COMM_EXPOSED] = fmax(t_bucket, t_dp - window);
+		}
+		else
+			out->phase[LE_PH_DP_COMM_EXPOSED] = t_dp;
+		if (in->zero_stage == 3)
+		{
+			/* parameters gathered forward and backward for every micro-batch, prefetched under compute */
+			double		ag = link_seconds(2.0 * share * local_params * pb, dp_bw);
+			double		stage_compute = layer_stage * (t_f + t_b + t_r);
+
+			out->phase[LE_PH_DP_COMM_EXPOSED] += m * (in->dp_overlap ? fmax(0, ag - stage_compute) : ag);
+		}
+	}
+
+	/*
+	 * Optimizer (Adam; Kingma & Ba 2015): reads and writes the fp32 master
+	 * weights and both moments (24 bytes), reads the gradient, writes the
+	 * compute copy: memory-bound.  ZeRO 1-3 shard it over the dp·cp ranks.
+	 */
+	opt_params = in->zero_stage >= 1 ? local_params / dpg : local_params;
+	out->phase[LE_PH_OPTIMIZER] = opt_params * (24.0 + gb + pb) / hbm;
+
+	out->phase[LE_PH_TOTAL] = 0;
+	for (int p = 0; p < LE_PH_TOTAL; p++)
+		out->phase[LE_PH_TOTAL] += out->phase[p];
+
+	/*
+	 * FLOPs.  Model FLOPs: 6·N_active per token (Kaplan et al. 2020), the API's
+	 * MFU convention.  Hardware FLOPs: what the GEMMs and attention execute
+	 * (forward, twice that backward, recompute), from the shapes.
+	 */
+	{
+		double		n_act = in->n_active_params > 0 ? in->n_active_params : in->n_params;
+		double		per_tok_layer = 2.0 * (h * (h + 2 * hkv) + h * h + fmats * h * f * topk);
+		double		attn_tok_layer = 4.0 * s * h * (in->flash ? 0.5 : 1.0);
+		double		fwd = L * (per_tok_layer + attn_tok_layer);
+		double		rec = 0;
+
+		if (in->recompute == LE_RC_FULL)
+			rec = fwd;
+		else if (in->recompute == LE_RC_SELECTIVE && !in->flash)
+			rec = L * attn_tok_layer;
+		out->model_flops = 6.0 * n_act * out->tokens;
+		out->hw_flops = out->tokens * (3.0 * fwd + rec + 6.0 * h * V);
+		out->mfu = out->model_flops / (in->n_gpus * in->peak_flops * out->phase[LE_PH_TOTAL]);
+		out->hfu = out->hw_flops / (in->n_gpus * in->peak_flops * out->phase[LE_PH_TOTAL]);
+	}
+}
+
+/* One optimizer step of a validated layout. */
+le_status
+le_step_time(const le_step_in *in, le_step_out *out, le_error *err)
+{
+	if (le_step_check(in, err) != LE_OK)
+		return err->status;
+	le_step_eval(in, out);
+	if (!isfinite(out->phase[LE_PH_TOTAL]) || out->phase[LE_PH_TOTAL] <= 0)
+		return le_set_error(err, LE_ERR_OVERFLOW, NULL, "step time is out of range");
+	err->status = LE_OK;
+	return LE_OK;
+}

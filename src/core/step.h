@@ -1,0 +1,232 @@
+/* step.h: the step-time model (one optimizer step of a layout, phase by phase) and the cheapest-plan search, plain C. */
+#ifndef LLM_ECON_STEP_H
+#define LLM_ECON_STEP_H
+
+#include "econ.h"
+#include "csv.h"				/* le_alloc_fn */
+
+/*
+ * GPU generation: selects the matmul and attention-kernel efficiency curve
+ * (step.c, le_gen_table).  Codes are stable: the SQL layer maps gpu_sku rows
+ * onto them.
+ */
+typedef enum le_gpu_gen
+{
+	LE_GEN_AMPERE = 0,			/* A100, A800, A10, A40 */
+	LE_GEN_HOPPER,				/* H100, H800, H200, H20, GH200 */
+	LE_GEN_BLACKWELL,			/* B100, B200, B300, GB200, GB300 */
+	LE_GEN_CDNA2,				/* MI250X */
+	LE_GEN_CDNA3,				/* MI300X, MI325X */
+	LE_GEN_OTHER,				/* anything else: conservative figures */
+	LE_GEN__COUNT
+} le_gpu_gen;
+
+/* recompute codes are econ.h's le_recompute: LE_RC_NONE, LE_RC_SELECTIVE, LE_RC_FULL */
+
+/*
+ * Everything the step model reads, as plain numbers (no run_spec).  Units: SI
+ * (bytes, bytes/s, FLOP/s, seconds).  Fields marked "0 = ..." take a default
+ * when 0.  le_step_check validates every field and names the bad one.
+ */
+typedef struct le_step_in
+{
+	/* model */
+	double		n_params;		/* total parameters (memory, gradients, optimizer) */
+	double		n_active_params;	/* active per token; 0 = n_params (MFU numerator) */
+	int			n_layers;
+	int			d_model;
+	int			n_heads;
+	int			n_kv_heads;		/* 0 = n_heads (grouped-query attention otherwise) */
+	int			ffn_hidden;		/* 0 = 4 * d_model; for MoE, one expert's inner size */
+	int			swiglu;			/* 1: three FFN matrices, 0: two (GELU) */
+	int			vocab_size;		/* 0 = unknown: no logits layer counted */
+	int			n_experts;		/* 0 = dense */
+	int			top_k;			/* experts per token (MoE only) */
+	int			seq_len;
+	double		global_batch;	/* sequences per optimizer step */
+	int			micro_batch;	/* sequences per micro-batch */
+
+	/* hardware (per GPU) */
+	double		peak_flops;		/* dense peak at the training dtype */
+	double		hbm_bw;			/* HBM bandwidth, bytes/s */
+	double		nvlink_bw;		/* NVLink (scale-up) bandwidth per direction, bytes/s */
+	double		net_bw;			/* network (scale-out) bandwidth per direction, bytes/s */
+	int			gpus_per_node;	/* GPUs per NVLink domain */
+	le_gpu_gen	gen;
+
+	/* layout */
+	int			n_gpus;
+	int			tp,
+				pp,
+				cp,
+				ep,
+				vpp;			/* 0 = 1 for each */
+	int			zero_stage;		/* 0..3; 1 = Megatron's distributed optimizer */
+	int			recompute;		/* le_recompute */
+	int			sequence_parallel;	/* 1: Megatron sequence parallelism (tp > 1) */
+	int			flash;			/* 1: FlashAttention kernels, 0: eager attention */
+	double		grad_bytes;		/* 2 (bf16) or 4 (fp32 main grads); 0 = 2 */
+	double		param_bytes;	/* bytes of a weight/activation as computed with
+								 * (GEMM operands, tp/cp/ep traffic); 0 = 2 */
+
+	/* what the framework overlaps (framework conventions, not hardware) */
+	int			dp_overlap;		/* 1: gradient reduction runs under the last
+								 * micro-batch's backward, bucket by bucket;
+								 * 0: after the backward pass (Megatron 2021-22) */
+	double		tp_hidden;		/* share of tensor-parallel traffic hidden under
+								 * GEMMs, 0..1 (0: Megatron 2021-22) */
+	double		ep_hidden;		/* share of expert all-to-all hidden, 0..1 */
+} le_step_in;
+
+/* Phases of one step, in the order step_breakdown(spec) returns them. */
+typedef enum le_step_phase
+{
+	LE_PH_COMPUTE,
+	LE_PH_TP_COMM,
+	LE_PH_CP_COMM,
+	LE_PH_EP_COMM,
+	LE_PH_PP_BUBBLE,
+	LE_PH_DP_COMM_EXPOSED,
+	LE_PH_OPTIMIZER,
+	LE_PH_TOTAL,
+	LE_PH__COUNT
+} le_step_phase;
+
+typedef struct le_step_out
+{
+	double		phase[LE_PH__COUNT];	/* seconds per optimizer step */
+	double		micro_batches;	/* m = global_batch / (dp * micro_batch) */
+	int			dp;
+	double		tokens;			/* tokens per step */
+	double		model_flops;	/* 6 * n_active * tokens (the API's MFU numerator) */
+	double		hw_flops;		/* FLOPs the GPUs execute per step (recompute,
+								 * attention, logits; causal flash halves the scores) */
+	double		mfu;			/* model_flops / (n_gpus * peak * total) */
+	double		hfu;			/* hw_flops / (n_gpus * peak * total) */
+} le_step_out;
+
+/* Upper bounds of the inputs (keep the arithmetic finite and the search bounded). */
+#define LE_STEP_MAX_GPUS     1048576
+#define LE_STEP_MAX_LAYERS   100000
+#define LE_STEP_MAX_DIM      1048576
+#define LE_STEP_MAX_SEQ      16777216
+#define LE_STEP_MAX_EXPERTS  65536
+
+extern const char *le_step_phase_name(le_step_phase p);
+extern le_gpu_gen le_gpu_gen_parse(const char *name);
+extern const char *le_gpu_gen_name(le_gpu_gen g);
+
+/* Validates every field (22023-style message naming the field and range). */
+extern le_status le_step_check(const le_step_in *in, le_error *err);
+
+/* One optimizer step; validates first. */
+extern le_status le_step_time(const le_step_in *in, le_step_out *out, le_error *err);
+
+/* Same, without validation (the search calls it on layouts it built itself). */
+extern void le_step_eval(const le_step_in *in, le_step_out *out);
+
+/*
+ * Seconds for one GEMM of (m x k) by (k x n), 'batch' times, on generation gen
+ * with the given peak, HBM bandwidth and operand size: the curve of step.c.
+ */
+extern double le_gemm_seconds(le_gpu_gen gen, double peak, double hbm_bw, double elem_bytes,
+							  double m, double n, double k, double batch);
+
+/* ---- cheapest-plan search (search.c) ---- */
+
+/* Hardware of one SKU, as the search needs it. */
+typedef struct le_sku_hw
+{
+	double		peak_flops;
+	double		hbm_bytes;		/* device memory as the driver reports it */
+	double		hbm_bw;
+	double		nvlink_bw;
+	double		net_bw;
+	int			gpus_per_node;	/* NVLink domain */
+	le_gpu_gen	gen;
+} le_sku_hw;
+
+/* One offer: a SKU (index into the SKU array) at a price, sold in instances. */
+typedef struct le_offer
+{
+	int			sku;
+	double		usd_per_gpu_hour;
+	int			gpus_per_instance;
+} le_offer;
+
+/*
+ * Does this layout (model + layout fields of *layout, on hardware *hw) fit in
+ * HBM?  Returns 1 (fits) or 0.  The search takes the memory model as a callback:
+ * the fmgr layer plugs in econ.h's memory model (le_memory_per_gpu) at wiring
+ * time; the unit tests use a stand-in.
+ */
+typedef int (*le_fits_fn) (void *ctx, const le_step_in *layout, const le_sku_hw *hw);
+
+/* Called every few hundred evaluations; nonzero stops the search (cancel). */
+typedef int (*le_interrupt_fn) (void *ctx);
+
+typedef struct le_search_in
+{
+	le_step_in	model;			/* model fields, dtype conventions, overlap flags;
+								 * hardware and layout fields are ignored */
+	double		n_tokens;		/* tokens of the whole run */
+	const le_sku_hw *skus;
+	int			n_skus;
+	const le_offer *offers;
+	int			n_offers;
+	double		deadline_s;		/* wall time bound */
+	int			max_gpus;
+	le_fits_fn	fits;
+	void	   *fits_ctx;
+	le_interrupt_fn interrupt;	/* may be NULL */
+	void	   *interrupt_ctx;
+	long		max_evals;		/* bound on step evaluations; 0 = LE_SEARCH_MAX_EVALS */
+	le_alloc_fn alloc;			/* work arrays (palloc in the server: freed on error) */
+	void	   *alloc_ctx;
+} le_search_in;
+
+#define LE_SEARCH_MAX_EVALS 20000000L
+#define LE_SEARCH_MAX_GPUS  1048576
+
+typedef struct le_plan_row
+{
+	int			offer;			/* index into offers */
+	int			sku;
+	int			n_gpus,
+				tp,
+				pp,
+				cp,
+				ep,
+				dp,
+				vpp,
+				zero_stage,
+				recompute,
+				micro_batch;
+	double		step_s;
+	double		wall_s;
+	double		mfu;
+	double		gpu_hours;
+	double		cost_usd;
+} le_plan_row;
+
+typedef struct le_search_stats
+{
+	long		evals;			/* step evaluations */
+	long		fit_calls;		/* calls of the fits callback */
+	long		fit_cache_hits; /* fits answers reused (same per-GPU load) */
+	int			canceled;		/* the interrupt callback asked to stop */
+	int			truncated;		/* max_evals reached: plans may be missing */
+	long		feasible;		/* plans meeting the deadline (before cap) */
+} le_search_stats;
+
+/*
+ * The cheapest plans that meet the deadline, cheapest first (ties: faster,
+ * then fewer GPUs), at most cap of them into out; *n_out = how many.
+ */
+extern le_status le_cheapest_plans(const le_search_in *in, le_plan_row *out, int cap,
+								   int *n_out, le_search_stats *stats, le_error *err);
+
+/* The step input of a plan row (model of in + hardware of its SKU + its layout). */
+extern void le_plan_step_in(const le_search_in *in, const le_plan_row *row, le_step_in *out);
+
+#endif							/* LLM_ECON_STEP_H */

@@ -1,0 +1,46 @@
+/* guard_fmgr.c: the SQL face of the input bounds (name length) and of the session that owns staged rows. */
+#include "llm_econ.h"
+
+#include "miscadmin.h"
+#include "utils/builtins.h"
+
+/*
+ * Names (SKU, alias, provider, region, instance type) are at most LE_NAME_MAX
+ * bytes: a longer one is an error (54000) before any lookup or search, so no
+ * caller can make a name search expensive.
+ */
+void
+le_check_name(const char *field, const char *name, size_t len)
+{
+	(void) name;
+	if (len > LE_NAME_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s must be at most %d bytes long, got %zu", field, LE_NAME_MAX, len)));
+}
+
+PG_FUNCTION_INFO_V1(le_check_name_fn);
+
+/* _check_name(value, field) (STRICT): value if it is at most LE_NAME_MAX bytes, else 54000 naming field. */
+Datum
+le_check_name_fn(PG_FUNCTION_ARGS)
+{
+	text	   *v = PG_GETARG_TEXT_PP(0);
+
+	le_check_name(text_to_cstring(PG_GETARG_TEXT_PP(1)), VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
+	PG_RETURN_TEXT_P(v);
+}
+
+PG_FUNCTION_INFO_V1(le_session_tag_fn);
+
+/*
+ * _session_tag(): this backend as "pid@start" (start in microseconds since
+ * 2000-01-01), unique while the server runs: a later session reusing the pid
+ * has another start.  Needs no privilege (pg_stat_activity hides the start
+ * time of sessions a role does not own, even its own under SET ROLE).
+ */
+Datum
+le_session_tag_fn(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_TEXT_P(cstring_to_text(psprintf("%d@" INT64_FORMAT, MyProcPid, (int64) MyStartTimestamp)));
+}

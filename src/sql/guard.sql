@@ -1,0 +1,68 @@
+-- Writers' guards: the import lock only price writers can take, and staged rows owned by the session that staged them.
+
+-- Imports of one provider run one at a time.  They serialise on a row of this owner-only
+-- table, never on an advisory lock key (any role can take those and block imports for ever).
+-- The row is locked by a trigger that fires only on INSERT into price_snapshot, so only roles
+-- allowed to insert prices can take it, and no SECURITY DEFINER function is callable by PUBLIC.
+CREATE TABLE llm_econ.import_lock (
+    provider  text PRIMARY KEY
+);
+COMMENT ON TABLE llm_econ.import_lock IS
+  'internal: one row per provider whose prices were imported; importers lock their providers'' rows (owner-only; derived, not dumped)';
+COMMENT ON COLUMN llm_econ.import_lock.provider IS 'provider, lower case';
+
+-- BEFORE INSERT statement trigger of price_snapshot: locks the providers listed in the
+-- transaction-local setting llm_econ.import_providers (set by _lock_providers); does nothing
+-- when it is unset, as for every ordinary INSERT.
+CREATE FUNCTION llm_econ._import_lock() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  providers text[] := string_to_array(nullif(current_setting('llm_econ.import_providers', true), ''), ',');
+BEGIN
+  IF TG_RELID OPERATOR(pg_catalog.<>) 'llm_econ.price_snapshot'::regclass OR TG_WHEN <> 'BEFORE'
+     OR TG_LEVEL <> 'STATEMENT' OR TG_OP <> 'INSERT' THEN
+    RAISE EXCEPTION 'llm_econ._import_lock() fires only as the BEFORE INSERT statement trigger of llm_econ.price_snapshot'
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  IF providers IS NOT NULL THEN
+    INSERT INTO llm_econ.import_lock (provider)
+    SELECT p FROM unnest(providers) AS p ORDER BY 1 ON CONFLICT DO NOTHING;
+    PERFORM 1 FROM llm_econ.import_lock l WHERE l.provider = ANY (providers) ORDER BY l.provider FOR UPDATE;
+  END IF;
+  RETURN NULL;
+END $$;
+REVOKE EXECUTE ON FUNCTION llm_econ._import_lock() FROM PUBLIC;
+COMMENT ON FUNCTION llm_econ._import_lock() IS
+  'trigger: locks the import_lock rows of the providers an importer named (llm_econ.import_providers); only an INSERT into price_snapshot fires it';
+
+CREATE TRIGGER price_snapshot_import_lock BEFORE INSERT ON llm_econ.price_snapshot
+    FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._import_lock();
+
+-- Take the import lock of providers until the end of the transaction: an empty INSERT into
+-- price_snapshot (so the caller needs INSERT on it) fires the trigger above.
+CREATE FUNCTION llm_econ._lock_providers(providers text[]) RETURNS void
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  PERFORM set_config('llm_econ.import_providers',
+                     array_to_string(ARRAY(SELECT DISTINCT p FROM unnest(providers) AS p WHERE p IS NOT NULL ORDER BY 1), ','),
+                     true);
+  INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, pricing, source)
+  SELECT NULL, NULL, NULL, NULL, NULL WHERE false;
+  PERFORM set_config('llm_econ.import_providers', '', true);
+END $$;
+COMMENT ON FUNCTION llm_econ._lock_providers(text[]) IS
+  'internal: serialises imports of these providers until the end of the transaction (needs INSERT on price_snapshot)';
+
+-- The session a staged row belongs to: backend pid and start time, unique while the server runs
+-- and not reused by a later session with the same pid.  PARALLEL RESTRICTED: a parallel worker
+-- is another process.
+CREATE FUNCTION llm_econ._session_tag() RETURNS text
+AS 'MODULE_PATHNAME', 'le_session_tag_fn' LANGUAGE C STABLE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION llm_econ._session_tag() IS
+  'internal: this session (pid@backend start), the owner of the rows it stages in price_history_staging';
+
+-- Names are at most 256 bytes (LE_NAME_MAX): for SQL callers, the same check the C lookups make.
+CREATE FUNCTION llm_econ._check_name(value text, field text) RETURNS text
+AS 'MODULE_PATHNAME', 'le_check_name_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._check_name(text, text) IS
+  'internal: value unchanged if it is at most 256 bytes (NULL stays NULL), else SQLSTATE 54000 naming field';

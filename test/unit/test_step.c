@@ -1,0 +1,597 @@
+/* test_step.c: unit tests of the step-time model against published runs (data/mfu_validation.csv) and of the cheapest-plan search. */
+#include "unit.h"
+#include "core/csv.h"
+#include "core/step.h"
+
+#include <stdlib.h>
+
+/* Hardware of the validation rows' GPUs (datasheets; network per GPU as the papers describe the clusters). */
+typedef struct hw_row
+{
+	const char *name;
+	double		peak,
+				hbm_bw,
+				nvlink,
+				net;
+	le_gpu_gen	gen;
+} hw_row;
+
+static const hw_row hw_rows[] = {
+	/*
+	 * A100 SXM4 80 GB: 312 TFLOP/s bf16 dense, 2039 GB/s HBM2e, NVLink 600 GB/s
+	 * both directions (NVIDIA A100 datasheet); Selene nodes have eight 200 Gb/s
+	 * HDR InfiniBand adapters for 8 GPUs, 25 GB/s per GPU (Narayanan et al. 2021, §5).
+	 */
+	{"A100-SXM4-80GB", 312e12, 2.039e12, 300e9, 25e9, LE_GEN_AMPERE},
+	/*
+	 * H100 SXM5 80 GB: 989 TFLOP/s bf16 dense, 3.35 TB/s HBM3, NVLink 900 GB/s
+	 * both directions (NVIDIA H100 datasheet); Llama 3's cluster has one
+	 * 400 Gb/s RoCE port per GPU (Dubey et al. 2024, §3.3.1): 50 GB/s.
+	 */
+	{"H100-SXM5-80GB", 989e12, 3.35e12, 450e9, 50e9, LE_GEN_HOPPER},
+};
+
+static void *
+unit_alloc(void *ctx, void *p, size_t n)
+{
+	(void) ctx;
+	if (n == 0)
+	{
+		free(p);
+		return NULL;
+	}
+	return realloc(p, n);
+}
+
+/* Index of a column by header name, or -1. */
+static int
+col(const le_csv_field *hdr, int nh, const char *name)
+{
+	for (int i = 0; i < nh; i++)
+		if (hdr[i].len == strlen(name) && memcmp(hdr[i].ptr, name, hdr[i].len) == 0)
+			return i;
+	return -1;
+}
+
+static double
+fnum(const le_csv_field *f)
+{
+	char		buf[64];
+	size_t		n = f->len < sizeof(buf) - 1 ? f->len : sizeof(buf) - 1;
+
+	memcpy(buf, f->ptr, n);
+	buf[n] = 0;
+	return strtod(buf, NULL);
+}
+
+static int
+feq(const le_csv_field *f, const char *s)
+{
+	return f->len == strlen(s) && memcmp(f->ptr, s, f->len) == 0;
+}
+
+/* A file read whole (NULL if it cannot be read). */
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE	   *fp = fopen(path, "rb");
+	char	   *buf;
+	long		n;
+
+	if (!fp)
+		return NULL;
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	fseek(fp, 0, SEEK_SET);
+	buf = malloc((size_t) n + 1);
+	if (buf && fread(buf, 1, (size_t) n, fp) != (size_t) n)
+	{
+		free(buf);
+		buf = NULL;
+	}
+	fclose(fp);
+	if (buf)
+		buf[n] = 0;
+	*len = (size_t) n;
+	return buf;
+}
+
+/*
+ * FLOPs per step in the convention each paper reports, so that the
+ * prediction is compared like with like:
+ * - narayanan_eq3: 96·B·s·l·h²·(1 + s/6h + V/16lh), hardware FLOPs with full
+ *   recompute (Narayanan et al. 2021, eq. 3);
+ * - korthikanti_mfu: 72·B·s·l·h²·(1 + s/6h + V/12hl), model FLOPs
+ *   (Korthikanti et al. 2022, §6.3);
+ * - palm_attention: (6N + 12·l·h·s) per token (Chowdhery et al. 2022, App. B),
+ *   Llama 3's MFU convention.
+ */
+static double
+paper_flops(const le_csv_field *conv, const le_step_in *in)
+{
+	double		B = in->global_batch,
+				s = in->seq_len,
+				l = in->n_layers,
+				h = in->d_model,
+				V = in->vocab_size;
+
+	if (feq(conv, "narayanan_eq3"))
+		return 96.0 * B * s * l * h * h * (1.0 + s / (6.0 * h) + V / (16.0 * l * h));
+	if (feq(conv, "korthikanti_mfu"))
+		return 72.0 * B * s * l * h * h * (1.0 + s / (6.0 * h) + V / (12.0 * h * l));
+	if (feq(conv, "palm_attention"))
+		return B * s * (6.0 * in->n_params + 12.0 * l * h * s);
+	return NAN;
+}
+
+/* The validation table: every row of data/mfu_validation.csv within its tolerance. */
+static void
+test_validation_rows(void)
+{
+	size_t		len;
+	char	   *buf = slurp("data/mfu_validation.csv", &len);
+	le_csv		r;
+	le_csv_field hdr[64];
+	int			nh = 0,
+				rows = 0,
+				within = 0;
+	double		sum_abs = 0;
+
+	CHECK(buf != NULL, "data/mfu_validation.csv readable (run from the repository root)");
+	if (!buf)
+		return;
+	le_csv_init(&r, buf, len, unit_alloc, NULL);
+	if (le_csv_next(&r) == LE_CSV_RECORD)
+	{
+		nh = r.nfields < 64 ? r.nfields : 64;
+		memcpy(hdr, r.fields, sizeof(le_csv_field) * nh);
+	}
+	printf("\nPredicted vs published (data/mfu_validation.csv), each in the paper's FLOP convention:\n");
+	printf("%-4s %-20s %6s %3s %3s %3s %8s %8s %7s %8s  | %7s %7s %7s %7s %7s %7s %7s\n",
+		   "row", "model", "gpus", "tp", "pp", "cp", "publ", "pred", "err", "pred_mfu",
+		   "compute", "tp", "cp", "bubble", "dp", "optim", "total");
+	while (le_csv_next(&r) == LE_CSV_RECORD)
+	{
+		le_step_in	in;
+		le_step_out out;
+		le_error	e;
+		const le_csv_field *F = r.fields;
+		const hw_row *hw = NULL;
+		double		pub,
+					pred,
+					tol,
+					rel;
+		le_csv_field gpu,
+					name,
+					row,
+					rc,
+					conv;
+
+#define C(nm) (F[col(hdr, nh, nm)])
+		memset(&in, 0, sizeof(in));
+		row = C("row");
+		name = C("model");
+		gpu = C("gpu");
+		rc = C("recompute");
+		conv = C("flop_convention");
+		in.n_params = fnum(&C("n_params"));
+		in.n_layers = (int) fnum(&C("n_layers"));
+		in.d_model = (int) fnum(&C("d_model"));
+		in.n_heads = (int) fnum(&C("n_heads"));
+		in.n_kv_heads = (int) fnum(&C("n_kv_heads"));
+		in.ffn_hidden = (int) fnum(&C("ffn_hidden"));
+		in.swiglu = (int) fnum(&C("swiglu"));
+		in.vocab_size = (int) fnum(&C("vocab_size"));
+		in.seq_len = (int) fnum(&C("seq_len"));
+		in.global_batch = fnum(&C("global_batch"));
+		in.micro_batch = (int) fnum(&C("micro_batch"));
+		in.n_gpus = (int) fnum(&C("n_gpus"));
+		in.tp = (int) fnum(&C("tp"));
+		in.pp = (int) fnum(&C("pp"));
+		in.cp = (int) fnum(&C("cp"));
+		in.vpp = (int) fnum(&C("vpp"));
+		in.recompute = feq(&rc, "full") ? LE_RC_FULL : feq(&rc, "selective") ? LE_RC_SELECTIVE : LE_RC_NONE;
+		in.sequence_parallel = (int) fnum(&C("sequence_parallel"));
+		in.flash = (int) fnum(&C("flash"));
+		in.zero_stage = (int) fnum(&C("zero_stage"));
+		in.grad_bytes = fnum(&C("grad_bytes"));
+		in.dp_overlap = (int) fnum(&C("dp_overlap"));
+		pub = fnum(&C("published_tflops_per_gpu"));
+		tol = fnum(&C("tolerance"));
+#undef C
+		for (size_t i = 0; i < sizeof(hw_rows) / sizeof(hw_rows[0]); i++)
+			if (feq(&gpu, hw_rows[i].name))
+				hw = &hw_rows[i];
+		CHECK(hw != NULL, "row %.*s: known gpu", (int) row.len, row.ptr);
+		if (!hw)
+			continue;
+		in.peak_flops = hw->peak;
+		in.hbm_bw = hw->hbm_bw;
+		in.nvlink_bw = hw->nvlink;
+		in.net_bw = hw->net;
+		in.gen = hw->gen;
+		in.gpus_per_node = 8;
+
+		if (le_step_time(&in, &out, &e) != LE_OK)
+		{
+			CHECK(0, "row %.*s: %s", (int) row.len, row.ptr, e.message);
+			continue;
+		}
+		pred = paper_flops(&conv, &in) / (in.n_gpus * out.phase[LE_PH_TOTAL]) / 1e12;
+		rel = pred / pub - 1.0;
+		rows++;
+		sum_abs += fabs(rel);
+		if (fabs(rel) <= tol)
+			within++;
+		printf("%-4.*s %-20.*s %6d %3d %3d %3d %8.1f %8.1f %+6.1f%% %8.3f  | %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f\n",
+			   (int) row.len, row.ptr, (int) name.len, name.ptr, in.n_gpus, in.tp, in.pp, in.cp,
+			   pub, pred, 100 * rel, out.mfu,
+			   out.phase[LE_PH_COMPUTE], out.phase[LE_PH_TP_COMM], out.phase[LE_PH_CP_COMM],
+			   out.phase[LE_PH_PP_BUBBLE], out.phase[LE_PH_DP_COMM_EXPOSED], out.phase[LE_PH_OPTIMIZER],
+			   out.phase[LE_PH_TOTAL]);
+		CHECK(fabs(rel) <= tol, "row %.*s (%.*s): predicted %.1f TFLOP/s per GPU, published %.1f, error %+.1f%% beyond %.0f%%",
+			  (int) row.len, row.ptr, (int) name.len, name.ptr, pred, pub, 100 * rel, 100 * tol);
+	}
+	printf("%d rows, %d within tolerance, mean |error| %.1f%%\n\n", rows, within, rows ? 100 * sum_abs / rows : 0);
+	CHECK(rows >= 21, "validation rows read: %d", rows);
+	le_csv_free(&r);
+	free(buf);
+}
+
+/* A GPT-3-like layout on A100 used by the behaviour tests. */
+static le_step_in
+base_in(void)
+{
+	le_step_in	in;
+
+	memset(&in, 0, sizeof(in));
+	in.n_params = 175e9;
+	in.n_layers = 96;
+	in.d_model = 12288;
+	in.n_heads = 96;
+	in.vocab_size = 51200;
+	in.seq_len = 2048;
+	in.global_batch = 1536;
+	in.micro_batch = 1;
+	in.peak_flops = 312e12;
+	in.hbm_bw = 2.039e12;
+	in.nvlink_bw = 300e9;
+	in.net_bw = 25e9;
+	in.gpus_per_node = 8;
+	in.gen = LE_GEN_AMPERE;
+	in.n_gpus = 1024;
+	in.tp = 8;
+	in.pp = 8;
+	in.recompute = LE_RC_SELECTIVE;
+	in.sequence_parallel = 1;
+	in.flash = 1;
+	in.zero_stage = 1;
+	in.dp_overlap = 1;
+	return in;
+}
+
+static le_step_out
+eval_ok(const le_step_in *in)
+{
+	le_step_out o;
+	le_error	e;
+
+	if (le_step_time(in, &o, &e) != LE_OK)
+	{
+		CHECK(0, "step time failed: %s", e.message);
+		memset(&o, 0, sizeof(o));
+	}
+	return o;
+}
+
+/* The phases add up, the bubble is (pp-1)/(m·vpp) of the busy time, MFU is its definition. */
+static void
+test_step_phases(void)
+{
+	le_step_in	in = base_in(),
+				in2;
+	le_step_out o = eval_ok(&in),
+				o2;
+	double		sum = 0,
+				busy;
+
+	for (int p = 0; p < LE_PH_TOTAL; p++)
+	{
+		CHECK(o.phase[p] >= 0, "phase %s non-negative", le_step_phase_name((le_step_phase) p));
+		sum += o.phase[p];
+	}
+	NEAR(o.phase[LE_PH_TOTAL], sum, 1e-12, "total = sum of phases");
+	CHECK(strcmp(le_step_phase_name(LE_PH_DP_COMM_EXPOSED), "dp_comm_exposed") == 0, "phase names");
+	CHECK(o.dp == 16 && o.micro_batches == 96, "dp %d, m %g", o.dp, o.micro_batches);
+	NEAR(o.model_flops, 6.0 * 175e9 * 1536 * 2048, 1e-12, "model FLOPs = 6 N tokens");
+	NEAR(o.mfu, o.model_flops / (1024 * 312e12 * o.phase[LE_PH_TOTAL]), 1e-12, "MFU definition");
+	/* busy time per micro-batch is (compute + tp + cp + ep) / m; bubble = (pp-1)/(m·vpp) of m·busy */
+	busy = o.phase[LE_PH_COMPUTE] + o.phase[LE_PH_TP_COMM] + o.phase[LE_PH_CP_COMM] + o.phase[LE_PH_EP_COMM];
+	NEAR(o.phase[LE_PH_PP_BUBBLE], 7.0 / 96.0 * busy, 1e-9, "bubble (pp-1)/m");
+	in2 = in;
+	in2.vpp = 2;
+	o2 = eval_ok(&in2);
+	NEAR(o2.phase[LE_PH_PP_BUBBLE], o.phase[LE_PH_PP_BUBBLE] / 2, 1e-9, "interleaving halves the bubble");
+	in2 = in;
+	in2.pp = 1;
+	in2.n_gpus = 128;
+	o2 = eval_ok(&in2);
+	CHECK(o2.phase[LE_PH_PP_BUBBLE] == 0, "no pipeline, no bubble");
+
+	/* full recompute costs about a third more compute than none (one more forward) */
+	in2 = in;
+	in2.recompute = LE_RC_FULL;
+	o2 = eval_ok(&in2);
+	{
+		le_step_in	in3 = in;
+		le_step_out o3;
+
+		in3.recompute = LE_RC_NONE;
+		o3 = eval_ok(&in3);
+		CHECK(o2.phase[LE_PH_COMPUTE] > 1.25 * o3.phase[LE_PH_COMPUTE] &&
+			  o2.phase[LE_PH_COMPUTE] < 1.40 * o3.phase[LE_PH_COMPUTE],
+			  "full recompute adds about a third: %g vs %g", o2.phase[LE_PH_COMPUTE], o3.phase[LE_PH_COMPUTE]);
+		CHECK(o3.phase[LE_PH_COMPUTE] == o.phase[LE_PH_COMPUTE], "selective recompute is free with flash attention");
+		NEAR(o2.hw_flops / o3.hw_flops, 4.0 / 3.0, 0.02, "full recompute: 4/3 of the hardware FLOPs");
+	}
+
+	/* overlapping the data-parallel reduction hides all but the last bucket */
+	in2 = in;
+	in2.dp_overlap = 0;
+	o2 = eval_ok(&in2);
+	CHECK(o2.phase[LE_PH_DP_COMM_EXPOSED] > o.phase[LE_PH_DP_COMM_EXPOSED] && o.phase[LE_PH_DP_COMM_EXPOSED] > 0,
+		  "dp overlap: %g exposed vs %g", o.phase[LE_PH_DP_COMM_EXPOSED], o2.phase[LE_PH_DP_COMM_EXPOSED]);
+	/* fp32 gradients double the ZeRO-0 all-reduce */
+	in2.zero_stage = 0;
+	o = eval_ok(&in2);
+	in2.grad_bytes = 4;
+	o2 = eval_ok(&in2);
+	NEAR(o2.phase[LE_PH_DP_COMM_EXPOSED], 2 * o.phase[LE_PH_DP_COMM_EXPOSED], 1e-9, "fp32 gradients double the all-reduce");
+	/* ZeRO-1 shards the optimizer step over dp */
+	in2 = in;
+	in2.zero_stage = 0;
+	o2 = eval_ok(&in2);
+	o = eval_ok(&in);
+	NEAR(o2.phase[LE_PH_OPTIMIZER], 16 * o.phase[LE_PH_OPTIMIZER], 1e-9, "ZeRO-1: optimizer over dp = 16");
+}
+
+/* The matmul curve: efficiency grows with the dimensions and stays under the measured ceiling. */
+static void
+test_gemm_curve(void)
+{
+	double		prev = 0;
+
+	for (int d = 256; d <= 32768; d *= 2)
+	{
+		double		t = le_gemm_seconds(LE_GEN_AMPERE, 312e12, 2.039e12, 2, 4096, d, d, 1);
+		double		eff = 2.0 * 4096 * d * d / t / 312e12;
+
+		CHECK(eff > prev && eff < 0.869, "A100 GEMM 4096x%dx%d efficiency %.3f rises below 0.869", d, d, eff);
+		prev = eff;
+	}
+	CHECK(prev > 0.80, "large A100 GEMM near the MAMF ceiling: %.3f", prev);
+	CHECK(le_gemm_seconds(LE_GEN_HOPPER, 989e12, 3.35e12, 2, 4096, 8192, 8192, 1) <
+		  le_gemm_seconds(LE_GEN_AMPERE, 312e12, 2.039e12, 2, 4096, 8192, 8192, 1) / 2.5, "H100 faster than A100");
+	CHECK(le_gpu_gen_parse("hopper") == LE_GEN_HOPPER && le_gpu_gen_parse("nope") == LE_GEN_OTHER &&
+		  strcmp(le_gpu_gen_name(LE_GEN_BLACKWELL), "blackwell") == 0, "generation names");
+}
+
+/* Bad input: each check names its field. */
+static void
+test_step_errors(void)
+{
+	le_step_in	in;
+	le_step_out o;
+	le_error	e;
+
+#define BAD(stmt, want) do { \
+		in = base_in(); stmt; \
+		CHECK(le_step_time(&in, &o, &e) == LE_ERR_VALUE && strstr(e.message, want) != NULL, \
+			  "%s: got \"%s\"", #stmt, e.message); \
+	} while (0)
+	BAD(in.n_layers = 0, "n_layers must be in");
+	BAD(in.global_batch = 1000, "global_batch must be a multiple of dp * micro_batch");
+	BAD(in.tp = 7, "tp must divide n_heads");
+	BAD(in.n_gpus = 1000, "tp * pp * cp must divide n_gpus");
+	BAD(in.ep = 2, "ep must divide dp and n_experts");
+	BAD((in.n_experts = 8, in.top_k = 9), "top_k must be in");
+	BAD((in.n_experts = 8, in.top_k = 2, in.ep = 3), "ep must divide dp and n_experts");
+	BAD(in.cp = 3, "cp must divide seq_len");
+	BAD(in.n_kv_heads = 7, "n_kv_heads must divide n_heads");
+	BAD(in.zero_stage = 4, "zero_stage must be in");
+	BAD(in.peak_flops = 0, "peak_flops must be in");
+	BAD(in.tp_hidden = 1.5, "tp_hidden must be in");
+	BAD(in.vpp = 96, "vpp * pp must not exceed n_layers");
+	BAD(in.n_active_params = 2 * in.n_params, "n_active_params must be in");
+#undef BAD
+	/* an MoE layout that is valid: expert parallelism adds all-to-all time */
+	in = base_in();
+	in.n_experts = 64;
+	in.top_k = 2;
+	in.ffn_hidden = 4096;
+	in.n_active_params = 40e9;
+	in.ep = 8;
+	o = eval_ok(&in);
+	CHECK(o.phase[LE_PH_EP_COMM] > 0 && o.model_flops == 6.0 * 40e9 * o.tokens, "MoE: ep traffic, active-parameter FLOPs");
+	/* context parallelism on a long sequence */
+	in = base_in();
+	in.seq_len = 131072;
+	in.global_batch = 32;
+	in.cp = 16;
+	in.n_gpus = 1024;
+	in.pp = 8;
+	in.tp = 8;
+	o = eval_ok(&in);
+	CHECK(o.phase[LE_PH_CP_COMM] >= 0 && o.dp == 1, "cp layout evaluates (dp %d)", o.dp);
+}
+
+/* ---- search ---- */
+
+/*
+ * Stand-in memory model for the search tests (the real one, memory.c, is
+ * plugged in by the fmgr layer): weights + gradients 4 bytes, Adam states 12
+ * bytes sharded by ZeRO over dp·cp, over tp·pp; activations of L layers in
+ * flight on the first stage (Korthikanti et al. 2022: 34·s·h/t per layer, or
+ * 2·s·h/t with full recompute) over cp; 2 GB of overhead.
+ */
+static long stand_in_calls;
+
+static int
+stand_in_fits(void *ctx, const le_step_in *s, const le_sku_hw *hw)
+{
+	double		dpg = (double) s->n_gpus / (s->tp * s->pp);
+	double		states = s->n_params / (s->tp * s->pp) * (4.0 + 12.0 / (s->zero_stage >= 1 ? dpg : 1));
+	double		per_layer = (s->recompute == LE_RC_FULL ? 2.0 : 34.0) * s->seq_len * s->d_model / (s->tp * (s->cp ? s->cp : 1));
+	double		total = states + s->n_layers * per_layer + 2e9;
+
+	(void) ctx;
+	stand_in_calls++;
+	return total <= hw->hbm_bytes;
+}
+
+static int	interrupt_after;
+static int
+count_interrupt(void *ctx)
+{
+	(void) ctx;
+	return --interrupt_after <= 0;
+}
+
+/* A 70B dense model (Llama-2-70B-like shape) on 15T tokens. */
+static le_search_in
+search_in(le_sku_hw *skus, int n_skus, le_offer *offers, int n_offers)
+{
+	le_search_in in;
+
+	memset(&in, 0, sizeof(in));
+	in.model.n_params = 70e9;
+	in.model.n_layers = 80;
+	in.model.d_model = 8192;
+	in.model.n_heads = 64;
+	in.model.n_kv_heads = 8;
+	in.model.ffn_hidden = 28672;
+	in.model.swiglu = 1;
+	in.model.vocab_size = 128256;
+	in.model.seq_len = 8192;
+	in.model.global_batch = 1024;
+	in.model.micro_batch = 1;
+	in.model.sequence_parallel = 1;
+	in.model.flash = 1;
+	in.model.grad_bytes = 4;
+	in.model.dp_overlap = 1;
+	in.n_tokens = 15e12;
+	in.skus = skus;
+	in.n_skus = n_skus;
+	in.offers = offers;
+	in.n_offers = n_offers;
+	in.deadline_s = 30 * 86400.0;
+	in.max_gpus = 16384;
+	in.fits = stand_in_fits;
+	in.alloc = unit_alloc;
+	return in;
+}
+
+static void
+test_search(void)
+{
+	le_sku_hw	skus[2] = {
+		{312e12, 85.9e9, 2.039e12, 300e9, 25e9, 8, LE_GEN_AMPERE},
+		{989e12, 85.5e9, 3.35e12, 450e9, 50e9, 8, LE_GEN_HOPPER},
+	};
+	le_offer	offers[3] = {
+		{0, 1.50, 8},
+		{1, 2.50, 8},
+		{1, 3.00, 8},
+	};
+	le_search_in in = search_in(skus, 2, offers, 3);
+	le_plan_row rows[50];
+	le_search_stats st;
+	le_error	e;
+	int			n = 0,
+				bad = 0;
+
+	stand_in_calls = 0;
+	CHECK(le_cheapest_plans(&in, rows, 50, &n, &st, &e) == LE_OK, "search runs: %s", e.message);
+	CHECK(n > 0 && st.feasible >= n, "plans found: %d of %ld", n, st.feasible);
+	CHECK(st.fit_calls == stand_in_calls && st.fit_cache_hits > 0, "fit answers reused: %ld calls, %ld reused",
+		  st.fit_calls, st.fit_cache_hits);
+	for (int i = 0; i < n; i++)
+	{
+		le_step_in	s;
+		le_step_out o;
+		le_error	e2;
+
+		if (i > 0 && rows[i].cost_usd < rows[i - 1].cost_usd)
+			bad++;
+		if (rows[i].wall_s > in.deadline_s || rows[i].n_gpus % 8 != 0 || rows[i].n_gpus > in.max_gpus)
+			bad++;
+		/* a plan reproduces its own time and cost through the public step model */
+		le_plan_step_in(&in, &rows[i], &s);
+		if (le_step_time(&s, &o, &e2) != LE_OK ||
+			fabs(o.phase[LE_PH_TOTAL] - rows[i].step_s) > 1e-9 * rows[i].step_s ||
+			fabs(in.n_tokens / o.tokens * o.phase[LE_PH_TOTAL] * s.n_gpus / 3600 *
+				 offers[rows[i].offer].usd_per_gpu_hour - rows[i].cost_usd) > 1e-6 * rows[i].cost_usd ||
+			!stand_in_fits(NULL, &s, &skus[rows[i].sku]))
+			bad++;
+	}
+	CHECK(bad == 0, "plans ordered by cost, within deadline and max_gpus, reproducible: %d bad", bad);
+	if (n > 0)
+		printf("cheapest plan for 70B x 15T tokens in 30 days: offer %d, %d GPUs, tp %d pp %d cp %d dp %d zero %d rc %d, "
+			   "MFU %.3f, %.1f days, $%.0f\n", rows[0].offer, rows[0].n_gpus, rows[0].tp, rows[0].pp, rows[0].cp,
+			   rows[0].dp, rows[0].zero_stage, rows[0].recompute, rows[0].mfu, rows[0].wall_s / 86400, rows[0].cost_usd);
+	/* the $2.50 H100 offer beats the $3.00 one for the same plan */
+	{
+		int			first25 = -1,
+					first30 = -1;
+
+		for (int i = 0; i < n; i++)
+		{
+			if (rows[i].offer == 1 && first25 < 0)
+				first25 = i;
+			if (rows[i].offer == 2 && first30 < 0)
+				first30 = i;
+		}
+		CHECK(first25 >= 0 && (first30 < 0 || first25 < first30), "cheaper offer first");
+	}
+
+	/* a deadline no plan meets: no rows */
+	in.deadline_s = 3600;
+	CHECK(le_cheapest_plans(&in, rows, 50, &n, &st, &e) == LE_OK && n == 0 && st.feasible == 0,
+		  "impossible deadline: %d rows", n);
+	in.deadline_s = 30 * 86400.0;
+
+	/* cancel: the interrupt callback stops the search */
+	in.interrupt = count_interrupt;
+	interrupt_after = 3;
+	CHECK(le_cheapest_plans(&in, rows, 50, &n, &st, &e) == LE_OK && st.canceled && n == 0, "canceled search returns nothing");
+	in.interrupt = NULL;
+
+	/* bounded work */
+	in.max_evals = 10;
+	CHECK(le_cheapest_plans(&in, rows, 50, &n, &st, &e) == LE_OK && st.truncated && st.evals == 10, "evaluations bounded");
+	in.max_evals = 0;
+
+	/* bad input names the field */
+	in.max_gpus = 0;
+	CHECK(le_cheapest_plans(&in, rows, 50, &n, &st, &e) == LE_ERR_VALUE && strstr(e.message, "max_gpus") != NULL,
+		  "max_gpus checked: %s", e.message);
+	in.max_gpus = 16384;
+	offers[0].sku = 5;
+	CHECK(le_cheapest_plans(&in, rows, 50, &n, &st, &e) == LE_ERR_VALUE && strstr(e.message, "sku") != NULL,
+		  "offer sku checked: %s", e.message);
+	offers[0].sku = 0;
+	in.model.seq_len = 0;
+	CHECK(le_cheapest_plans(&in, rows, 50, &n, &st, &e) == LE_ERR_VALUE && strstr(e.message, "seq_len") != NULL,
+		  "model shape checked: %s", e.message);
+}
+
+/* Entry point, called from test_core.c's main. */
+void
+test_step(void)
+{
+	test_gemm_curve();
+	test_step_phases();
+	test_step_errors();
+	test_search();
+	test_validation_rows();
+}
