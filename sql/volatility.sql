@@ -57,7 +57,7 @@ INSERT INTO vol_call (fn, call) VALUES
   ('price_at/5', $$price_at('H100', 'lambda', 'on_demand', '2024-07-01')$$),
   ('_latest_prices/5', $$_latest_prices('H100-SXM5', 'lambda', 'on_demand', '2024-07-01', NULL)$$),
   ('_check_pricing/1', $$_check_pricing('spot')$$), ('_check_name/2', $$_check_name('us-east-1', 'region')$$),
-  ('_session_tag/0', $$_session_tag()$$), ('_sku_key/1', $$_sku_key('h100')$$),
+  ('_sku_key/1', $$_sku_key('h100')$$),
   ('price_twap/5', $$price_twap('H100-SXM5', 'gcp', 'on_demand', '[2024-06-01, 2024-07-01)')$$),
   ('cheapest_offers/3', $$cheapest_offers(SPEC, '2024-07-01')$$),
   ('_skypilot_offers/2', $$_skypilot_offers('lambda', E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\ngpu_1x_h100_pcie,H100,1,1.99,us-east-1\n')$$),
@@ -101,7 +101,6 @@ SELECT f.fn, f.lang, c.tables FROM vol_fn f JOIN vol_call c USING (fn) WHERE f.v
 SELECT f.fn, coalesce(r.reason, 'no reason') AS why_stable
   FROM vol_fn f JOIN vol_call c USING (fn)
   LEFT JOIN (VALUES ('_focus_time/1', 'text to timestamptz depends on the TimeZone setting'),
-                    ('_session_tag/0', 'names the session calling it'),
                     ('_is_tenant_member/1', 'reads pg_roles and role membership (system catalogs)')) AS r(fn, reason) USING (fn)
  WHERE f.vol = 's' AND c.tables IS NULL ORDER BY 1;
 

@@ -1,7 +1,6 @@
-/* guard_fmgr.c: the SQL face of the input bounds (name length) and of the session that owns staged rows. */
+/* guard_fmgr.c: the SQL face of the input bounds (name length). */
 #include "llm_econ.h"
 
-#include "miscadmin.h"
 #include "utils/builtins.h"
 
 /*
@@ -29,18 +28,4 @@ le_check_name_fn(PG_FUNCTION_ARGS)
 
 	le_check_name(text_to_cstring(PG_GETARG_TEXT_PP(1)), VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
 	PG_RETURN_TEXT_P(v);
-}
-
-PG_FUNCTION_INFO_V1(le_session_tag_fn);
-
-/*
- * _session_tag(): this backend as "pid@start" (start in microseconds since
- * 2000-01-01), unique while the server runs: a later session reusing the pid
- * has another start.  Needs no privilege (pg_stat_activity hides the start
- * time of sessions a role does not own, even its own under SET ROLE).
- */
-Datum
-le_session_tag_fn(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_TEXT_P(cstring_to_text(psprintf("%d@" INT64_FORMAT, MyProcPid, (int64) MyStartTimestamp)));
 }

@@ -1,4 +1,4 @@
--- Writers' guards: the import lock only price writers can take, and staged rows owned by the session that staged them.
+-- Writers' guards: the import lock only price writers can take, and the name-length check for SQL callers.
 
 -- Imports of one provider run one at a time.  They serialise on a row of this owner-only
 -- table, never on an advisory lock key (any role can take those and block imports for ever).
@@ -52,14 +52,6 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION llm_econ._lock_providers(text[]) IS
   'internal: serialises imports of these providers until the end of the transaction (needs INSERT on price_snapshot)';
-
--- The session a staged row belongs to: backend pid and start time, unique while the server runs
--- and not reused by a later session with the same pid.  PARALLEL RESTRICTED: a parallel worker
--- is another process.
-CREATE FUNCTION llm_econ._session_tag() RETURNS text
-AS 'MODULE_PATHNAME', 'le_session_tag_fn' LANGUAGE C STABLE PARALLEL RESTRICTED;
-COMMENT ON FUNCTION llm_econ._session_tag() IS
-  'internal: this session (pid@backend start), the owner of the rows it stages in price_history_staging';
 
 -- Names are at most 256 bytes (LE_NAME_MAX): for SQL callers, the same check the C lookups make.
 CREATE FUNCTION llm_econ._check_name(value text, field text) RETURNS text

@@ -244,11 +244,12 @@ CREATE TABLE llm_econ.price_history_staging (
     spot_price_usd_per_hour              text,
     price_on_demand_per_gpu_usd_per_hour text,
     spot_price_per_gpu_usd_per_hour      text,
-    session                              text NOT NULL DEFAULT llm_econ._session_tag()
+    staged_by                            text NOT NULL DEFAULT CURRENT_USER
+                                         CHECK (staged_by OPERATOR(pg_catalog.=) CURRENT_USER)
 );
 COMMENT ON TABLE llm_econ.price_history_staging IS
   'staging for load_price_history(): \copy llm_econ.price_history_staging (observed_at, valid_to, cloud, region, instance_type, accelerator, accelerator_count, price_on_demand_usd_per_hour, spot_price_usd_per_hour, price_on_demand_per_gpu_usd_per_hour, spot_price_per_gpu_usd_per_hour) FROM ''file.csv'' CSV HEADER';
-COMMENT ON COLUMN llm_econ.price_history_staging.session IS 'the session that staged the row (filled in by default); load_price_history loads and removes only its own session''s rows';
+COMMENT ON COLUMN llm_econ.price_history_staging.staged_by IS 'the role that staged the row (always the inserting role); load_price_history loads and removes only the rows of the role calling it';
 COMMENT ON COLUMN llm_econ.price_history_staging.id IS 'load order (file line = its rank + 1 with a header line)';
 COMMENT ON COLUMN llm_econ.price_history_staging.observed_at IS 'ISO 8601 instant the price was first seen';
 COMMENT ON COLUMN llm_econ.price_history_staging.valid_to IS 'ISO 8601 instant it stopped (next change, removal, or end of coverage)';
@@ -271,9 +272,9 @@ RETURNS TABLE (line bigint, observed_at timestamptz, valid_to timestamptz, cloud
 LANGUAGE sql STABLE
 AS $$
   WITH names AS (SELECT s.instance_type AS name FROM llm_econ.price_history_staging s
-                  WHERE s.session OPERATOR(pg_catalog.=) llm_econ._session_tag()
+                  WHERE s.staged_by OPERATOR(pg_catalog.=) CURRENT_USER
                  UNION SELECT s.accelerator FROM llm_econ.price_history_staging s
-                  WHERE s.session OPERATOR(pg_catalog.=) llm_econ._session_tag()),
+                  WHERE s.staged_by OPERATOR(pg_catalog.=) CURRENT_USER),
        map AS (SELECT names.name, llm_econ._sku_find(names.name) AS sku FROM names)
   SELECT row_number() OVER (ORDER BY s.id) + 1, s.observed_at::timestamptz, s.valid_to::timestamptz,
          s.cloud, s.region, s.instance_type, s.accelerator_count::numeric::int4,
@@ -291,9 +292,9 @@ AS $$
     FROM llm_econ.price_history_staging s
     LEFT JOIN map mi ON mi.name = s.instance_type
     LEFT JOIN map ma ON ma.name = s.accelerator
-   WHERE s.session OPERATOR(pg_catalog.=) llm_econ._session_tag()
+   WHERE s.staged_by OPERATOR(pg_catalog.=) CURRENT_USER
 $$;
-COMMENT ON FUNCTION llm_econ._staged_history() IS 'internal: the rows this session staged in price_history_staging, typed, with line numbers and SKUs';
+COMMENT ON FUNCTION llm_econ._staged_history() IS 'internal: the rows the current role staged in price_history_staging, typed, with line numbers and SKUs';
 
 CREATE FUNCTION llm_econ._load_price_history(source text, on_mismatch text, quiet boolean,
     OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint)
@@ -318,7 +319,7 @@ BEGIN
       USING ERRCODE = 'invalid_transaction_state',
             HINT = 'Imports serialise with other imports of the same provider and must see their commits.';
   END IF;
-  me := llm_econ._session_tag();   -- only the rows this session staged: two writers never load each other's
+  me := CURRENT_USER;   -- only the rows this role staged: two writers never load each other's
 
   -- 1. every field well-formed; the first bad line is the error
   SELECT * INTO bad FROM (
@@ -336,7 +337,7 @@ BEGIN
              WHEN coalesce(s.price_on_demand_per_gpu_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'price_on_demand_per_gpu_usd_per_hour is not a non-negative number'
              WHEN coalesce(s.spot_price_per_gpu_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'spot_price_per_gpu_usd_per_hour is not a non-negative number'
            END AS problem
-      FROM llm_econ.price_history_staging s WHERE s.session = me) AS v
+      FROM llm_econ.price_history_staging s WHERE s.staged_by = me) AS v
    WHERE v.problem IS NOT NULL ORDER BY v.line LIMIT 1;
   IF FOUND THEN
     RAISE EXCEPTION 'price_history_staging line %: %', bad.line, bad.problem
@@ -353,7 +354,7 @@ BEGIN
     PERFORM count(h.*) FROM llm_econ._staged_history() AS h;   -- count(h.*) evaluates every cast
   EXCEPTION WHEN datetime_field_overflow OR invalid_datetime_format THEN
     FOR bad IN SELECT row_number() OVER (ORDER BY s.id) + 1 AS line, s.observed_at, s.valid_to
-                 FROM llm_econ.price_history_staging s WHERE s.session = me ORDER BY s.id LOOP
+                 FROM llm_econ.price_history_staging s WHERE s.staged_by = me ORDER BY s.id LOOP
       BEGIN
         PERFORM bad.observed_at::timestamptz, bad.valid_to::timestamptz;
       EXCEPTION WHEN OTHERS THEN
@@ -410,7 +411,7 @@ BEGIN
     RAISE NOTICE 'skipped % lines: %', skipped, left(names, 500);
   END IF;
 
-  DELETE FROM llm_econ.price_history_staging s WHERE s.session = me;
+  DELETE FROM llm_econ.price_history_staging s WHERE s.staged_by = me;
   inserted := coalesce(inserted, 0);
   unchanged := coalesce(unchanged, 0);
   withdrawn := coalesce(withdrawn, 0);
@@ -423,4 +424,4 @@ CREATE FUNCTION llm_econ.load_price_history(source text DEFAULT 'price_history_s
 LANGUAGE sql VOLATILE
 AS $$ SELECT * FROM llm_econ._load_price_history($1, $2, false) $$;
 COMMENT ON FUNCTION llm_econ.load_price_history(text, text) IS
-  'loads the rows this session staged in llm_econ.price_history_staging (a long-format price history, \copy''d in) into price_snapshot as change points, then removes them; a bad line is an error naming it and nothing is stored; on_mismatch => ''skip'' counts lines whose accelerator contradicts the instance type as skipped';
+  'loads the rows the current role staged in llm_econ.price_history_staging (a long-format price history, \copy''d in) into price_snapshot as change points, then removes them; a bad line is an error naming it and nothing is stored; on_mismatch => ''skip'' counts lines whose accelerator contradicts the instance type as skipped';

@@ -1,8 +1,8 @@
 -- llm_econ 0.2.0 -> 0.3.0, part 10: security (issue 11).  SECURITY DEFINER trigger functions
 -- no longer executable by PUBLIC and checking where they fire; price_series kept right under a
 -- concurrent delete and insert; imports serialised on a row lock of the owner-only import_lock
--- (no advisory key any role can hold); staged history owned by the session that staged it;
--- names bounded (_check_name).
+-- (no advisory key any role can hold); staged history owned by the role that staged it; names
+-- bounded (_check_name).
 
 -- the writers' guards (src/sql/guard.sql)
 CREATE TABLE llm_econ.import_lock (
@@ -49,19 +49,19 @@ END $$;
 COMMENT ON FUNCTION llm_econ._lock_providers(text[]) IS
   'internal: serialises imports of these providers until the end of the transaction (needs INSERT on price_snapshot)';
 
-CREATE FUNCTION llm_econ._session_tag() RETURNS text
-AS 'MODULE_PATHNAME', 'le_session_tag_fn' LANGUAGE C STABLE PARALLEL RESTRICTED;
-COMMENT ON FUNCTION llm_econ._session_tag() IS
-  'internal: this session (pid@backend start), the owner of the rows it stages in price_history_staging';
-
 CREATE FUNCTION llm_econ._check_name(value text, field text) RETURNS text
 AS 'MODULE_PATHNAME', 'le_check_name_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._check_name(text, text) IS
   'internal: value unchanged if it is at most 256 bytes (NULL stays NULL), else SQLSTATE 54000 naming field';
 
--- staged rows belong to the session that staged them (rows staged before the update: this one)
-ALTER TABLE llm_econ.price_history_staging ADD COLUMN session text NOT NULL DEFAULT llm_econ._session_tag();
-COMMENT ON COLUMN llm_econ.price_history_staging.session IS 'the session that staged the row (filled in by default); load_price_history loads and removes only its own session''s rows';
+-- staged rows belong to the role that staged them (rows staged before the update: the updating
+-- role's).  Added without a default first, so the table matches a fresh one (no "missing value").
+ALTER TABLE llm_econ.price_history_staging ADD COLUMN staged_by text;
+UPDATE llm_econ.price_history_staging SET staged_by = CURRENT_USER;
+ALTER TABLE llm_econ.price_history_staging ALTER COLUMN staged_by SET DEFAULT CURRENT_USER,
+  ALTER COLUMN staged_by SET NOT NULL,
+  ADD CONSTRAINT price_history_staging_staged_by_check CHECK (staged_by OPERATOR(pg_catalog.=) CURRENT_USER);
+COMMENT ON COLUMN llm_econ.price_history_staging.staged_by IS 'the role that staged the row (always the inserting role); load_price_history loads and removes only the rows of the role calling it';
 
 -- changed functions (src/sql/tables.sql, series_delete.sql, import.sql, prices.sql)
 CREATE OR REPLACE FUNCTION llm_econ._price_series_add() RETURNS trigger
@@ -244,9 +244,9 @@ RETURNS TABLE (line bigint, observed_at timestamptz, valid_to timestamptz, cloud
 LANGUAGE sql STABLE
 AS $$
   WITH names AS (SELECT s.instance_type AS name FROM llm_econ.price_history_staging s
-                  WHERE s.session OPERATOR(pg_catalog.=) llm_econ._session_tag()
+                  WHERE s.staged_by OPERATOR(pg_catalog.=) CURRENT_USER
                  UNION SELECT s.accelerator FROM llm_econ.price_history_staging s
-                  WHERE s.session OPERATOR(pg_catalog.=) llm_econ._session_tag()),
+                  WHERE s.staged_by OPERATOR(pg_catalog.=) CURRENT_USER),
        map AS (SELECT names.name, llm_econ._sku_find(names.name) AS sku FROM names)
   SELECT row_number() OVER (ORDER BY s.id) + 1, s.observed_at::timestamptz, s.valid_to::timestamptz,
          s.cloud, s.region, s.instance_type, s.accelerator_count::numeric::int4,
@@ -264,9 +264,9 @@ AS $$
     FROM llm_econ.price_history_staging s
     LEFT JOIN map mi ON mi.name = s.instance_type
     LEFT JOIN map ma ON ma.name = s.accelerator
-   WHERE s.session OPERATOR(pg_catalog.=) llm_econ._session_tag()
+   WHERE s.staged_by OPERATOR(pg_catalog.=) CURRENT_USER
 $$;
-COMMENT ON FUNCTION llm_econ._staged_history() IS 'internal: the rows this session staged in price_history_staging, typed, with line numbers and SKUs';
+COMMENT ON FUNCTION llm_econ._staged_history() IS 'internal: the rows the current role staged in price_history_staging, typed, with line numbers and SKUs';
 
 CREATE OR REPLACE FUNCTION llm_econ._load_price_history(source text, on_mismatch text, quiet boolean,
     OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint)
@@ -291,7 +291,7 @@ BEGIN
       USING ERRCODE = 'invalid_transaction_state',
             HINT = 'Imports serialise with other imports of the same provider and must see their commits.';
   END IF;
-  me := llm_econ._session_tag();   -- only the rows this session staged: two writers never load each other's
+  me := CURRENT_USER;   -- only the rows this role staged: two writers never load each other's
 
   -- 1. every field well-formed; the first bad line is the error
   SELECT * INTO bad FROM (
@@ -309,7 +309,7 @@ BEGIN
              WHEN coalesce(s.price_on_demand_per_gpu_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'price_on_demand_per_gpu_usd_per_hour is not a non-negative number'
              WHEN coalesce(s.spot_price_per_gpu_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'spot_price_per_gpu_usd_per_hour is not a non-negative number'
            END AS problem
-      FROM llm_econ.price_history_staging s WHERE s.session = me) AS v
+      FROM llm_econ.price_history_staging s WHERE s.staged_by = me) AS v
    WHERE v.problem IS NOT NULL ORDER BY v.line LIMIT 1;
   IF FOUND THEN
     RAISE EXCEPTION 'price_history_staging line %: %', bad.line, bad.problem
@@ -326,7 +326,7 @@ BEGIN
     PERFORM count(h.*) FROM llm_econ._staged_history() AS h;   -- count(h.*) evaluates every cast
   EXCEPTION WHEN datetime_field_overflow OR invalid_datetime_format THEN
     FOR bad IN SELECT row_number() OVER (ORDER BY s.id) + 1 AS line, s.observed_at, s.valid_to
-                 FROM llm_econ.price_history_staging s WHERE s.session = me ORDER BY s.id LOOP
+                 FROM llm_econ.price_history_staging s WHERE s.staged_by = me ORDER BY s.id LOOP
       BEGIN
         PERFORM bad.observed_at::timestamptz, bad.valid_to::timestamptz;
       EXCEPTION WHEN OTHERS THEN
@@ -383,7 +383,7 @@ BEGIN
     RAISE NOTICE 'skipped % lines: %', skipped, left(names, 500);
   END IF;
 
-  DELETE FROM llm_econ.price_history_staging s WHERE s.session = me;
+  DELETE FROM llm_econ.price_history_staging s WHERE s.staged_by = me;
   inserted := coalesce(inserted, 0);
   unchanged := coalesce(unchanged, 0);
   withdrawn := coalesce(withdrawn, 0);
@@ -452,4 +452,4 @@ COMMENT ON FUNCTION llm_econ.price_twap(text, text, text, tstzrange, text) IS
   'time-weighted average $/GPU-hour over the period: at each instant the cheapest series in effect (region NULL = any region); time with no price in effect is left out; NULL when nothing was in effect';
 
 COMMENT ON FUNCTION llm_econ.load_price_history(text, text) IS
-  'loads the rows this session staged in llm_econ.price_history_staging (a long-format price history, \copy''d in) into price_snapshot as change points, then removes them; a bad line is an error naming it and nothing is stored; on_mismatch => ''skip'' counts lines whose accelerator contradicts the instance type as skipped';
+  'loads the rows the current role staged in llm_econ.price_history_staging (a long-format price history, \copy''d in) into price_snapshot as change points, then removes them; a bad line is an error naming it and nothing is stored; on_mismatch => ''skip'' counts lines whose accelerator contradicts the instance type as skipped';
