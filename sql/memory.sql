@@ -29,29 +29,33 @@ SELECT (m).weights_bytes / 2 AS params_per_gpu
   FROM memory_per_gpu(run_spec(70e9, 2e12, 64, 'H100', tp => 8, pp => 8)) AS m;
 
 -- Korthikanti et al. 2022, Table 2: activation bytes per layer for GPT-3 175B's shape
--- (s 2048, h 12288, a 96, b 1), tp 8 with sequence parallelism:
+-- (s 2048, h 12288, a 96, b 1), tp 8 with sequence parallelism, eager attention (the score tensors
+-- stored; FlashAttention, the 0.3.0 default, keeps none of them):
 --   none       s·b·h·(34 + 5·a·s/h)/t = 2048·12288·114/8 = 358,612,992
 --   selective  34·s·b·h/t                               = 106,954,752
---   full       2·s·b·h (+ one layer recomputed)          =  50,331,648 (+358,612,992)
+--   full       2·s·b·h/t (+ one layer recomputed)        =   6,291,456 (+358,612,992)
+-- (0.2.0 kept 2·s·b·h for full recomputation, not sharded over t: 50,331,648 per layer, 8x too much
+-- under sequence parallelism, Korthikanti §4.2.2.)
 -- With 1F1B the first of 8 stages holds 96/8 layers x 8 micro-batches = 96 layers' worth.
 SELECT r AS recompute,
        (m).activation_bytes AS activation_bytes,
        round(((m).activation_bytes / 96)::numeric) AS per_layer_bytes
   FROM unnest(ARRAY['none', 'selective', 'full']) AS r,
        LATERAL memory_per_gpu(run_spec(175e9, 300e9, 1024, 'A100-80GB', n_layers => 96, d_model => 12288,
-                                       n_heads => 96, seq_len => 2048, tp => 8, pp => 8, recompute => r)) AS m
+                                       n_heads => 96, seq_len => 2048, tp => 8, pp => 8, recompute => r,
+                                       attention => 'eager')) AS m
  ORDER BY (m).activation_bytes DESC;
 -- ... whatever pp is (L/pp layers x pp micro-batches), and fewer when fewer micro-batches are in flight.
 SELECT pp, global_batch, (m).activation_bytes / 358612992 AS layers_worth
   FROM (VALUES (1, NULL), (4, NULL), (8, NULL), (8, 256), (8, 32), (8, 16)) AS t(pp, global_batch),
        LATERAL memory_per_gpu(run_spec(175e9, 300e9, 1024, 'A100-80GB', n_layers => 96, d_model => 12288,
                                        n_heads => 96, seq_len => 2048, tp => 8, pp => pp,
-                                       global_batch => global_batch)) AS m
+                                       global_batch => global_batch, attention => 'eager')) AS m
  ORDER BY pp, global_batch DESC NULLS FIRST;
--- fp32 activations take twice the bytes
+-- fp32 activations take twice the bytes (eager attention: FlashAttention's softmax statistics are fp32 either way)
 SELECT (a).activation_bytes / (b).activation_bytes AS fp32_over_bf16
-  FROM memory_per_gpu(run_spec(1e9, 1e10, 1, 'A100-80GB', n_layers => 24, d_model => 2048, n_heads => 16, seq_len => 2048, dtype => 'fp32')) AS a,
-       memory_per_gpu(run_spec(1e9, 1e10, 1, 'A100-80GB', n_layers => 24, d_model => 2048, n_heads => 16, seq_len => 2048)) AS b;
+  FROM memory_per_gpu(run_spec(1e9, 1e10, 1, 'A100-80GB', n_layers => 24, d_model => 2048, n_heads => 16, seq_len => 2048, dtype => 'fp32', attention => 'eager')) AS a,
+       memory_per_gpu(run_spec(1e9, 1e10, 1, 'A100-80GB', n_layers => 24, d_model => 2048, n_heads => 16, seq_len => 2048, attention => 'eager')) AS b;
 
 -- Overhead allowance: 1.5 GB (CUDA context, NCCL buffers) + 5% of model states.
 SELECT (m).overhead_bytes, (m).total_bytes = (m).weights_bytes + (m).grads_bytes + (m).optimizer_bytes
@@ -72,6 +76,8 @@ SELECT label, fits_hbm(s) AS fits
 
 -- Seed cross-check: "at ~10B parameters one 80 GB GPU runs out". Largest N whose model states and
 -- overhead fit one H100 80GB, by optimizer: even 8-bit Adam (10 B/param) stops below 10B.
+-- (Since 0.3.0 the H100's HBM is what the driver reports, 81,559 MiB = 85.5e9 bytes, not 80e9:
+-- 5.0B, 8.0B and 6.6B where 0.2.0 said 4.6B, 7.4B and 6.2B.)
 SELECT optimizer,
        max(n) / 1e9 AS largest_billion_params_that_fit
   FROM unnest(ARRAY['adamw', 'adamw_8bit', 'sgd']) AS optimizer,
@@ -115,7 +121,8 @@ SELECT comm_bytes(run_spec(70e9, 2e12, 64, 'H100', tp => 8, pp => 2)) IS NULL AS
        comm_bytes(run_spec(7e9, 2e12, 1, 'H100')) AS single_gpu;
 
 -- Layout search for 70B on 1024 A100 80GB: every layout keeps tp within the node, ZeRO 2-3 never
--- with pp, and the best fitting layout comes first.
+-- with pp, and the best fitting layout comes first.  (Since 0.3.0 pp need not divide the 80 layers,
+-- so pp 16, 32 and 64 are listed too, and FlashAttention is the default: more layouts fit.)
 SELECT count(*) AS layouts, count(*) FILTER (WHERE fits) AS fitting,
        bool_and(tp <= 8 AND 8 % tp = 0) AS tp_in_node,
        bool_and(tp * pp * dp = 1024) AS uses_all_gpus,
@@ -127,12 +134,14 @@ SELECT tp, pp, dp, zero_stage, recompute, round((total_bytes / 1e9)::numeric, 1)
   FROM plan_parallelism(run_spec(70e9, 2e12, 1024, 'A100-80GB', n_layers => 80, d_model => 8192,
                                  n_heads => 64, seq_len => 4096, global_batch => 1024))
  LIMIT 6;
--- The seed's layout (TP 8, PP 8, ZeRO-1) is among the fitting ones; without recomputation pp=1 does not fit.
-SELECT tp, pp, dp, zero_stage, recompute, fits
-  FROM plan_parallelism(run_spec(70e9, 2e12, 1024, 'A100-80GB', n_layers => 80, d_model => 8192,
-                                 n_heads => 64, seq_len => 4096, global_batch => 1024))
+-- The seed's layout (TP 8, PP 8, ZeRO-1) is among the fitting ones; with eager attention and no
+-- recomputation pp=1 does not fit, with FlashAttention it does.
+SELECT attention, tp, pp, dp, zero_stage, recompute, fits
+  FROM unnest(ARRAY['eager', 'flash']) AS attention,
+       LATERAL plan_parallelism(run_spec(70e9, 2e12, 1024, 'A100-80GB', n_layers => 80, d_model => 8192,
+                                         n_heads => 64, seq_len => 4096, global_batch => 1024, attention => attention))
  WHERE (tp, pp, zero_stage) IN ((8, 8, 1), (8, 1, 1)) AND recompute = 'none'
- ORDER BY pp;
+ ORDER BY attention, pp;
 -- ">10B -> TP+PP+ZeRO-1": a 20B model on 64 H100 cannot train as plain DDP, the best layout shards.
 SELECT tp, pp, dp, zero_stage, recompute, fits
   FROM plan_parallelism(run_spec(20e9, 4e11, 64, 'H100', n_layers => 44, d_model => 6144, n_heads => 64,
@@ -152,16 +161,18 @@ SELECT run_spec(7e9, 2e12, 8, 'H100', micro_batch => 0);
 SELECT (run_spec(7e9, 2e12, 8, 'H100', n_heads => 32, d_model => 4096, tp => 8, pp => 1, n_layers => 30, global_batch => 8)).tp AS valid_tp;
 SELECT run_spec(7e9, 2e12, 16, 'H100', n_heads => 12, d_model => 4096);
 SELECT run_spec(7e9, 2e12, 16, 'H100', n_heads => 12, d_model => 4092, tp => 8);
-SELECT run_spec(7e9, 2e12, 16, 'H100', n_layers => 30, pp => 4);
+-- pp need not divide n_layers since 0.3.0 (stages of 8 or 7 layers), but cannot exceed it.
+SELECT (run_spec(7e9, 2e12, 16, 'H100', n_layers => 30, pp => 4)).pp AS uneven_pp;
+SELECT run_spec(7e9, 2e12, 16, 'H100', n_layers => 3, pp => 4);
 SELECT memory_per_gpu(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                          NULL, NULL, NULL, NULL, 1, NULL, 3, 1, 0, 'none', 'adamw')::run_spec);
+                          NULL, NULL, NULL, NULL, 1, NULL, 3, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT fits_hbm(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                    NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 4, 'none', 'adamw')::run_spec);
+                    NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 4, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT comm_bytes(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                      -32, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw')::run_spec);
+                      -32, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT * FROM comm_breakdown(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                                 NULL, NULL, NULL, NULL, 0, NULL, 1, 1, 0, 'none', 'adamw')::run_spec);
+                                 NULL, NULL, NULL, NULL, 0, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT * FROM plan_parallelism(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 'NaN', 450e9, 50e9, 700,
-                                   NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw')::run_spec);
+                                   NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT memory_per_gpu(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                          NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'partial', 'adamw')::run_spec);
+                          NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'partial', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);

@@ -18,7 +18,7 @@ SELECT k AS sku, EXISTS (SELECT 1 FROM gpu_sku WHERE sku = k) AS present
  ORDER BY k;
 
 -- The seed's SKU table (mid-2024), as shipped.
-SELECT sku, hbm_gb, fp32_tflops, bf16_tflops, fp8_tflops, nvlink_gbps, tdp_watts, list_price_usd_low, list_price_usd_high
+SELECT sku, hbm_gb, fp32_tflops, bf16_tflops, fp8_tflops, nvlink_gb_per_s, tdp_watts, list_price_usd_low, list_price_usd_high
   FROM gpu_sku WHERE sku IN ('A100-80GB', 'H100-SXM5', 'H200-SXM5', 'B200') ORDER BY bf16_tflops, hbm_gb;
 -- The seed's MFU table.
 SELECT config, hardware, mfu, year FROM mfu_reference ORDER BY year, config;

@@ -31,7 +31,12 @@ INSERT INTO rb_good VALUES
   (NULL, 'seq_len', 'int4', '2048'), (NULL, 'micro_batch', 'int4', '1'), (NULL, 'global_batch', 'int4', '512'),
   (NULL, 'tp', 'int4', '2'), (NULL, 'pp', 'int4', '2'), (NULL, 'zero_stage', 'int4', '1'),
   (NULL, 'recompute', 'text', '''selective'''), (NULL, 'optimizer', 'text', '''adamw'''),
-  (NULL, 'gpus_per_node', 'int4', '8'), (NULL, 'inter_node_gbps', 'float8', '50'),
+  (NULL, 'gpus_per_node', 'int4', '8'), (NULL, 'inter_node_gbit_per_s', 'float8', '400'),
+  (NULL, 'n_active_params', 'float8', '3e9'), (NULL, 'n_experts', 'int4', '8'), (NULL, 'top_k', 'int4', '2'),
+  (NULL, 'ep', 'int4', '2'), (NULL, 'cp', 'int4', '1'), (NULL, 'vpp', 'int4', '2'), (NULL, 'n_kv_heads', 'int4', '8'),
+  (NULL, 'ffn_hidden', 'int4', '11008'), (NULL, 'ffn_act', 'text', '''swiglu'''), (NULL, 'vocab_size', 'int4', '32000'),
+  (NULL, 'sequence_parallel', 'boolean', 'true'), (NULL, 'attention', 'text', '''flash'''),
+  (NULL, 'grad_dtype', 'text', '''fp32'''), (NULL, 'attention_flops', 'boolean', 'true'),
   -- functions of a spec
   (NULL, 'spec', 'llm_econ.run_spec', 'GOOD_SPEC'),
   (NULL, 'pue', 'float8', '1.2'), (NULL, 'wall', 'interval', '''184320 hours'''),
@@ -72,6 +77,11 @@ INSERT INTO rb_good VALUES
                         '"Tags": "{\"run_id\": \"r1\"}"}'''),
   (NULL, 'focus_csv', 'text', 'E''BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ChargeDescription,ConsumedQuantity,ConsumedUnit\n'
                               '98.32,98.32,2024-06-01T00:00:00Z,2024-06-01T01:00:00Z,AWS,p5.48xlarge on-demand,1,Hours\n'''),
+  (NULL, 'record', 'jsonb', '''{"ChargePeriodStart": "2024-06-01T00:00:00Z", "ProviderName": "AWS", "BilledCost": "98.32"}'''),
+  ('_focus_lines/2', 'csv', 'text', 'E''BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,2024-06-01,2024-06-02,AWS\n'''),
+  (NULL, 'fn', 'text', '''import_focus'''), (NULL, 'who', 'text', 'CURRENT_USER::text'),
+  (NULL, 'replacing', 'boolean', 'false'), (NULL, 'staged', 'boolean', 'false'),
+  (NULL, 'delivery', 'text', '''2024-06 v1'''), (NULL, 'currency', 'text', '''EUR'''),
   -- the INSERT targets' other columns
   ('INSERT run_plan', 'run_id', 'text', '''robustness'''), ('INSERT run_plan', 'planned_at', 'timestamptz', '''2024-07-01 00:00+00'''),
   ('INSERT run_plan', 'usd_per_gpu_hour', 'numeric', 'NULL'),
@@ -133,7 +143,10 @@ CREATE TEMP TABLE rb_spec_field AS
     FROM pg_attribute a
     JOIN json_each_text(to_json(run_spec(7e9, 1.4e12, 64, 'H100', mfu => 0.45, n_layers => 32, d_model => 4096,
                                          n_heads => 32, seq_len => 2048, global_batch => 512, tp => 2, pp => 2,
-                                         zero_stage => 1, recompute => 'selective', gpus_per_node => 8))) AS j
+                                         zero_stage => 1, recompute => 'selective', gpus_per_node => 8,
+                                         n_active_params => 3e9, n_experts => 8, top_k => 2, ep => 2, vpp => 2,
+                                         n_kv_heads => 8, ffn_hidden => 11008, ffn_act => 'swiglu', vocab_size => 32000,
+                                         grad_dtype => 'fp32'))) AS j
       ON j.key = a.attname::text
    WHERE a.attrelid = 'llm_econ.run_spec'::regclass AND a.attnum > 0 AND NOT a.attisdropped;
 -- every field is set in the good spec, and every field type has bad values

@@ -4,8 +4,9 @@ SET TimeZone = 'UTC';
 SET IntervalStyle = postgres;
 SET search_path = llm_econ, public;
 
--- All fields of a default spec; hardware figures frozen from gpu_sku (GB = 1e9 bytes,
--- NVLink 600 GB/s both ways -> 300e9 B/s one way; network 50 GB/s default).
+-- All fields of a default spec; hardware figures frozen from gpu_sku (HBM as nvidia-smi reports it:
+-- A100 80GB = 81,920 MiB = 85,899,345,920 bytes; NVLink 600 GB/s both ways -> 300e9 B/s one way;
+-- network 400 Gbit/s default = 50e9 B/s); the 0.3.0 fields at their defaults.
 SELECT (s).* FROM run_spec(5e7, 4.3e10, 1, 'A100-80GB') AS s;
 
 -- Keys and aliases are case-insensitive; the stored sku is always the key.
@@ -26,7 +27,7 @@ SELECT (s).n_layers, (s).d_model, (s).n_heads, (s).seq_len, (s).micro_batch, (s)
   FROM run_spec(7e10, 2e12, 1024, 'H100-SXM5', mfu => 0.4, n_layers => 80, d_model => 8192,
                 n_heads => 64, seq_len => 4096, micro_batch => 1, global_batch => 1024,
                 tp => 8, pp => 8, zero_stage => 1, recompute => 'selective',
-                optimizer => 'adamw_8bit', gpus_per_node => 8, inter_node_gbps => 25) AS s;
+                optimizer => 'adamw_8bit', gpus_per_node => 8, inter_node_gbit_per_s => 200) AS s;
 
 -- A part without NVLink uses its PCIe link inside the node.
 SELECT sku, (run_spec(1e9, 1e10, 1, sku)).intra_node_bytes_per_s / 1e9 AS intra_gb_per_s
@@ -44,7 +45,7 @@ ROLLBACK;
 
 -- A user-added SKU and alias work like shipped ones.
 BEGIN;
-INSERT INTO gpu_sku (sku, vendor, name, hbm_gb, bf16_tflops, pcie_gbps, gpus_per_node, tdp_watts, source)
+INSERT INTO gpu_sku (sku, vendor, name, hbm_gb, bf16_tflops, pcie_gb_per_s, gpus_per_node, tdp_watts, source)
 VALUES ('MY-ACCEL', 'Acme', 'Acme One', 96, 500, 128, 4, 600, 'vendor sheet');
 INSERT INTO gpu_sku_alias (alias, sku) VALUES ('acme1', 'MY-ACCEL');
 SELECT (s).sku, (s).peak_flops, (s).gpus_per_node, (s).hbm_bytes FROM run_spec(1e9, 1e10, 4, 'ACME1') AS s;

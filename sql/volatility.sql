@@ -45,8 +45,8 @@ SELECT f.fn, 'uses ' || (regexp_match(f.prosrc, '(now\(|current_(user|setting|ti
 -- computes from its arguments alone and is IMMUTABLE.
 CREATE TEMP TABLE vol_call (fn text COLLATE "C" PRIMARY KEY, call text NOT NULL, tables text);
 INSERT INTO vol_call (fn, call) VALUES
-  ('run_spec/19', $$run_spec(7e9, 1.4e12, 64, 'h100', mfu => 0.45)$$),
-  ('training_flops/1', $$training_flops(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw')::run_spec)$$),
+  ('run_spec/32', $$run_spec(7e9, 1.4e12, 64, 'h100', mfu => 0.45)$$),
+  ('training_flops/2', $$training_flops(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
   ('mfu_time/1', $$mfu_time(SPEC)$$), ('gpu_hours/1', $$gpu_hours(SPEC)$$), ('energy_kwh/2', $$energy_kwh(SPEC, 1.2)$$),
   ('achieved_mfu/2', $$achieved_mfu(SPEC, '100 hours')$$), ('estimate_cost/2', $$estimate_cost(SPEC, 2.49)$$),
   ('memory_per_gpu/1', $$memory_per_gpu(SPEC)$$), ('fits_hbm/1', $$fits_hbm(SPEC)$$), ('comm_bytes/1', $$comm_bytes(SPEC)$$),
@@ -65,11 +65,14 @@ INSERT INTO vol_call (fn, call) VALUES
   ('_usd/1', $$_usd(1.234567)$$), ('_sku_find/1', $$_sku_find('h100')$$), ('_skypilot_clouds/0', $$_skypilot_clouds()$$),
   ('_staged_history/0', $$_staged_history()$$),
   ('tco_per_gpu_hour/5', $$tco_per_gpu_hour('H100', 4, 0.7, 0.10, 1.2)$$),
-  ('_is_tenant_member/1', $$_is_tenant_member(current_user)$$), ('_focus_provider/1', $$_focus_provider('Amazon Web Services')$$),
-  ('_check_spec/1', $$_check_spec(ROW(1e9, 1e10, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw')::run_spec)$$),
+  ('_is_tenant_member/1', $$_is_tenant_member(current_user)$$),
+  ('_check_spec/1', $$_check_spec(ROW(1e9, 1e10, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
   ('_csv_header/2', $$_csv_header(E'a,b\n1,2\n', 'csv')$$), ('_csv_records/2', $$_csv_records(E'a,b\n1,2\n', 'csv')$$),
-  ('_focus_time/1', $$_focus_time('2024-06-01 00:00')$$),
-  ('_focus_typed/1', $$_focus_typed('{"ChargePeriodStart": "2024-06-01T00:00:00Z", "ChargePeriodEnd": "2024-06-01T01:00:00Z", "ProviderName": "AWS", "BilledCost": "1", "EffectiveCost": "1", "ChargeDescription": "p5.48xlarge"}')$$);
+  ('_focus_lines/2', $$_focus_lines(E'ChargePeriodStart,ChargePeriodEnd,ProviderName,BilledCost,EffectiveCost,ChargeDescription\n2024-06-01,2024-06-01T01:00:00Z,AWS,1,1,p5.48xlarge\n', 'csv')$$),
+  ('_focus_staged/1', $$_focus_staged('staging')$$),
+  ('_focus_charge_key/1', $$_focus_charge_key('{"ChargePeriodStart": "2024-06-01T00:00:00Z", "ProviderName": "AWS", "BilledCost": "1"}')$$),
+  ('_focus_refusal/4', $$_focus_refusal('import_focus', current_user, true, true)$$),
+  ('_usd_per_unit/2', $$_usd_per_unit('EUR', '2024-06-01')$$);
 -- every function that is not VOLATILE has a call (must be empty)
 -- (trigger functions cannot be called directly: the INSERTs of part 5 run them)
 SELECT fn AS without_call FROM vol_fn WHERE vol <> 'v' AND NOT is_trigger AND fn NOT IN (SELECT fn FROM vol_call) ORDER BY 1;
@@ -79,7 +82,7 @@ DECLARE
   c record;
   before jsonb;
   after jsonb;
-  spec text := $s$ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw')::llm_econ.run_spec$s$;
+  spec text := $s$ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec$s$;
 BEGIN
   FOR c IN SELECT fn, call FROM vol_call ORDER BY fn LOOP
     SELECT jsonb_object_agg(relname, coalesce(seq_scan, 0) + coalesce(idx_scan, 0)) INTO before
@@ -100,7 +103,7 @@ SELECT f.fn, f.lang, c.tables FROM vol_fn f JOIN vol_call c USING (fn) WHERE f.v
 -- must have a reason here (must list no "no reason")
 SELECT f.fn, coalesce(r.reason, 'no reason') AS why_stable
   FROM vol_fn f JOIN vol_call c USING (fn)
-  LEFT JOIN (VALUES ('_focus_time/1', 'text to timestamptz depends on the TimeZone setting'),
+  LEFT JOIN (VALUES ('_focus_refusal/4', 'reads privileges and role membership (system catalogs)'),
                     ('_is_tenant_member/1', 'reads pg_roles and role membership (system catalogs)')) AS r(fn, reason) USING (fn)
  WHERE f.vol = 's' AND c.tables IS NULL ORDER BY 1;
 
@@ -211,7 +214,7 @@ END $$;
 SELECT pg_temp.vol_read_write_read() AS price_before_and_after;
 
 -- The constructor is STABLE too: a cached plan and a PL/pgSQL function see a SKU's figures change.
-INSERT INTO gpu_sku (sku, vendor, name, hbm_gb, bf16_tflops, pcie_gbps, gpus_per_node, tdp_watts, source)
+INSERT INTO gpu_sku (sku, vendor, name, hbm_gb, bf16_tflops, pcie_gb_per_s, gpus_per_node, tdp_watts, source)
      VALUES ('REGRESS-VOLATILITY', 'test', 'volatility test GPU', 80, 100, 64, 8, 700, 'volatility test');
 PREPARE vol_spec AS SELECT (run_spec(7e9, 1.4e12, 8, 'regress-volatility')).peak_flops / 1e12 AS tflops;
 CREATE FUNCTION pg_temp.vol_peak() RETURNS float8 LANGUAGE plpgsql STABLE AS $$

@@ -311,8 +311,8 @@ sub claim_name {    # sku keys and aliases share one case-insensitive name space
 # ---------------------------------------------------------------------------
 
 sub gpu_sku {
-    my @cols = qw(sku vendor name hbm_gb hbm_bandwidth_gbps fp32_tflops tf32_tflops
-                  bf16_tflops fp16_tflops fp8_tflops nvlink_gbps pcie_gbps gpus_per_node
+    my @cols = qw(sku vendor name hbm_gb hbm_bytes hbm_gb_per_s fp32_tflops tf32_tflops
+                  bf16_tflops fp16_tflops fp8_tflops nvlink_gb_per_s pcie_gb_per_s gpus_per_node
                   tdp_watts list_price_usd_low list_price_usd_high released source);
     my ($file, @rows) = read_table('gpu_sku.csv', @cols);
     my @out;
@@ -338,10 +338,11 @@ sub gpu_sku {
             v_text($w, 'vendor', $v->{vendor}, 1),
             v_text($w, 'name', $v->{name}, 1),
             v_float($w, 'hbm_gb', $v->{hbm_gb}, 1),
+            v_float($w, 'hbm_bytes', $v->{hbm_bytes}, 0),
             (map { v_float($w, $_, $v->{$_}, 0) }
-               qw(hbm_bandwidth_gbps fp32_tflops tf32_tflops bf16_tflops fp16_tflops
-                  fp8_tflops nvlink_gbps)),
-            v_float($w, 'pcie_gbps', $v->{pcie_gbps}, 1),
+               qw(hbm_gb_per_s fp32_tflops tf32_tflops bf16_tflops fp16_tflops
+                  fp8_tflops nvlink_gb_per_s)),
+            v_float($w, 'pcie_gb_per_s', $v->{pcie_gb_per_s}, 1),
             v_int($w, 'gpus_per_node', $v->{gpus_per_node}, 1, 1, 4096),
             $tdp,
             v_money($w, 'list_price_usd_low', $v->{list_price_usd_low}, 0),

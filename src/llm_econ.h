@@ -25,7 +25,7 @@ typedef struct LeSpecLayout
 	int32		typmod;
 	TupleDesc	tupdesc;		/* copy in fn_mcxt; blessed when we build values */
 	int			attno[LE_F__COUNT]; /* 0-based attribute index, -1 if absent */
-	uint32		need;			/* fields this call site reads */
+	uint64		need;			/* fields this call site reads */
 	Datum	   *values;
 	bool	   *nulls;
 } LeSpecLayout;
@@ -38,7 +38,7 @@ typedef struct LeFnCache
 
 extern LeFnCache *le_fn_cache(FunctionCallInfo fcinfo);
 extern void le_spec_read(FunctionCallInfo fcinfo, Datum composite, le_spec *out);
-extern void le_spec_read_some(FunctionCallInfo fcinfo, Datum composite, uint32 need, le_spec *out);
+extern void le_spec_read_some(FunctionCallInfo fcinfo, Datum composite, uint64 need, le_spec *out);
 extern Datum le_spec_build(FunctionCallInfo fcinfo, const le_spec *s);
 extern TupleDesc le_result_tupdesc(FunctionCallInfo fcinfo);
 extern bool le_cache_fresh(uint64 *stamp);
@@ -51,8 +51,9 @@ typedef struct LeSku
 	char		key[LE_NAME_MAX + 1];	/* names are at most LE_NAME_MAX bytes */
 	double		tflops[5];		/* by le_dtype; NaN = not supported */
 	double		hbm_gb;
-	double		nvlink_gbps;	/* NaN = no NVLink */
-	double		pcie_gbps;
+	double		hbm_bytes;		/* as the driver reports it; hbm_gb·1e9 when not published */
+	double		nvlink_gb_per_s;	/* NaN = no NVLink */
+	double		pcie_gb_per_s;
 	int32		gpus_per_node;
 	double		tdp_watts;
 } LeSku;

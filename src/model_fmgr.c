@@ -36,7 +36,7 @@ le_seconds_interval(double seconds, const char *what)
 #define READ_SPEC(s) le_spec_read_some(fcinfo, PG_GETARG_DATUM(0), LE_NEED_ENERGY, &(s))
 
 PG_FUNCTION_INFO_V1(le_training_flops_fn);
-/* training_flops(spec): 6·N·D */
+/* training_flops(spec, attention_flops): 6·N_active·D, plus 12·L·h·s per token with attention_flops */
 Datum
 le_training_flops_fn(PG_FUNCTION_ARGS)
 {
@@ -45,7 +45,8 @@ le_training_flops_fn(PG_FUNCTION_ARGS)
 	double		v;
 
 	READ_SPEC(s);
-	le_check(le_training_flops(&s, &v, &err), &err);
+	/* the 0.2.0 declaration (until ALTER EXTENSION UPDATE) has no second argument */
+	le_check(le_training_flops_attn(&s, PG_NARGS() > 1 && PG_GETARG_BOOL(1), &v, &err), &err);
 	PG_RETURN_FLOAT8(v);
 }
 

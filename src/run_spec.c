@@ -16,7 +16,7 @@ typedef struct ArgField
 } ArgField;
 
 #define ARG_GPUS_PER_NODE 17
-#define ARG_INTER_NODE_GBPS 18
+#define ARG_INTER_NODE_GBIT 18
 
 static const ArgField args_map[] = {
 	{LE_F_N_PARAMS, LE_K_FLOAT8},
@@ -37,7 +37,22 @@ static const ArgField args_map[] = {
 	{LE_F_RECOMPUTE, LE_K_ENUM},
 	{LE_F_OPTIMIZER, LE_K_ENUM},
 	{LE_F_GPUS_PER_NODE, LE_K_INT4},
-	/* 18: inter_node_gbps, converted to inter_node_bytes_per_s below */
+	/* 18: inter_node_gbit_per_s, converted to inter_node_bytes_per_s below */
+	{LE_F__COUNT, LE_K_FLOAT8},
+	/* 0.3.0: modern runs, in the composite's order */
+	{LE_F_N_ACTIVE_PARAMS, LE_K_FLOAT8},
+	{LE_F_N_EXPERTS, LE_K_INT4},
+	{LE_F_TOP_K, LE_K_INT4},
+	{LE_F_EP, LE_K_INT4},
+	{LE_F_CP, LE_K_INT4},
+	{LE_F_VPP, LE_K_INT4},
+	{LE_F_N_KV_HEADS, LE_K_INT4},
+	{LE_F_FFN_HIDDEN, LE_K_INT4},
+	{LE_F_FFN_ACT, LE_K_ENUM},
+	{LE_F_VOCAB_SIZE, LE_K_INT4},
+	{LE_F_SEQUENCE_PARALLEL, LE_K_BOOL},
+	{LE_F_ATTENTION, LE_K_ENUM},
+	{LE_F_GRAD_DTYPE, LE_K_ENUM},
 };
 
 #define SKU_CACHE_SIZE 16
@@ -91,8 +106,11 @@ PG_FUNCTION_INFO_V1(le_run_spec);
 /*
  * run_spec(n_params, n_tokens, n_gpus, sku, mfu, dtype, n_layers, d_model,
  * n_heads, seq_len, micro_batch, global_batch, tp, pp, zero_stage, recompute,
- * optimizer, gpus_per_node, inter_node_gbps): look the SKU up, freeze its
- * peak at dtype, HBM, links and TDP, check every field, return the value.
+ * optimizer, gpus_per_node, inter_node_gbit_per_s, n_active_params,
+ * n_experts, top_k, ep, cp, vpp, n_kv_heads, ffn_hidden, ffn_act,
+ * vocab_size, sequence_parallel, attention, grad_dtype): look the SKU up,
+ * freeze its peak at dtype, HBM, links and TDP, check every field, return
+ * the value.
  */
 Datum
 le_run_spec(PG_FUNCTION_ARGS)
@@ -102,16 +120,27 @@ le_run_spec(PG_FUNCTION_ARGS)
 	const LeSku *sku;
 	int			dtype;
 	double		tflops,
-				link_gbps,
-				inter_gbps;
+				link_gb_per_s,
+				inter_gbit,
+				gbit_factor;
+	int			nargs;
 
 	le_spec_clear(&s);
-	for (int i = 0; i < (int) lengthof(args_map); i++)
+	/*
+	 * Until ALTER EXTENSION llm_econ UPDATE, a database still declares the
+	 * 0.2.0 constructor: 19 arguments, the 19th inter_node_gbps in GB/s.
+	 */
+	nargs = Min(PG_NARGS(), (int) lengthof(args_map));
+	gbit_factor = PG_NARGS() > ARG_INTER_NODE_GBIT + 1 ? 1.0 : 8.0;
+	for (int i = 0; i < nargs; i++)
 	{
-		if (PG_ARGISNULL(i))
+		if (PG_ARGISNULL(i) || args_map[i].field == LE_F__COUNT)
 			continue;
 		switch (args_map[i].kind)
 		{
+			case LE_K_BOOL:
+				le_spec_set_num(&s, args_map[i].field, PG_GETARG_BOOL(i) ? 1.0 : 0.0);
+				break;
 			case LE_K_FLOAT8:
 				le_spec_set_num(&s, args_map[i].field, PG_GETARG_FLOAT8(i));
 				break;
@@ -129,12 +158,14 @@ le_run_spec(PG_FUNCTION_ARGS)
 
 	/* The SKU and precision choose the frozen figures, so check them first. */
 	le_check(le_check_fields(&s, LE_BIT(LE_F_SKU) | LE_BIT(LE_F_DTYPE), &err), &err);
-	if (PG_ARGISNULL(ARG_INTER_NODE_GBPS))
+	if (PG_ARGISNULL(ARG_INTER_NODE_GBIT))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("inter_node_gbps must not be NULL")));
-	inter_gbps = PG_GETARG_FLOAT8(ARG_INTER_NODE_GBPS);
-	le_check(le_check_range("inter_node_gbps", inter_gbps, 0, 1, 1e6, 0, &err), &err);
+				 errmsg("inter_node_gbit_per_s must not be NULL")));
+	inter_gbit = PG_GETARG_FLOAT8(ARG_INTER_NODE_GBIT);
+	le_check(le_check_range(gbit_factor == 1.0 ? "inter_node_gbit_per_s" : "inter_node_gbps",
+							inter_gbit, 0, 1, 1e6, 0, &err), &err);
+	inter_gbit *= gbit_factor;
 
 	sku = cached_sku(fcinfo, s.text[LE_F_SKU], s.textlen[LE_F_SKU]);
 	dtype = (int) s.num[LE_F_DTYPE];
@@ -155,13 +186,18 @@ le_run_spec(PG_FUNCTION_ARGS)
 				 errhint("Supported: %s.", have.data)));
 	}
 
-	/* Freeze the hardware numbers (GB = 1e9 bytes; NVLink marketed as both directions summed). */
+	/*
+	 * Freeze the hardware numbers: HBM as the driver reports it (hbm_bytes,
+	 * else hbm_gb · 1e9); NVLink GB/s marketed as both directions summed, so
+	 * half each way; the network in Gbit/s per direction as NICs are sold
+	 * (NDR400 = 400 Gbit/s = 50e9 bytes/s).
+	 */
 	le_spec_set_text(&s, LE_F_SKU, sku->key, strlen(sku->key));
 	le_spec_set_num(&s, LE_F_PEAK_FLOPS, tflops * 1e12);
-	le_spec_set_num(&s, LE_F_HBM_BYTES, sku->hbm_gb * 1e9);
-	link_gbps = isnan(sku->nvlink_gbps) ? sku->pcie_gbps : sku->nvlink_gbps;
-	le_spec_set_num(&s, LE_F_INTRA_BW, link_gbps / 2.0 * 1e9);
-	le_spec_set_num(&s, LE_F_INTER_BW, inter_gbps * 1e9);
+	le_spec_set_num(&s, LE_F_HBM_BYTES, sku->hbm_bytes);
+	link_gb_per_s = isnan(sku->nvlink_gb_per_s) ? sku->pcie_gb_per_s : sku->nvlink_gb_per_s;
+	le_spec_set_num(&s, LE_F_INTRA_BW, link_gb_per_s / 2.0 * 1e9);
+	le_spec_set_num(&s, LE_F_INTER_BW, inter_gbit * 1e9 / 8.0);
 	le_spec_set_num(&s, LE_F_TDP_WATTS, sku->tdp_watts);
 	if (PG_ARGISNULL(ARG_GPUS_PER_NODE))
 		le_spec_set_num(&s, LE_F_GPUS_PER_NODE, (double) sku->gpus_per_node);

@@ -12,16 +12,26 @@
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 
-/* A key match wins over an alias match; every name is schema-qualified (search_path-proof). */
+/*
+ * A key match wins over an alias match; every name is schema-qualified (search_path-proof).
+ * The link columns are read by either name (0.3.0's nvlink_gb_per_s / pcie_gb_per_s, or 0.2.0's
+ * nvlink_gbps / pcie_gbps) and hbm_bytes when the column exists, so that this library also serves
+ * a database whose extension scripts are not yet updated (ALTER EXTENSION llm_econ UPDATE).
+ */
 static const char *const lookup_sql =
 "SELECT s.sku, s.fp32_tflops, s.tf32_tflops, s.bf16_tflops, s.fp16_tflops, s.fp8_tflops,"
-"       s.hbm_gb, s.nvlink_gbps, s.pcie_gbps, s.gpus_per_node, s.tdp_watts"
+"       s.hbm_gb,"
+"       COALESCE(j OPERATOR(pg_catalog.->>) 'nvlink_gb_per_s', j OPERATOR(pg_catalog.->>) 'nvlink_gbps')::pg_catalog.float8,"
+"       COALESCE(j OPERATOR(pg_catalog.->>) 'pcie_gb_per_s', j OPERATOR(pg_catalog.->>) 'pcie_gbps')::pg_catalog.float8,"
+"       s.gpus_per_node, s.tdp_watts,"
+"       COALESCE((j OPERATOR(pg_catalog.->>) 'hbm_bytes')::pg_catalog.float8, s.hbm_gb OPERATOR(pg_catalog.*) 1e9::pg_catalog.float8)"
 "  FROM (SELECT g.sku AS key, 0 AS pref FROM llm_econ.gpu_sku g"
 "         WHERE pg_catalog.lower(g.sku) OPERATOR(pg_catalog.=) pg_catalog.lower($1)"
 "        UNION ALL"
 "        SELECT a.sku, 1 FROM llm_econ.gpu_sku_alias a"
 "         WHERE pg_catalog.lower(a.alias) OPERATOR(pg_catalog.=) pg_catalog.lower($1)) m"
 "  JOIN llm_econ.gpu_sku s ON s.sku OPERATOR(pg_catalog.=) m.key"
+"  CROSS JOIN LATERAL pg_catalog.to_jsonb(s) AS j"
 " ORDER BY m.pref LIMIT 1";
 
 static const char *const names_sql =
@@ -154,10 +164,11 @@ le_sku_lookup(const char *name, LeSku *out)
 		for (int d = 0; d < 5; d++)
 			out->tflops[d] = spi_float8(2 + d);
 		out->hbm_gb = spi_float8(7);
-		out->nvlink_gbps = spi_float8(8);
-		out->pcie_gbps = spi_float8(9);
+		out->nvlink_gb_per_s = spi_float8(8);
+		out->pcie_gb_per_s = spi_float8(9);
 		out->gpus_per_node = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 10, &isnull));
 		out->tdp_watts = spi_float8(11);
+		out->hbm_bytes = spi_float8(12);
 	}
 	else
 		hint = close_matches(name, outer);

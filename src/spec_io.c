@@ -29,6 +29,8 @@ field_sql_type(le_field f)
 			return FLOAT8OID;
 		case LE_K_INT4:
 			return INT4OID;
+		case LE_K_BOOL:
+			return BOOLOID;
 		default:
 			return TEXTOID;
 	}
@@ -80,7 +82,7 @@ layout_init(LeSpecLayout *L, TupleDesc td, MemoryContext mcxt)
  * Text fields point into the datum, which lives as long as the call.
  */
 void
-le_spec_read_some(FunctionCallInfo fcinfo, Datum composite, uint32 need, le_spec *out)
+le_spec_read_some(FunctionCallInfo fcinfo, Datum composite, uint64 need, le_spec *out)
 {
 	HeapTupleHeader th = DatumGetHeapTupleHeader(composite);
 	Oid			typid = HeapTupleHeaderGetTypeId(th);
@@ -118,6 +120,9 @@ le_spec_read_some(FunctionCallInfo fcinfo, Datum composite, uint32 need, le_spec
 				break;
 			case LE_K_INT4:
 				le_spec_set_num(out, (le_field) f, (double) DatumGetInt32(L->values[a]));
+				break;
+			case LE_K_BOOL:
+				le_spec_set_num(out, (le_field) f, DatumGetBool(L->values[a]) ? 1.0 : 0.0);
 				break;
 			case LE_K_TEXT:
 			case LE_K_ENUM:
@@ -174,6 +179,9 @@ le_spec_build(FunctionCallInfo fcinfo, const le_spec *s)
 				break;
 			case LE_K_INT4:
 				L->values[a] = Int32GetDatum((int32) s->num[f]);
+				break;
+			case LE_K_BOOL:
+				L->values[a] = BoolGetDatum(s->num[f] != 0);
 				break;
 			case LE_K_TEXT:
 				L->values[a] = PointerGetDatum(cstring_to_text_with_len(s->text[f], (int) s->textlen[f]));

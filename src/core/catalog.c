@@ -1086,7 +1086,7 @@ le_catalog_offers(const char *buf, size_t len, int gcp, le_alloc_fn alloc, void 
 	le_csv_init(&c->csv, buf, len, alloc, ctx);
 
 	if (read_header(c, err) != LE_OK)
-		return LE_ERR_VALUE;
+		return err->status;		/* 22023, or 54000 for a header beyond the limits */
 	while ((st = le_csv_next(&c->csv)) == LE_CSV_RECORD)
 	{
 		le_check_interrupts();

@@ -8,7 +8,9 @@
  * of S bytes over p ranks, a ring all-reduce sends 2(p-1)/p·S per rank;
  * all-gather and reduce-scatter send (p-1)/p·S.
  *
- * Data parallel (S = the rank's parameter slice, N/(tp·pp) × element bytes):
+ * Data parallel (S = the rank's parameter slice, N/(tp·pp) × element bytes;
+ *   with a mixture of experts the expert slice goes over the expert
+ *   data-parallel group dp/ep; gradients in grad_dtype, weights in dtype):
  *   ZeRO 0 (DDP): one all-reduce of the gradients per step;
  *   ZeRO 1: reduce-scatter of gradients + all-gather of updated weights per
  *     step, the same volume as DDP (Rajbhandari et al. 2019, §7);
@@ -26,8 +28,10 @@
  *   sends its b·s·h output forward and the gradient of its input backward;
  *   with tensor parallelism each rank sends its 1/tp share (scatter/gather
  *   optimisation, Narayanan et al. 2021 §4.1).
- * Placement: ranks are numbered tp fastest, then dp, then pp (Megatron-LM's
- *   order), so a group stays on NVLink when its span fits in a node.
+ * Placement: ranks are numbered tp fastest, then cp, then dp (whose
+ *   consecutive ranks form the ep groups), then pp (Megatron-LM's order), so
+ *   a group stays on NVLink when its span fits in a node; pipeline traffic is
+ *   split between NVLink and the network when neighbouring stages share nodes.
  */
 
 /* Element size on the wire: 2 bytes for 16-bit training, 4 for fp32/tf32. */
@@ -35,6 +39,15 @@ static double
 wire_bytes(const le_spec *s)
 {
 	return le_is_fp32(s) ? 4.0 : 2.0;
+}
+
+/* Gradient element size: 4 with fp32 compute or grad_dtype fp32 (Megatron-LM reduces fp32 main grads by default). */
+static double
+grad_bytes(const le_spec *s)
+{
+	if (le_is_fp32(s) || (int) le_num_or(s, LE_F_GRAD_DTYPE, LE_GD_BF16) == LE_GD_FP32)
+		return 4.0;
+	return 2.0;
 }
 
 static void
@@ -51,16 +64,33 @@ add_row(const le_spec *s, le_comm_row *rows, int *n, const char *par, const char
 	r->seconds = bytes / s->num[nvlink ? LE_F_INTRA_BW : LE_F_INTER_BW];
 }
 
+/* (p-1)/p, the share of a buffer each rank sends in all-gather, reduce-scatter and all-to-all. */
+static double
+ring_share(double p)
+{
+	return (p - 1.0) / p;
+}
+
 le_status
 le_comm_breakdown(const le_spec *s, le_comm_row *rows, int *nrows, le_error *err)
 {
 	double		tp,
 				pp,
+				cp,
+				ep,
+				vpp,
 				dp,
+				dpe,
 				m,
 				eb,
-				S,
-				f,
+				gb,
+				Ls,
+				share,
+				experts,
+				Sd,
+				Se,
+				fd,
+				fe,
 				act;
 	int			shape;
 
@@ -71,43 +101,109 @@ le_comm_breakdown(const le_spec *s, le_comm_row *rows, int *nrows, le_error *err
 
 	tp = s->num[LE_F_TP];
 	pp = s->num[LE_F_PP];
+	cp = le_num_or(s, LE_F_CP, 1);
+	ep = le_num_or(s, LE_F_EP, 1);
+	vpp = le_num_or(s, LE_F_VPP, 1);
 	dp = le_dp(s);
+	dpe = dp / ep;				/* expert data-parallel group */
 	m = le_micro_batches(s);
 	if (m == 0)
 		m = NAN;				/* unknown: what scales with it is unknown too */
 	eb = wire_bytes(s);
+	gb = grad_bytes(s);
 	shape = (s->present & LE_BIT(LE_F_N_LAYERS)) && (s->present & LE_BIT(LE_F_D_MODEL)) &&
 		(s->present & LE_BIT(LE_F_SEQ_LEN));
-	act = shape ? s->num[LE_F_MICRO_BATCH] * s->num[LE_F_SEQ_LEN] * s->num[LE_F_D_MODEL] * eb : NAN;
+	Ls = shape ? le_stage_layers(s) : NAN;
+	/* one micro-batch's hidden states on this GPU: b·(s/cp)·h elements */
+	act = shape ? s->num[LE_F_MICRO_BATCH] * s->num[LE_F_SEQ_LEN] / cp * s->num[LE_F_D_MODEL] * eb : NAN;
+
+	/* parameters of the stage this GPU holds (dense incl. embeddings when known, experts) */
+	share = le_stage_share(s);
+	experts = le_expert_params(s);
+	Sd = (s->num[LE_F_N_PARAMS] - experts) * share / tp;
+	if ((s->present & LE_BIT(LE_F_VOCAB_SIZE)) && (s->present & LE_BIT(LE_F_D_MODEL)))
+		Sd += (pp > 1 ? 1 : 2) * s->num[LE_F_VOCAB_SIZE] * s->num[LE_F_D_MODEL] / tp;
+	Se = experts * share / (tp * ep);
+	fd = ring_share(dp);
+	fe = ring_share(dpe);
 
 	if (dp > 1)
 	{
-		S = s->num[LE_F_N_PARAMS] / (tp * pp) * eb;
-		f = (dp - 1) / dp;
+		double		grads = fd * Sd * gb + fe * Se * gb;	/* one reduce-scatter of the gradients */
+		double		weights = fd * Sd * eb + fe * Se * eb;	/* one all-gather of the weights */
+		double		span = tp * cp * dp;
+
 		switch ((int) s->num[LE_F_ZERO_STAGE])
 		{
 			case 0:
-				add_row(s, rows, nrows, "dp", "all_reduce", tp * dp, 2 * f * S);
+				add_row(s, rows, nrows, "dp", "all_reduce", span, 2 * grads);
 				break;
 			case 1:
-				add_row(s, rows, nrows, "dp", "reduce_scatter", tp * dp, f * S);
-				add_row(s, rows, nrows, "dp", "all_gather", tp * dp, f * S);
+				add_row(s, rows, nrows, "dp", "reduce_scatter", span, grads);
+				add_row(s, rows, nrows, "dp", "all_gather", span, weights);
 				break;
 			case 2:
-				add_row(s, rows, nrows, "dp", "reduce_scatter", tp * dp, m * f * S);
-				add_row(s, rows, nrows, "dp", "all_gather", tp * dp, f * S);
+				add_row(s, rows, nrows, "dp", "reduce_scatter", span, m * grads);
+				add_row(s, rows, nrows, "dp", "all_gather", span, weights);
 				break;
 			default:
-				add_row(s, rows, nrows, "dp", "all_gather", tp * dp, 2 * m * f * S);
-				add_row(s, rows, nrows, "dp", "reduce_scatter", tp * dp, m * f * S);
+				add_row(s, rows, nrows, "dp", "all_gather", span, 2 * m * weights);
+				add_row(s, rows, nrows, "dp", "reduce_scatter", span, m * grads);
 				break;
 		}
 	}
 	if (tp > 1)
 		add_row(s, rows, nrows, "tp", "all_reduce", tp,
-				4 * (s->num[LE_F_N_LAYERS] / pp) * m * 2 * (tp - 1) / tp * act);
+				4 * Ls * m * 2 * (tp - 1) / tp * act);
+	if (cp > 1)
+	{
+		/*
+		 * Context parallelism (ring attention; Llama 3 report §3.3.2, Megatron-LM
+		 * context parallel): per layer and micro-batch, each rank passes its K and
+		 * V chunk, 2·(s/cp)·b·h·(n_kv_heads/n_heads)/tp elements, cp−1 steps round
+		 * the ring in the forward; the backward passes K/V again and their
+		 * gradients: 3·(cp−1) chunks in all.
+		 */
+		double		kv = (s->present & LE_BIT(LE_F_N_KV_HEADS)) && (s->present & LE_BIT(LE_F_N_HEADS)) ?
+			s->num[LE_F_N_KV_HEADS] / s->num[LE_F_N_HEADS] : 1.0;
+
+		add_row(s, rows, nrows, "cp", "send_recv", tp * cp,
+				3 * (cp - 1) * Ls * m * 2 * act * kv / tp);
+	}
+	if (ep > 1)
+	{
+		/*
+		 * Expert parallelism: each MoE layer dispatches every token's hidden
+		 * state to its top_k experts and combines the results, in the forward
+		 * and again in the backward: four all-to-alls of b·(s/cp)·h·top_k
+		 * elements (sharded over tp), each rank sending (ep−1)/ep of it
+		 * (nccl-tests alltoall; Lepikhin et al. 2020, GShard; DeepSeek-V3
+		 * report §3.2.2).  Every layer of the stage is counted as an MoE layer.
+		 */
+		add_row(s, rows, nrows, "ep", "all_to_all", tp * cp * ep,
+				4 * Ls * m * ring_share(ep) * act * s->num[LE_F_TOP_K] / tp);
+	}
 	if (pp > 1)
-		add_row(s, rows, nrows, "pp", "send_recv", s->num[LE_F_N_GPUS], 2 * m * act / tp);
+	{
+		/*
+		 * With vpp virtual stages a micro-batch crosses each rank vpp times
+		 * (Narayanan et al. 2021 §2.2.2).  Rank r sends to r + stride, stride =
+		 * tp·cp·dp: on NVLink when the whole pipeline shares a node; when only
+		 * neighbouring stages do (stride < gpus_per_node), a share stride/gpn
+		 * of the senders crosses a node boundary and uses the network.
+		 */
+		double		total = 2 * m * vpp * act / tp;
+		double		stride = tp * cp * dp;
+		double		gpn = s->num[LE_F_GPUS_PER_NODE];
+
+		if (s->num[LE_F_N_GPUS] <= gpn || stride >= gpn)
+			add_row(s, rows, nrows, "pp", "send_recv", s->num[LE_F_N_GPUS], total);
+		else
+		{
+			add_row(s, rows, nrows, "pp", "send_recv", 1, total * (1 - stride / gpn));
+			add_row(s, rows, nrows, "pp", "send_recv", gpn + 1, total * stride / gpn);
+		}
+	}
 
 	for (int i = 0; i < *nrows; i++)
 		if (isinf(rows[i].bytes) || isinf(rows[i].seconds))

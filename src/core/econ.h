@@ -35,10 +35,27 @@ typedef enum le_field
 	LE_F_ZERO_STAGE,
 	LE_F_RECOMPUTE,
 	LE_F_OPTIMIZER,
+	/* 0.3.0: modern runs (appended to the composite) */
+	LE_F_N_ACTIVE_PARAMS,
+	LE_F_N_EXPERTS,
+	LE_F_TOP_K,
+	LE_F_EP,
+	LE_F_CP,
+	LE_F_VPP,
+	LE_F_N_KV_HEADS,
+	LE_F_FFN_HIDDEN,
+	LE_F_FFN_ACT,
+	LE_F_VOCAB_SIZE,
+	LE_F_SEQUENCE_PARALLEL,
+	LE_F_ATTENTION,
+	LE_F_GRAD_DTYPE,
 	LE_F__COUNT
 } le_field;
 
-#define LE_BIT(f) ((uint32_t) 1 << (f))
+/* Field sets are bit masks; 64 bits leave room for the composite to grow. */
+typedef uint64_t le_fieldset;
+
+#define LE_BIT(f) ((le_fieldset) 1 << (f))
 
 /* How a field is stored in the composite. */
 typedef enum le_kind
@@ -46,7 +63,8 @@ typedef enum le_kind
 	LE_K_FLOAT8,
 	LE_K_INT4,
 	LE_K_TEXT,					/* free text (sku) */
-	LE_K_ENUM					/* text limited to a list of names */
+	LE_K_ENUM,					/* text limited to a list of names */
+	LE_K_BOOL					/* boolean, held as 0 or 1 */
 } le_kind;
 
 /* Closed lists of names, shared by the spec's text fields and SQL arguments. */
@@ -56,6 +74,9 @@ typedef enum le_enum
 	LE_E_RECOMPUTE,
 	LE_E_OPTIMIZER,
 	LE_E_PRICING,
+	LE_E_FFN_ACT,
+	LE_E_ATTENTION,
+	LE_E_GRAD_DTYPE,
 	LE_E__COUNT
 } le_enum;
 
@@ -79,6 +100,21 @@ typedef enum le_pricing
 	LE_PR_ON_DEMAND, LE_PR_SPOT, LE_PR_RESERVED
 } le_pricing;
 
+typedef enum le_ffn_act
+{
+	LE_ACT_GELU, LE_ACT_SWIGLU
+} le_ffn_act;
+
+typedef enum le_attention
+{
+	LE_ATT_FLASH, LE_ATT_EAGER
+} le_attention;
+
+typedef enum le_grad_dtype
+{
+	LE_GD_BF16, LE_GD_FP32
+} le_grad_dtype;
+
 /*
  * One run, as read from a run_spec value.  Numbers are held as double (int4
  * fields are exact in a double), so one range check serves every field.
@@ -90,7 +126,7 @@ typedef struct le_spec
 	double		num[LE_F__COUNT];	/* numeric fields and enum codes */
 	const char *text[LE_F__COUNT];	/* sku and enum fields: the raw text */
 	size_t		textlen[LE_F__COUNT];
-	uint32_t	present;
+	le_fieldset present;
 } le_spec;
 
 /* Outcome of a check or a calculation. */
@@ -128,21 +164,34 @@ extern double le_dp(const le_spec *s);
 extern double le_micro_batches(const le_spec *s);
 extern int	le_is_fp32(const le_spec *s);
 extern int	le_shape_known(const le_spec *s);
+/* Fields with a default: NULL in a stored value (e.g. one built before 0.3.0) means the default. */
+extern double le_num_or(const le_spec *s, le_field f, double dflt);
+extern double le_active_params(const le_spec *s);
+extern double le_expert_params(const le_spec *s);
+extern double le_stage_layers(const le_spec *s);
+extern double le_layers_on_stage(const le_spec *s, int i);
+extern double le_stage_share(const le_spec *s);
 
 /* ---- validation (validate.c) ---- */
 
 /* Fields each calculation reads. */
-#define LE_NEED_FLOPS  (LE_BIT(LE_F_N_PARAMS) | LE_BIT(LE_F_N_TOKENS))
+#define LE_NEED_FLOPS  (LE_BIT(LE_F_N_PARAMS) | LE_BIT(LE_F_N_TOKENS) | LE_BIT(LE_F_N_ACTIVE_PARAMS) | \
+						LE_BIT(LE_F_N_LAYERS) | LE_BIT(LE_F_D_MODEL) | LE_BIT(LE_F_SEQ_LEN))
 #define LE_NEED_TIME   (LE_NEED_FLOPS | LE_BIT(LE_F_N_GPUS) | LE_BIT(LE_F_MFU) | LE_BIT(LE_F_PEAK_FLOPS))
 #define LE_NEED_ENERGY (LE_NEED_TIME | LE_BIT(LE_F_TDP_WATTS))
 #define LE_NEED_ACHIEVED (LE_NEED_FLOPS | LE_BIT(LE_F_N_GPUS) | LE_BIT(LE_F_PEAK_FLOPS))
 /* Everything: what the constructor checks. */
 #define LE_NEED_ALL    (LE_BIT(LE_F__COUNT) - 1)
-/* Fields that may be NULL (shape unknown) */
+/* Fields of the 0.3.0 modern-run group (each may be NULL: unknown, dense, or the default). */
+#define LE_MODERN      (LE_BIT(LE_F_N_ACTIVE_PARAMS) | LE_BIT(LE_F_N_EXPERTS) | LE_BIT(LE_F_TOP_K) | \
+						LE_BIT(LE_F_EP) | LE_BIT(LE_F_CP) | LE_BIT(LE_F_VPP) | LE_BIT(LE_F_N_KV_HEADS) | \
+						LE_BIT(LE_F_FFN_HIDDEN) | LE_BIT(LE_F_FFN_ACT) | LE_BIT(LE_F_VOCAB_SIZE) | \
+						LE_BIT(LE_F_SEQUENCE_PARALLEL) | LE_BIT(LE_F_ATTENTION) | LE_BIT(LE_F_GRAD_DTYPE))
+/* Fields that may be NULL (shape unknown; modern fields: dense, unknown or the default) */
 #define LE_OPTIONAL    (LE_BIT(LE_F_N_LAYERS) | LE_BIT(LE_F_D_MODEL) | LE_BIT(LE_F_N_HEADS) | \
-						LE_BIT(LE_F_SEQ_LEN) | LE_BIT(LE_F_GLOBAL_BATCH))
+						LE_BIT(LE_F_SEQ_LEN) | LE_BIT(LE_F_GLOBAL_BATCH) | LE_MODERN)
 
-extern le_status le_check_fields(const le_spec *s, uint32_t need, le_error *err);
+extern le_status le_check_fields(const le_spec *s, le_fieldset need, le_error *err);
 extern le_status le_check_relations(const le_spec *s, le_error *err);
 extern le_status le_check_range(const char *name, double v, double lo, int lo_open,
 								double hi, int hi_open, le_error *err);
@@ -157,6 +206,7 @@ extern le_status le_set_error(le_error *err, le_status st, const char *detail,
 
 /* ---- time, cost, energy (model.c) ---- */
 extern le_status le_training_flops(const le_spec *s, double *flops, le_error *err);
+extern le_status le_training_flops_attn(const le_spec *s, int attention_flops, double *flops, le_error *err);
 extern le_status le_train_seconds(const le_spec *s, double *seconds, le_error *err);
 extern le_status le_gpu_hours(const le_spec *s, double *hours, le_error *err);
 extern le_status le_energy_kwh(const le_spec *s, double pue, double *kwh, le_error *err);
@@ -174,7 +224,7 @@ extern le_status le_achieved_mfu(const le_spec *s, double wall_seconds, double *
 #define LE_NEED_LAYOUT (LE_BIT(LE_F_N_PARAMS) | LE_BIT(LE_F_N_GPUS) | LE_BIT(LE_F_GPUS_PER_NODE) | \
 						LE_BIT(LE_F_DTYPE) | LE_BIT(LE_F_MICRO_BATCH) | LE_BIT(LE_F_TP) | \
 						LE_BIT(LE_F_PP) | LE_BIT(LE_F_ZERO_STAGE) | LE_BIT(LE_F_RECOMPUTE) | \
-						LE_BIT(LE_F_OPTIMIZER) | LE_SHAPE)
+						LE_BIT(LE_F_OPTIMIZER) | LE_SHAPE | LE_MODERN)
 #define LE_NEED_MEMORY (LE_NEED_LAYOUT | LE_BIT(LE_F_HBM_BYTES))
 #define LE_NEED_COMM   (LE_NEED_LAYOUT | LE_BIT(LE_F_INTRA_BW) | LE_BIT(LE_F_INTER_BW))
 
@@ -209,12 +259,12 @@ extern le_tribool le_fits(const le_memory *m);
 
 /* ---- communication per optimizer step (comm.c) ---- */
 
-#define LE_COMM_MAX_ROWS 6
+#define LE_COMM_MAX_ROWS 8
 
 typedef struct le_comm_row
 {
-	const char *parallelism;	/* dp, tp, pp */
-	const char *collective;		/* all_reduce, reduce_scatter, all_gather, send_recv */
+	const char *parallelism;	/* dp, tp, pp, cp, ep */
+	const char *collective;		/* all_reduce, reduce_scatter, all_gather, send_recv, all_to_all */
 	const char *link;			/* nvlink, network */
 	double		bytes;			/* sent per GPU per step; NaN when unknown */
 	double		seconds;		/* bytes / link bandwidth; NaN when unknown */

@@ -2,6 +2,7 @@
 #include "econ.h"
 
 #include <math.h>
+#include <stdio.h>
 
 /* A result that left the double range is an overflow, never a silent Infinity. */
 static le_status
@@ -16,15 +17,50 @@ finite_or_overflow(const char *what, double v, le_error *err)
 /*
  * Model FLOPs C = 6·N·D: forward 2 and backward 4 FLOPs per parameter per token
  * (Kaplan et al. 2020, "Scaling Laws for Neural Language Models", §2.1;
- * Hoffmann et al. 2022, "Chinchilla", Appendix F).
+ * Hoffmann et al. 2022, "Chinchilla", Appendix F).  N is the parameters
+ * active per token: a mixture of experts runs only top_k of its experts on a
+ * token (DeepSeek-V3, arXiv 2412.19437: 37B of 671B), so its FLOPs, time and
+ * cost use n_active_params.
+ *
+ * With attention_flops, add the attention score and value FLOPs that 6N
+ * leaves out: 12·L·H·Q·T per token (Chowdhery et al. 2022, "PaLM",
+ * Appendix B: 6N + 12·L·H·Q·T, H·Q = d_model, T = seq_len; no causal
+ * discount), the convention of the published MFU figures of PaLM and Llama 3.
+ * Needs n_layers, d_model and seq_len.
  */
+le_status
+le_training_flops_attn(const le_spec *s, int attention_flops, double *flops, le_error *err)
+{
+	double		per_token;
+
+	if (le_check_fields(s, LE_NEED_FLOPS, err) != LE_OK)
+		return err->status;
+	if ((s->present & LE_BIT(LE_F_N_ACTIVE_PARAMS)) && s->num[LE_F_N_ACTIVE_PARAMS] > s->num[LE_F_N_PARAMS])
+	{
+		char		d[128];
+
+		snprintf(d, sizeof(d), "Got n_active_params=%.6g, n_params=%.6g.", s->num[LE_F_N_ACTIVE_PARAMS], s->num[LE_F_N_PARAMS]);
+		return le_set_error(err, LE_ERR_VALUE, d, "n_active_params must be in (0, n_params]");
+	}
+	per_token = 6.0 * le_active_params(s);
+	if (attention_flops)
+	{
+		le_fieldset need = LE_BIT(LE_F_N_LAYERS) | LE_BIT(LE_F_D_MODEL) | LE_BIT(LE_F_SEQ_LEN);
+
+		if ((s->present & need) != need)
+			return le_set_error(err, LE_ERR_VALUE, "Attention FLOPs are 12 * n_layers * d_model * seq_len per token.",
+								"training_flops with attention_flops needs n_layers, d_model and seq_len");
+		per_token += 12.0 * s->num[LE_F_N_LAYERS] * s->num[LE_F_D_MODEL] * s->num[LE_F_SEQ_LEN];
+	}
+	*flops = per_token * s->num[LE_F_N_TOKENS];
+	return finite_or_overflow("training_flops", *flops, err);
+}
+
+/* 6·N_active·D, the model FLOPs that time, cost and MFU use. */
 le_status
 le_training_flops(const le_spec *s, double *flops, le_error *err)
 {
-	if (le_check_fields(s, LE_NEED_FLOPS, err) != LE_OK)
-		return err->status;
-	*flops = 6.0 * s->num[LE_F_N_PARAMS] * s->num[LE_F_N_TOKENS];
-	return finite_or_overflow("training_flops", *flops, err);
+	return le_training_flops_attn(s, 0, flops, err);
 }
 
 /*

@@ -37,7 +37,7 @@ recompute_overhead(const le_spec *s, int rc)
 static double
 step_seconds(const le_spec *c, double comm_seconds)
 {
-	uint32_t	need = LE_BIT(LE_F_GLOBAL_BATCH) | LE_BIT(LE_F_SEQ_LEN) | LE_BIT(LE_F_D_MODEL);
+	le_fieldset need = LE_BIT(LE_F_GLOBAL_BATCH) | LE_BIT(LE_F_SEQ_LEN) | LE_BIT(LE_F_D_MODEL);
 	double		tokens,
 				compute,
 				m;
@@ -45,7 +45,7 @@ step_seconds(const le_spec *c, double comm_seconds)
 	if ((c->present & need) != need)
 		return NAN;
 	tokens = c->num[LE_F_GLOBAL_BATCH] * c->num[LE_F_SEQ_LEN];
-	compute = 6.0 * c->num[LE_F_N_PARAMS] * tokens /
+	compute = 6.0 * le_active_params(c) * tokens /
 		(c->num[LE_F_N_GPUS] * c->num[LE_F_PEAK_FLOPS] * c->num[LE_F_MFU]);
 	m = le_micro_batches(c);
 	return compute * (1.0 + recompute_overhead(c, (int) c->num[LE_F_RECOMPUTE])) *
@@ -87,7 +87,9 @@ set_layout(le_spec *c, int tp, int pp, int zero, int rc)
 /*
  * Every layout of the spec's GPUs that the frameworks accept: tp divides
  * gpus_per_node (tensor parallelism stays inside the NVLink domain) and
- * n_heads; pp divides n_layers; dp = n_gpus/(tp·pp) divides the batch;
+ * n_heads; pp is at most n_layers (uneven stages allowed); dp =
+ * n_gpus/(tp·pp·cp) divides the batch and is a multiple of ep (cp, ep, vpp
+ * and the other 0.3.0 fields are the spec's own);
  * ZeRO stages 1-3 only with dp > 1, and stages 2-3 not with pipeline
  * parallelism (DeepSpeed and Megatron-LM do not combine them: gradient
  * accumulation across micro-batches needs whole gradients on each stage);
@@ -119,11 +121,12 @@ le_plan_parallelism(const le_spec *s, le_plan *buf, long cap, long *n, le_error 
 		for (int i = 0; i < npp; i++)
 		{
 			int			pp = (int) pps[i];
-			long		dp = g / tp / pp;
+			double		cp = le_num_or(s, LE_F_CP, 1);
+			long		dp = (long) (g / tp / pp / cp);	/* 0 when tp·pp·cp > g: skipped by the relation check */
 
 			for (int zero = 0; zero <= 3; zero++)
 			{
-				if ((zero > 0 && dp == 1) || (zero >= 2 && pp > 1))
+				if ((zero > 0 && dp <= 1) || (zero >= 2 && pp > 1))
 					continue;
 				for (int rc = LE_RC_NONE; rc <= rc_max; rc++)
 				{
@@ -135,13 +138,13 @@ le_plan_parallelism(const le_spec *s, le_plan *buf, long cap, long *n, le_error 
 
 					set_layout(&c, tp, pp, zero, rc);
 					if (le_check_relations(&c, &ignore) != LE_OK)
-						continue;	/* heads, layers or batch do not divide */
+						continue;	/* heads, layers, cp, ep or batch do not fit */
 					if (le_memory_per_gpu(&c, &mem, err) != LE_OK ||
 						le_comm_total(&c, &comm_bytes, &p.comm_seconds, err) != LE_OK)
 						return err->status;
 					p.tp = tp;
 					p.pp = pp;
-					p.dp = (int) dp;
+					p.dp = (int) le_dp(&c);	/* with the spec's cp */
 					p.zero_stage = zero;
 					p.recompute = rc;
 					p.total_bytes = mem.total;

@@ -1,6 +1,7 @@
-/* spec.c: the run_spec field table and the closed name lists (dtype, recompute, optimizer, pricing). */
+/* spec.c: the run_spec field table, the closed name lists (dtype, recompute, optimizer, pricing, ffn_act, attention, grad_dtype) and derived quantities. */
 #include "econ.h"
 
+#include <math.h>
 #include <string.h>
 
 /* What the core knows about each field: its SQL name and how it is stored. */
@@ -35,6 +36,19 @@ static const field_info fields[LE_F__COUNT] = {
 	[LE_F_ZERO_STAGE] = {"zero_stage", LE_K_INT4, 0},
 	[LE_F_RECOMPUTE] = {"recompute", LE_K_ENUM, LE_E_RECOMPUTE},
 	[LE_F_OPTIMIZER] = {"optimizer", LE_K_ENUM, LE_E_OPTIMIZER},
+	[LE_F_N_ACTIVE_PARAMS] = {"n_active_params", LE_K_FLOAT8, 0},
+	[LE_F_N_EXPERTS] = {"n_experts", LE_K_INT4, 0},
+	[LE_F_TOP_K] = {"top_k", LE_K_INT4, 0},
+	[LE_F_EP] = {"ep", LE_K_INT4, 0},
+	[LE_F_CP] = {"cp", LE_K_INT4, 0},
+	[LE_F_VPP] = {"vpp", LE_K_INT4, 0},
+	[LE_F_N_KV_HEADS] = {"n_kv_heads", LE_K_INT4, 0},
+	[LE_F_FFN_HIDDEN] = {"ffn_hidden", LE_K_INT4, 0},
+	[LE_F_FFN_ACT] = {"ffn_act", LE_K_ENUM, LE_E_FFN_ACT},
+	[LE_F_VOCAB_SIZE] = {"vocab_size", LE_K_INT4, 0},
+	[LE_F_SEQUENCE_PARALLEL] = {"sequence_parallel", LE_K_BOOL, 0},
+	[LE_F_ATTENTION] = {"attention", LE_K_ENUM, LE_E_ATTENTION},
+	[LE_F_GRAD_DTYPE] = {"grad_dtype", LE_K_ENUM, LE_E_GRAD_DTYPE},
 };
 
 /* Name lists, indexed by the enum codes in econ.h; NULL-terminated. */
@@ -42,12 +56,18 @@ static const char *const dtype_names[] = {"fp32", "tf32", "bf16", "fp16", "fp8",
 static const char *const recompute_names[] = {"none", "selective", "full", NULL};
 static const char *const optimizer_names[] = {"adamw", "adamw_8bit", "sgd", NULL};
 static const char *const pricing_names[] = {"on_demand", "spot", "reserved", NULL};
+static const char *const ffn_act_names[] = {"gelu", "swiglu", NULL};
+static const char *const attention_names[] = {"flash", "eager", NULL};
+static const char *const grad_dtype_names[] = {"bf16", "fp32", NULL};
 
 static const char *const *const enum_names[LE_E__COUNT] = {
 	[LE_E_DTYPE] = dtype_names,
 	[LE_E_RECOMPUTE] = recompute_names,
 	[LE_E_OPTIMIZER] = optimizer_names,
 	[LE_E_PRICING] = pricing_names,
+	[LE_E_FFN_ACT] = ffn_act_names,
+	[LE_E_ATTENTION] = attention_names,
+	[LE_E_GRAD_DTYPE] = grad_dtype_names,
 };
 
 /* Printable lists for error messages. */
@@ -56,6 +76,9 @@ static const char *const enum_choices[LE_E__COUNT] = {
 	[LE_E_RECOMPUTE] = "none, selective, full",
 	[LE_E_OPTIMIZER] = "adamw, adamw_8bit, sgd",
 	[LE_E_PRICING] = "on_demand, spot, reserved",
+	[LE_E_FFN_ACT] = "gelu, swiglu",
+	[LE_E_ATTENTION] = "flash, eager",
+	[LE_E_GRAD_DTYPE] = "bf16, fp32",
 };
 
 const char *
@@ -131,11 +154,102 @@ le_spec_set_text(le_spec *s, le_field f, const char *txt, size_t len)
 	s->present |= LE_BIT(f);
 }
 
-/* Data-parallel degree dp = n_gpus / (tp · pp). */
+/* A field's value, or dflt when it is NULL (fields with a default: ep, cp, vpp, sequence_parallel, ...). */
+double
+le_num_or(const le_spec *s, le_field f, double dflt)
+{
+	return (s->present & LE_BIT(f)) ? s->num[f] : dflt;
+}
+
+/* Data-parallel degree dp = n_gpus / (tp · pp · cp) (Megatron-LM's rank grid; cp = 1 before 0.3.0). */
 double
 le_dp(const le_spec *s)
 {
-	return s->num[LE_F_N_GPUS] / (s->num[LE_F_TP] * s->num[LE_F_PP]);
+	return s->num[LE_F_N_GPUS] /
+		(s->num[LE_F_TP] * s->num[LE_F_PP] * le_num_or(s, LE_F_CP, 1));
+}
+
+/* Parameters active per token: n_active_params for a mixture of experts, else n_params. */
+double
+le_active_params(const le_spec *s)
+{
+	return le_num_or(s, LE_F_N_ACTIVE_PARAMS, s->num[LE_F_N_PARAMS]);
+}
+
+/*
+ * Parameters held in experts, from the totals: with N = dense + experts and
+ * N_active = dense + experts · top_k / n_experts (each token uses top_k of
+ * the n_experts of a layer; Fedus et al. 2021, "Switch Transformers", §2),
+ * experts = (N − N_active) / (1 − top_k / n_experts).  0 for a dense model,
+ * and when top_k = n_experts (every expert active: nothing to tell apart).
+ * DeepSeek-V3: (671e9 − 37e9) / (1 − 8/256) = 654e9, against 58 MoE layers ·
+ * 256 experts · 3 · 7168 · 2048 = 654e9 in its report (arXiv 2412.19437 §4.2).
+ */
+double
+le_expert_params(const le_spec *s)
+{
+	double		e,
+				k,
+				n = s->num[LE_F_N_PARAMS];
+
+	if (!(s->present & LE_BIT(LE_F_N_EXPERTS)) || !(s->present & LE_BIT(LE_F_TOP_K)))
+		return 0;
+	e = s->num[LE_F_N_EXPERTS];
+	k = s->num[LE_F_TOP_K];
+	if (k >= e)
+		return 0;
+	e = (n - le_active_params(s)) / (1.0 - k / e);
+	return e > n ? n : (e < 0 ? 0 : e);
+}
+
+/*
+ * Layers on the heaviest pipeline stage: ⌈L/pp⌉ (stages hold ⌈L/pp⌉ or
+ * ⌊L/pp⌋ layers, e.g. Llama 3 405B's 126 layers on 16 stages; Llama 3
+ * report §3.3.2).  NaN when n_layers is unknown.
+ */
+double
+le_stage_layers(const le_spec *s)
+{
+	if (!(s->present & LE_BIT(LE_F_N_LAYERS)))
+		return NAN;
+	return ceil(s->num[LE_F_N_LAYERS] / s->num[LE_F_PP]);
+}
+
+/*
+ * Layers on pipeline stage i of pp when n_layers = q·pp + r: the r extra
+ * layers go to stages 1..r, so the first stage, which keeps the most
+ * micro-batches in flight, and (unless r = pp − 1) the last, which holds the
+ * output layer and the logits, get q.  This is Llama 3 405B's split of 126
+ * layers on 16 stages (7, 8 × 14, 7; Llama 3 report §3.3.2, "one Transformer
+ * layer fewer on the first and the last stages").  NaN when n_layers is
+ * unknown.
+ */
+double
+le_layers_on_stage(const le_spec *s, int i)
+{
+	double		L,
+				pp = s->num[LE_F_PP],
+				q,
+				r;
+
+	if (!(s->present & LE_BIT(LE_F_N_LAYERS)))
+		return NAN;
+	L = s->num[LE_F_N_LAYERS];
+	q = floor(L / pp);
+	r = L - q * pp;
+	return q + ((i >= 1 && i <= r) ? 1.0 : 0.0);
+}
+
+/*
+ * Share of the (non-embedding) parameters on the heaviest stage:
+ * ⌈L/pp⌉ / L when n_layers is known, else 1/pp.
+ */
+double
+le_stage_share(const le_spec *s)
+{
+	if (!(s->present & LE_BIT(LE_F_N_LAYERS)))
+		return 1.0 / s->num[LE_F_PP];
+	return le_stage_layers(s) / s->num[LE_F_N_LAYERS];
 }
 
 /* Micro-batches per optimizer step, global_batch / (micro_batch · dp); 0 when global_batch is unknown. */
@@ -160,7 +274,7 @@ le_is_fp32(const le_spec *s)
 int
 le_shape_known(const le_spec *s)
 {
-	uint32_t	need = LE_BIT(LE_F_N_LAYERS) | LE_BIT(LE_F_D_MODEL) |
+	le_fieldset need = LE_BIT(LE_F_N_LAYERS) | LE_BIT(LE_F_D_MODEL) |
 		LE_BIT(LE_F_N_HEADS) | LE_BIT(LE_F_SEQ_LEN);
 
 	return (s->present & need) == need;

@@ -41,6 +41,15 @@ static const range ranges[LE_F__COUNT] = {
 	[LE_F_TP] = {1, 0, INT4_MAX_D, 0},
 	[LE_F_PP] = {1, 0, INT4_MAX_D, 0},
 	[LE_F_ZERO_STAGE] = {0, 0, 3, 0},
+	[LE_F_N_ACTIVE_PARAMS] = {0, 1, 1e18, 0},
+	[LE_F_N_EXPERTS] = {1, 0, 1e6, 0},
+	[LE_F_TOP_K] = {1, 0, 1e6, 0},
+	[LE_F_EP] = {1, 0, INT4_MAX_D, 0},
+	[LE_F_CP] = {1, 0, INT4_MAX_D, 0},
+	[LE_F_VPP] = {1, 0, 1e5, 0},
+	[LE_F_N_KV_HEADS] = {1, 0, 1e6, 0},
+	[LE_F_FFN_HIDDEN] = {1, 0, 1e8, 0},
+	[LE_F_VOCAB_SIZE] = {1, 0, 1e9, 0},
 };
 
 /* Fill err and return st; used by every check so messages look alike. */
@@ -124,7 +133,7 @@ check_field(const le_spec *s, le_field f, le_error *err)
 	{
 		if (LE_OPTIONAL & LE_BIT(f))
 			return LE_OK;
-		return le_set_error(err, LE_ERR_VALUE, "Only the shape fields n_layers, d_model, n_heads, seq_len and global_batch may be NULL.",
+		return le_set_error(err, LE_ERR_VALUE, "Only the shape fields n_layers, d_model, n_heads, seq_len and global_batch and the 0.3.0 fields (n_active_params ... grad_dtype) may be NULL.",
 							"run_spec field %s must not be NULL", name);
 	}
 	switch (le_field_kind(f))
@@ -149,13 +158,17 @@ check_field(const le_spec *s, le_field f, le_error *err)
 
 				return le_check_enum(name, le_field_enum(f), s->text[f], s->textlen[f], &code, err);
 			}
+		case LE_K_BOOL:
+			if (s->num[f] != 0 && s->num[f] != 1)
+				return le_set_error(err, LE_ERR_VALUE, NULL, "%s must be true or false", name);
+			return LE_OK;
 	}
 	return LE_OK;
 }
 
 /* Check every field whose bit is set in need, in field order. */
 le_status
-le_check_fields(const le_spec *s, uint32_t need, le_error *err)
+le_check_fields(const le_spec *s, le_fieldset need, le_error *err)
 {
 	for (int f = 0; f < LE_F__COUNT; f++)
 	{
@@ -165,14 +178,103 @@ le_check_fields(const le_spec *s, uint32_t need, le_error *err)
 	return LE_OK;
 }
 
+/* Shorthand for the messages below. */
+#define HAS(s, f) (((s)->present & LE_BIT(f)) != 0)
+
+/*
+ * Cross-field rules of the 0.3.0 fields: mixture of experts, expert, context
+ * and interleaved pipeline parallelism, grouped-query attention.  Each
+ * message names every field of the impossible combination.
+ */
+static le_status
+check_modern(const le_spec *s, double dp, le_error *err)
+{
+	char		d[256];
+	double		n = s->num[LE_F_N_PARAMS];
+	double		ep = le_num_or(s, LE_F_EP, 1);
+	double		cp = le_num_or(s, LE_F_CP, 1);
+	double		vpp = le_num_or(s, LE_F_VPP, 1);
+	double		pp = s->num[LE_F_PP];
+
+	if (HAS(s, LE_F_N_EXPERTS) != HAS(s, LE_F_TOP_K))
+		return le_set_error(err, LE_ERR_VALUE, "A mixture of experts needs both; a dense model neither.",
+							"n_experts and top_k must be given together");
+	if (HAS(s, LE_F_N_EXPERTS) && s->num[LE_F_TOP_K] > s->num[LE_F_N_EXPERTS])
+	{
+		snprintf(d, sizeof(d), "Got top_k=%.0f, n_experts=%.0f; each token is routed to top_k of the n_experts experts.",
+				 s->num[LE_F_TOP_K], s->num[LE_F_N_EXPERTS]);
+		return le_set_error(err, LE_ERR_VALUE, d, "top_k must be in [1, n_experts]");
+	}
+	if (HAS(s, LE_F_N_ACTIVE_PARAMS) && s->num[LE_F_N_ACTIVE_PARAMS] > n)
+	{
+		snprintf(d, sizeof(d), "Got n_active_params=%.6g, n_params=%.6g.", s->num[LE_F_N_ACTIVE_PARAMS], n);
+		return le_set_error(err, LE_ERR_VALUE, d, "n_active_params must be in (0, n_params]");
+	}
+	if (HAS(s, LE_F_N_ACTIVE_PARAMS) && s->num[LE_F_N_ACTIVE_PARAMS] < n && !HAS(s, LE_F_N_EXPERTS))
+	{
+		snprintf(d, sizeof(d), "Got n_active_params=%.6g < n_params=%.6g with n_experts NULL.", s->num[LE_F_N_ACTIVE_PARAMS], n);
+		return le_set_error(err, LE_ERR_VALUE, d, "n_active_params below n_params needs n_experts and top_k (a mixture of experts)");
+	}
+	if (HAS(s, LE_F_N_EXPERTS) && s->num[LE_F_TOP_K] < s->num[LE_F_N_EXPERTS] &&
+		!(le_active_params(s) < n))
+	{
+		snprintf(d, sizeof(d), "Got n_experts=%.0f, top_k=%.0f, n_active_params %s.", s->num[LE_F_N_EXPERTS], s->num[LE_F_TOP_K],
+				 HAS(s, LE_F_N_ACTIVE_PARAMS) ? "= n_params" : "NULL");
+		return le_set_error(err, LE_ERR_VALUE, d, "a mixture of experts with top_k < n_experts needs n_active_params below n_params");
+	}
+	if (ep > 1 && !HAS(s, LE_F_N_EXPERTS))
+	{
+		snprintf(d, sizeof(d), "Got ep=%.0f with n_experts NULL.", ep);
+		return le_set_error(err, LE_ERR_VALUE, d, "ep > 1 needs n_experts (expert parallelism shards experts)");
+	}
+	if (ep > dp || fmod(dp, ep) != 0)
+	{
+		snprintf(d, sizeof(d), "Got ep=%.0f, dp=%.0f (n_gpus / (tp * pp * cp)).", ep, dp);
+		return le_set_error(err, LE_ERR_VALUE, d, "ep must divide dp");
+	}
+	if (HAS(s, LE_F_N_EXPERTS) && fmod(s->num[LE_F_N_EXPERTS], ep) != 0)
+	{
+		snprintf(d, sizeof(d), "Got n_experts=%.0f, ep=%.0f; each expert-parallel rank holds n_experts / ep whole experts.",
+				 s->num[LE_F_N_EXPERTS], ep);
+		return le_set_error(err, LE_ERR_VALUE, d, "ep must divide n_experts");
+	}
+	if (cp > 1 && HAS(s, LE_F_SEQ_LEN) && fmod(s->num[LE_F_SEQ_LEN], 2 * cp) != 0)
+	{
+		snprintf(d, sizeof(d), "Got seq_len=%.0f, cp=%.0f; the sequence is cut into 2 * cp chunks so that causal attention work is balanced.",
+				 s->num[LE_F_SEQ_LEN], cp);
+		return le_set_error(err, LE_ERR_VALUE, d, "2 * cp must divide seq_len");
+	}
+	if (vpp > 1 && pp < 2)
+	{
+		snprintf(d, sizeof(d), "Got vpp=%.0f, pp=%.0f.", vpp, pp);
+		return le_set_error(err, LE_ERR_VALUE, d, "vpp > 1 (interleaved schedule) needs pp >= 2");
+	}
+	if (vpp > 1 && HAS(s, LE_F_N_LAYERS) && fmod(s->num[LE_F_N_LAYERS], pp * vpp) != 0)
+	{
+		snprintf(d, sizeof(d), "Got n_layers=%.0f, pp=%.0f, vpp=%.0f; every virtual stage holds the same number of layers.",
+				 s->num[LE_F_N_LAYERS], pp, vpp);
+		return le_set_error(err, LE_ERR_VALUE, d, "pp * vpp must divide n_layers");
+	}
+	if (HAS(s, LE_F_N_KV_HEADS) && HAS(s, LE_F_N_HEADS) &&
+		fmod(s->num[LE_F_N_HEADS], s->num[LE_F_N_KV_HEADS]) != 0)
+	{
+		snprintf(d, sizeof(d), "Got n_heads=%.0f, n_kv_heads=%.0f; each key/value head serves a whole group of query heads.",
+				 s->num[LE_F_N_HEADS], s->num[LE_F_N_KV_HEADS]);
+		return le_set_error(err, LE_ERR_VALUE, d, "n_kv_heads must divide n_heads");
+	}
+	return LE_OK;
+}
+
 /*
  * Cross-field rules of a whole spec (fields must already be in range):
- * tp*pp divides n_gpus (dp = n_gpus/(tp*pp), Narayanan et al. 2021 §2.3);
+ * tp*pp*cp divides n_gpus (dp = n_gpus/(tp*pp*cp), Narayanan et al. 2021
+ * §2.3, Megatron-LM's rank grid with context parallelism);
  * global_batch is a whole number of micro_batch*dp (Megatron-LM's check);
  * n_heads divides d_model (head size h/a, Vaswani et al. 2017);
- * tp divides n_heads and pp divides n_layers (Megatron-LM splits whole heads
- * across tensor ranks and whole layers across stages; Shoeybi et al. 2019 §3,
- * Narayanan et al. 2021 §2.2).
+ * tp divides n_heads (Megatron-LM splits whole heads across tensor ranks,
+ * Shoeybi et al. 2019 §3); pp does not exceed n_layers (stages hold
+ * ⌈L/pp⌉ or ⌊L/pp⌋ whole layers; an uneven split is allowed since 0.3.0,
+ * as Llama 3 405B ran 126 layers on 16 stages); then check_modern.
  */
 le_status
 le_check_relations(const le_spec *s, le_error *err)
@@ -180,13 +282,19 @@ le_check_relations(const le_spec *s, le_error *err)
 	double		g = s->num[LE_F_N_GPUS];
 	double		tp = s->num[LE_F_TP];
 	double		pp = s->num[LE_F_PP];
-	double		mp = tp * pp;
+	double		cp = le_num_or(s, LE_F_CP, 1);
+	double		mp = tp * pp * cp;
 	char		d[256];
 
 	if (mp > g || fmod(g, mp) != 0)
 	{
-		snprintf(d, sizeof(d), "Got tp=%.0f, pp=%.0f, n_gpus=%.0f; dp = n_gpus / (tp * pp) must be a whole number >= 1.", tp, pp, g);
-		return le_set_error(err, LE_ERR_VALUE, d, "tp * pp must divide n_gpus");
+		if (cp == 1)
+		{
+			snprintf(d, sizeof(d), "Got tp=%.0f, pp=%.0f, n_gpus=%.0f; dp = n_gpus / (tp * pp) must be a whole number >= 1.", tp, pp, g);
+			return le_set_error(err, LE_ERR_VALUE, d, "tp * pp must divide n_gpus");
+		}
+		snprintf(d, sizeof(d), "Got tp=%.0f, pp=%.0f, cp=%.0f, n_gpus=%.0f; dp = n_gpus / (tp * pp * cp) must be a whole number >= 1.", tp, pp, cp, g);
+		return le_set_error(err, LE_ERR_VALUE, d, "tp * pp * cp must divide n_gpus");
 	}
 	if (s->present & LE_BIT(LE_F_GLOBAL_BATCH))
 	{
@@ -210,10 +318,10 @@ le_check_relations(const le_spec *s, le_error *err)
 		snprintf(d, sizeof(d), "Got n_heads=%.0f, tp=%.0f.", s->num[LE_F_N_HEADS], tp);
 		return le_set_error(err, LE_ERR_VALUE, d, "tp must divide n_heads");
 	}
-	if ((s->present & LE_BIT(LE_F_N_LAYERS)) && fmod(s->num[LE_F_N_LAYERS], pp) != 0)
+	if ((s->present & LE_BIT(LE_F_N_LAYERS)) && pp > s->num[LE_F_N_LAYERS])
 	{
-		snprintf(d, sizeof(d), "Got n_layers=%.0f, pp=%.0f.", s->num[LE_F_N_LAYERS], pp);
-		return le_set_error(err, LE_ERR_VALUE, d, "pp must divide n_layers");
+		snprintf(d, sizeof(d), "Got n_layers=%.0f, pp=%.0f; every pipeline stage holds at least one layer.", s->num[LE_F_N_LAYERS], pp);
+		return le_set_error(err, LE_ERR_VALUE, d, "pp must be in [1, n_layers]");
 	}
-	return LE_OK;
+	return check_modern(s, g / mp, err);
 }

@@ -1,14 +1,14 @@
 -- Time, cost and energy of a run (C functions over run_spec).
 
-CREATE FUNCTION llm_econ.training_flops(spec llm_econ.run_spec) RETURNS float8
+CREATE FUNCTION llm_econ.training_flops(spec llm_econ.run_spec, attention_flops boolean DEFAULT false) RETURNS float8
 AS 'MODULE_PATHNAME', 'le_training_flops_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION llm_econ.training_flops(llm_econ.run_spec) IS
-  'model FLOPs of the run, 6·N·D (Kaplan et al. 2020)';
+COMMENT ON FUNCTION llm_econ.training_flops(llm_econ.run_spec, boolean) IS
+  'model FLOPs of the run, 6·N_active·D (Kaplan et al. 2020; N_active = n_active_params, else n_params); attention_flops adds 12·n_layers·d_model·seq_len per token (PaLM, App. B), the convention of published MFU figures';
 
 CREATE FUNCTION llm_econ.mfu_time(spec llm_econ.run_spec) RETURNS interval
 AS 'MODULE_PATHNAME', 'le_mfu_time_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ.mfu_time(llm_econ.run_spec) IS
-  'wall-clock time 6ND / (mfu · n_gpus · peak_flops), as an interval in hours:minutes:seconds';
+  'wall-clock time 6·N_active·D / (mfu · n_gpus · peak_flops), as an interval in hours:minutes:seconds';
 
 CREATE FUNCTION llm_econ.gpu_hours(spec llm_econ.run_spec) RETURNS float8
 AS 'MODULE_PATHNAME', 'le_gpu_hours_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

@@ -23,7 +23,20 @@ CREATE TYPE llm_econ.run_spec AS (
     pp                      int4,
     zero_stage              int4,
     recompute               text,
-    optimizer               text
+    optimizer               text,
+    n_active_params         float8,
+    n_experts               int4,
+    top_k                   int4,
+    ep                      int4,
+    cp                      int4,
+    vpp                     int4,
+    n_kv_heads              int4,
+    ffn_hidden              int4,
+    ffn_act                 text,
+    vocab_size              int4,
+    sequence_parallel       boolean,
+    attention               text,
+    grad_dtype              text
 );
 
 COMMENT ON TYPE llm_econ.run_spec IS
@@ -51,6 +64,19 @@ COMMENT ON COLUMN llm_econ.run_spec.pp IS 'pipeline-parallel degree';
 COMMENT ON COLUMN llm_econ.run_spec.zero_stage IS 'ZeRO/FSDP stage over dp, 0-3';
 COMMENT ON COLUMN llm_econ.run_spec.recompute IS 'activation recomputation: none, selective, full';
 COMMENT ON COLUMN llm_econ.run_spec.optimizer IS 'adamw, adamw_8bit, sgd';
+COMMENT ON COLUMN llm_econ.run_spec.n_active_params IS 'parameters active per token (mixture of experts); FLOPs, time and cost use it, memory and communication use n_params; NULL = n_params';
+COMMENT ON COLUMN llm_econ.run_spec.n_experts IS 'experts per MoE layer; NULL = dense';
+COMMENT ON COLUMN llm_econ.run_spec.top_k IS 'experts each token is routed to; NULL = dense';
+COMMENT ON COLUMN llm_econ.run_spec.ep IS 'expert-parallel degree, divides dp and n_experts; NULL = 1';
+COMMENT ON COLUMN llm_econ.run_spec.cp IS 'context-parallel degree, dp = n_gpus / (tp * pp * cp); NULL = 1';
+COMMENT ON COLUMN llm_econ.run_spec.vpp IS 'virtual pipeline stages per rank (interleaved 1F1B); NULL = 1';
+COMMENT ON COLUMN llm_econ.run_spec.n_kv_heads IS 'key/value heads (grouped-query attention); NULL = n_heads';
+COMMENT ON COLUMN llm_econ.run_spec.ffn_hidden IS 'FFN inner size (per expert for a mixture of experts); NULL = 4 * d_model';
+COMMENT ON COLUMN llm_econ.run_spec.ffn_act IS 'gelu (2 matrices) or swiglu (3 matrices); NULL = gelu';
+COMMENT ON COLUMN llm_econ.run_spec.vocab_size IS 'vocabulary: embedding, output layer and logits memory; NULL = unknown, left out';
+COMMENT ON COLUMN llm_econ.run_spec.sequence_parallel IS 'Megatron sequence parallelism when tp > 1; NULL = true';
+COMMENT ON COLUMN llm_econ.run_spec.attention IS 'flash (no s^2 score tensors stored) or eager (Korthikanti''s 5as/h term); NULL = flash';
+COMMENT ON COLUMN llm_econ.run_spec.grad_dtype IS 'gradient precision: bf16 (2 bytes) or fp32 (4 bytes, Megatron''s main grads; doubles data-parallel gradient traffic); NULL = bf16';
 
 CREATE FUNCTION llm_econ.run_spec(
     n_params float8, n_tokens float8, n_gpus int4, sku text,
@@ -61,10 +87,16 @@ CREATE FUNCTION llm_econ.run_spec(
     tp int4 DEFAULT 1, pp int4 DEFAULT 1, zero_stage int4 DEFAULT 0,
     recompute text DEFAULT 'none', optimizer text DEFAULT 'adamw',
     gpus_per_node int4 DEFAULT NULL,
-    inter_node_gbps float8 DEFAULT 50)
+    inter_node_gbit_per_s float8 DEFAULT 400,
+    n_active_params float8 DEFAULT NULL, n_experts int4 DEFAULT NULL, top_k int4 DEFAULT NULL,
+    ep int4 DEFAULT 1, cp int4 DEFAULT 1, vpp int4 DEFAULT 1,
+    n_kv_heads int4 DEFAULT NULL, ffn_hidden int4 DEFAULT NULL, ffn_act text DEFAULT 'gelu',
+    vocab_size int4 DEFAULT NULL, sequence_parallel boolean DEFAULT true,
+    attention text DEFAULT 'flash', grad_dtype text DEFAULT 'bf16')
 RETURNS llm_econ.run_spec
 AS 'MODULE_PATHNAME', 'le_run_spec'
 LANGUAGE C STABLE PARALLEL SAFE;
 
-COMMENT ON FUNCTION llm_econ.run_spec(float8, float8, int4, text, float8, text, int4, int4, int4, int4, int4, int4, int4, int4, int4, text, text, int4, float8) IS
-  'validating run_spec constructor: looks the SKU up by key or alias (case-insensitive) and freezes its peak at dtype, HBM, links and TDP into the value; inter_node_gbps is GB/s per GPU per direction';
+COMMENT ON FUNCTION llm_econ.run_spec(float8, float8, int4, text, float8, text, int4, int4, int4, int4, int4, int4, int4, int4, int4, text, text, int4, float8,
+                                      float8, int4, int4, int4, int4, int4, int4, int4, text, int4, boolean, text, text) IS
+  'validating run_spec constructor: looks the SKU up by key or alias (case-insensitive) and freezes its peak at dtype, HBM (as the driver reports it), links and TDP into the value; inter_node_gbit_per_s is Gbit/s per GPU per direction (400 = one NDR400 port = 50e9 bytes/s)';

@@ -14,14 +14,14 @@ CREATE TABLE llm_econ.gpu_sku (
     vendor                text NOT NULL,
     name                  text NOT NULL,
     hbm_gb                float8 NOT NULL CHECK (hbm_gb > 0::float8 AND hbm_gb < 'Infinity'),
-    hbm_bandwidth_gbps    float8 CHECK (hbm_bandwidth_gbps > 0::float8 AND hbm_bandwidth_gbps < 'Infinity'),
+    hbm_gb_per_s          float8 CHECK (hbm_gb_per_s > 0::float8 AND hbm_gb_per_s < 'Infinity'),
     fp32_tflops           float8 CHECK (fp32_tflops > 0::float8 AND fp32_tflops < 'Infinity'),
     tf32_tflops           float8 CHECK (tf32_tflops > 0::float8 AND tf32_tflops < 'Infinity'),
     bf16_tflops           float8 CHECK (bf16_tflops > 0::float8 AND bf16_tflops < 'Infinity'),
     fp16_tflops           float8 CHECK (fp16_tflops > 0::float8 AND fp16_tflops < 'Infinity'),
     fp8_tflops            float8 CHECK (fp8_tflops > 0::float8 AND fp8_tflops < 'Infinity'),
-    nvlink_gbps           float8 CHECK (nvlink_gbps > 0::float8 AND nvlink_gbps < 'Infinity'),
-    pcie_gbps             float8 NOT NULL CHECK (pcie_gbps > 0::float8 AND pcie_gbps < 'Infinity'),
+    nvlink_gb_per_s       float8 CHECK (nvlink_gb_per_s > 0::float8 AND nvlink_gb_per_s < 'Infinity'),
+    pcie_gb_per_s         float8 NOT NULL DEFAULT 64 CHECK (pcie_gb_per_s > 0::float8 AND pcie_gb_per_s < 'Infinity'),
     gpus_per_node         int4 NOT NULL CHECK (gpus_per_node BETWEEN 1 AND 4096),
     tdp_watts             float8 NOT NULL CHECK (tdp_watts > 0::float8 AND tdp_watts <= 100000::float8),
     list_price_usd_low    numeric CHECK (list_price_usd_low > 0::numeric AND list_price_usd_low < 'Infinity'),
@@ -29,6 +29,8 @@ CREATE TABLE llm_econ.gpu_sku (
     released              date,
     source                text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
     builtin               boolean NOT NULL DEFAULT false,
+    -- added in 0.3.0, so last (an updated table has it there too)
+    hbm_bytes             float8 CHECK (hbm_bytes > 0::float8 AND hbm_bytes < 'Infinity'),
     CHECK (list_price_usd_low <= list_price_usd_high),
     CHECK (num_nonnulls(fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops) > 0)
 );
@@ -41,15 +43,16 @@ COMMENT ON COLUMN llm_econ.gpu_sku.sku IS 'key, e.g. H100-SXM5; looked up case-i
 COMMENT ON COLUMN llm_econ.gpu_sku.vendor IS 'maker, e.g. NVIDIA';
 COMMENT ON COLUMN llm_econ.gpu_sku.name IS 'marketing name';
 COMMENT ON COLUMN llm_econ.gpu_sku.hbm_gb IS 'device memory per GPU, GB (10^9 bytes)';
-COMMENT ON COLUMN llm_econ.gpu_sku.hbm_bandwidth_gbps IS 'device memory bandwidth, GB/s (10^9 bytes/s)';
+COMMENT ON COLUMN llm_econ.gpu_sku.hbm_gb_per_s IS 'device memory bandwidth, GB/s (10^9 bytes/s)';
 COMMENT ON COLUMN llm_econ.gpu_sku.fp32_tflops IS 'dense FP32 peak, TFLOP/s (10^12); NULL = not supported or not published';
 COMMENT ON COLUMN llm_econ.gpu_sku.tf32_tflops IS 'dense TF32 tensor peak, TFLOP/s; NULL = not supported or not published';
 COMMENT ON COLUMN llm_econ.gpu_sku.bf16_tflops IS 'dense BF16 tensor peak, TFLOP/s; NULL = not supported or not published';
 COMMENT ON COLUMN llm_econ.gpu_sku.fp16_tflops IS 'dense FP16 tensor peak, TFLOP/s; NULL = not supported or not published';
 COMMENT ON COLUMN llm_econ.gpu_sku.fp8_tflops IS 'dense FP8 tensor peak, TFLOP/s; NULL = not supported or not published';
-COMMENT ON COLUMN llm_econ.gpu_sku.nvlink_gbps IS 'NVLink bandwidth per GPU, GB/s, both directions summed as marketed; NULL = no NVLink';
-COMMENT ON COLUMN llm_econ.gpu_sku.pcie_gbps IS 'host link per GPU, GB/s, both directions summed (PCIe 4.0 x16 = 64); used inside a node when there is no NVLink';
-COMMENT ON COLUMN llm_econ.gpu_sku.gpus_per_node IS 'GPUs in the usual server of this part (the NVLink domain when it has one)';
+COMMENT ON COLUMN llm_econ.gpu_sku.nvlink_gb_per_s IS 'NVLink bandwidth per GPU, GB/s, both directions summed as marketed (or the vendor''s scale-up link: AMD Infinity Fabric, Intel Gaudi RoCE, Google ICI); NULL = none';
+COMMENT ON COLUMN llm_econ.gpu_sku.pcie_gb_per_s IS 'host link per GPU, GB/s, both directions summed (default 64 = PCIe 4.0 x16); used inside a node when there is no NVLink';
+COMMENT ON COLUMN llm_econ.gpu_sku.hbm_bytes IS 'device memory per GPU in bytes as the driver reports it (nvidia-smi memory.total MiB x 2^20), where published; NULL = not published, hbm_gb x 10^9 is used';
+COMMENT ON COLUMN llm_econ.gpu_sku.gpus_per_node IS 'GPUs in the usual server of this part (the NVLink domain when it has one: 72 for GB200/GB300 NVL72, the ICI pod for TPUs)';
 COMMENT ON COLUMN llm_econ.gpu_sku.tdp_watts IS 'board power, W';
 COMMENT ON COLUMN llm_econ.gpu_sku.list_price_usd_low IS 'purchase price per GPU, USD, low end of the quoted range';
 COMMENT ON COLUMN llm_econ.gpu_sku.list_price_usd_high IS 'purchase price per GPU, USD, high end of the quoted range';

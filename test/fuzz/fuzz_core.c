@@ -330,6 +330,15 @@ in_range(le_field f, double v)
 		[LE_F_TP] = {1, 0, 2147483647.0},
 		[LE_F_PP] = {1, 0, 2147483647.0},
 		[LE_F_ZERO_STAGE] = {0, 0, 3},
+		[LE_F_N_ACTIVE_PARAMS] = {0, 1, 1e18},
+		[LE_F_N_EXPERTS] = {1, 0, 1e6},
+		[LE_F_TOP_K] = {1, 0, 1e6},
+		[LE_F_EP] = {1, 0, 2147483647.0},
+		[LE_F_CP] = {1, 0, 2147483647.0},
+		[LE_F_VPP] = {1, 0, 1e5},
+		[LE_F_N_KV_HEADS] = {1, 0, 1e6},
+		[LE_F_FFN_HIDDEN] = {1, 0, 1e8},
+		[LE_F_VOCAB_SIZE] = {1, 0, 1e9},
 	};
 
 	return isfinite(v) && (r[f].lo_open ? v > r[f].lo : v >= r[f].lo) && v <= r[f].hi;
@@ -337,7 +346,7 @@ in_range(le_field f, double v)
 
 /* What le_check_fields(need) must answer, computed independently. */
 static int
-fields_ok_oracle(const le_spec *s, uint32_t need)
+fields_ok_oracle(const le_spec *s, le_fieldset need)
 {
 	for (int f = 0; f < LE_F__COUNT; f++)
 	{
@@ -364,9 +373,20 @@ fields_ok_oracle(const le_spec *s, uint32_t need)
 				if (le_enum_parse(le_field_enum((le_field) f), s->text[f], s->textlen[f]) < 0)
 					return 0;
 				break;
+			case LE_K_BOOL:
+				if (s->num[f] != 0 && s->num[f] != 1)
+					return 0;
+				break;
 		}
 	}
 	return 1;
+}
+
+/* A field as an integer, or dflt when NULL. */
+static int64_t
+int_or(const le_spec *s, le_field f, int64_t dflt)
+{
+	return (s->present & LE_BIT(f)) ? (int64_t) s->num[f] : dflt;
 }
 
 /* Cross-field rules with 64-bit integers (fields whole and in range). */
@@ -376,13 +396,19 @@ relations_oracle(const le_spec *s)
 	int64_t		g = (int64_t) s->num[LE_F_N_GPUS],
 				tp = (int64_t) s->num[LE_F_TP],
 				pp = (int64_t) s->num[LE_F_PP],
-				mp = tp * pp;
+				cp = int_or(s, LE_F_CP, 1),
+				ep = int_or(s, LE_F_EP, 1),
+				vpp = int_or(s, LE_F_VPP, 1),
+				dp;
+	int			moe = (s->present & LE_BIT(LE_F_N_EXPERTS)) != 0;
 
-	if (mp > g || g % mp != 0)
+	/* tp·pp·cp ≤ 3 · 2^31 · ... may exceed g: compare in steps to stay in range */
+	if (tp > g || pp > g || cp > g || tp * pp > g || tp * pp * cp > g || g % (tp * pp * cp) != 0)
 		return 0;
+	dp = g / (tp * pp * cp);
 	if (s->present & LE_BIT(LE_F_GLOBAL_BATCH))
 	{
-		int64_t		per = (int64_t) s->num[LE_F_MICRO_BATCH] * (g / mp);
+		int64_t		per = (int64_t) s->num[LE_F_MICRO_BATCH] * dp;
 		int64_t		gb = (int64_t) s->num[LE_F_GLOBAL_BATCH];
 
 		if (gb < per || gb % per != 0)
@@ -393,7 +419,36 @@ relations_oracle(const le_spec *s)
 		return 0;
 	if ((s->present & LE_BIT(LE_F_N_HEADS)) && (int64_t) s->num[LE_F_N_HEADS] % tp != 0)
 		return 0;
-	if ((s->present & LE_BIT(LE_F_N_LAYERS)) && (int64_t) s->num[LE_F_N_LAYERS] % pp != 0)
+	/* since 0.3.0 pp need not divide n_layers, but cannot exceed it */
+	if ((s->present & LE_BIT(LE_F_N_LAYERS)) && (int64_t) s->num[LE_F_N_LAYERS] < pp)
+		return 0;
+	/* mixture of experts, ep, cp, vpp, GQA (validate.c check_modern) */
+	if (moe != ((s->present & LE_BIT(LE_F_TOP_K)) != 0))
+		return 0;
+	if (moe && s->num[LE_F_TOP_K] > s->num[LE_F_N_EXPERTS])
+		return 0;
+	if ((s->present & LE_BIT(LE_F_N_ACTIVE_PARAMS)) && s->num[LE_F_N_ACTIVE_PARAMS] > s->num[LE_F_N_PARAMS])
+		return 0;
+	if ((s->present & LE_BIT(LE_F_N_ACTIVE_PARAMS)) && s->num[LE_F_N_ACTIVE_PARAMS] < s->num[LE_F_N_PARAMS] && !moe)
+		return 0;
+	if (moe && s->num[LE_F_TOP_K] < s->num[LE_F_N_EXPERTS] &&
+		!((s->present & LE_BIT(LE_F_N_ACTIVE_PARAMS)) && s->num[LE_F_N_ACTIVE_PARAMS] < s->num[LE_F_N_PARAMS]))
+		return 0;
+	if (ep > 1 && !moe)
+		return 0;
+	if (ep > dp || dp % ep != 0)
+		return 0;
+	if (moe && (int64_t) s->num[LE_F_N_EXPERTS] % ep != 0)
+		return 0;
+	if (cp > 1 && (s->present & LE_BIT(LE_F_SEQ_LEN)) && (int64_t) s->num[LE_F_SEQ_LEN] % (2 * cp) != 0)
+		return 0;
+	if (vpp > 1 && pp < 2)
+		return 0;
+	if (vpp > 1 && (s->present & LE_BIT(LE_F_N_LAYERS)) &&
+		(pp * vpp > (int64_t) s->num[LE_F_N_LAYERS] || (int64_t) s->num[LE_F_N_LAYERS] % (pp * vpp) != 0))
+		return 0;
+	if ((s->present & LE_BIT(LE_F_N_KV_HEADS)) && (s->present & LE_BIT(LE_F_N_HEADS)) &&
+		(int64_t) s->num[LE_F_N_HEADS] % (int64_t) s->num[LE_F_N_KV_HEADS] != 0)
 		return 0;
 	return 1;
 }
@@ -507,13 +562,17 @@ fuzz_model(const le_spec *s, double pue, double wall, int checked_all)
 				hours = -1,
 				kwh = -1,
 				mfu = -1;
+	/* n_active_params, when given, is at most n_params (both in range or a range error anyway) */
+	int			active_ok = !((s->present & LE_BIT(LE_F_N_ACTIVE_PARAMS)) && (s->present & LE_BIT(LE_F_N_PARAMS)) &&
+							  s->num[LE_F_N_ACTIVE_PARAMS] > s->num[LE_F_N_PARAMS]);
 
 	err_reset(&e);
 	st_f = le_training_flops(s, &flops, &e);
 	check_status("le_training_flops", st_f, &e);
 	if (st_f == LE_OK)
 		REQUIRE(finite_nonneg(flops), "training_flops OK but %.17g", flops);
-	REQUIRE((st_f == LE_ERR_VALUE) == !fields_ok_oracle(s, LE_NEED_FLOPS),
+	/* the fields in range, and the active parameters no more than all of them */
+	REQUIRE((st_f == LE_ERR_VALUE) == !(fields_ok_oracle(s, LE_NEED_FLOPS) && active_ok),
 			"training_flops status %d disagrees with the field ranges", (int) st_f);
 
 	err_reset(&e);
@@ -524,7 +583,7 @@ fuzz_model(const le_spec *s, double pue, double wall, int checked_all)
 		REQUIRE(finite_nonneg(sec), "train_seconds OK but %.17g", sec);
 		REQUIRE(st_f == LE_OK, "train_seconds OK but training_flops failed");
 	}
-	REQUIRE((st_t == LE_ERR_VALUE) == !fields_ok_oracle(s, LE_NEED_TIME),
+	REQUIRE((st_t == LE_ERR_VALUE) == !(fields_ok_oracle(s, LE_NEED_TIME) && active_ok),
 			"train_seconds status %d disagrees with the field ranges", (int) st_t);
 
 	err_reset(&e);
@@ -622,8 +681,12 @@ fuzz_memory_comm(const le_spec *s, int checked_all, int rel_ok)
 		int			known = (s->present & LE_BIT(LE_F_GLOBAL_BATCH)) && (s->present & LE_BIT(LE_F_N_LAYERS)) &&
 			(s->present & LE_BIT(LE_F_D_MODEL)) && (s->present & LE_BIT(LE_F_SEQ_LEN));
 		double		dp = le_dp(s);
+		double		stride = s->num[LE_F_TP] * le_num_or(s, LE_F_CP, 1) * dp;
+		/* pp: one row, or an NVLink and a network row when only neighbouring stages share a node */
+		int			pp_rows = s->num[LE_F_PP] <= 1 ? 0 :
+			(s->num[LE_F_N_GPUS] > s->num[LE_F_GPUS_PER_NODE] && stride < s->num[LE_F_GPUS_PER_NODE]) ? 2 : 1;
 		int			want = (dp > 1 ? ((int) s->num[LE_F_ZERO_STAGE] == 0 ? 1 : 2) : 0) +
-			(s->num[LE_F_TP] > 1) + (s->num[LE_F_PP] > 1);
+			(s->num[LE_F_TP] > 1) + (le_num_or(s, LE_F_CP, 1) > 1) + (le_num_or(s, LE_F_EP, 1) > 1) + pp_rows;
 		double		sb = 0,
 					ss = 0;
 
@@ -706,8 +769,8 @@ fuzz_plan(const le_spec *s, long cap, int whole)
 
 			REQUIRE(p->tp >= 1 && p->pp >= 1 && p->dp >= 1, "plan %ld: tp %d pp %d dp %d", i, p->tp, p->pp, p->dp);
 			if (whole)
-				REQUIRE((double) p->tp * p->pp * p->dp == g && gpn % p->tp == 0,
-						"plan %ld: tp %d * pp %d * dp %d != n_gpus %g or tp does not divide gpus_per_node %d",
+				REQUIRE((double) p->tp * p->pp * p->dp * le_num_or(s, LE_F_CP, 1) == g && gpn % p->tp == 0,
+						"plan %ld: tp %d * pp %d * dp %d (* cp) != n_gpus %g or tp does not divide gpus_per_node %d",
 						i, p->tp, p->pp, p->dp, g, gpn);
 			REQUIRE(p->zero_stage >= 0 && p->zero_stage <= 3 && p->recompute >= 0 && p->recompute <= 2,
 					"plan %ld: zero %d recompute %d", i, p->zero_stage, p->recompute);
@@ -890,7 +953,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				st_rel = LE_ERR_VALUE;
 	double		pue,
 				wall;
-	uint32_t	mask;
+	le_fieldset mask;
 	long		cap;
 
 	if (verbose < 0)
@@ -920,6 +983,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			case LE_K_INT4:
 				le_spec_set_num(&s, (le_field) f, value(&r, !raw));
 				break;
+			case LE_K_BOOL:
+				/* SQL gives 0 or 1; raw mode also tries other doubles */
+				le_spec_set_num(&s, (le_field) f, raw ? value(&r, 0) : (double) (u8(&r, 0) & 1));
+				break;
 			case LE_K_TEXT:
 			case LE_K_ENUM:
 				set_text(&r, &s, (le_field) f);
@@ -928,14 +995,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	pue = has(&r, 1) ? value(&r, 0) : 1.2;
 	wall = has(&r, 1) ? value(&r, 0) : 3600;
-	mask = has(&r, 4) ? (uint32_t) bytes_le(&r, 4) : LE_NEED_ALL;
+	mask = has(&r, 4) ? (le_fieldset) bytes_le(&r, 4) : LE_NEED_ALL;
 	cap = (long) u8(&r, 64);
 
 	if (verbose)
 	{
 		fprintf(stderr, "spec (flags 0x%02x, %s):\n", flags, raw ? "raw doubles in int4 fields" : "SQL-reachable values");
 		print_spec(&s);
-		fprintf(stderr, "  pue %.17g wall %.17g mask 0x%08x plan cap %ld\n", pue, wall, mask, cap);
+		fprintf(stderr, "  pue %.17g wall %.17g mask 0x%016llx plan cap %ld\n", pue, wall, (unsigned long long) mask, cap);
 	}
 
 	/* names and lists */
@@ -943,7 +1010,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		REQUIRE(le_field_name((le_field) f)[0] != '?', "field %d has no name", f);
 	REQUIRE(strcmp(le_field_name(LE_F__COUNT), "?") == 0, "field name out of range");
 	for (int en = 0; en < LE_E__COUNT; en++)
-		for (int c = 0; c < 3; c++)
+		for (int c = 0; c < 3 && strcmp(le_enum_label((le_enum) en, c), "?") != 0; c++)
 			REQUIRE(le_enum_parse((le_enum) en, le_enum_label((le_enum) en, c), strlen(le_enum_label((le_enum) en, c))) == c,
 					"enum %d code %d does not round-trip", en, c);
 
@@ -952,7 +1019,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	st_all = le_check_fields(&s, mask, &e);
 	check_status("le_check_fields", st_all, &e);
 	REQUIRE(st_all == LE_OK || st_all == LE_ERR_VALUE, "check_fields status %d", (int) st_all);
-	REQUIRE((st_all == LE_OK) == fields_ok_oracle(&s, mask), "check_fields(0x%x) = %d disagrees with the ranges", mask, (int) st_all);
+	REQUIRE((st_all == LE_OK) == fields_ok_oracle(&s, mask), "check_fields(0x%llx) = %d disagrees with the ranges", (unsigned long long) mask, (int) st_all);
 
 	err_reset(&e);
 	st_all = le_check_fields(&s, LE_NEED_ALL, &e);

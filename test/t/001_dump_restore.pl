@@ -27,8 +27,8 @@ $node->safe_psql('fresh', 'CREATE EXTENSION llm_econ');
 $node->safe_psql('orig', q{
   CREATE EXTENSION llm_econ;
   -- a user GPU with its source, aliases (one machine type, one name of a shipped part), an MFU row
-  INSERT INTO llm_econ.gpu_sku (sku, vendor, name, hbm_gb, hbm_bandwidth_gbps, fp32_tflops, bf16_tflops, fp16_tflops,
-                                fp8_tflops, nvlink_gbps, pcie_gbps, gpus_per_node, tdp_watts, list_price_usd_low,
+  INSERT INTO llm_econ.gpu_sku (sku, vendor, name, hbm_gb, hbm_gb_per_s, fp32_tflops, bf16_tflops, fp16_tflops,
+                                fp8_tflops, nvlink_gb_per_s, pcie_gb_per_s, gpus_per_node, tdp_watts, list_price_usd_low,
                                 list_price_usd_high, released, source)
   VALUES ('X1-TEST', 'Acme', 'Acme X1 96GB', 96, 3200, 60, 500, 500, 1000, 900, 128, 8, 700, 20000, 25000,
           '2024-01-01', 'Acme X1 datasheet rev 3 (test fixture)');
@@ -250,7 +250,7 @@ TODO:
 $node->safe_psql('postgres', 'CREATE DATABASE edited; CREATE DATABASE edited_restored');
 $node->safe_psql('edited', q{
   CREATE EXTENSION llm_econ;
-  INSERT INTO llm_econ.gpu_sku (sku, vendor, name, hbm_gb, bf16_tflops, pcie_gbps, gpus_per_node, tdp_watts, source) VALUES
+  INSERT INTO llm_econ.gpu_sku (sku, vendor, name, hbm_gb, bf16_tflops, pcie_gb_per_s, gpus_per_node, tdp_watts, source) VALUES
     ('X2-PRE', 'Acme', 'Acme X2 engineering sample', 64, 400, 128, 8, 600, 'Acme preview sheet (test fixture)'),
     ('X3-OLD', 'Acme', 'Acme X3', 32, 200, 64, 8, 300, 'Acme sheet (test fixture)');
   INSERT INTO llm_econ.run_plan (run_id, spec, provider, planned_at, usd_per_gpu_hour, tenant) VALUES

@@ -29,9 +29,11 @@ is(q1('postgres', q{SELECT string_agg(path, ' ') FROM pg_extension_update_paths(
 # The same user data, added the same way in both databases: a user GPU, aliases, an MFU row,
 # prices by hand, by SkyPilot catalog and by staged history, grants, plans and FOCUS bills of two
 # tenants.  Everything time-dependent is given explicitly.
+# The gpu_sku columns were renamed in 0.3.0 (units): the setup names them as the installed version
+# does ({HBM_BW}, {NVLINK}, {PCIE} below; setup_for fills them in).
 my @setup = (q{
-  INSERT INTO llm_econ.gpu_sku (sku, vendor, name, hbm_gb, hbm_bandwidth_gbps, fp32_tflops, bf16_tflops, fp16_tflops,
-                                fp8_tflops, nvlink_gbps, pcie_gbps, gpus_per_node, tdp_watts, list_price_usd_low,
+  INSERT INTO llm_econ.gpu_sku (sku, vendor, name, hbm_gb, {HBM_BW}, fp32_tflops, bf16_tflops, fp16_tflops,
+                                fp8_tflops, {NVLINK}, {PCIE}, gpus_per_node, tdp_watts, list_price_usd_low,
                                 list_price_usd_high, released, source)
   VALUES ('X1-TEST', 'Acme', 'Acme X1 96GB', 96, 3200, 60, 500, 500, 1000, 900, 128, 8, 700, 20000, 25000,
           '2024-01-01', 'Acme X1 datasheet rev 3 (test fixture)');
@@ -88,13 +90,28 @@ SELECT * FROM llm_econ.load_price_history(source => 'mycloud export (test)');
 ', tenant => 'tenant_b', source => 'lambda-2024-05.csv');
 });
 
+sub setup_for
+{
+  my ($v030) = @_;
+  my %col = $v030 ? (HBM_BW => 'hbm_gb_per_s', NVLINK => 'nvlink_gb_per_s', PCIE => 'pcie_gb_per_s')
+                  : (HBM_BW => 'hbm_bandwidth_gbps', NVLINK => 'nvlink_gbps', PCIE => 'pcie_gbps');
+  return map { (my $sql = $_) =~ s/\{(HBM_BW|NVLINK|PCIE)\}/$col{$1}/g; $sql } @setup;
+}
+
 # Every table's rows as one checksum each (ordered by key; price_series by its text).  spend's
 # imported_at is now() at import time, so it can only match within one database: the comparison
-# across databases leaves it out, the before/after-update comparison keeps it.
+# across databases leaves it out, the before/after-update comparison keeps it.  Through the update
+# 0.3.0 re-keys spend (row_hash = the charge identity, occurrence renumbered, billing_account_id
+# filled, delivery added) and plan_vs_actual gains rows and columns: that comparison leaves those
+# out, and the comparison with a fresh install checks them.
 sub table_sums
 {
   my ($db, $keep_import_time) = @_;
-  my $drop = $keep_import_time ? '' : " - 'imported_at'";
+  my $drop = $keep_import_time
+    ? " - 'row_hash' - 'occurrence' - 'billing_account_id' - 'delivery'"
+    : " - 'imported_at'";
+  my $pva = $keep_import_time ? '' : q{
+    UNION ALL SELECT 'plan_vs_actual ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY to_jsonb(t)::text)) FROM llm_econ.plan_vs_actual t};
   return q1($db, qq{SELECT string_agg(x, E'\\n' ORDER BY x) FROM (
     SELECT 'gpu_sku ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY sku)) FROM llm_econ.gpu_sku t
     UNION ALL SELECT 'gpu_sku_user ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY sku)) FROM llm_econ.gpu_sku t WHERE NOT builtin
@@ -107,7 +124,7 @@ sub table_sums
     UNION ALL SELECT 'price_history_staging ' || count(*) FROM llm_econ.price_history_staging t
     UNION ALL SELECT 'run_plan ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY run_id)) FROM llm_econ.run_plan t
     UNION ALL SELECT 'spend ' || count(*) || ' ' || md5(string_agg((to_jsonb(t)$drop)::text, ',' ORDER BY id)) FROM llm_econ.spend t
-    UNION ALL SELECT 'plan_vs_actual ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY run_id)) FROM llm_econ.plan_vs_actual t
+    $pva
     UNION ALL SELECT 'sequences ' || (SELECT last_value FROM llm_econ.price_snapshot_id_seq) || ' ' || (SELECT last_value FROM llm_econ.spend_id_seq)
   ) AS s(x)});
 }
@@ -115,7 +132,7 @@ sub table_sums
 # ---- 0.1.0 with data, then ALTER EXTENSION UPDATE ---------------------------------------------
 q1('upgraded', q{CREATE EXTENSION llm_econ VERSION '0.1.0'});
 is(q1('upgraded', q{SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'}), '0.1.0', 'installed at 0.1.0');
-q1('upgraded', $_) for @setup;
+q1('upgraded', $_) for setup_for(0);
 my $before = table_sums('upgraded', 1);
 like($before, qr/^run_plan 4 /m, 'setup: 0.1.0 database has the plans');
 like($before, qr/^spend 5 /m, 'setup: 0.1.0 database has the bills');
@@ -124,11 +141,29 @@ my ($ret, $stdout, $stderr) = $node->psql('upgraded', 'ALTER EXTENSION llm_econ 
 is($ret, 0, 'ALTER EXTENSION llm_econ UPDATE succeeds');
 is($stderr, '', 'ALTER EXTENSION llm_econ UPDATE says nothing (no warning, no notice)');
 is(q1('upgraded', q{SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'}), $target, 'extversion is the current version after the update');
-is(table_sums('upgraded', 1), $before, 'every row intact through the update (all tables, views and sequences)');
+my $after = table_sums('upgraded', 1);
+# 0.3.0 renames gpu_sku columns, rewrites shipped rows (gpu_sku, mfu_reference) and the stored plans' specs (new fields, HBM
+# as the driver reports it), on purpose; every other table is untouched
+my $untouched = sub { join "\n", grep { !/^(gpu_sku|gpu_sku_user|mfu_reference|run_plan) / } split /\n/, $_[0] };
+is($untouched->($after), $untouched->($before), 'every other row intact through the update (all tables, views and sequences)');
+like($after, qr/^run_plan 4 /m, 'the 4 plans are still there');
+# 0.3.0 (issue 14): renamed columns and argument, new fields in stored plans, re-frozen HBM
+is(q1('upgraded', q{SELECT string_agg(attname, ',' ORDER BY attnum) FROM pg_attribute
+                     WHERE attrelid = 'llm_econ.gpu_sku'::regclass AND attname ~ '(gbps|gb_per_s|hbm_bytes)$' AND NOT attisdropped}),
+   'hbm_gb_per_s,nvlink_gb_per_s,pcie_gb_per_s,hbm_bytes', 'gpu_sku bandwidth columns renamed to *_gb_per_s, hbm_bytes added');
+is(q1('upgraded', q{SELECT (llm_econ.run_spec(7e9, 1e12, 64, 'H100', inter_node_gbit_per_s => 400)).inter_node_bytes_per_s}),
+   '50000000000', 'inter_node_gbit_per_s => 400 is 50e9 bytes/s after the update');
+is(q1('upgraded', q{SELECT string_agg(format('%s %s %s %s %s', run_id, (spec).hbm_bytes, (spec).ep, (spec).attention, planned_usd), E'\n' ORDER BY run_id)
+                      FROM llm_econ.run_plan}),
+   q1('upgraded', q{SELECT string_agg(format('%s %s %s %s %s', run_id, (s).hbm_bytes, 1, 'flash', p.planned_usd), E'\n' ORDER BY run_id)
+                      FROM llm_econ.run_plan p, llm_econ.gpu_sku g,
+                           LATERAL (SELECT COALESCE(g.hbm_bytes, g.hbm_gb * 1e9) AS hbm_bytes) AS s
+                     WHERE g.sku = (p.spec).sku}),
+   'stored plans: new fields at their defaults, HBM re-frozen as the driver reports it, planned USD unchanged');
 
 # ---- fresh install of the current version with the same data ------------------------------------------------------------
 q1('fresh', 'CREATE EXTENSION llm_econ');
-q1('fresh', $_) for @setup;
+q1('fresh', $_) for setup_for(1);
 
 # ---- schemas: pg_dump --schema-only, plain and --binary-upgrade ---------------------------------
 # A plain schema-only dump of a database using an extension holds only CREATE EXTENSION, its
@@ -196,7 +231,8 @@ my $ext = q{SELECT extname || ' ' || extversion || ' ' || extnamespace::regnames
                    || ' ' || extcondition::text
               FROM pg_extension WHERE extname = 'llm_econ'};
 is(q1('upgraded', $ext), q1('fresh', $ext), 'pg_extension entry identical (version, schema, config tables and their dump conditions)');
-my $initprivs = q{SELECT string_agg(pg_describe_object(classoid, objoid, objsubid) || ' ' || initprivs::text, E'\n' ORDER BY 1)
+my $initprivs = q{SELECT string_agg(pg_describe_object(classoid, objoid, objsubid) || ' ' || initprivs::text, E'\n'
+                                    ORDER BY pg_describe_object(classoid, objoid, objsubid))
                     FROM pg_init_privs WHERE privtype = 'e' AND classoid = 'pg_class'::regclass
                      AND objoid IN (SELECT oid FROM pg_class WHERE relnamespace = 'llm_econ'::regnamespace)};
 is(q1('upgraded', $initprivs), q1('fresh', $initprivs), "extension objects' initial privileges identical (pg_init_privs)");
@@ -216,5 +252,18 @@ for my $t (qw(gpu_sku gpu_sku_user gpu_sku_alias gpu_sku_alias_user mfu_referenc
 my $daily = q{SELECT string_agg(to_jsonb(d)::text, E'\n' ORDER BY "time", tenant, provider, service_category) FROM llm_econ.spend_daily d};
 like(q1('fresh', $daily), qr/"billed_usd": 9216\.00/, 'spend_daily in the fresh install sums the bills');
 is(q1('upgraded', $daily), q1('fresh', $daily), 'spend_daily identical on the data written before the update');
+
+# The charges imported before the update carry the 0.3.0 charge identity: the same bill,
+# re-exported with another timestamp style and an extra column, adds nothing in either database
+# (0.2.0 hashed the raw line and would have stored it twice).
+my ($bill) = $setup[2] =~ /import_focus\(\n'(BilledCost.*?)', tenant => 'tenant_a'/s;
+ok(defined $bill && $bill =~ /T00:00:00Z/, 'the tenant_a bill of the setup is found');
+(my $reexport = $bill) =~ s/T00:00:00Z/ 00:00:00+00:00/g;
+$reexport =~ s/\n/,x_Export\n/g;
+for my $db (qw(upgraded fresh))
+{
+  is(q1($db, qq{SELECT inserted || ' ' || skipped || ' ' || replaced FROM llm_econ.import_focus(\$\$$reexport\$\$, tenant => 'tenant_a', source => 're-export')}),
+     '0 3 0', "$db: the re-exported bill adds nothing (charge identity, not raw lines)");
+}
 
 done_testing();

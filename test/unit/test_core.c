@@ -266,9 +266,11 @@ test_activations(void)
 	le_spec_set_num(&s, LE_F_SEQ_LEN, 2048);
 	s.num[LE_F_TP] = 8;
 	s.num[LE_F_PP] = 8;
+	le_spec_set_text(&s, LE_F_ATTENTION, "eager", 5);	/* Korthikanti's score term (flash is the default) */
 	want[0] = 96 * sbh * (34 + 5.0 * 96 * 2048 / 12288) / 8;	/* L layers' worth on stage 1 */
 	want[1] = 96 * sbh * 34 / 8;
-	want[2] = 96 * sbh * 2 + sbh * (34 + 5.0 * 96 * 2048 / 12288) / 8;	/* + one layer being recomputed */
+	/* full: 2sbh/t under sequence parallelism (0.2.0 kept 2sbh, t times too much) + one layer being recomputed */
+	want[2] = 96 * sbh * 2 / 8 + sbh * (34 + 5.0 * 96 * 2048 / 12288) / 8;
 	for (int i = 0; i < 3; i++)
 	{
 		le_spec_set_text(&s, LE_F_RECOMPUTE, rc[i], strlen(rc[i]));
@@ -280,6 +282,150 @@ test_activations(void)
 	le_spec_set_num(&s, LE_F_GLOBAL_BATCH, 16 * 2);	/* dp = 16, m = 2 */
 	CHECK(le_memory_per_gpu(&s, &m, &e) == LE_OK, "memory ok");
 	NEAR(m.activations, want[0] * 2 / 8, 1e-12, "m = 2 < pp = 8");
+}
+
+
+/* One layer of GPT-3 175B's shape on one stage, 1 micro-batch: the per-layer activation bytes. */
+static double
+layer_bytes(le_spec *s)
+{
+	le_memory	m;
+	le_error	e;
+
+	le_spec_set_num(s, LE_F_N_LAYERS, 1);
+	if (le_memory_per_gpu(s, &m, &e) != LE_OK)
+	{
+		printf("memory failed: %s\n", e.message);
+		return NAN;
+	}
+	return m.activations;
+}
+
+/* Korthikanti's Table 2 variants, FlashAttention, GQA, SwiGLU, context parallelism. */
+static void
+test_activation_variants(void)
+{
+	le_spec		s = make_spec(175e9, 300e9, 8, 312, 0.4, 400);
+	double		sbh = 2048.0 * 12288.0,
+				as_h = 5.0 * 96 * 2048 / 12288;
+
+	le_spec_set_num(&s, LE_F_D_MODEL, 12288);
+	le_spec_set_num(&s, LE_F_N_HEADS, 96);
+	le_spec_set_num(&s, LE_F_SEQ_LEN, 2048);
+	s.num[LE_F_TP] = 8;
+	le_spec_set_text(&s, LE_F_ATTENTION, "eager", 5);
+	le_spec_set_num(&s, LE_F_SEQUENCE_PARALLEL, 0);
+	NEAR(layer_bytes(&s), sbh * (10 + 24.0 / 8 + as_h / 8), 1e-12, "tensor parallel only: sbh(10 + 24/t + 5as/(ht))");
+	le_spec_set_text(&s, LE_F_RECOMPUTE, "full", 4);
+	s.num[LE_F_N_LAYERS] = 1;
+	NEAR(layer_bytes(&s), 2 * sbh + sbh * (10 + 24.0 / 8 + as_h / 8), 1e-12, "full, no sequence parallelism: 2sbh (+ recomputed layer)");
+	le_spec_set_text(&s, LE_F_RECOMPUTE, "none", 4);
+	le_spec_set_num(&s, LE_F_SEQUENCE_PARALLEL, 1);
+	NEAR(layer_bytes(&s), sbh * (34 + as_h) / 8, 1e-12, "sequence parallel: sbh(34 + 5as/h)/t");
+	le_spec_set_text(&s, LE_F_ATTENTION, "flash", 5);
+	NEAR(layer_bytes(&s), sbh * 34 / 8 + 4.0 * 96 * 2048 / 8, 1e-12, "flash: no s^2 term, fp32 softmax statistics only");
+	le_spec_set_num(&s, LE_F_N_KV_HEADS, 8);	/* K and V at 8/96 */
+	NEAR(layer_bytes(&s), sbh * (34 - 4 + 4.0 * 8 / 96) / 8 + 4.0 * 96 * 2048 / 8, 1e-12, "GQA shrinks K and V");
+	s.present &= ~LE_BIT(LE_F_N_KV_HEADS);
+	le_spec_set_text(&s, LE_F_FFN_ACT, "swiglu", 6);
+	le_spec_set_num(&s, LE_F_FFN_HIDDEN, 4 * 12288);
+	NEAR(layer_bytes(&s), sbh * (34 + 8) / 8 + 4.0 * 96 * 2048 / 8, 1e-12, "SwiGLU: 6·f/h instead of 4·f/h");
+	s.present &= ~(LE_BIT(LE_F_FFN_ACT) | LE_BIT(LE_F_FFN_HIDDEN));
+	s.num[LE_F_N_GPUS] = 16;
+	le_spec_set_num(&s, LE_F_CP, 2);
+	NEAR(layer_bytes(&s), sbh / 2 * 34 / 8 + 4.0 * 96 * 1024 / 8, 1e-12, "context parallelism halves the sequence");
+}
+
+/* DeepSeek-V3 (arXiv 2412.19437): 671B total, 37B active, 14.8T tokens; 2048 H800, PP16, EP64, ZeRO-1. */
+static void
+test_moe(void)
+{
+	le_spec		s = make_spec(671e9, 14.8e12, 2048, 989, 0.4, 700);
+	le_memory	m;
+	le_error	e;
+	double		flops;
+
+	le_spec_set_num(&s, LE_F_N_ACTIVE_PARAMS, 37e9);
+	le_spec_set_num(&s, LE_F_N_EXPERTS, 256);
+	le_spec_set_num(&s, LE_F_TOP_K, 8);
+	CHECK(le_training_flops(&s, &flops, &e) == LE_OK, "flops ok");
+	NEAR(flops, 6 * 37e9 * 14.8e12, 1e-12, "FLOPs from the active parameters, 3.3e24");
+	NEAR(le_expert_params(&s), 634e9 / (1 - 8.0 / 256), 1e-12, "expert parameters from the totals");
+	s.num[LE_F_PP] = 16;
+	le_spec_set_num(&s, LE_F_EP, 64);
+	s.num[LE_F_ZERO_STAGE] = 1;
+	le_spec_set_num(&s, LE_F_HBM_BYTES, 81559.0 * 1048576);
+	CHECK(le_memory_per_gpu(&s, &m, &e) == LE_OK, "memory ok: %s", e.message);
+	{
+		double		ex = 634e9 / (1 - 8.0 / 256) / 16 / 64,
+					de = (671e9 - 634e9 / (1 - 8.0 / 256)) / 16;
+
+		NEAR(m.weights, 2 * (de + ex), 1e-12, "weights: dense/pp + experts/(pp·ep)");
+		NEAR(m.optimizer, 12 * (de / 128 + ex / 2), 1e-12, "ZeRO-1 over dp for dense, dp/ep for experts");
+	}
+	CHECK(m.weights + m.grads + m.optimizer < 20e9, "states fit in 20 GB, not 671e9/16 x 16 B");
+	/* the impossible: ep not dividing dp, top_k above n_experts */
+	le_spec_set_num(&s, LE_F_EP, 48);
+	CHECK(le_check_relations(&s, &e) == LE_ERR_VALUE && strstr(e.message, "ep") && strstr(e.message, "dp"), "ep must divide dp: %s", e.message);
+	le_spec_set_num(&s, LE_F_EP, 64);
+	le_spec_set_num(&s, LE_F_TOP_K, 300);
+	CHECK(le_check_relations(&s, &e) == LE_ERR_VALUE && strstr(e.message, "top_k") && strstr(e.message, "n_experts"), "top_k <= n_experts: %s", e.message);
+}
+
+/* Llama 3 405B: 126 layers on 16 stages; fp32 gradients; the interleaved schedule. */
+static void
+test_pipeline_and_grads(void)
+{
+	le_spec		s = make_spec(405e9, 15.6e12, 16384, 989, 0.4, 700);
+	le_memory	m,
+				m32;
+	le_error	e;
+	le_comm_row r16[LE_COMM_MAX_ROWS],
+				r32[LE_COMM_MAX_ROWS];
+	int			n16,
+				n32;
+
+	le_spec_set_num(&s, LE_F_N_LAYERS, 126);
+	s.num[LE_F_TP] = 8;
+	s.num[LE_F_PP] = 16;
+	CHECK(le_check_relations(&s, &e) == LE_OK, "126 layers on 16 stages: %s", e.message);
+	CHECK(le_memory_per_gpu(&s, &m, &e) == LE_OK, "memory ok");
+	NEAR(m.weights, 2 * 405e9 * 8 / 126 / 8, 1e-12, "heaviest stage holds ceil(126/16) = 8 layers");
+	le_spec_set_text(&s, LE_F_GRAD_DTYPE, "fp32", 4);
+	CHECK(le_memory_per_gpu(&s, &m32, &e) == LE_OK, "memory ok");
+	NEAR(m32.grads, 2 * m.grads, 1e-12, "fp32 main grads: 4 bytes");
+	NEAR((m32.weights + m32.grads + m32.optimizer) / (m.weights + m.grads + m.optimizer), 18.0 / 16, 1e-12, "18 bytes per parameter");
+	CHECK(le_comm_breakdown(&s, r32, &n32, &e) == LE_OK, "comm ok");
+	le_spec_set_text(&s, LE_F_GRAD_DTYPE, "bf16", 4);
+	CHECK(le_comm_breakdown(&s, r16, &n16, &e) == LE_OK && n16 == n32 && strcmp(r16[0].parallelism, "dp") == 0, "comm ok");
+	NEAR(r32[0].bytes, 2 * r16[0].bytes, 1e-12, "fp32 gradients double the data-parallel all-reduce");
+	/* interleaving: L(1 + (p-1)/(pv)) layers' worth on the first stage */
+	s.num[LE_F_N_LAYERS] = 128;
+	le_spec_set_num(&s, LE_F_D_MODEL, 16384);
+	le_spec_set_num(&s, LE_F_N_HEADS, 128);
+	le_spec_set_num(&s, LE_F_SEQ_LEN, 8192);
+	CHECK(le_memory_per_gpu(&s, &m, &e) == LE_OK, "memory ok");
+	le_spec_set_num(&s, LE_F_VPP, 2);
+	CHECK(le_memory_per_gpu(&s, &m32, &e) == LE_OK, "memory ok: %s", e.message);
+	NEAR(m32.activations / m.activations, 1 + 15.0 / 32, 1e-12, "interleaved 1F1B keeps 1 + (p-1)/(pv) times more");
+	le_spec_set_num(&s, LE_F_VPP, 3);
+	CHECK(le_check_relations(&s, &e) == LE_ERR_VALUE && strstr(e.message, "vpp"), "pp * vpp must divide n_layers: %s", e.message);
+}
+
+/* PaLM's attention FLOPs: 6N + 12·L·h·s per token. */
+static void
+test_attention_flops(void)
+{
+	le_spec		s = make_spec(8e9, 15e12, 1, 989, 0.4, 700);
+	double		f;
+	le_error	e;
+
+	CHECK(le_training_flops_attn(&s, 1, &f, &e) == LE_ERR_VALUE, "attention FLOPs need the shape");
+	le_spec_set_num(&s, LE_F_N_LAYERS, 32);
+	le_spec_set_num(&s, LE_F_D_MODEL, 4096);
+	le_spec_set_num(&s, LE_F_SEQ_LEN, 8192);
+	CHECK(le_training_flops_attn(&s, 1, &f, &e) == LE_OK, "ok");
+	NEAR(f, (6 * 8e9 + 12.0 * 32 * 4096 * 8192) * 15e12, 1e-12, "6N + 12LHs");
 }
 
 /* nccl-tests conventions; DDP sends 2(p-1)/p of the gradient buffer, ~4N bytes (errata); ZeRO-3 is 1.5x. */
@@ -354,6 +500,10 @@ main(void)
 	test_validation();
 	test_zero_figure1();
 	test_activations();
+	test_activation_variants();
+	test_moe();
+	test_pipeline_and_grads();
+	test_attention_flops();
 	test_comm();
 	test_plan();
 	test_csv();
