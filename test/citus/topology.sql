@@ -35,11 +35,16 @@ BEGIN
   END LOOP;
 END $$;
 
--- import_focus runs on the coordinator and inserts into the distributed spend.  PostgreSQL would
--- inline its SQL helper _focus_typed (which reads gpu_sku_alias) into that INSERT, and Citus
--- cannot plan tables brought in by inlining ("parameterized queries for SQL functions referencing
--- distributed tables are not supported"); a SET clause keeps it a plain function call.
-ALTER FUNCTION llm_econ._focus_typed(jsonb) SET search_path = pg_catalog, pg_temp;
+-- import_focus runs on the coordinator and inserts into the distributed spend.  Citus cannot
+-- plan tables that PostgreSQL brings into that INSERT by inlining a SQL function ("parameterized
+-- queries for SQL functions referencing distributed tables are not supported"): 0.2.0's SQL
+-- helper _focus_typed was one; a SET clause keeps such a helper a plain function call.
+DO $$
+BEGIN
+  IF to_regprocedure('llm_econ._focus_typed(jsonb)') IS NOT NULL THEN
+    ALTER FUNCTION llm_econ._focus_typed(jsonb) SET search_path = pg_catalog, pg_temp;
+  END IF;
+END $$;
 
 -- run_plan's freeze trigger runs on the worker that holds the row's shard, where it reads that
 -- node's own price tables (see 2.): Citus calls such triggers "unsafe" and wants them allowed.
