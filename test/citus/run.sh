@@ -135,6 +135,15 @@ q="SELECT o.provider || ':' || o.pricing || ':' || llm_econ.price_twap('H100-SXM
      FROM (SELECT DISTINCT provider, pricing FROM llm_econ.price_series WHERE sku = 'H100-SXM5') o ORDER BY 1"
 check "a5 price_twap run on worker2 itself = the single node's" "$(sq worker2 -c "$q" | md5sum)" "$(sq single -c "$q" | md5sum)"
 
+# Known limitation, not counted: spend_daily converts currencies in a FROM-less LATERAL subquery
+# calling the STABLE _usd_per_unit, which Citus will not push down; the same sums with the call
+# in the aggregate run (queries.sql). Reported as TODO until the view changes.
+if out=$(sq coord -c "SELECT count(*) FROM llm_econ.spend_daily" 2>&1); then
+  echo "TODO e1 spend_daily now runs on Citus ($out rows): add it to queries.sql and drop this note"
+else
+  echo "TODO e1 (known, not counted) spend_daily on Citus: $(head -1 <<<"$out")"
+fi
+
 phase "(b) EXPLAIN: IMMUTABLE model functions evaluated on the workers"
 SPEC=$(sq coord -c "SELECT llm_econ.run_spec(7e9, 1.4e12, 256, 'H100', mfu => 0.45)::text")
 Q1="SELECT tenant, sum(llm_econ.estimate_cost(spec, usd_per_gpu_hour)) AS usd, sum(llm_econ.gpu_hours(spec)) AS gpu_hours
