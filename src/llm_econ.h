@@ -55,7 +55,7 @@ typedef struct LeSku
 	double		nvlink_gb_per_s;	/* NaN = no NVLink */
 	double		pcie_gb_per_s;
 	int32		gpus_per_node;
-	double		tdp_watts;
+	double		tdp_watts;		/* NaN: not published */
 } LeSku;
 
 extern void le_sku_lookup(const char *name, LeSku *out);
