@@ -8,6 +8,8 @@
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 
+#include "compat.h"
+
 #include "core/econ.h"
 #include "core/guard.h"
 
@@ -46,7 +48,7 @@ extern Datum le_spec_remember(FunctionCallInfo fcinfo, Datum composite, Datum va
 extern Datum le_spec_build(FunctionCallInfo fcinfo, const le_spec *s);
 extern TupleDesc le_result_tupdesc(FunctionCallInfo fcinfo);
 extern bool le_cache_fresh(uint64 *stamp);
-extern void le_report(const le_error *err) pg_attribute_noreturn();
+le_noreturn extern void le_report(const le_error *err);
 extern void le_check(le_status st, const le_error *err);
 
 /* ---- sku.c: SKU lookup by key or alias ---- */
