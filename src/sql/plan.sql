@@ -58,7 +58,7 @@ AS $$
           LIMIT 1) o
    WHERE ($2 IS NULL OR s.pricing OPERATOR(pg_catalog.=) $2)
      AND o.usd_per_gpu_hour IS NOT NULL
-     AND ($3 IS NULL OR o.observed_at OPERATOR(pg_catalog.>=) $1 OPERATOR(pg_catalog.-) $3)
+     AND ($3 IS NULL OR o.observed_at OPERATOR(pg_catalog.>=) ($1 OPERATOR(pg_catalog.-) $3))
 $$;
 COMMENT ON FUNCTION llm_econ._plan_offers(timestamptz, text, interval) IS
   'internal: every price series'' observation in effect at "at" (withdrawn series left out), of one pricing (NULL = all), no older than max_age (NULL = no bound); the offers cheapest_plan prices with';
