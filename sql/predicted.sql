@@ -135,7 +135,7 @@ INSERT INTO price_snapshot (observed_at, provider, sku, region, pricing, usd_per
   ('2030-01-01', 'testcloud', 'H100-SXM5', 'r1', 'on_demand', 2.50, 'h100x8', 8, 'test'),
   ('2030-01-01', 'testcloud', 'A100-80GB', 'r1', 'on_demand', 1.20, 'a100x8', 8, 'test'),
   ('2030-01-01', 'testcloud', 'A100-80GB', 'r1', 'spot', 0.70, 'a100x8', 8, 'test'),
-  ('2030-01-01', 'testcloud', 'L4', 'r1', 'on_demand', 0.40, 'l4x1', 1, 'test'),
+  ('2030-01-01', 'testcloud', 'L4', 'r1', 'on_demand', 0.40, 'l4x4', 4, 'test'),
   ('2025-01-01', 'testcloud', 'B200', 'r1', 'on_demand', 3.00, 'b200x8', 8, 'test');
 -- A 1.3B GPT on 26B tokens, within 2 days.
 CREATE TEMP TABLE m AS
@@ -168,8 +168,8 @@ SELECT count(*) AS plans,
 -- Which offers were used: only those in effect and fresh (the B200 offer is five years old).
 SELECT sku, pricing, count(*) AS plans, min(n_gpus) AS min_gpus, max(n_gpus) AS max_gpus
   FROM plans GROUP BY sku, pricing ORDER BY sku, pricing;
--- L4 is sold one GPU per instance: a run bigger than one instance needs whole nodes (gpus_per_node 8)
--- of instances, which this offer is not, so its only plans are on one GPU (too slow for 2 days).
+-- L4 is sold four GPUs per instance: a run bigger than one instance needs instances of whole nodes
+-- (gpus_per_node 8), which this offer is not, so its plans run on one instance (too slow for 2 days).
 SELECT sku, count(*) AS plans, max(n_gpus) AS max_gpus, min(wall_time) > interval '2 days' AS slower_than_2_days
   FROM m, cheapest_plan(m.model, interval '100 years', '2030-01-02', max_age => interval '1 day')
  WHERE sku = 'L4' GROUP BY sku;
