@@ -236,7 +236,9 @@ SELECT run_spec(671e9, 1e12, 2048, 'H800', n_active_params => 37e9, n_experts =>
 SELECT run_spec(7e9, 1e12, 64, 'H100', cp => 3);
 SELECT run_spec(7e9, 1e12, 64, 'H100', cp => 4, seq_len => 4100);
 SELECT run_spec(7e9, 1e12, 64, 'H100', vpp => 2);
-SELECT run_spec(7e9, 1e12, 64, 'H100', vpp => 2, pp => 4, n_layers => 30);
+-- uneven virtual stages are allowed (Llama 3: 126 layers on 16 x 2); fewer layers than virtual stages are not
+SELECT (run_spec(7e9, 1e12, 64, 'H100', vpp => 2, pp => 4, n_layers => 30)).vpp AS uneven_virtual_stages;
+SELECT run_spec(7e9, 1e12, 64, 'H100', vpp => 2, pp => 4, n_layers => 6);
 SELECT run_spec(7e9, 1e12, 64, 'H100', n_heads => 32, n_kv_heads => 6);
 SELECT run_spec(7e9, 1e12, 64, 'H100', ffn_act => 'relu');
 SELECT run_spec(7e9, 1e12, 64, 'H100', attention => 'sdpa');

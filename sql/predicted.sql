@@ -129,18 +129,21 @@ SELECT predicted_mfu(run_spec(7e9, 1e12, 8, 'H100', n_layers => 32, d_model => 4
 SELECT predicted_mfu(NULL) IS NULL AS null_in_null_out;
 
 -- ---- cheapest_plan ----------------------------------------------------------------------------------
--- Offers of a test cloud observed on 2030-01-01; max_age => '1 day' leaves out every shipped price
--- (the shipped series are still in effect in 2030, but their observations are years old).
+-- A 1.3B GPT on 26B tokens.
+CREATE TEMP TABLE m AS
+SELECT run_spec(1.3e9, 26e9, 8, 'H100', n_layers => 24, d_model => 2048, n_heads => 16, seq_len => 2048,
+                global_batch => 512, vocab_size => 50257) AS model;
+-- Offers of a test cloud observed on 2030-01-01 (rolled back at the end of this part, so that the
+-- tests after this one see the shipped prices only); max_age => '1 day' leaves out every shipped
+-- price (the shipped series are still in effect in 2030, but their observations are years old).
+BEGIN;
 INSERT INTO price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour, instance_type, gpus_per_instance, source) VALUES
   ('2030-01-01', 'testcloud', 'H100-SXM5', 'r1', 'on_demand', 2.50, 'h100x8', 8, 'test'),
   ('2030-01-01', 'testcloud', 'A100-80GB', 'r1', 'on_demand', 1.20, 'a100x8', 8, 'test'),
   ('2030-01-01', 'testcloud', 'A100-80GB', 'r1', 'spot', 0.70, 'a100x8', 8, 'test'),
   ('2030-01-01', 'testcloud', 'L4', 'r1', 'on_demand', 0.40, 'l4x4', 4, 'test'),
   ('2025-01-01', 'testcloud', 'B200', 'r1', 'on_demand', 3.00, 'b200x8', 8, 'test');
--- A 1.3B GPT on 26B tokens, within 2 days.
-CREATE TEMP TABLE m AS
-SELECT run_spec(1.3e9, 26e9, 8, 'H100', n_layers => 24, d_model => 2048, n_heads => 16, seq_len => 2048,
-                global_batch => 512, vocab_size => 50257) AS model;
+-- Within 2 days.
 CREATE TEMP TABLE plans AS
 SELECT row_number() OVER () AS rank, p.*
   FROM m, cheapest_plan(m.model, interval '2 days', at => '2030-01-02', max_age => interval '1 day') AS p;
@@ -190,6 +193,7 @@ SELECT sku, n_gpus, tp, pp, dp, date_trunc('second', wall_time) AS fastest_wall_
  ORDER BY wall_time, cost_usd LIMIT 1;
 -- Nothing in effect yet (before every observation): no rows.
 SELECT count(*) AS plans_in_2000 FROM m, cheapest_plan(m.model, interval '100 years', '2000-01-01');
+ROLLBACK;
 
 -- Bad input: 22023 naming the argument and its range.
 SELECT * FROM m, cheapest_plan(m.model, interval '0 seconds', '2030-01-02');

@@ -69,6 +69,11 @@ INSERT INTO vol_call (fn, call) VALUES
   ('_check_spec/1', $$_check_spec(ROW(1e9, 1e10, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
   ('_csv_header/2', $$_csv_header(E'a,b\n1,2\n', 'csv')$$), ('_csv_records/2', $$_csv_records(E'a,b\n1,2\n', 'csv')$$),
   ('_focus_time/1', $$_focus_time('2024-06-01 00:00')$$),
+  ('step_breakdown/2', $$step_breakdown(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec)$$),
+  ('predicted_mfu/2', $$predicted_mfu(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec)$$),
+  ('predicted_time/2', $$predicted_time(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec)$$),
+  ('cheapest_plan/6', $$cheapest_plan(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec, '30 days', '2024-07-01', max_gpus => 64)$$),
+  ('_plan_offers/3', $$_plan_offers('2024-07-01', NULL, NULL)$$),
   ('_focus_typed/1', $$_focus_typed('{"ChargePeriodStart": "2024-06-01T00:00:00Z", "ChargePeriodEnd": "2024-06-01T01:00:00Z", "ProviderName": "AWS", "BilledCost": "1", "EffectiveCost": "1", "ChargeDescription": "p5.48xlarge"}')$$);
 -- every function that is not VOLATILE has a call (must be empty)
 -- (trigger functions cannot be called directly: the INSERTs of part 5 run them)
