@@ -53,11 +53,13 @@ SELECT line, provider, pricing, sku, gpus_per_instance, gpu_hours, billed_cost, 
 -- Plan vs actual.  run-1b: billed 3 x 2359.68 + 0 + 1.15 = 7080.19; effective 3 x 2359.68 +
 -- 1651.78 + 1.15 = 8731.97; 4 days x 24 h x 8 GPUs = 768 GPU-hours; variance 8731.97 -
 -- 10355.58 = -1623.61 (-15.68%); implied MFU 6 x 1e9 x 2e11 / (989e12 x 768 x 3600) = 0.4389.
--- run-later has no spend yet; run-spot has spend but no plan.
+-- run-later has no spend yet; run-spot has spend but no plan; the spend with no run is one
+-- "untagged" row per provider: aws 8.18663861840 = the sample's aws lines 18.00663861840, the
+-- -10.00 credit and 2 x 0.09 data transfer; azure and oci are the sample's.
 SELECT run_id, status, round(planned_usd, 2) AS planned_usd, billed_usd, effective_usd, round(variance_usd, 2) AS variance_usd,
        variance_pct, round(planned_gpu_hours::numeric, 1) AS planned_gpu_hours, actual_gpu_hours,
        round(implied_mfu::numeric, 4) AS implied_mfu
-  FROM plan_vs_actual ORDER BY run_id;
+  FROM plan_vs_actual ORDER BY run_id, provider;
 
 -- Bad FOCUS files: a clear error naming the line; nothing is half-imported.
 SELECT count(*) AS spend_before FROM spend \gset

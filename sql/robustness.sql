@@ -81,6 +81,11 @@ INSERT INTO rb_good VALUES
                         '"Tags": "{\"run_id\": \"r1\"}"}'''),
   (NULL, 'focus_csv', 'text', 'E''BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ChargeDescription,ConsumedQuantity,ConsumedUnit\n'
                               '98.32,98.32,2024-06-01T00:00:00Z,2024-06-01T01:00:00Z,AWS,p5.48xlarge on-demand,1,Hours\n'''),
+  (NULL, 'record', 'jsonb', '''{"ChargePeriodStart": "2024-06-01T00:00:00Z", "ProviderName": "AWS", "BilledCost": "98.32"}'''),
+  ('_focus_lines/2', 'csv', 'text', 'E''BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,2024-06-01,2024-06-02,AWS\n'''),
+  (NULL, 'fn', 'text', '''import_focus'''), (NULL, 'who', 'text', 'CURRENT_USER::text'),
+  (NULL, 'replacing', 'boolean', 'false'), (NULL, 'staged', 'boolean', 'false'),
+  (NULL, 'delivery', 'text', '''2024-06 v1'''), (NULL, 'currency', 'text', '''EUR'''),
   -- the INSERT targets' other columns
   ('INSERT run_plan', 'run_id', 'text', '''robustness'''), ('INSERT run_plan', 'planned_at', 'timestamptz', '''2024-07-01 00:00+00'''),
   ('INSERT run_plan', 'usd_per_gpu_hour', 'numeric', 'NULL'),

@@ -65,16 +65,19 @@ INSERT INTO vol_call (fn, call) VALUES
   ('_usd/1', $$_usd(1.234567)$$), ('_sku_find/1', $$_sku_find('h100')$$), ('_skypilot_clouds/0', $$_skypilot_clouds()$$),
   ('_staged_history/0', $$_staged_history()$$),
   ('tco_per_gpu_hour/5', $$tco_per_gpu_hour('H100', 4, 0.7, 0.10, 1.2)$$),
-  ('_is_tenant_member/1', $$_is_tenant_member(current_user)$$), ('_focus_provider/1', $$_focus_provider('Amazon Web Services')$$),
+  ('_is_tenant_member/1', $$_is_tenant_member(current_user)$$),
   ('_check_spec/1', $$_check_spec(ROW(1e9, 1e10, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
   ('_csv_header/2', $$_csv_header(E'a,b\n1,2\n', 'csv')$$), ('_csv_records/2', $$_csv_records(E'a,b\n1,2\n', 'csv')$$),
-  ('_focus_time/1', $$_focus_time('2024-06-01 00:00')$$),
+  ('_focus_lines/2', $$_focus_lines(E'ChargePeriodStart,ChargePeriodEnd,ProviderName,BilledCost,EffectiveCost,ChargeDescription\n2024-06-01,2024-06-01T01:00:00Z,AWS,1,1,p5.48xlarge\n', 'csv')$$),
+  ('_focus_staged/1', $$_focus_staged('staging')$$),
+  ('_focus_charge_key/1', $$_focus_charge_key('{"ChargePeriodStart": "2024-06-01T00:00:00Z", "ProviderName": "AWS", "BilledCost": "1"}')$$),
+  ('_focus_refusal/4', $$_focus_refusal('import_focus', current_user, true, true)$$),
+  ('_usd_per_unit/2', $$_usd_per_unit('EUR', '2024-06-01')$$,
   ('step_breakdown/2', $$step_breakdown(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec)$$),
   ('predicted_mfu/2', $$predicted_mfu(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec)$$),
   ('predicted_time/2', $$predicted_time(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec)$$),
   ('cheapest_plan/6', $$cheapest_plan(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec, '30 days', '2024-07-01', max_gpus => 64)$$),
-  ('_plan_offers/3', $$_plan_offers('2024-07-01', NULL, NULL)$$),
-  ('_focus_typed/1', $$_focus_typed('{"ChargePeriodStart": "2024-06-01T00:00:00Z", "ChargePeriodEnd": "2024-06-01T01:00:00Z", "ProviderName": "AWS", "BilledCost": "1", "EffectiveCost": "1", "ChargeDescription": "p5.48xlarge"}')$$);
+  ('_plan_offers/3', $$_plan_offers('2024-07-01', NULL, NULL)$$);
 -- every function that is not VOLATILE has a call (must be empty)
 -- (trigger functions cannot be called directly: the INSERTs of part 5 run them)
 SELECT fn AS without_call FROM vol_fn WHERE vol <> 'v' AND NOT is_trigger AND fn NOT IN (SELECT fn FROM vol_call) ORDER BY 1;
@@ -105,7 +108,7 @@ SELECT f.fn, f.lang, c.tables FROM vol_fn f JOIN vol_call c USING (fn) WHERE f.v
 -- must have a reason here (must list no "no reason")
 SELECT f.fn, coalesce(r.reason, 'no reason') AS why_stable
   FROM vol_fn f JOIN vol_call c USING (fn)
-  LEFT JOIN (VALUES ('_focus_time/1', 'text to timestamptz depends on the TimeZone setting'),
+  LEFT JOIN (VALUES ('_focus_refusal/4', 'reads privileges and role membership (system catalogs)'),
                     ('_is_tenant_member/1', 'reads pg_roles and role membership (system catalogs)')) AS r(fn, reason) USING (fn)
  WHERE f.vol = 's' AND c.tables IS NULL ORDER BY 1;
 

@@ -1,13 +1,24 @@
-/* focus.c: CSV text as rows of jsonb keyed by header name (for FOCUS billing exports), with the core's RFC 4180 reader. */
+/* focus.c: FOCUS billing exports (CSV text or staged lines) as typed spend rows, each with its charge identity; CSV text as rows of jsonb. */
 #include "llm_econ.h"
+
+#include <math.h>
 
 #include "core/csv.h"
 #include "core/guard.h"
-#include "funcapi.h"
+#include "access/htup_details.h"
+#include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
+#include "common/md5.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/formatting.h"
+#include "utils/hsearch.h"
 #include "utils/jsonb.h"
+#include "utils/memutils.h"
 #include "utils/tuplestore.h"
 
 /* Start reading csv with the core's reader (palloc'd memory). */
@@ -19,33 +30,25 @@ open_csv(le_csv *r, text *csv)
 
 /* 22023 for a reader error, naming the line. */
 static void
-csv_error(const le_csv *r, const char *what)
+csv_error(const le_csv *r, const char *what, long line_offset)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("%s line %ld: %s", what, r->err_line, r->err)));
+			 errmsg("%s line %ld: %s", what, r->err_line + line_offset, r->err)));
 }
 
 /*
- * Read the header record: its names, checked by the core (named, at most
+ * The names of a header record, checked by the core (named, at most
  * LE_NAME_MAX bytes each, at most LE_CSV_MAX_COLUMNS, unique ignoring case;
  * O(n log n), so a crafted header cannot stall the backend).
  */
 static int
-read_header(le_csv *r, const char *what, char ***names)
+header_names(const le_csv *r, const char *what, long line, char ***names)
 {
-	le_csv_status st = le_csv_next(r);
 	char	  **n;
 	int			col,
 				other;
 
-	if (st == LE_CSV_ERROR)
-		csv_error(r, what);
-	if (st == LE_CSV_EOF)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s is empty", what),
-				 errdetail("A header line with the column names is required.")));
 	switch (le_csv_check_header(r, 1, &col, &other))
 	{
 		case LE_CSV_HDR_OK:
@@ -54,23 +57,23 @@ read_header(le_csv *r, const char *what, char ***names)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("%s line %ld: %d columns, more than the %d allowed",
-							what, r->rec_line, r->nfields, LE_CSV_MAX_COLUMNS)));
+							what, line, r->nfields, LE_CSV_MAX_COLUMNS)));
 			break;
 		case LE_CSV_HDR_EMPTY_NAME:
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s line %ld: column %d has no name", what, r->rec_line, col + 1)));
+					 errmsg("%s line %ld: column %d has no name", what, line, col + 1)));
 			break;
 		case LE_CSV_HDR_LONG_NAME:
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("%s line %ld: the name of column %d is %zu bytes long, more than the %d allowed",
-							what, r->rec_line, col + 1, r->fields[col].len, LE_NAME_MAX)));
+							what, line, col + 1, r->fields[col].len, LE_NAME_MAX)));
 			break;
 		case LE_CSV_HDR_DUPLICATE:
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s line %ld: column \"%s\" appears twice", what, r->rec_line,
+					 errmsg("%s line %ld: column \"%s\" appears twice", what, line,
 							pnstrdup(r->fields[col].ptr, r->fields[col].len)),
 					 errdetail("Columns %d and %d have the same name (case is ignored).", other + 1, col + 1)));
 			break;
@@ -85,6 +88,22 @@ read_header(le_csv *r, const char *what, char ***names)
 		n[i] = pnstrdup(r->fields[i].ptr, r->fields[i].len);
 	*names = n;
 	return r->nfields;
+}
+
+/* Read the header record of a CSV text. */
+static int
+read_header(le_csv *r, const char *what, char ***names)
+{
+	le_csv_status st = le_csv_next(r);
+
+	if (st == LE_CSV_ERROR)
+		csv_error(r, what, 0);
+	if (st == LE_CSV_EOF)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s is empty", what),
+				 errdetail("A header line with the column names is required.")));
+	return header_names(r, what, r->rec_line, names);
 }
 
 PG_FUNCTION_INFO_V1(le_csv_header_fn);
@@ -107,6 +126,50 @@ le_csv_header_fn(PG_FUNCTION_ARGS)
 		d[i] = CStringGetTextDatum(names[i]);
 	le_csv_free(&r);
 	PG_RETURN_ARRAYTYPE_P(construct_array(d, n, TEXTOID, -1, false, TYPALIGN_INT));
+}
+
+/* Whether a CSV field is NULL: empty, or the word NULL (as FOCUS files write it). */
+static inline bool
+field_is_null(const le_csv_field *f)
+{
+	return f->len == 0 || (f->len == 4 && memcmp(f->ptr, "NULL", 4) == 0);
+}
+
+/*
+ * The fields of a record as a jsonb object keyed by the header names; order
+ * (may be NULL) lists the columns in jsonb's key order, so that the object's
+ * keys arrive sorted and jsonb's own sort has nothing to do.
+ */
+static Datum
+record_jsonb(const le_csv *r, char **names, int ncols, const int *order)
+{
+	JsonbParseState *state = NULL;
+	JsonbValue *res;
+
+	pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
+	for (int j = 0; j < ncols; j++)
+	{
+		JsonbValue	k,
+					v;
+		int			i = order ? order[j] : j;
+		const le_csv_field *f = &r->fields[i];
+
+		k.type = jbvString;
+		k.val.string.val = names[i];
+		k.val.string.len = strlen(names[i]);
+		pushJsonbValue(&state, WJB_KEY, &k);
+		if (field_is_null(f))
+			v.type = jbvNull;
+		else
+		{
+			v.type = jbvString;
+			v.val.string.val = (char *) f->ptr;
+			v.val.string.len = (int) f->len;
+		}
+		pushJsonbValue(&state, WJB_VALUE, &v);
+	}
+	res = pushJsonbValue(&state, WJB_END_OBJECT, NULL);
+	return JsonbPGetDatum(JsonbValueToJsonb(res));
 }
 
 PG_FUNCTION_INFO_V1(le_csv_records_fn);
@@ -194,7 +257,1072 @@ le_csv_records_fn(PG_FUNCTION_ARGS)
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	if (st == LE_CSV_ERROR)
-		csv_error(&r, what);
+		csv_error(&r, what, 0);
 	le_csv_free(&r);
 	return (Datum) 0;
+}
+
+/* ======================================================================== */
+/* FOCUS lines typed                                                        */
+/* ======================================================================== */
+
+/*
+ * The FOCUS columns read here (FOCUS 1.0-1.3 names; x_ columns are the
+ * extension columns some exporters write).  Any other column stays in record.
+ */
+typedef enum FocusCol
+{
+	FC_BILLED_COST,
+	FC_EFFECTIVE_COST,
+	FC_LIST_COST,
+	FC_CONTRACTED_COST,
+	FC_CHARGE_PERIOD_START,
+	FC_CHARGE_PERIOD_END,
+	FC_BILLING_PERIOD_START,
+	FC_BILLING_PERIOD_END,
+	FC_PROVIDER_NAME,
+	FC_SERVICE_PROVIDER_NAME,
+	FC_HOST_PROVIDER_NAME,
+	FC_BILLING_ACCOUNT_ID,
+	FC_SUB_ACCOUNT_ID,
+	FC_BILLING_CURRENCY,
+	FC_CHARGE_CATEGORY,
+	FC_CHARGE_CLASS,
+	FC_CHARGE_FREQUENCY,
+	FC_CHARGE_DESCRIPTION,
+	FC_SERVICE_NAME,
+	FC_SERVICE_CATEGORY,
+	FC_SKU_ID,
+	FC_SKU_PRICE_ID,
+	FC_SKU_PRICE_DETAILS,
+	FC_RESOURCE_ID,
+	FC_REGION_ID,
+	FC_REGION,
+	FC_AVAILABILITY_ZONE,
+	FC_PRICING_CATEGORY,
+	FC_PRICING_QUANTITY,
+	FC_PRICING_UNIT,
+	FC_CONSUMED_QUANTITY,
+	FC_CONSUMED_UNIT,
+	FC_COMMITMENT_DISCOUNT_ID,
+	FC_ALLOCATED_METHOD_ID,
+	FC_ALLOCATED_RESOURCE_ID,
+	FC_TAGS,
+	FC_X_RUN_ID,
+	FC__COUNT
+} FocusCol;
+
+static const char *const focus_col_names[FC__COUNT] = {
+	"BilledCost", "EffectiveCost", "ListCost", "ContractedCost",
+	"ChargePeriodStart", "ChargePeriodEnd", "BillingPeriodStart", "BillingPeriodEnd",
+	"ProviderName", "ServiceProviderName", "HostProviderName",
+	"BillingAccountId", "SubAccountId", "BillingCurrency",
+	"ChargeCategory", "ChargeClass", "ChargeFrequency", "ChargeDescription",
+	"ServiceName", "ServiceCategory", "SkuId", "SkuPriceId", "SkuPriceDetails",
+	"ResourceId", "RegionId", "Region", "AvailabilityZone",
+	"PricingCategory", "PricingQuantity", "PricingUnit", "ConsumedQuantity", "ConsumedUnit",
+	"CommitmentDiscountId", "AllocatedMethodId", "AllocatedResourceId", "Tags", "x_run_id"
+};
+
+/*
+ * What identifies a charge: these columns as values (timestamps as instants,
+ * numbers as numbers, the provider as its key, Tags as JSON without the run
+ * tag), never the raw line, so a re-export that adds a column or a run tag or
+ * writes timestamps another way names the same charges.  x_run_id is left
+ * out for the same reason.
+ */
+static const FocusCol focus_identity[] = {
+	FC_BILLING_ACCOUNT_ID, FC_SUB_ACCOUNT_ID, FC_HOST_PROVIDER_NAME,
+	FC_BILLING_PERIOD_START, FC_BILLING_PERIOD_END, FC_CHARGE_PERIOD_START, FC_CHARGE_PERIOD_END,
+	FC_CHARGE_CATEGORY, FC_CHARGE_CLASS, FC_CHARGE_FREQUENCY, FC_CHARGE_DESCRIPTION,
+	FC_SERVICE_NAME, FC_SKU_ID, FC_SKU_PRICE_ID, FC_RESOURCE_ID, FC_REGION_ID, FC_REGION,
+	FC_AVAILABILITY_ZONE, FC_PRICING_CATEGORY, FC_PRICING_QUANTITY, FC_PRICING_UNIT,
+	FC_CONSUMED_QUANTITY, FC_CONSUMED_UNIT, FC_BILLED_COST, FC_EFFECTIVE_COST, FC_LIST_COST,
+	FC_CONTRACTED_COST, FC_BILLING_CURRENCY, FC_COMMITMENT_DISCOUNT_ID,
+	FC_ALLOCATED_METHOD_ID, FC_ALLOCATED_RESOURCE_ID
+};
+
+/* One line's values of the columns above (NULL = absent or NULL). */
+typedef struct FocusIn
+{
+	const char *v[FC__COUNT];
+	int			len[FC__COUNT];
+	long		line;
+	const char *what;
+	/* identities already computed while typing (NULL: charge_key computes them) */
+	const char *norm[FC__COUNT];
+	Jsonb	   *tags;
+	bool		tags_parsed;
+} FocusIn;
+
+/* A GPU machine type of gpu_sku_alias with its GPU count. */
+typedef struct AliasEntry
+{
+	char		key[128];		/* lower-case alias (hash key) */
+	char	   *alias;
+	char	   *sku;
+	int32		gpus;
+} AliasEntry;
+
+/* Per-call state: header positions, alias map, constants. */
+typedef struct FocusState
+{
+	int			pos[FC__COUNT];	/* header index of each known column, -1 if absent */
+	char	  **names;
+	int			ncols;
+	int		   *order;			/* columns in jsonb key order (length, then bytes) */
+	size_t		names_len;		/* bytes of all header names */
+	size_t		in_len;			/* bytes of input read so far (the whole text for a text) */
+	size_t		out_len;		/* bytes the records' keys and values take so far */
+	HTAB	   *aliases;
+	const char *what;
+	MemoryContext rowcxt;
+} FocusState;
+
+/* 22023 naming the line and the column. */
+static void
+line_error(const FocusIn *in, const char *col, const char *problem, const char *value)
+	pg_attribute_noreturn();
+static void
+line_error(const FocusIn *in, const char *col, const char *problem, const char *value)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s line %ld, column %s: %s", in->what, in->line, col, problem),
+			 value ? errdetail("Got \"%.200s\".", value) : 0));
+}
+
+/* A NUL-terminated copy of column c (NULL when NULL). */
+static char *
+col_cstr(const FocusIn *in, FocusCol c)
+{
+	return in->v[c] ? pnstrdup(in->v[c], in->len[c]) : NULL;
+}
+
+/* Whether s is a plain decimal: [-+]digits[.digits] or [-+].digits, exponent of at most 3 digits. */
+static bool
+is_decimal(const char *s)
+{
+	const char *p = s;
+	int			digits = 0;
+
+	if (*p == '+' || *p == '-')
+		p++;
+	while (*p >= '0' && *p <= '9')
+		p++, digits++;
+	if (*p == '.')
+	{
+		p++;
+		while (*p >= '0' && *p <= '9')
+			p++, digits++;
+	}
+	if (digits == 0)
+		return false;
+	if (*p == 'e' || *p == 'E')
+	{
+		int			e = 0;
+
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		while (*p >= '0' && *p <= '9' && e < 4)
+			p++, e++;
+		if (e == 0 || e > 3)
+			return false;
+	}
+	return *p == '\0';
+}
+
+/* Column c as numeric; NULL when NULL (required: an error). */
+static Datum
+col_numeric(FocusIn *in, FocusCol c, bool required, bool *isnull)
+{
+	char	   *s = col_cstr(in, c);
+	Datum		d;
+
+	*isnull = (s == NULL);
+	if (s == NULL)
+	{
+		if (required)
+			line_error(in, focus_col_names[c], "a number is required, got NULL", NULL);
+		return (Datum) 0;
+	}
+	if (!is_decimal(s))
+		line_error(in, focus_col_names[c], "not a number", s);
+	d = DirectFunctionCall3(numeric_in, CStringGetDatum(s), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+	in->norm[c] = numeric_normalize(DatumGetNumeric(d));
+	return d;
+}
+
+/*
+ * Shape of an ISO 8601 date-time as FOCUS writes it: YYYY-MM-DD, optionally
+ * followed by [T ]HH:MM[:SS[.fff]] and then optionally Z or +-HH[:MM].
+ * Returns 0 when malformed, 1 without an offset, 2 with one.
+ */
+static int
+timestamp_shape(const char *s)
+{
+	const char *p = s;
+	int			d;
+
+#define DIGITS(n) do { for (d = 0; d < (n); d++, p++) if (*p < '0' || *p > '9') return 0; } while (0)
+	DIGITS(4);
+	if (*p++ != '-')
+		return 0;
+	DIGITS(2);
+	if (*p++ != '-')
+		return 0;
+	DIGITS(2);
+	if (*p == '\0')
+		return 1;
+	if (*p != 'T' && *p != ' ')
+		return 0;
+	p++;
+	DIGITS(2);
+	if (*p++ != ':')
+		return 0;
+	DIGITS(2);
+	if (*p == ':')
+	{
+		p++;
+		DIGITS(2);
+		if (*p == '.')
+		{
+			p++;
+			if (*p < '0' || *p > '9')
+				return 0;
+			while (*p >= '0' && *p <= '9')
+				p++;
+		}
+	}
+	if (*p == '\0')
+		return 1;
+	if (*p == 'Z' && p[1] == '\0')
+		return 2;
+	if (*p != '+' && *p != '-')
+		return 0;
+	p++;
+	DIGITS(2);
+	if (*p == ':')
+		p++;
+	if (*p == '\0')
+		return 2;
+	DIGITS(2);
+	return *p == '\0' ? 2 : 0;
+#undef DIGITS
+}
+
+/* Call an input function; its error becomes 22023 naming the line and column. */
+static Datum
+input_named(PGFunction fn, const char *s, const FocusIn *in, const char *col)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	Datum		d = (Datum) 0;
+
+	PG_TRY();
+	{
+		d = DirectFunctionCall3(fn, CStringGetDatum(s), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+	}
+	PG_CATCH();
+	{
+		ErrorData  *e;
+
+		MemoryContextSwitchTo(cxt);
+		e = CopyErrorData();
+		FlushErrorState();
+		line_error(in, col, e->message, s);
+	}
+	PG_END_TRY();
+	return d;
+}
+
+/*
+ * Column c as timestamptz: a time without an offset, a date-only one
+ * included, is UTC whatever the session's TimeZone (FOCUS requires UTC).
+ */
+static Datum
+col_time(FocusIn *in, FocusCol c, bool required, bool *isnull)
+{
+	char	   *s = col_cstr(in, c);
+	int			shape;
+	Datum		d;
+
+	*isnull = (s == NULL);
+	if (s == NULL)
+	{
+		if (required)
+			line_error(in, focus_col_names[c], "a timestamp is required, got NULL", NULL);
+		return (Datum) 0;
+	}
+	shape = timestamp_shape(s);
+	if (shape == 0)
+		line_error(in, focus_col_names[c], "not an ISO 8601 timestamp", s);
+	/* no offset: read as a timestamp without time zone, which is the UTC instant */
+	d = input_named(shape == 2 ? timestamptz_in : timestamp_in, s, in, focus_col_names[c]);
+	in->norm[c] = psprintf(INT64_FORMAT, DatumGetInt64(d));
+	return d;
+}
+
+/* Column c as a jsonb object (NULL when NULL). */
+static Jsonb *
+col_object(const FocusIn *in, FocusCol c)
+{
+	char	   *s = col_cstr(in, c);
+	Jsonb	   *j;
+
+	if (s == NULL)
+		return NULL;
+	j = DatumGetJsonbP(input_named(jsonb_in, s, in, focus_col_names[c]));
+	if (!JB_ROOT_IS_OBJECT(j) || JB_ROOT_IS_SCALAR(j))
+		line_error(in, focus_col_names[c], "not a JSON object", s);
+	return j;
+}
+
+/* The value of key in a jsonb object as text (NULL when absent or JSON null). */
+static char *
+jsonb_key_text(Jsonb *j, const char *key, bool *is_string)
+{
+	JsonbValue	k;
+	JsonbValue *v;
+
+	*is_string = false;
+	if (j == NULL)
+		return NULL;
+	k.type = jbvString;
+	k.val.string.val = (char *) key;
+	k.val.string.len = strlen(key);
+	v = findJsonbValueFromContainer(&j->root, JB_FOBJECT, &k);
+	if (v == NULL || v->type == jbvNull)
+		return NULL;
+	if (v->type == jbvString)
+	{
+		*is_string = true;
+		return pnstrdup(v->val.string.val, v->val.string.len);
+	}
+	if (v->type == jbvNumeric)
+		return DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v->val.numeric)));
+	if (v->type == jbvBool)
+		return pstrdup(v->val.boolean ? "true" : "false");
+	return JsonbToCString(NULL, v->val.binary.data, v->val.binary.len);
+}
+
+/* FOCUS provider names as the price tables' provider keys (AWS -> aws, Microsoft -> azure, ...). */
+static char *
+provider_key(const char *name)
+{
+	char	   *n = str_tolower(name, strlen(name), DEFAULT_COLLATION_OID);
+	char	   *s = n,
+			   *e;
+	StringInfoData out;
+	bool		dash = false;
+
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+		*--e = '\0';
+	if (strcmp(s, "aws") == 0 || strcmp(s, "amazon") == 0 || strncmp(s, "amazon web services", 19) == 0)
+		return pstrdup("aws");
+	if (strcmp(s, "microsoft") == 0 || strcmp(s, "microsoft azure") == 0 || strcmp(s, "azure") == 0)
+		return pstrdup("azure");
+	if (strcmp(s, "google") == 0 || strcmp(s, "google cloud") == 0 || strcmp(s, "google cloud platform") == 0 ||
+		strcmp(s, "gcp") == 0)
+		return pstrdup("gcp");
+	if (strcmp(s, "oracle") == 0 || strcmp(s, "oracle cloud infrastructure") == 0 || strcmp(s, "oci") == 0)
+		return pstrdup("oci");
+	/* anything else: runs of characters outside [a-z0-9._-] become one '-' */
+	initStringInfo(&out);
+	for (; *s; s++)
+	{
+		char		ch = *s;
+
+		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-')
+		{
+			appendStringInfoChar(&out, ch);
+			dash = false;
+		}
+		else if (!dash)
+		{
+			appendStringInfoChar(&out, '-');
+			dash = true;
+		}
+	}
+	return out.data;
+}
+
+/* Tags without the run tags, as canonical JSON text ("" when nothing is left). */
+static char *
+tags_identity(Jsonb *tags)
+{
+	Datum		d;
+	Jsonb	   *j;
+
+	if (tags == NULL)
+		return "";
+	d = DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(tags), CStringGetTextDatum("run_id"));
+	d = DirectFunctionCall2(jsonb_delete, d, CStringGetTextDatum("x_run_id"));
+	j = DatumGetJsonbP(d);
+	if (JB_ROOT_COUNT(j) == 0)
+		return "";
+	return JsonbToCString(NULL, &j->root, VARSIZE(j));
+}
+
+/* A number's identity: its value (2.000 = 2 = 2e0); the text itself when it is not a number. */
+static char *
+number_identity(const char *s)
+{
+	if (!is_decimal(s))
+		return (char *) s;
+	return numeric_normalize(DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(s),
+																 ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1))));
+}
+
+/* A time's identity: the instant in microseconds since 2000 (UTC when no offset); else the text. */
+static char *
+time_identity(const char *s)
+{
+	int			shape = timestamp_shape(s);
+	Datum		d;
+	bool		ok = true;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	if (shape == 0)
+		return (char *) s;
+	PG_TRY();
+	{
+		d = DirectFunctionCall3(shape == 2 ? timestamptz_in : timestamp_in, CStringGetDatum(s),
+								ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		FlushErrorState();
+		ok = false;
+		d = (Datum) 0;
+	}
+	PG_END_TRY();
+	if (!ok)
+		return (char *) s;
+	return psprintf(INT64_FORMAT, DatumGetInt64(d));
+}
+
+/*
+ * The charge identity: md5 over the identity columns as values.  Never
+ * throws for a value it cannot read: that value's text is used instead.
+ */
+static char *
+charge_key(const FocusIn *in)
+{
+	StringInfoData buf;
+	char		hex[33];
+	const char *errstr = NULL;
+	const char *prov;
+	Jsonb	   *tags = NULL;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	initStringInfo(&buf);
+	prov = in->v[FC_SERVICE_PROVIDER_NAME] ? col_cstr(in, FC_SERVICE_PROVIDER_NAME) : col_cstr(in, FC_PROVIDER_NAME);
+	appendStringInfo(&buf, "provider=%s", prov ? provider_key(prov) : "");
+	for (int i = 0; i < (int) lengthof(focus_identity); i++)
+	{
+		FocusCol	c = focus_identity[i];
+		char	   *s = col_cstr(in, c);
+		const char *v;
+
+		if (s == NULL)
+			v = "\\N";
+		else if (in->norm[c])
+			v = in->norm[c];
+		else if (c == FC_BILLED_COST || c == FC_EFFECTIVE_COST || c == FC_LIST_COST || c == FC_CONTRACTED_COST ||
+				 c == FC_PRICING_QUANTITY || c == FC_CONSUMED_QUANTITY)
+			v = number_identity(s);
+		else if (c == FC_CHARGE_PERIOD_START || c == FC_CHARGE_PERIOD_END || c == FC_BILLING_PERIOD_START ||
+				 c == FC_BILLING_PERIOD_END)
+			v = time_identity(s);
+		else
+			v = s;
+		appendStringInfo(&buf, "\x1f%s=%s", focus_col_names[c], v);
+	}
+	if (in->tags_parsed)
+		appendStringInfo(&buf, "\x1fTags=%s", tags_identity(in->tags));
+	else if (in->v[FC_TAGS])
+	{
+		char	   *s = col_cstr(in, FC_TAGS);
+
+		PG_TRY();
+		{
+			tags = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(s)));
+			if (!JB_ROOT_IS_OBJECT(tags) || JB_ROOT_IS_SCALAR(tags))
+				tags = NULL;
+		}
+		PG_CATCH();
+		{
+			MemoryContextSwitchTo(cxt);
+			FlushErrorState();
+			tags = NULL;
+		}
+		PG_END_TRY();
+		appendStringInfo(&buf, "\x1fTags=%s", tags ? tags_identity(tags) : s);
+	}
+	else
+		appendStringInfoString(&buf, "\x1fTags=");
+	if (!pg_md5_hash(buf.data, buf.len, hex, &errstr))
+		ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("md5 failed: %s", errstr)));
+	return pstrdup(hex);
+}
+
+/* The alias map: lower-case machine type -> (alias, sku, GPUs), for the aliases with a GPU count. */
+static HTAB *
+load_aliases(void)
+{
+	HASHCTL		ctl;
+	HTAB	   *h;
+
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = sizeof(((AliasEntry *) 0)->key);
+	ctl.entrysize = sizeof(AliasEntry);
+	ctl.hcxt = CurrentMemoryContext;
+	h = hash_create("llm_econ focus aliases", 256, &ctl, HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+	if (SPI_execute("SELECT pg_catalog.lower(a.alias), a.alias, a.sku, a.gpus_per_instance "
+					"FROM llm_econ.gpu_sku_alias a WHERE a.gpus_per_instance IS NOT NULL", true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "reading gpu_sku_alias failed");
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	t = SPI_tuptable->vals[i];
+		TupleDesc	d = SPI_tuptable->tupdesc;
+		char	   *low = SPI_getvalue(t, d, 1);
+		bool		isnull;
+		AliasEntry *e;
+		bool		found;
+
+		if (low == NULL || strlen(low) >= sizeof(e->key))
+			continue;
+		e = hash_search(h, low, HASH_ENTER, &found);
+		e->alias = MemoryContextStrdup(ctl.hcxt, SPI_getvalue(t, d, 2));
+		e->sku = MemoryContextStrdup(ctl.hcxt, SPI_getvalue(t, d, 3));
+		e->gpus = DatumGetInt32(SPI_getbinval(t, d, 4, &isnull));
+	}
+	SPI_freetuptable(SPI_tuptable);
+	return h;
+}
+
+/* Look a machine type up in the alias map (any case). */
+static AliasEntry *
+alias_find(HTAB *h, const char *name, size_t len)
+{
+	char		key[sizeof(((AliasEntry *) 0)->key)];
+
+	if (len == 0 || len >= sizeof(key))
+		return NULL;
+	for (size_t i = 0; i < len; i++)
+		key[i] = (name[i] >= 'A' && name[i] <= 'Z') ? name[i] + ('a' - 'A') : name[i];
+	key[len] = '\0';
+	return hash_search(h, key, HASH_FIND, NULL);
+}
+
+/* The first word of a charge description that is a machine type ("... per On Demand Linux p5.48xlarge Instance Hour"). */
+static AliasEntry *
+alias_in_words(HTAB *h, const char *s)
+{
+	const char *p = s;
+
+	while (*p)
+	{
+		const char *w;
+
+		while (*p && strchr(" \t\r\n,;()", *p))
+			p++;
+		w = p;
+		while (*p && !strchr(" \t\r\n,;()", *p))
+			p++;
+		if (p > w)
+		{
+			AliasEntry *e = alias_find(h, w, p - w);
+
+			if (e)
+				return e;
+		}
+	}
+	return NULL;
+}
+
+/* Output columns of the typed rows (see _focus_lines in finance.sql). */
+enum
+{
+	O_LINE, O_RECORD, O_CPS, O_CPE, O_BPS, O_BPE, O_PROVIDER, O_SERVICE_NAME, O_SERVICE_CATEGORY,
+	O_CHARGE_CATEGORY, O_CHARGE_DESCRIPTION, O_PRICING_CATEGORY, O_PRICING, O_REGION, O_SKU,
+	O_INSTANCE_TYPE, O_GPUS, O_GPU_TYPE, O_QUANTITY, O_UNIT, O_GPU_HOURS, O_BILLED, O_EFFECTIVE, O_LIST,
+	O_CURRENCY, O_RUN_ID, O_RESOURCE_ID, O_TAGS, O_ACCOUNT, O_KEY, O__COUNT
+};
+
+/* Largest GPU-hours one line may bill: about 114,000 GPU-years; more is a broken line, not a bill. */
+#define LE_FOCUS_MAX_GPU_HOURS "1000000000"
+
+/* Set an output text column from a FOCUS column (NULL stays NULL). */
+static void
+out_text(Datum *values, bool *nulls, int o, const FocusIn *in, FocusCol c)
+{
+	if (in->v[c] == NULL)
+		nulls[o] = true;
+	else
+		values[o] = PointerGetDatum(cstring_to_text_with_len(in->v[c], in->len[c]));
+}
+
+/* Type one FOCUS line into values/nulls (O__COUNT each). */
+static void
+focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nulls)
+{
+	bool		isnull;
+	Jsonb	   *tags,
+			   *details;
+	char	   *prov;
+	char	   *run;
+	bool		is_str;
+	char	   *gpucount_s;
+	char	   *itype;
+	AliasEntry *alias = NULL;
+	int32		gpus = 0;
+	bool		have_gpus = false;
+	char	   *unit;
+
+	memset(nulls, 0, sizeof(bool) * O__COUNT);
+	values[O_LINE] = Int32GetDatum((int32) in->line);
+	values[O_RECORD] = record;
+
+	values[O_BILLED] = col_numeric(in, FC_BILLED_COST, true, &isnull);
+	values[O_EFFECTIVE] = col_numeric(in, FC_EFFECTIVE_COST, true, &isnull);
+	values[O_LIST] = col_numeric(in, FC_LIST_COST, false, &nulls[O_LIST]);
+	values[O_QUANTITY] = col_numeric(in, FC_CONSUMED_QUANTITY, false, &nulls[O_QUANTITY]);
+	values[O_CPS] = col_time(in, FC_CHARGE_PERIOD_START, true, &isnull);
+	values[O_CPE] = col_time(in, FC_CHARGE_PERIOD_END, true, &isnull);
+	values[O_BPS] = col_time(in, FC_BILLING_PERIOD_START, false, &nulls[O_BPS]);
+	values[O_BPE] = col_time(in, FC_BILLING_PERIOD_END, false, &nulls[O_BPE]);
+	if (DatumGetTimestampTz(values[O_CPE]) < DatumGetTimestampTz(values[O_CPS]))
+		line_error(in, "ChargePeriodEnd", "ends before ChargePeriodStart", col_cstr(in, FC_CHARGE_PERIOD_END));
+
+	prov = in->v[FC_SERVICE_PROVIDER_NAME] ? col_cstr(in, FC_SERVICE_PROVIDER_NAME) : col_cstr(in, FC_PROVIDER_NAME);
+	if (prov == NULL || provider_key(prov)[0] == '\0')
+		line_error(in, st->pos[FC_SERVICE_PROVIDER_NAME] >= 0 ? "ServiceProviderName" : "ProviderName",
+				   "the provider name is required, got NULL", NULL);
+	values[O_PROVIDER] = CStringGetTextDatum(provider_key(prov));
+
+	out_text(values, nulls, O_SERVICE_NAME, in, FC_SERVICE_NAME);
+	out_text(values, nulls, O_SERVICE_CATEGORY, in, FC_SERVICE_CATEGORY);
+	out_text(values, nulls, O_CHARGE_CATEGORY, in, FC_CHARGE_CATEGORY);
+	out_text(values, nulls, O_CHARGE_DESCRIPTION, in, FC_CHARGE_DESCRIPTION);
+	out_text(values, nulls, O_PRICING_CATEGORY, in, FC_PRICING_CATEGORY);
+	nulls[O_PRICING] = true;
+	if (in->v[FC_PRICING_CATEGORY])
+	{
+		char	   *pc = col_cstr(in, FC_PRICING_CATEGORY);
+
+		nulls[O_PRICING] = false;
+		if (strcmp(pc, "Standard") == 0)
+			values[O_PRICING] = CStringGetTextDatum("on_demand");
+		else if (strcmp(pc, "Dynamic") == 0)
+			values[O_PRICING] = CStringGetTextDatum("spot");
+		else if (strcmp(pc, "Committed") == 0)
+			values[O_PRICING] = CStringGetTextDatum("reserved");
+		else
+			nulls[O_PRICING] = true;
+	}
+	out_text(values, nulls, O_REGION, in, in->v[FC_REGION_ID] ? FC_REGION_ID : FC_REGION);
+	out_text(values, nulls, O_UNIT, in, FC_CONSUMED_UNIT);
+	out_text(values, nulls, O_CURRENCY, in, FC_BILLING_CURRENCY);
+	out_text(values, nulls, O_RESOURCE_ID, in, in->v[FC_RESOURCE_ID] ? FC_RESOURCE_ID : FC_ALLOCATED_RESOURCE_ID);
+	out_text(values, nulls, O_ACCOUNT, in, FC_BILLING_ACCOUNT_ID);
+
+	/* tags and the run */
+	tags = col_object(in, FC_TAGS);
+	in->tags = tags;
+	in->tags_parsed = true;
+	nulls[O_TAGS] = (tags == NULL);
+	if (tags)
+		values[O_TAGS] = JsonbPGetDatum(tags);
+	run = jsonb_key_text(tags, "run_id", &is_str);
+	if (run == NULL)
+		run = col_cstr(in, FC_X_RUN_ID);
+	if (run == NULL)
+		run = jsonb_key_text(tags, "x_run_id", &is_str);
+	nulls[O_RUN_ID] = (run == NULL);
+	if (run)
+		values[O_RUN_ID] = CStringGetTextDatum(run);
+
+	/* the GPU machine: SkuPriceDetails' InstanceType, else a machine type in the description */
+	details = col_object(in, FC_SKU_PRICE_DETAILS);
+	itype = jsonb_key_text(details, "InstanceType", &is_str);
+	if (itype == NULL)
+		itype = jsonb_key_text(details, "x_InstanceType", &is_str);
+	if (itype)
+		alias = alias_find(st->aliases, itype, strlen(itype));
+	if (alias == NULL && in->v[FC_CHARGE_DESCRIPTION])
+		alias = alias_in_words(st->aliases, col_cstr(in, FC_CHARGE_DESCRIPTION));
+	gpucount_s = jsonb_key_text(details, "GpuCount", &is_str);
+	if (gpucount_s == NULL)
+		gpucount_s = jsonb_key_text(details, "x_GpuCount", &is_str);
+	if (gpucount_s)
+	{
+		char	   *endp;
+		double		g = strtod(gpucount_s, &endp);
+
+		if (*endp != '\0' || endp == gpucount_s || !(g >= 1 && g <= 4096) || g != floor(g))
+			line_error(in, "SkuPriceDetails",
+					   "GpuCount must be a whole number of GPUs in [1, 4096]", gpucount_s);
+		gpus = (int32) g;
+		have_gpus = true;
+	}
+	else if (alias)
+	{
+		gpus = alias->gpus;
+		have_gpus = true;
+	}
+	nulls[O_SKU] = (alias == NULL);
+	nulls[O_INSTANCE_TYPE] = (alias == NULL);
+	if (alias)
+	{
+		values[O_SKU] = CStringGetTextDatum(alias->sku);
+		values[O_INSTANCE_TYPE] = CStringGetTextDatum(alias->alias);
+	}
+	nulls[O_GPUS] = !have_gpus;
+	values[O_GPUS] = Int32GetDatum(gpus);
+	{
+		char	   *gt = jsonb_key_text(details, "GpuType", &is_str);
+
+		if (gt == NULL)
+			gt = jsonb_key_text(details, "x_GpuType", &is_str);
+		nulls[O_GPU_TYPE] = (gt == NULL);
+		if (gt)
+			values[O_GPU_TYPE] = CStringGetTextDatum(gt);
+	}
+
+	/* GPU-hours: hours of a GPU machine times its GPUs */
+	nulls[O_GPU_HOURS] = true;
+	unit = col_cstr(in, FC_CONSUMED_UNIT);
+	if (have_gpus && unit && !nulls[O_QUANTITY] &&
+		(pg_strcasecmp(unit, "hour") == 0 || pg_strcasecmp(unit, "hours") == 0 || pg_strcasecmp(unit, "hr") == 0 ||
+		 pg_strcasecmp(unit, "hrs") == 0 || pg_strcasecmp(unit, "h") == 0))
+	{
+		Datum		gh = DirectFunctionCall2(numeric_mul, values[O_QUANTITY],
+											 DirectFunctionCall1(int4_numeric, Int32GetDatum(gpus)));
+		Datum		max = DirectFunctionCall3(numeric_in, CStringGetDatum(LE_FOCUS_MAX_GPU_HOURS),
+											  ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+
+		if (DatumGetBool(DirectFunctionCall2(numeric_lt, gh, DirectFunctionCall1(int4_numeric, Int32GetDatum(0)))) ||
+			DatumGetBool(DirectFunctionCall2(numeric_gt, gh, max)))
+			line_error(in, "ConsumedQuantity",
+					   "GPU-hours (ConsumedQuantity x GPUs) must be in [0, " LE_FOCUS_MAX_GPU_HOURS "]",
+					   col_cstr(in, FC_CONSUMED_QUANTITY));
+		values[O_GPU_HOURS] = gh;
+		nulls[O_GPU_HOURS] = false;
+	}
+	values[O_KEY] = CStringGetTextDatum(charge_key(in));
+}
+
+/* jsonb's key order: shorter first, then bytewise (as jsonb stores object keys). */
+static char **jsonb_order_names;
+static int
+jsonb_key_cmp(const void *a, const void *b)
+{
+	const char *x = jsonb_order_names[*(const int *) a];
+	const char *y = jsonb_order_names[*(const int *) b];
+	size_t		lx = strlen(x),
+				ly = strlen(y);
+
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	return memcmp(x, y, lx);
+}
+
+/* Map header names to the known columns; the required ones must be there. */
+static void
+focus_header(FocusState *st, const char *what)
+{
+	const char *missing = NULL;
+
+	st->order = palloc(sizeof(int) * st->ncols);
+	for (int i = 0; i < st->ncols; i++)
+		st->order[i] = i;
+	jsonb_order_names = st->names;
+	qsort(st->order, st->ncols, sizeof(int), jsonb_key_cmp);
+	jsonb_order_names = NULL;
+	st->names_len = 0;
+	for (int i = 0; i < st->ncols; i++)
+		st->names_len += strlen(st->names[i]);
+
+	for (int c = 0; c < FC__COUNT; c++)
+	{
+		st->pos[c] = -1;
+		for (int i = 0; i < st->ncols; i++)
+			if (strcmp(st->names[i], focus_col_names[c]) == 0)
+			{
+				st->pos[c] = i;
+				break;
+			}
+	}
+	if (st->pos[FC_BILLED_COST] < 0)
+		missing = "BilledCost";
+	else if (st->pos[FC_EFFECTIVE_COST] < 0)
+		missing = "EffectiveCost";
+	else if (st->pos[FC_CHARGE_PERIOD_START] < 0)
+		missing = "ChargePeriodStart";
+	else if (st->pos[FC_CHARGE_PERIOD_END] < 0)
+		missing = "ChargePeriodEnd";
+	else if (st->pos[FC_PROVIDER_NAME] < 0 && st->pos[FC_SERVICE_PROVIDER_NAME] < 0)
+		missing = "ProviderName (or ServiceProviderName)";
+	if (missing)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s has no %s column", what, missing),
+				 errdetail("Columns are found by header name (FOCUS 1.0-1.3 names).")));
+}
+
+/* Fill a FocusIn from the reader's current record. */
+static void
+focus_in_of_record(const FocusState *st, const le_csv *r, long line, FocusIn *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->line = line;
+	in->what = st->what;
+	for (int c = 0; c < FC__COUNT; c++)
+	{
+		int			i = st->pos[c];
+
+		if (i < 0 || field_is_null(&r->fields[i]))
+		{
+			in->v[c] = NULL;
+			in->len[c] = 0;
+		}
+		else
+		{
+			in->v[c] = r->fields[i].ptr;
+			in->len[c] = (int) r->fields[i].len;
+		}
+	}
+}
+
+/* Type the reader's current record and append it to the result. */
+static void
+focus_emit(FocusState *st, le_csv *r, long line, ReturnSetInfo *rsinfo)
+{
+	FocusIn		in;
+	Datum		values[O__COUNT];
+	bool		nulls[O__COUNT];
+	MemoryContext old;
+
+	if (r->nfields != st->ncols)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s line %ld: %d fields, the header has %d", st->what, line, r->nfields, st->ncols)));
+	/*
+	 * Every record repeats the header names as keys: bound the whole, as
+	 * _csv_records does, to LE_CSV_MAX_EXPANSION times the input plus 64 MB.
+	 */
+	st->out_len += st->names_len;
+	for (int i = 0; i < st->ncols; i++)
+		st->out_len += r->fields[i].len + 8;
+	if (st->out_len > st->in_len * LE_CSV_MAX_EXPANSION + ((size_t) 64 << 20))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s line %ld: the rows would take more than %d times the text plus 64 MB",
+						st->what, line, LE_CSV_MAX_EXPANSION),
+				 errdetail("Each row repeats the %d header names, %zu bytes of names.", st->ncols, st->names_len)));
+	old = MemoryContextSwitchTo(st->rowcxt);
+	focus_in_of_record(st, r, line, &in);
+	focus_type(st, &in, record_jsonb(r, st->names, st->ncols, st->order), values, nulls);
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(st->rowcxt);
+}
+
+PG_FUNCTION_INFO_V1(le_focus_lines_fn);
+
+/*
+ * _focus_lines(csv, what): the data lines of a FOCUS CSV text, typed (see
+ * focus_type); the first bad line is an error naming the line and column.
+ */
+Datum
+le_focus_lines_fn(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	text	   *csv = PG_GETARG_TEXT_PP(0);
+	char	   *what = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	FocusState	st;
+	le_csv		r;
+	le_csv_status s;
+	MemoryContext entry = CurrentMemoryContext;
+
+	InitMaterializedSRF(fcinfo, 0);
+	memset(&st, 0, sizeof(st));
+	st.what = what;
+	st.rowcxt = AllocSetContextCreate(CurrentMemoryContext, "llm_econ focus line", 0, 256 * 1024, 1024 * 1024);
+	open_csv(&r, csv);
+	st.in_len = VARSIZE_ANY_EXHDR(csv);
+	st.ncols = read_header(&r, what, &st.names);
+	focus_header(&st, what);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	MemoryContextSwitchTo(entry);
+	st.aliases = load_aliases();
+	while ((s = le_csv_next(&r)) == LE_CSV_RECORD)
+	{
+		CHECK_FOR_INTERRUPTS();
+		focus_emit(&st, &r, r.rec_line, rsinfo);
+	}
+	if (s == LE_CSV_ERROR)
+		csv_error(&r, what, 0);
+	le_csv_free(&r);
+	SPI_finish();
+	return (Datum) 0;
+}
+
+/* Whether a text holds an odd number of '"' (a quoted field left open at its end). */
+static bool
+odd_quotes(const char *p, size_t n, bool open)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] == '"')
+			open = !open;
+	return open;
+}
+
+PG_FUNCTION_INFO_V1(le_focus_staged_fn);
+
+/*
+ * _focus_staged(what): the current user's lines of llm_econ.focus_staging
+ * (one physical file line each, in id order; the first is the header), typed
+ * as _focus_lines does.  Reads through a cursor in batches and types line by
+ * line in a context reset for each, so memory does not grow with the file
+ * (the result goes to a tuplestore, which spills to disk past work_mem).  A
+ * record whose quoted field holds a line end spans several staged lines; they
+ * are joined again.
+ */
+Datum
+le_focus_staged_fn(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	char	   *what = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	FocusState	st;
+	Portal		cur;
+	StringInfoData rec;
+	long		physical = 0;	/* physical lines read */
+	long		rec_start = 0;	/* line where the pending record starts */
+	bool		open = false;	/* pending record has an open quote */
+	bool		header_done = false;
+	MemoryContext percall = CurrentMemoryContext;
+	SPIPlanPtr	plan;
+
+	InitMaterializedSRF(fcinfo, 0);
+	memset(&st, 0, sizeof(st));
+	st.what = what;
+	st.rowcxt = AllocSetContextCreate(percall, "llm_econ focus line", 0, 256 * 1024, 1024 * 1024);
+	initStringInfo(&rec);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	MemoryContextSwitchTo(percall);
+	st.aliases = load_aliases();
+	plan = SPI_prepare("SELECT s.line FROM llm_econ.focus_staging s "
+					   "WHERE s.writer OPERATOR(pg_catalog.=) CURRENT_USER ORDER BY s.id", 0, NULL);
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare failed");
+	cur = SPI_cursor_open(NULL, plan, NULL, NULL, true);
+	for (;;)
+	{
+		SPI_cursor_fetch(cur, true, 1000);
+		if (SPI_processed == 0)
+			break;
+		for (uint64 i = 0; i < SPI_processed; i++)
+		{
+			bool		isnull;
+			Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+			text	   *t;
+			const char *p = "";
+			size_t		n = 0;
+
+			CHECK_FOR_INTERRUPTS();
+			physical++;
+			if (!isnull)
+			{
+				MemoryContext old = MemoryContextSwitchTo(st.rowcxt);
+
+				t = DatumGetTextPP(d);
+				MemoryContextSwitchTo(old);
+				p = VARDATA_ANY(t);
+				n = VARSIZE_ANY_EXHDR(t);
+			}
+			if (rec.len == 0 && !open)
+			{
+				if (n == 0)
+					continue;	/* blank line between records */
+				rec_start = physical;
+			}
+			else
+				appendStringInfoChar(&rec, '\n');
+			appendBinaryStringInfo(&rec, p, n);
+			st.in_len += n + 1;
+			open = odd_quotes(p, n, open);
+			if (open)
+				continue;		/* the record goes on in the next line */
+			{
+				le_csv		r;
+				le_csv_status s;
+				MemoryContext old = MemoryContextSwitchTo(header_done ? st.rowcxt : percall);
+
+				le_csv_init(&r, rec.data, rec.len, le_palloc, NULL);
+				s = le_csv_next(&r);
+				if (s == LE_CSV_ERROR)
+					csv_error(&r, what, rec_start - 1);
+				if (!header_done)
+				{
+					st.ncols = header_names(&r, what, rec_start, &st.names);
+					focus_header(&st, what);
+					header_done = true;
+					MemoryContextSwitchTo(old);
+				}
+				else
+				{
+					MemoryContextSwitchTo(old);
+					focus_emit(&st, &r, rec_start, rsinfo);
+				}
+				resetStringInfo(&rec);
+			}
+		}
+		SPI_freetuptable(SPI_tuptable);
+	}
+	if (open)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s line %ld: unclosed quote", what, rec_start)));
+	/* nothing staged: no rows (load_focus says so before it calls this) */
+	SPI_cursor_close(cur);
+	SPI_finish();
+	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(le_focus_charge_key_fn);
+
+/*
+ * _focus_charge_key(record jsonb): the charge identity of a stored line's
+ * original record (as _focus_lines computes it on import); used to re-key
+ * lines imported by earlier versions.
+ */
+Datum
+le_focus_charge_key_fn(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *rec = PG_GETARG_JSONB_P(0);
+	FocusIn		in;
+
+	memset(&in, 0, sizeof(in));
+	in.what = "record";
+	for (int c = 0; c < FC__COUNT; c++)
+	{
+		bool		is_str;
+		char	   *v = jsonb_key_text(rec, focus_col_names[c], &is_str);
+
+		if (v != NULL && !(v[0] == '\0' || strcmp(v, "NULL") == 0))
+		{
+			in.v[c] = v;
+			in.len[c] = strlen(v);
+		}
+	}
+	PG_RETURN_TEXT_P(cstring_to_text(charge_key(&in)));
 }

@@ -13,7 +13,7 @@ COMMENT ON FUNCTION llm_econ._is_tenant_member(text) IS
   'internal: whether the current user is a member of the tenant role (false when no such role exists); the row-level security test';
 
 CREATE TABLE llm_econ.run_plan (
-    run_id             text PRIMARY KEY CHECK (run_id OPERATOR(pg_catalog.<>) ''),
+    run_id             text NOT NULL CHECK (run_id OPERATOR(pg_catalog.<>) ''),
     spec               llm_econ.run_spec NOT NULL,
     provider           text NOT NULL CHECK (provider OPERATOR(pg_catalog.~) '^[a-z0-9][a-z0-9._-]*$'),
     pricing            text NOT NULL DEFAULT 'on_demand'
@@ -25,11 +25,13 @@ CREATE TABLE llm_econ.run_plan (
     planned_usd        numeric,
     tenant             text NOT NULL DEFAULT CURRENT_USER,
     team               text,
-    notes              text
+    notes              text,
+    -- run ids are per tenant: two tenants may use the same one, and neither can tell
+    CONSTRAINT run_plan_pkey PRIMARY KEY (tenant, run_id)
 );
 COMMENT ON TABLE llm_econ.run_plan IS
-  'planned runs: the spec (hardware frozen in it) and the price in effect at planned_at, with GPU-hours and USD frozen when the plan is made';
-COMMENT ON COLUMN llm_econ.run_plan.run_id IS 'the run''s id; billing lines name it in the run_id tag';
+  'planned runs, keyed by (tenant, run_id): the spec (hardware frozen in it) and the price in effect at planned_at, with GPU-hours and USD frozen when the plan is made';
+COMMENT ON COLUMN llm_econ.run_plan.run_id IS 'the run''s id within its tenant; billing lines of the tenant name it in the run_id tag';
 COMMENT ON COLUMN llm_econ.run_plan.spec IS 'the run (run_spec, hardware frozen when built)';
 COMMENT ON COLUMN llm_econ.run_plan.provider IS 'where it runs (lower case)';
 COMMENT ON COLUMN llm_econ.run_plan.pricing IS 'on_demand, spot or reserved';
@@ -81,11 +83,24 @@ BEGIN
     END IF;
     RETURN NEW;
   END IF;
-  IF TG_OP = 'UPDATE' AND NEW.spec::text = OLD.spec::text
-     AND NEW.usd_per_gpu_hour IS NOT DISTINCT FROM OLD.usd_per_gpu_hour
-     AND NEW.planned_usd IS NOT DISTINCT FROM OLD.planned_usd
-     AND NEW.planned_gpu_hours IS NOT DISTINCT FROM OLD.planned_gpu_hours THEN
-    RETURN NEW;                                         -- notes, team, ...: the plan stays frozen
+  IF TG_OP = 'UPDATE' THEN
+    IF NEW.spec::text = OLD.spec::text AND NEW.provider = OLD.provider AND NEW.pricing = OLD.pricing
+       AND NEW.region IS NOT DISTINCT FROM OLD.region AND NEW.planned_at = OLD.planned_at
+       AND NEW.usd_per_gpu_hour IS NOT DISTINCT FROM OLD.usd_per_gpu_hour THEN
+      -- nothing the plan was priced from changed (notes, team, ...): it stays frozen, and a
+      -- hand edit of planned_usd or planned_gpu_hours is undone
+      NEW.planned_usd := OLD.planned_usd;
+      NEW.planned_gpu_hours := OLD.planned_gpu_hours;
+      RETURN NEW;
+    END IF;
+    -- the provider, pricing, region, planned_at or the spec's SKU changed and the UPDATE did not
+    -- set the price itself: the plan is re-priced from the price table, never left at the old price
+    IF NEW.usd_per_gpu_hour IS NOT DISTINCT FROM OLD.usd_per_gpu_hour
+       AND (NEW.provider <> OLD.provider OR NEW.pricing <> OLD.pricing
+            OR NEW.region IS DISTINCT FROM OLD.region OR NEW.planned_at <> OLD.planned_at
+            OR (NEW.spec).sku IS DISTINCT FROM (OLD.spec).sku) THEN
+      NEW.usd_per_gpu_hour := NULL;
+    END IF;
   END IF;
   PERFORM llm_econ._sku_key((NEW.spec).sku);          -- unknown SKU: 22023 with close matches
   IF NEW.usd_per_gpu_hour IS NULL THEN
@@ -101,7 +116,8 @@ BEGIN
   NEW.planned_gpu_hours := llm_econ.gpu_hours(NEW.spec);
   RETURN NEW;
 END $$;
-COMMENT ON FUNCTION llm_econ._freeze_plan() IS 'trigger: validates a plan and freezes its price, GPU-hours and USD';
+COMMENT ON FUNCTION llm_econ._freeze_plan() IS
+  'trigger: validates a plan and freezes its price, GPU-hours and USD; an UPDATE of provider, pricing, region, planned_at or the spec''s SKU re-prices it (from the price table unless the UPDATE sets usd_per_gpu_hour), an UPDATE of other spec fields recomputes GPU-hours and USD at the plan''s price, anything else keeps it frozen';
 
 CREATE TRIGGER run_plan_freeze BEFORE INSERT OR UPDATE ON llm_econ.run_plan
     FOR EACH ROW EXECUTE FUNCTION llm_econ._freeze_plan();
@@ -143,12 +159,15 @@ CREATE TABLE llm_econ.spend (
     occurrence           int4 NOT NULL DEFAULT 1,
     imported_at          timestamptz NOT NULL DEFAULT pg_catalog.now(),
     CHECK (charge_period_end >= charge_period_start),
-    -- the k-th identical line of a tenant's bills is stored once: re-importing a file adds nothing,
-    -- and identical lines within one file are all kept
-    CONSTRAINT spend_one_line UNIQUE (tenant, row_hash, occurrence)
+    -- the k-th copy of a charge in a tenant's bills is stored once: re-importing charges adds
+    -- nothing, and identical charges within one file are all kept
+    CONSTRAINT spend_one_line UNIQUE (tenant, row_hash, occurrence),
+    billing_account_id   text,
+    delivery             text
 );
 CREATE INDEX spend_run_id ON llm_econ.spend (run_id) WHERE run_id IS NOT NULL;
 CREATE INDEX spend_charge_period ON llm_econ.spend (charge_period_start);
+CREATE INDEX spend_billing_period ON llm_econ.spend (tenant, provider, billing_account_id, billing_period_start);
 
 COMMENT ON TABLE llm_econ.spend IS
   'billed lines (FOCUS cost-and-usage rows), every line kept with its original record; GPU lines carry sku and gpu_hours; run_id from the run_id tag';
@@ -175,16 +194,19 @@ COMMENT ON COLUMN llm_econ.spend.gpu_hours IS 'ConsumedQuantity (in hours) x GPU
 COMMENT ON COLUMN llm_econ.spend.billed_cost IS 'FOCUS BilledCost (cash), exact';
 COMMENT ON COLUMN llm_econ.spend.effective_cost IS 'FOCUS EffectiveCost (amortised), exact';
 COMMENT ON COLUMN llm_econ.spend.list_cost IS 'FOCUS ListCost';
-COMMENT ON COLUMN llm_econ.spend.billing_currency IS 'FOCUS BillingCurrency';
+COMMENT ON COLUMN llm_econ.spend.billing_currency IS 'FOCUS BillingCurrency (ISO 4217); views convert with fx_rate, NULL counts as USD';
 COMMENT ON COLUMN llm_econ.spend.run_id IS 'the run: the Tags key run_id, or the x_run_id column';
 COMMENT ON COLUMN llm_econ.spend.resource_id IS 'FOCUS ResourceId';
 COMMENT ON COLUMN llm_econ.spend.tags IS 'FOCUS Tags (JSON object)';
 COMMENT ON COLUMN llm_econ.spend.record IS 'the whole original line: header name -> value (NULL written as the word NULL or empty becomes JSON null)';
 COMMENT ON COLUMN llm_econ.spend.source IS 'the import''s source label';
 COMMENT ON COLUMN llm_econ.spend.line IS 'line of the file the row came from';
-COMMENT ON COLUMN llm_econ.spend.row_hash IS 'md5 of the original record: with occurrence, what makes re-imports idempotent';
-COMMENT ON COLUMN llm_econ.spend.occurrence IS 'which identical copy of the record within the file (1, 2, ...)';
+COMMENT ON COLUMN llm_econ.spend.row_hash IS
+  'the charge identity: md5 of the FOCUS fields as values (timestamps as instants, numbers as numbers, provider key, Tags without the run tag), not of the raw line; with occurrence, what makes re-imports idempotent';
+COMMENT ON COLUMN llm_econ.spend.occurrence IS 'which copy of the same charge within the file (1, 2, ...)';
 COMMENT ON COLUMN llm_econ.spend.imported_at IS 'when the line was imported';
+COMMENT ON COLUMN llm_econ.spend.billing_account_id IS 'FOCUS BillingAccountId: with provider and billing period, what a restated delivery replaces';
+COMMENT ON COLUMN llm_econ.spend.delivery IS 'the import''s delivery label: a later delivery of the same billing period and account replaces this one''s lines (NULL: added to, never replacing)';
 
 -- Row-level security by tenant, shipped with the tables (so it survives pg_dump).
 ALTER TABLE llm_econ.run_plan ENABLE ROW LEVEL SECURITY;
@@ -198,22 +220,7 @@ SELECT pg_catalog.pg_extension_config_dump('llm_econ.run_plan', '');
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.spend', '');
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.spend_id_seq', '');
 
--- FOCUS provider names to the provider keys the price tables use.
-CREATE FUNCTION llm_econ._focus_provider(name text) RETURNS text
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$
-  SELECT CASE
-           WHEN n OPERATOR(pg_catalog.~) '^(aws|amazon web services.*|amazon)$' THEN 'aws'
-           WHEN n OPERATOR(pg_catalog.~) '^(microsoft|microsoft azure|azure)$' THEN 'azure'
-           WHEN n OPERATOR(pg_catalog.~) '^(google|google cloud|google cloud platform|gcp)$' THEN 'gcp'
-           WHEN n OPERATOR(pg_catalog.~) '^(oracle|oracle cloud infrastructure|oci)$' THEN 'oci'
-           ELSE pg_catalog.regexp_replace(n, '[^a-z0-9._-]+', '-', 'g')
-         END
-    FROM (SELECT pg_catalog.lower(pg_catalog.btrim($1)) AS n) AS x
-$$;
-COMMENT ON FUNCTION llm_econ._focus_provider(text) IS 'internal: a FOCUS provider name as a price-table provider key (AWS -> aws, Microsoft -> azure, ...)';
-
--- The lines of a FOCUS file, typed, with the first problem of each line (NULL when fine).
+-- A CSV text's header and lines (generic readers, kept for callers of 0.2.0).
 CREATE FUNCTION llm_econ._csv_header(csv text, what text) RETURNS text[]
 AS 'MODULE_PATHNAME', 'le_csv_header_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._csv_header(text, text) IS 'internal: the column names of a CSV text''s header line (22023 when empty or duplicated)';
@@ -222,209 +229,316 @@ AS 'MODULE_PATHNAME', 'le_csv_records_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL S
 COMMENT ON FUNCTION llm_econ._csv_records(text, text) IS
   'internal: the data lines of a CSV text as (line, jsonb keyed by header name); empty and NULL become JSON null; 22023 naming the line for malformed CSV';
 
--- A FOCUS date-time: UTC when it carries no offset (FOCUS requires UTC).
-CREATE FUNCTION llm_econ._focus_time(v text) RETURNS timestamptz
-LANGUAGE sql STABLE STRICT PARALLEL SAFE
-AS $$
-  SELECT CASE WHEN $1 OPERATOR(pg_catalog.~) '(Z|[+-][0-9]{2}(:?[0-9]{2})?)$' THEN $1::timestamptz
-              ELSE $1::timestamp AT TIME ZONE 'UTC' END
-$$;
-COMMENT ON FUNCTION llm_econ._focus_time(text) IS 'internal: a FOCUS date-time text as timestamptz (UTC when no offset is given)';
+-- Exchange rates, dated like prices: a rate holds from valid_from until the next one of its currency.
+CREATE TABLE llm_econ.fx_rate (
+    currency      text NOT NULL CHECK (currency OPERATOR(pg_catalog.~) '^[A-Z]{3}$'),
+    valid_from    timestamptz NOT NULL CHECK (pg_catalog.isfinite(valid_from)),
+    usd_per_unit  numeric NOT NULL CHECK (usd_per_unit > 0::numeric AND usd_per_unit < 'Infinity'),
+    source        text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
+    CONSTRAINT fx_rate_pkey PRIMARY KEY (currency, valid_from)
+);
+COMMENT ON TABLE llm_econ.fx_rate IS
+  'exchange rates into USD, dated: a rate is in effect from valid_from until the next row of the same currency; USD needs no row (1). Views convert a billing line with the rate in effect at its charge period start; a line with no rate is never summed as USD';
+COMMENT ON COLUMN llm_econ.fx_rate.currency IS 'ISO 4217 code, upper case (EUR, GBP, JPY)';
+COMMENT ON COLUMN llm_econ.fx_rate.valid_from IS 'when the rate takes effect';
+COMMENT ON COLUMN llm_econ.fx_rate.usd_per_unit IS 'USD per one unit of the currency (EUR 1.0823 = 1 EUR buys 1.0823 USD), exact numeric';
+COMMENT ON COLUMN llm_econ.fx_rate.source IS 'where the rate comes from (the provider''s invoice rate, a central bank reference rate, ...)';
+SELECT pg_catalog.pg_extension_config_dump('llm_econ.fx_rate', '');
+GRANT SELECT ON llm_econ.fx_rate TO PUBLIC;
 
--- One FOCUS line typed: periods, provider key, pricing, the GPU machine and GPU-hours, amounts, run.
--- The GPU machine type is SkuPriceDetails' InstanceType, else a word of ChargeDescription that
--- is a machine-type alias (AWS writes "... per On Demand Linux p5.48xlarge Instance Hour");
--- GPUs per machine from SkuPriceDetails' GpuCount, else from that alias.
-CREATE FUNCTION llm_econ._focus_typed(r jsonb)
-RETURNS TABLE (charge_period_start timestamptz, charge_period_end timestamptz,
-               billing_period_start timestamptz, billing_period_end timestamptz, provider text, pricing text,
-               sku text, instance_type text, gpus_per_instance int4, consumed_quantity numeric, gpu_hours numeric,
-               billed_cost numeric, effective_cost numeric, list_cost numeric, run_id text, tags jsonb)
+-- USD per unit of a currency at an instant: 1 for USD (and for a line that names no currency, as
+-- 0.2.0 read every amount), else the fx_rate in effect, NULL when none is.
+CREATE FUNCTION llm_econ._usd_per_unit(currency text, at timestamptz) RETURNS numeric
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-  SELECT llm_econ._focus_time(x.r->>'ChargePeriodStart'), llm_econ._focus_time(x.r->>'ChargePeriodEnd'),
-         llm_econ._focus_time(x.r->>'BillingPeriodStart'), llm_econ._focus_time(x.r->>'BillingPeriodEnd'),
-         llm_econ._focus_provider(coalesce(x.r->>'ServiceProviderName', x.r->>'ProviderName')),
-         CASE x.r->>'PricingCategory' WHEN 'Standard' THEN 'on_demand' WHEN 'Dynamic' THEN 'spot'
-                                      WHEN 'Committed' THEN 'reserved' END,
-         coalesce(m.sku, llm_econ._sku_find(coalesce(x.d->>'GpuType', x.d->>'x_GpuType'))),
-         m.alias,
-         g.gpus,
-         (x.r->>'ConsumedQuantity')::numeric,
-         CASE WHEN g.gpus IS NOT NULL
-               AND pg_catalog.lower(x.r->>'ConsumedUnit') OPERATOR(pg_catalog.=) ANY (ARRAY['hour', 'hours', 'hr', 'hrs', 'h'])
-              THEN (x.r->>'ConsumedQuantity')::numeric OPERATOR(pg_catalog.*) g.gpus END,
-         (x.r->>'BilledCost')::numeric, (x.r->>'EffectiveCost')::numeric, (x.r->>'ListCost')::numeric,
-         coalesce(x.t->>'run_id', x.r->>'x_run_id', x.t->>'x_run_id'),
-         x.t
-    FROM (SELECT $1 AS r, ($1->>'SkuPriceDetails')::jsonb AS d, ($1->>'Tags')::jsonb AS t) AS x
-    LEFT JOIN LATERAL (
-         SELECT a.sku, a.alias, a.gpus_per_instance
-           FROM llm_econ.gpu_sku_alias a
-          WHERE a.gpus_per_instance IS NOT NULL
-            AND (pg_catalog.lower(a.alias) OPERATOR(pg_catalog.=) pg_catalog.lower(coalesce(x.d->>'InstanceType', x.d->>'x_InstanceType'))
-                 OR pg_catalog.lower(a.alias) OPERATOR(pg_catalog.=) ANY (
-                      pg_catalog.regexp_split_to_array(pg_catalog.lower(x.r->>'ChargeDescription'), '[[:space:],;()]+')))
-          ORDER BY pg_catalog.lower(a.alias) OPERATOR(pg_catalog.=) pg_catalog.lower(coalesce(x.d->>'InstanceType', x.d->>'x_InstanceType')) DESC NULLS LAST
-          LIMIT 1) AS m ON true
-    CROSS JOIN LATERAL (
-         SELECT coalesce((x.d->>'GpuCount')::numeric::int4, (x.d->>'x_GpuCount')::numeric::int4, m.gpus_per_instance) AS gpus) AS g
+  SELECT CASE WHEN $1 IS NULL OR $1 OPERATOR(pg_catalog.=) 'USD' THEN 1::numeric
+              ELSE (SELECT f.usd_per_unit FROM llm_econ.fx_rate f
+                     WHERE f.currency OPERATOR(pg_catalog.=) $1 AND f.valid_from OPERATOR(pg_catalog.<=) $2
+                     ORDER BY f.valid_from DESC LIMIT 1) END
 $$;
-COMMENT ON FUNCTION llm_econ._focus_typed(jsonb) IS 'internal: one FOCUS line (jsonb keyed by column name) typed for llm_econ.spend';
+COMMENT ON FUNCTION llm_econ._usd_per_unit(text, timestamptz) IS
+  'internal: USD per unit of currency at an instant (1 for USD or no currency, else the fx_rate in effect; NULL when no rate is known)';
 
-CREATE FUNCTION llm_econ.import_focus(focus_csv text, tenant text DEFAULT NULL, source text DEFAULT NULL,
-    OUT inserted bigint, OUT skipped bigint)
-LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
+-- FOCUS lines typed in C: periods (UTC when no offset is written, date-only included), the provider
+-- key (AWS -> aws, Microsoft -> azure, ...), pricing, the GPU machine (SkuPriceDetails' InstanceType,
+-- else a word of ChargeDescription that is a machine-type alias: AWS writes "... per On Demand Linux
+-- p5.48xlarge Instance Hour"), GPUs per machine (SkuPriceDetails' GpuCount, a whole number, else the
+-- alias's), GPU-hours, amounts, the run (Tags run_id, x_run_id column, Tags x_run_id), and the charge
+-- identity (row_hash).  The first bad line is an error naming the line and the column.
+CREATE FUNCTION llm_econ._focus_lines(csv text, what text,
+    OUT line int4, OUT record jsonb, OUT charge_period_start timestamptz, OUT charge_period_end timestamptz,
+    OUT billing_period_start timestamptz, OUT billing_period_end timestamptz, OUT provider text,
+    OUT service_name text, OUT service_category text, OUT charge_category text, OUT charge_description text,
+    OUT pricing_category text, OUT pricing text, OUT region text, OUT sku text, OUT instance_type text,
+    OUT gpus_per_instance int4, OUT gpu_type text, OUT consumed_quantity numeric, OUT consumed_unit text,
+    OUT gpu_hours numeric, OUT billed_cost numeric, OUT effective_cost numeric, OUT list_cost numeric,
+    OUT billing_currency text, OUT run_id text, OUT resource_id text, OUT tags jsonb,
+    OUT billing_account_id text, OUT row_hash text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'le_focus_lines_fn' LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION llm_econ._focus_lines(text, text) IS
+  'internal: the data lines of a FOCUS CSV text typed for llm_econ.spend, with their charge identity; 22023 naming the line and column of the first bad line';
+
+-- The staged path: \copy a FOCUS file into focus_staging, one physical line per row, then load_focus().
+CREATE TABLE llm_econ.focus_staging (
+    id      bigserial PRIMARY KEY,
+    writer  text NOT NULL DEFAULT CURRENT_USER,
+    line    text
+);
+CREATE INDEX focus_staging_writer ON llm_econ.focus_staging (writer, id);
+COMMENT ON TABLE llm_econ.focus_staging IS
+  'staging for load_focus(): \copy llm_econ.focus_staging (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'') loads one physical line per row, verbatim; each writer sees and loads only its own rows';
+COMMENT ON COLUMN llm_econ.focus_staging.id IS 'load order';
+COMMENT ON COLUMN llm_econ.focus_staging.writer IS 'the role that staged the line (load_focus reads the current role''s lines only)';
+COMMENT ON COLUMN llm_econ.focus_staging.line IS 'one physical line of the FOCUS CSV file, the header first';
+ALTER TABLE llm_econ.focus_staging ENABLE ROW LEVEL SECURITY;
+CREATE POLICY focus_staging_writer ON llm_econ.focus_staging
+    USING (writer OPERATOR(pg_catalog.=) CURRENT_USER) WITH CHECK (writer OPERATOR(pg_catalog.=) CURRENT_USER);
+
+CREATE FUNCTION llm_econ._focus_staged(what text,
+    OUT line int4, OUT record jsonb, OUT charge_period_start timestamptz, OUT charge_period_end timestamptz,
+    OUT billing_period_start timestamptz, OUT billing_period_end timestamptz, OUT provider text,
+    OUT service_name text, OUT service_category text, OUT charge_category text, OUT charge_description text,
+    OUT pricing_category text, OUT pricing text, OUT region text, OUT sku text, OUT instance_type text,
+    OUT gpus_per_instance int4, OUT gpu_type text, OUT consumed_quantity numeric, OUT consumed_unit text,
+    OUT gpu_hours numeric, OUT billed_cost numeric, OUT effective_cost numeric, OUT list_cost numeric,
+    OUT billing_currency text, OUT run_id text, OUT resource_id text, OUT tags jsonb,
+    OUT billing_account_id text, OUT row_hash text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'le_focus_staged_fn' LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION llm_econ._focus_staged(text) IS
+  'internal: the current role''s focus_staging lines typed as _focus_lines types a text, read through a cursor in batches (memory does not grow with the file)';
+
+CREATE FUNCTION llm_econ._focus_charge_key(record jsonb) RETURNS text
+AS 'MODULE_PATHNAME', 'le_focus_charge_key_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._focus_charge_key(jsonb) IS
+  'internal: the charge identity of a stored line''s original record, as an import computes it (row_hash)';
+
+-- Why the current role may not import for tenant who (NULL when it may): checked before any parsing,
+-- so a refusal is one line naming the grant or the tenant.
+CREATE FUNCTION llm_econ._focus_refusal(fn text, who text, replacing boolean, staged boolean) RETURNS text
+LANGUAGE sql STABLE
+AS $$
+  SELECT CASE
+    WHEN NOT pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT')
+      THEN pg_catalog.format('%s needs INSERT on llm_econ.spend (GRANT INSERT ON llm_econ.spend TO %I)', $1, CURRENT_USER)
+    WHEN NOT pg_catalog.has_sequence_privilege('llm_econ.spend_id_seq', 'USAGE')
+      THEN pg_catalog.format('%s needs USAGE on sequence llm_econ.spend_id_seq (GRANT USAGE ON SEQUENCE llm_econ.spend_id_seq TO %I)', $1, CURRENT_USER)
+    WHEN $3 AND NOT (pg_catalog.has_table_privilege('llm_econ.spend', 'SELECT') AND pg_catalog.has_table_privilege('llm_econ.spend', 'DELETE'))
+      THEN pg_catalog.format('%s with a delivery replaces earlier lines and needs SELECT and DELETE on llm_econ.spend (GRANT SELECT, DELETE ON llm_econ.spend TO %I)', $1, CURRENT_USER)
+    WHEN $4 AND NOT (pg_catalog.has_table_privilege('llm_econ.focus_staging', 'SELECT') AND pg_catalog.has_table_privilege('llm_econ.focus_staging', 'DELETE'))
+      THEN pg_catalog.format('%s needs SELECT and DELETE on llm_econ.focus_staging (GRANT SELECT, INSERT, DELETE ON llm_econ.focus_staging TO %I)', $1, CURRENT_USER)
+    WHEN pg_catalog.row_security_active('llm_econ.spend') AND NOT llm_econ._is_tenant_member($2)
+      THEN pg_catalog.format('%s: role %I may not write the lines of tenant %I (not a member of that role)', $1, CURRENT_USER, $2)
+  END
+$$;
+COMMENT ON FUNCTION llm_econ._focus_refusal(text, text, boolean, boolean) IS
+  'internal: why the current role may not import FOCUS lines for a tenant (a missing grant, or not a member of the tenant role), NULL when it may';
+
+-- Stores the typed lines of the temporary table llm_econ_focus_lines for tenant who: a delivery
+-- replaces the lines that earlier deliveries (or undelivered imports) left for the same provider,
+-- billing account and billing period; then every charge not already stored is inserted (the k-th
+-- copy of a charge in the file is its occurrence k).
+CREATE FUNCTION llm_econ._focus_store(who text, source text, delivery text,
+    OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
 #variable_conflict use_column
-DECLARE
-  who text := coalesce(import_focus.tenant, CURRENT_USER);
-  header text[];
-  missing text;
-  amount constant text := '^[-+]?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]{1,3})?$|^[-+]?\.[0-9]+$';
-  ts constant text := '^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]+)?)?)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)?$';
-  bad record;
 BEGIN
-  IF focus_csv IS NULL THEN
-    RAISE EXCEPTION 'focus_csv must not be NULL' USING ERRCODE = 'invalid_parameter_value';
+  PERFORM llm_econ._focus_temp();
+  replaced := 0;
+  IF _focus_store.delivery IS NOT NULL THEN
+    WITH periods AS (SELECT DISTINCT f.provider, f.billing_account_id, f.billing_period_start FROM llm_econ_focus_lines f),
+         gone AS (
+           DELETE FROM llm_econ.spend s USING periods p
+            WHERE s.tenant = who AND s.provider = p.provider
+              AND s.billing_account_id IS NOT DISTINCT FROM p.billing_account_id
+              AND s.billing_period_start IS NOT DISTINCT FROM p.billing_period_start
+              AND s.delivery IS DISTINCT FROM _focus_store.delivery
+           RETURNING 1)
+    SELECT count(*) INTO replaced FROM gone;
   END IF;
-  header := llm_econ._csv_header(focus_csv, 'focus_csv');
-  SELECT string_agg(c, ', ') INTO missing
-    FROM unnest(ARRAY['BilledCost', 'EffectiveCost', 'ChargePeriodStart', 'ChargePeriodEnd']) AS c
-   WHERE NOT c = ANY (header);
-  IF missing IS NULL AND NOT ('ProviderName' = ANY (header) OR 'ServiceProviderName' = ANY (header)) THEN
-    missing := 'ProviderName (or ServiceProviderName)';
-  END IF;
-  IF missing IS NOT NULL THEN
-    RAISE EXCEPTION 'focus_csv has no % column', missing USING ERRCODE = 'invalid_parameter_value',
-      DETAIL = 'Columns are found by header name (FOCUS 1.0-1.3 names).';
-  END IF;
-
-  CREATE TEMP TABLE IF NOT EXISTS llm_econ_focus (line int4, record jsonb) ON COMMIT DROP;
-  TRUNCATE llm_econ_focus;
-  INSERT INTO llm_econ_focus SELECT * FROM llm_econ._csv_records(focus_csv, 'focus_csv');
-
-  -- every line checked before anything is stored; the first bad line is the error
-  SELECT f.line, p.problem, p.value INTO bad
-    FROM llm_econ_focus f
-   CROSS JOIN LATERAL (
-         SELECT * FROM (VALUES
-           (1, 'BilledCost is not a number', f.record->>'BilledCost',
-            (f.record->>'BilledCost') IS NULL OR (f.record->>'BilledCost') !~ amount),
-           (2, 'EffectiveCost is not a number', f.record->>'EffectiveCost',
-            (f.record->>'EffectiveCost') IS NULL OR (f.record->>'EffectiveCost') !~ amount),
-           (3, 'ListCost is not a number', f.record->>'ListCost', (f.record->>'ListCost') !~ amount),
-           (4, 'ConsumedQuantity is not a number', f.record->>'ConsumedQuantity', (f.record->>'ConsumedQuantity') !~ amount),
-           (5, 'ChargePeriodStart is not a timestamp', f.record->>'ChargePeriodStart',
-            (f.record->>'ChargePeriodStart') IS NULL OR (f.record->>'ChargePeriodStart') !~ ts),
-           (6, 'ChargePeriodEnd is not a timestamp', f.record->>'ChargePeriodEnd',
-            (f.record->>'ChargePeriodEnd') IS NULL OR (f.record->>'ChargePeriodEnd') !~ ts),
-           (7, 'BillingPeriodStart is not a timestamp', f.record->>'BillingPeriodStart', (f.record->>'BillingPeriodStart') !~ ts),
-           (8, 'BillingPeriodEnd is not a timestamp', f.record->>'BillingPeriodEnd', (f.record->>'BillingPeriodEnd') !~ ts),
-           (9, 'provider name is empty', NULL,
-            coalesce(f.record->>'ServiceProviderName', f.record->>'ProviderName') IS NULL),
-           (10, 'Tags is not a JSON object', f.record->>'Tags', (f.record->>'Tags') !~ '^\s*\{.*\}\s*$'),
-           (11, 'SkuPriceDetails is not a JSON object', f.record->>'SkuPriceDetails',
-            (f.record->>'SkuPriceDetails') !~ '^\s*\{.*\}\s*$')
-         ) AS c(k, problem, value, failed)
-          WHERE c.failed ORDER BY c.k LIMIT 1) AS p
-   ORDER BY f.line LIMIT 1;
-  IF FOUND THEN
-    RAISE EXCEPTION 'focus_csv line %: %', bad.line, bad.problem USING ERRCODE = 'invalid_parameter_value',
-      DETAIL = CASE WHEN bad.value IS NOT NULL THEN format('Got %s.', left(bad.value, 200)) END;
-  END IF;
-  -- timestamps, JSON and amounts that match the patterns but still do not convert
-  BEGIN
-    PERFORM count(t.*) FROM llm_econ_focus f, LATERAL llm_econ._focus_typed(f.record) AS t;
-  EXCEPTION WHEN OTHERS THEN
-    FOR bad IN SELECT f.line, f.record FROM llm_econ_focus f ORDER BY f.line LOOP
-      BEGIN
-        PERFORM llm_econ._focus_typed(bad.record);
-      EXCEPTION WHEN OTHERS THEN
-        RAISE EXCEPTION 'focus_csv line %: %', bad.line, SQLERRM USING ERRCODE = 'invalid_parameter_value';
-      END;
-    END LOOP;
-    RAISE;
-  END;
-  SELECT f.line, t.charge_period_start, t.charge_period_end INTO bad
-    FROM llm_econ_focus f, LATERAL llm_econ._focus_typed(f.record) AS t
-   WHERE t.charge_period_end < t.charge_period_start ORDER BY f.line LIMIT 1;
-  IF FOUND THEN
-    RAISE EXCEPTION 'focus_csv line %: ChargePeriodEnd % is before ChargePeriodStart %', bad.line,
-                    bad.charge_period_end, bad.charge_period_start USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-
-  WITH typed AS (
-         SELECT f.line, f.record, t.*, md5(f.record::text) AS row_hash
-           FROM llm_econ_focus f, LATERAL llm_econ._focus_typed(f.record) AS t),
-       numbered AS (
-         SELECT x.*, row_number() OVER (PARTITION BY x.row_hash ORDER BY x.line) AS occurrence FROM typed x),
+  WITH numbered AS (
+         SELECT f.*, row_number() OVER (PARTITION BY f.row_hash ORDER BY f.line) AS occurrence
+           FROM llm_econ_focus_lines f),
        ins AS (
          INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
                 billing_period_end, provider, service_name, service_category, charge_category, charge_description,
                 pricing_category, pricing, region, sku, instance_type, gpus_per_instance, consumed_quantity,
                 consumed_unit, gpu_hours, billed_cost, effective_cost, list_cost, billing_currency, run_id,
-                resource_id, tags, record, source, line, row_hash, occurrence)
+                resource_id, tags, record, source, line, row_hash, occurrence, billing_account_id, delivery)
          SELECT who, n.charge_period_start, n.charge_period_end, n.billing_period_start, n.billing_period_end,
-                n.provider, n.record->>'ServiceName', n.record->>'ServiceCategory', n.record->>'ChargeCategory',
-                n.record->>'ChargeDescription', n.record->>'PricingCategory', n.pricing,
-                coalesce(n.record->>'RegionId', n.record->>'Region'), n.sku, n.instance_type, n.gpus_per_instance,
-                n.consumed_quantity, n.record->>'ConsumedUnit', n.gpu_hours, n.billed_cost, n.effective_cost,
-                n.list_cost, n.record->>'BillingCurrency', n.run_id, n.record->>'ResourceId', n.tags, n.record,
-                import_focus.source, n.line, n.row_hash, n.occurrence
+                n.provider, n.service_name, n.service_category, n.charge_category, n.charge_description,
+                n.pricing_category, n.pricing, n.region,
+                coalesce(n.sku, CASE WHEN n.gpu_type IS NOT NULL THEN llm_econ._sku_find(n.gpu_type) END),
+                n.instance_type, n.gpus_per_instance, n.consumed_quantity, n.consumed_unit, n.gpu_hours,
+                n.billed_cost, n.effective_cost, n.list_cost, n.billing_currency, n.run_id, n.resource_id, n.tags,
+                n.record, _focus_store.source, n.line, n.row_hash, n.occurrence, n.billing_account_id,
+                _focus_store.delivery
            FROM numbered n
          ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING
          RETURNING 1)
-  SELECT (SELECT count(*) FROM ins), (SELECT count(*) FROM llm_econ_focus) - (SELECT count(*) FROM ins)
+  SELECT (SELECT count(*) FROM ins), (SELECT count(*) FROM llm_econ_focus_lines) - (SELECT count(*) FROM ins)
     INTO inserted, skipped;
-  TRUNCATE llm_econ_focus;
+  TRUNCATE llm_econ_focus_lines;
 END $$;
-COMMENT ON FUNCTION llm_econ.import_focus(text, text, text) IS
-  'imports a FOCUS 1.0-1.3 cost-and-usage CSV into spend: every line kept (with its original record), GPU-hours for GPU instance lines, run_id from tags; all or nothing; lines already imported for the tenant are counted as skipped';
+COMMENT ON FUNCTION llm_econ._focus_store(text, text, text) IS
+  'internal: stores the typed FOCUS lines of the temporary table llm_econ_focus_lines (replacing earlier deliveries of the same periods when a delivery is given)';
 
--- Plan vs actual: every plan and every run that has spend, joined on run_id (full join: runs
--- without spend yet and spend without a plan both appear).  Variance is effective (amortised)
--- cost minus planned.  implied_mfu: the MFU the billed GPU-hours imply for the planned spec.
+-- The temporary table the importers type lines into (dropped at commit).
+CREATE FUNCTION llm_econ._focus_temp() RETURNS void
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+  IF pg_catalog.to_regclass('pg_temp.llm_econ_focus_lines') IS NOT NULL THEN
+    RETURN;
+  END IF;
+  CREATE TEMP TABLE llm_econ_focus_lines (
+    line int4, record jsonb, charge_period_start timestamptz, charge_period_end timestamptz,
+    billing_period_start timestamptz, billing_period_end timestamptz, provider text, service_name text,
+    service_category text, charge_category text, charge_description text, pricing_category text, pricing text,
+    region text, sku text, instance_type text, gpus_per_instance int4, gpu_type text, consumed_quantity numeric,
+    consumed_unit text, gpu_hours numeric, billed_cost numeric, effective_cost numeric, list_cost numeric,
+    billing_currency text, run_id text, resource_id text, tags jsonb, billing_account_id text, row_hash text
+  ) ON COMMIT DROP;
+END $$;
+COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates the transaction''s temporary table of typed FOCUS lines unless it exists';
+
+CREATE FUNCTION llm_econ.import_focus(focus_csv text, tenant text DEFAULT NULL, source text DEFAULT NULL,
+    delivery text DEFAULT NULL, OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
+AS $$
+#variable_conflict use_column
+DECLARE
+  who constant text := coalesce(import_focus.tenant, CURRENT_USER);
+  refusal constant text := llm_econ._focus_refusal('import_focus', who, import_focus.delivery IS NOT NULL, false);
+BEGIN
+  IF refusal IS NOT NULL THEN
+    RAISE EXCEPTION '%', refusal USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  IF focus_csv IS NULL THEN
+    RAISE EXCEPTION 'focus_csv must not be NULL' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF import_focus.delivery IS NOT NULL AND btrim(import_focus.delivery) = '' THEN
+    RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  PERFORM llm_econ._focus_temp();
+  TRUNCATE llm_econ_focus_lines;
+  INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_lines(focus_csv, 'focus_csv');
+  SELECT s.inserted, s.skipped, s.replaced INTO inserted, skipped, replaced
+    FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery) AS s;
+END $$;
+COMMENT ON FUNCTION llm_econ.import_focus(text, text, text, text) IS
+  'imports a FOCUS 1.0-1.3 cost-and-usage CSV into spend for tenant (default: the current role): every line kept with its original record, GPU-hours for GPU instance lines, run_id from tags; all or nothing. '
+  'Charges already stored for the tenant (the same FOCUS values, however the file writes them) are counted as skipped; '
+  'with a delivery label, the lines earlier deliveries left for the same provider, billing account and billing period are replaced (counted in replaced), and files of one delivery add up';
+
+CREATE FUNCTION llm_econ.load_focus(tenant text DEFAULT NULL, source text DEFAULT NULL, delivery text DEFAULT NULL,
+    OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
+AS $$
+#variable_conflict use_column
+DECLARE
+  who constant text := coalesce(load_focus.tenant, CURRENT_USER);
+  refusal constant text := llm_econ._focus_refusal('load_focus', who, load_focus.delivery IS NOT NULL, true);
+BEGIN
+  IF refusal IS NOT NULL THEN
+    RAISE EXCEPTION '%', refusal USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  IF load_focus.delivery IS NOT NULL AND btrim(load_focus.delivery) = '' THEN
+    RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  PERFORM llm_econ._focus_temp();
+  TRUNCATE llm_econ_focus_lines;
+  INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_staged('focus_staging');
+  SELECT s.inserted, s.skipped, s.replaced INTO inserted, skipped, replaced
+    FROM llm_econ._focus_store(who, load_focus.source, load_focus.delivery) AS s;
+  DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER;
+END $$;
+COMMENT ON FUNCTION llm_econ.load_focus(text, text, text) IS
+  'loads the FOCUS file the current role staged in focus_staging (\copy ... (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'')) as import_focus imports a text, streaming, then empties the role''s staged lines; all or nothing (nothing staged: 0 lines)';
+-- Plan vs actual: every plan and every run that has spend, joined on (tenant, run_id) (full join:
+-- runs without spend yet and spend without a plan both appear), plus one "untagged" row per tenant
+-- and provider holding the spend with no run, so the view's billed total is the invoices'.  Amounts
+-- are USD at the rate in effect at each line's charge period start; a line with no known rate is
+-- left out of the USD sums and counted in unconverted_lines.  Variance is effective (amortised)
+-- cost minus planned, split into price and usage (GPU-hours) variance.
 CREATE VIEW llm_econ.plan_vs_actual WITH (security_invoker = true) AS
-  WITH actual AS (
-         SELECT s.run_id, sum(s.billed_cost) AS billed_usd, sum(s.effective_cost) AS effective_usd,
-                sum(s.gpu_hours) AS gpu_hours, min(s.charge_period_start) AS first_charge,
-                max(s.charge_period_end) AS last_charge
-           FROM llm_econ.spend s WHERE s.run_id IS NOT NULL GROUP BY s.run_id)
-  SELECT coalesce(p.planned_at, a.first_charge) AS "time",
-         coalesce(p.run_id, a.run_id) AS run_id, p.tenant, p.team, p.provider, p.pricing,
-         p.planned_at, p.usd_per_gpu_hour AS planned_usd_per_gpu_hour,
-         p.planned_usd, a.billed_usd, a.effective_usd,
-         a.effective_usd - p.planned_usd AS variance_usd,
-         round(100::numeric * (a.effective_usd - p.planned_usd) / nullif(p.planned_usd, 0::numeric), 2) AS variance_pct,
-         p.planned_gpu_hours, a.gpu_hours AS actual_gpu_hours,
-         CASE WHEN a.gpu_hours > 0::numeric AND p.run_id IS NOT NULL
-              THEN llm_econ.achieved_mfu(p.spec, make_interval(secs => (a.gpu_hours / (p.spec).n_gpus::numeric * 3600::numeric)::float8))
+  WITH lines AS (
+         SELECT s.tenant, s.run_id, s.provider, s.billing_currency, s.charge_period_start, s.charge_period_end,
+                s.gpu_hours, s.billed_cost, s.effective_cost,
+                llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate
+           FROM llm_econ.spend s),
+       actual AS (
+         SELECT l.tenant, l.run_id, min(l.provider) AS provider,
+                sum(l.billed_cost * l.rate) AS billed_usd, sum(l.effective_cost * l.rate) AS effective_usd,
+                sum(l.gpu_hours) AS gpu_hours, min(l.charge_period_start) AS first_charge,
+                max(l.charge_period_end) AS last_charge,
+                count(*) FILTER (WHERE l.rate IS NULL) AS unconverted_lines,
+                string_agg(DISTINCT l.billing_currency, ', ') FILTER (WHERE l.rate IS NULL) AS unconverted_currencies
+           FROM lines l
+          GROUP BY l.tenant, l.run_id, CASE WHEN l.run_id IS NULL THEN l.provider END),
+       joined AS (
+         SELECT p.*, a.tenant AS a_tenant, a.run_id AS a_run_id, a.provider AS a_provider, a.billed_usd,
+                a.effective_usd, a.gpu_hours AS actual_gpu_hours, a.first_charge, a.last_charge,
+                a.unconverted_lines, a.unconverted_currencies,
+                round(p.planned_usd, 2) AS planned_usd_cents,
+                -- usage variance: (actual - planned GPU-hours) x planned price, to the cent
+                round((a.gpu_hours - p.planned_gpu_hours::numeric) * p.usd_per_gpu_hour, 2) AS usage_variance_usd
+           FROM llm_econ.run_plan p
+           FULL JOIN actual a ON a.run_id = p.run_id AND a.tenant = p.tenant)
+  SELECT coalesce(j.planned_at, j.first_charge) AS "time",
+         coalesce(j.run_id, j.a_run_id) AS run_id, coalesce(j.tenant, j.a_tenant) AS tenant, j.team,
+         coalesce(j.provider, j.a_provider) AS provider, j.pricing,
+         j.planned_at, round(j.usd_per_gpu_hour, 6) AS planned_usd_per_gpu_hour,
+         j.planned_usd_cents AS planned_usd, j.billed_usd, j.effective_usd,
+         j.effective_usd - j.planned_usd_cents AS variance_usd,
+         round(100::numeric * (j.effective_usd - j.planned_usd_cents) / nullif(j.planned_usd_cents, 0::numeric), 2) AS variance_pct,
+         j.planned_gpu_hours, j.actual_gpu_hours,
+         -- the MFU the billed GPU-hours imply; NULL when they are beyond an interval's range
+         CASE WHEN j.actual_gpu_hours > 0::numeric AND j.run_id IS NOT NULL
+               AND j.actual_gpu_hours / (j.spec).n_gpus::numeric * 3600::numeric <= 1e12::numeric
+              THEN llm_econ.achieved_mfu(j.spec, make_interval(secs => (j.actual_gpu_hours / (j.spec).n_gpus::numeric * 3600::numeric)::float8))
          END AS implied_mfu,
-         a.first_charge, a.last_charge,
-         CASE WHEN p.run_id IS NULL THEN 'unplanned' WHEN a.run_id IS NULL THEN 'no spend yet' ELSE 'planned and billed' END AS status
-    FROM llm_econ.run_plan p FULL JOIN actual a ON a.run_id = p.run_id;
+         j.first_charge, j.last_charge,
+         CASE WHEN j.run_id IS NULL AND j.a_run_id IS NULL THEN 'untagged'
+              WHEN j.run_id IS NULL THEN 'unplanned'
+              WHEN j.a_tenant IS NULL THEN 'no spend yet' ELSE 'planned and billed' END AS status,
+         round(j.effective_usd / nullif(j.actual_gpu_hours, 0::numeric), 6) AS actual_usd_per_gpu_hour,
+         -- price variance: the rest of the variance, (actual - planned $/GPU-h) x actual GPU-hours
+         -- with actual $/GPU-h = effective USD / actual GPU-hours; the two add up to variance_usd
+         CASE WHEN j.run_id IS NOT NULL AND j.actual_gpu_hours IS NOT NULL
+              THEN (j.effective_usd - j.planned_usd_cents) - j.usage_variance_usd END AS price_variance_usd,
+         CASE WHEN j.run_id IS NOT NULL AND j.actual_gpu_hours IS NOT NULL AND j.effective_usd IS NOT NULL
+              THEN j.usage_variance_usd END AS usage_variance_usd,
+         coalesce(j.unconverted_lines, 0::bigint) AS unconverted_lines, j.unconverted_currencies
+    FROM joined j;
 COMMENT ON VIEW llm_econ.plan_vs_actual IS
-  'per run: planned (frozen) vs billed and effective USD, variance (effective - planned, USD and %), planned vs billed GPU-hours and the MFU the billed GPU-hours imply; runs without spend and spend without a plan both appear';
+  'per tenant and run: planned (frozen) vs billed and effective USD, variance (effective - planned, USD and %) split into price and usage variance, planned vs billed GPU-hours and the MFU the billed GPU-hours imply; runs without spend, spend without a plan, and per tenant and provider the untagged spend all appear, so sum(billed_usd) is the invoices'' total (lines in a currency with no fx_rate excepted: unconverted_lines)';
 COMMENT ON COLUMN llm_econ.plan_vs_actual."time" IS 'for dashboards: when the plan was made, else the first charge';
-COMMENT ON COLUMN llm_econ.plan_vs_actual.run_id IS 'the run';
-COMMENT ON COLUMN llm_econ.plan_vs_actual.tenant IS 'the plan''s tenant';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.run_id IS 'the run (NULL on untagged rows)';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.tenant IS 'the plan''s or the spend''s tenant';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.team IS 'the plan''s team';
-COMMENT ON COLUMN llm_econ.plan_vs_actual.provider IS 'planned provider';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.provider IS 'planned provider; for spend without a plan, the billing provider';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.pricing IS 'planned pricing';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.planned_at IS 'when the plan was made';
-COMMENT ON COLUMN llm_econ.plan_vs_actual.planned_usd_per_gpu_hour IS 'price planned with';
-COMMENT ON COLUMN llm_econ.plan_vs_actual.planned_usd IS 'planned USD (frozen)';
-COMMENT ON COLUMN llm_econ.plan_vs_actual.billed_usd IS 'sum of BilledCost of the run''s lines';
-COMMENT ON COLUMN llm_econ.plan_vs_actual.effective_usd IS 'sum of EffectiveCost of the run''s lines';
-COMMENT ON COLUMN llm_econ.plan_vs_actual.variance_usd IS 'effective_usd - planned_usd';
-COMMENT ON COLUMN llm_econ.plan_vs_actual.variance_pct IS '100 x variance_usd / planned_usd';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.planned_usd_per_gpu_hour IS 'price planned with, USD per GPU-hour, 6 decimals';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.planned_usd IS 'planned USD (frozen), to the cent';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.billed_usd IS 'sum of BilledCost of the lines in USD (exact: the invoice''s amounts), lines with no known rate left out';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.effective_usd IS 'sum of EffectiveCost of the lines in USD (exact), lines with no known rate left out';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.variance_usd IS 'effective_usd - planned_usd = price_variance_usd + usage_variance_usd';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.variance_pct IS '100 x variance_usd / planned_usd, 2 decimals';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.planned_gpu_hours IS 'planned GPU-hours (frozen)';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.actual_gpu_hours IS 'billed GPU-hours (GPU instance lines)';
-COMMENT ON COLUMN llm_econ.plan_vs_actual.implied_mfu IS 'achieved_mfu(spec, actual GPU-hours / n_gpus)';
-COMMENT ON COLUMN llm_econ.plan_vs_actual.first_charge IS 'earliest charge period start of the run''s lines';
-COMMENT ON COLUMN llm_econ.plan_vs_actual.last_charge IS 'latest charge period end of the run''s lines';
-COMMENT ON COLUMN llm_econ.plan_vs_actual.status IS 'planned and billed, no spend yet, or unplanned';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.implied_mfu IS 'achieved_mfu(spec, actual GPU-hours / n_gpus): below the planned mfu, the usage variance is (at least partly) lower efficiency';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.first_charge IS 'earliest charge period start of the lines';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.last_charge IS 'latest charge period end of the lines';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.status IS 'planned and billed, no spend yet, unplanned (spend with a run_id no plan of the tenant has), or untagged (spend with no run_id, per tenant and provider)';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.actual_usd_per_gpu_hour IS 'effective_usd / actual_gpu_hours: everything the run cost per GPU-hour it ran, 6 decimals';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.price_variance_usd IS '(actual - planned USD per GPU-hour) x actual GPU-hours = variance_usd - usage_variance_usd; for runs with GPU-hours planned and billed';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.usage_variance_usd IS '(actual - planned GPU-hours) x planned USD per GPU-hour, to the cent; for runs with GPU-hours planned and billed';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.unconverted_lines IS 'lines in a currency with no fx_rate in effect: not in the USD sums';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.unconverted_currencies IS 'the currencies of those lines';
 
 -- Readers still need SELECT on run_plan and spend (security_invoker), and see only their tenants' rows.
 GRANT SELECT ON llm_econ.plan_vs_actual TO PUBLIC;

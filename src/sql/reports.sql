@@ -1,24 +1,29 @@
 -- Reports added in 0.2.0: spend per day for finance dashboards.
 
 -- Billed and effective USD and GPU-hours per UTC day of the charge period start, per tenant,
--- provider and service category.  security_invoker: readers see their tenants' lines only.
+-- provider and service category.  Amounts in USD at the fx_rate in effect at the charge period
+-- start; lines with no known rate are not summed (unconverted_lines counts them).
+-- security_invoker: readers see their tenants' lines only.
 CREATE VIEW llm_econ.spend_daily WITH (security_invoker = true) AS
   SELECT (date_trunc('day', s.charge_period_start AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') AS "time",
          s.tenant, s.provider, s.service_category,
-         sum(s.billed_cost) AS billed_usd, sum(s.effective_cost) AS effective_usd,
+         sum(s.billed_cost * r.rate) AS billed_usd, sum(s.effective_cost * r.rate) AS effective_usd,
          sum(s.gpu_hours) AS gpu_hours, count(*) AS lines,
-         count(DISTINCT s.run_id) AS runs
+         count(DISTINCT s.run_id) AS runs,
+         count(*) FILTER (WHERE r.rate IS NULL) AS unconverted_lines
     FROM llm_econ.spend s
+   CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate) AS r
    GROUP BY 1, 2, 3, 4;
 COMMENT ON VIEW llm_econ.spend_daily IS
-  'billed and effective USD, GPU-hours, lines and runs per UTC day (of the charge period start), tenant, provider and service category';
+  'billed and effective USD (converted at the fx_rate in effect), GPU-hours, lines and runs per UTC day (of the charge period start), tenant, provider and service category';
 COMMENT ON COLUMN llm_econ.spend_daily."time" IS 'the day (midnight UTC)';
 COMMENT ON COLUMN llm_econ.spend_daily.tenant IS 'the lines'' tenant';
 COMMENT ON COLUMN llm_econ.spend_daily.provider IS 'provider';
 COMMENT ON COLUMN llm_econ.spend_daily.service_category IS 'FOCUS ServiceCategory';
-COMMENT ON COLUMN llm_econ.spend_daily.billed_usd IS 'sum of BilledCost';
-COMMENT ON COLUMN llm_econ.spend_daily.effective_usd IS 'sum of EffectiveCost';
+COMMENT ON COLUMN llm_econ.spend_daily.billed_usd IS 'sum of BilledCost in USD (exact; lines with no known exchange rate left out)';
+COMMENT ON COLUMN llm_econ.spend_daily.effective_usd IS 'sum of EffectiveCost in USD (exact; lines with no known exchange rate left out)';
 COMMENT ON COLUMN llm_econ.spend_daily.gpu_hours IS 'sum of GPU-hours of GPU instance lines';
 COMMENT ON COLUMN llm_econ.spend_daily.lines IS 'billing lines';
 COMMENT ON COLUMN llm_econ.spend_daily.runs IS 'distinct run_id tags';
+COMMENT ON COLUMN llm_econ.spend_daily.unconverted_lines IS 'lines in a currency with no fx_rate in effect (not in the USD sums)';
 GRANT SELECT ON llm_econ.spend_daily TO PUBLIC;

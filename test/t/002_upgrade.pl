@@ -100,11 +100,18 @@ sub setup_for
 
 # Every table's rows as one checksum each (ordered by key; price_series by its text).  spend's
 # imported_at is now() at import time, so it can only match within one database: the comparison
-# across databases leaves it out, the before/after-update comparison keeps it.
+# across databases leaves it out, the before/after-update comparison keeps it.  Through the update
+# 0.3.0 re-keys spend (row_hash = the charge identity, occurrence renumbered, billing_account_id
+# filled, delivery added) and plan_vs_actual gains rows and columns: that comparison leaves those
+# out, and the comparison with a fresh install checks them.
 sub table_sums
 {
   my ($db, $keep_import_time) = @_;
-  my $drop = $keep_import_time ? '' : " - 'imported_at'";
+  my $drop = $keep_import_time
+    ? " - 'row_hash' - 'occurrence' - 'billing_account_id' - 'delivery'"
+    : " - 'imported_at'";
+  my $pva = $keep_import_time ? '' : q{
+    UNION ALL SELECT 'plan_vs_actual ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY to_jsonb(t)::text)) FROM llm_econ.plan_vs_actual t};
   return q1($db, qq{SELECT string_agg(x, E'\\n' ORDER BY x) FROM (
     SELECT 'gpu_sku ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY sku)) FROM llm_econ.gpu_sku t
     UNION ALL SELECT 'gpu_sku_user ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY sku)) FROM llm_econ.gpu_sku t WHERE NOT builtin
@@ -117,7 +124,7 @@ sub table_sums
     UNION ALL SELECT 'price_history_staging ' || count(*) FROM llm_econ.price_history_staging t
     UNION ALL SELECT 'run_plan ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY run_id)) FROM llm_econ.run_plan t
     UNION ALL SELECT 'spend ' || count(*) || ' ' || md5(string_agg((to_jsonb(t)$drop)::text, ',' ORDER BY id)) FROM llm_econ.spend t
-    UNION ALL SELECT 'plan_vs_actual ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY run_id)) FROM llm_econ.plan_vs_actual t
+    $pva
     UNION ALL SELECT 'sequences ' || (SELECT last_value FROM llm_econ.price_snapshot_id_seq) || ' ' || (SELECT last_value FROM llm_econ.spend_id_seq)
   ) AS s(x)});
 }
@@ -224,7 +231,8 @@ my $ext = q{SELECT extname || ' ' || extversion || ' ' || extnamespace::regnames
                    || ' ' || extcondition::text
               FROM pg_extension WHERE extname = 'llm_econ'};
 is(q1('upgraded', $ext), q1('fresh', $ext), 'pg_extension entry identical (version, schema, config tables and their dump conditions)');
-my $initprivs = q{SELECT string_agg(pg_describe_object(classoid, objoid, objsubid) || ' ' || initprivs::text, E'\n' ORDER BY 1)
+my $initprivs = q{SELECT string_agg(pg_describe_object(classoid, objoid, objsubid) || ' ' || initprivs::text, E'\n'
+                                    ORDER BY pg_describe_object(classoid, objoid, objsubid))
                     FROM pg_init_privs WHERE privtype = 'e' AND classoid = 'pg_class'::regclass
                      AND objoid IN (SELECT oid FROM pg_class WHERE relnamespace = 'llm_econ'::regnamespace)};
 is(q1('upgraded', $initprivs), q1('fresh', $initprivs), "extension objects' initial privileges identical (pg_init_privs)");
@@ -244,5 +252,18 @@ for my $t (qw(gpu_sku gpu_sku_user gpu_sku_alias gpu_sku_alias_user mfu_referenc
 my $daily = q{SELECT string_agg(to_jsonb(d)::text, E'\n' ORDER BY "time", tenant, provider, service_category) FROM llm_econ.spend_daily d};
 like(q1('fresh', $daily), qr/"billed_usd": 9216\.00/, 'spend_daily in the fresh install sums the bills');
 is(q1('upgraded', $daily), q1('fresh', $daily), 'spend_daily identical on the data written before the update');
+
+# The charges imported before the update carry the 0.3.0 charge identity: the same bill,
+# re-exported with another timestamp style and an extra column, adds nothing in either database
+# (0.2.0 hashed the raw line and would have stored it twice).
+my ($bill) = $setup[2] =~ /import_focus\(\n'(BilledCost.*?)', tenant => 'tenant_a'/s;
+ok(defined $bill && $bill =~ /T00:00:00Z/, 'the tenant_a bill of the setup is found');
+(my $reexport = $bill) =~ s/T00:00:00Z/ 00:00:00+00:00/g;
+$reexport =~ s/\n/,x_Export\n/g;
+for my $db (qw(upgraded fresh))
+{
+  is(q1($db, qq{SELECT inserted || ' ' || skipped || ' ' || replaced FROM llm_econ.import_focus(\$\$$reexport\$\$, tenant => 'tenant_a', source => 're-export')}),
+     '0 3 0', "$db: the re-exported bill adds nothing (charge identity, not raw lines)");
+}
 
 done_testing();

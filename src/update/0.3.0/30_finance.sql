@@ -1,0 +1,451 @@
+-- llm_econ 0.2.0 -> 0.3.0, part 30: finance (tenant-keyed plans, plans re-priced on change, charge identity, deliveries, currencies, staged FOCUS loads, plan_vs_actual with untagged rows and the variance split).
+-- Statements are the ones of src/sql/finance.sql and src/sql/reports.sql, so an updated database equals a fresh one.
+
+-- Plans are keyed by (tenant, run_id): two tenants may use the same run id.
+ALTER TABLE llm_econ.run_plan DROP CONSTRAINT run_plan_pkey;
+ALTER TABLE llm_econ.run_plan ADD CONSTRAINT run_plan_pkey PRIMARY KEY (tenant, run_id);
+COMMENT ON TABLE llm_econ.run_plan IS
+  'planned runs, keyed by (tenant, run_id): the spec (hardware frozen in it) and the price in effect at planned_at, with GPU-hours and USD frozen when the plan is made';
+COMMENT ON COLUMN llm_econ.run_plan.run_id IS 'the run''s id within its tenant; billing lines of the tenant name it in the run_id tag';
+
+-- Freezes a plan.  A new plan (planned_usd or planned_gpu_hours not given), or an update that
+-- changes what it was priced from: checks the SKU (it may have been built by hand), fills the
+-- price from the price table when it is NULL, and computes GPU-hours and USD from the row, so
+-- later edits of gpu_sku or price_snapshot never change a plan.  A row that arrives frozen
+-- (pg_restore, a copy between databases) keeps its values: restoring must not re-price a plan
+-- or fail because its SKU was renamed or deleted since.
+-- STABLE: every row of one INSERT is priced from the statement's snapshot.
+CREATE OR REPLACE FUNCTION llm_econ._freeze_plan() RETURNS trigger
+LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+  IF NEW.spec IS NULL THEN
+    RAISE EXCEPTION 'spec must not be NULL' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  PERFORM llm_econ._check_spec(NEW.spec);             -- a hand-built spec is checked like the constructor's
+  IF TG_OP = 'INSERT' AND NEW.planned_usd IS NOT NULL AND NEW.planned_gpu_hours IS NOT NULL
+     AND NEW.usd_per_gpu_hour IS NOT NULL THEN
+    -- already frozen: keep the values, but only sane ones
+    IF NOT (NEW.planned_gpu_hours >= 0::float8 AND NEW.planned_gpu_hours < 'Infinity'::float8) THEN
+      RAISE EXCEPTION 'planned_gpu_hours must be in [0, Infinity), got %', NEW.planned_gpu_hours
+        USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF NOT (NEW.planned_usd >= 0::numeric AND NEW.planned_usd < 'Infinity'::numeric) THEN
+      RAISE EXCEPTION 'planned_usd must be in [0, Infinity), got %', NEW.planned_usd
+        USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    -- and only values this spec and price give (to a millionth: a later version may round differently)
+    IF abs(NEW.planned_gpu_hours - llm_econ.gpu_hours(NEW.spec)) > 1e-6::float8 * greatest(1::float8, NEW.planned_gpu_hours)
+       OR abs(NEW.planned_usd - llm_econ.estimate_cost(NEW.spec, NEW.usd_per_gpu_hour))
+          > 0.000001::numeric * greatest(1::numeric, NEW.planned_usd) THEN
+      RAISE EXCEPTION 'planned_gpu_hours and planned_usd must be what the spec and usd_per_gpu_hour give'
+        USING ERRCODE = 'invalid_parameter_value',
+              DETAIL = format('Got %s GPU-hours and %s USD; the spec gives %s GPU-hours and %s USD.',
+                              NEW.planned_gpu_hours, NEW.planned_usd, llm_econ.gpu_hours(NEW.spec),
+                              llm_econ.estimate_cost(NEW.spec, NEW.usd_per_gpu_hour)),
+              HINT = 'Leave them NULL: they are computed when the plan is made.';
+    END IF;
+    RETURN NEW;
+  END IF;
+  IF TG_OP = 'UPDATE' THEN
+    IF NEW.spec::text = OLD.spec::text AND NEW.provider = OLD.provider AND NEW.pricing = OLD.pricing
+       AND NEW.region IS NOT DISTINCT FROM OLD.region AND NEW.planned_at = OLD.planned_at
+       AND NEW.usd_per_gpu_hour IS NOT DISTINCT FROM OLD.usd_per_gpu_hour THEN
+      -- nothing the plan was priced from changed (notes, team, ...): it stays frozen, and a
+      -- hand edit of planned_usd or planned_gpu_hours is undone
+      NEW.planned_usd := OLD.planned_usd;
+      NEW.planned_gpu_hours := OLD.planned_gpu_hours;
+      RETURN NEW;
+    END IF;
+    -- the provider, pricing, region, planned_at or the spec's SKU changed and the UPDATE did not
+    -- set the price itself: the plan is re-priced from the price table, never left at the old price
+    IF NEW.usd_per_gpu_hour IS NOT DISTINCT FROM OLD.usd_per_gpu_hour
+       AND (NEW.provider <> OLD.provider OR NEW.pricing <> OLD.pricing
+            OR NEW.region IS DISTINCT FROM OLD.region OR NEW.planned_at <> OLD.planned_at
+            OR (NEW.spec).sku IS DISTINCT FROM (OLD.spec).sku) THEN
+      NEW.usd_per_gpu_hour := NULL;
+    END IF;
+  END IF;
+  PERFORM llm_econ._sku_key((NEW.spec).sku);          -- unknown SKU: 22023 with close matches
+  IF NEW.usd_per_gpu_hour IS NULL THEN
+    NEW.usd_per_gpu_hour := llm_econ.price_at((NEW.spec).sku, NEW.provider, NEW.pricing, NEW.planned_at, NEW.region);
+    IF NEW.usd_per_gpu_hour IS NULL THEN
+      RAISE EXCEPTION 'no % price is known for sku % from provider "%" at %', NEW.pricing, (NEW.spec).sku,
+                      NEW.provider, NEW.planned_at
+        USING ERRCODE = 'invalid_parameter_value',
+              HINT = 'Give usd_per_gpu_hour, or add the price to llm_econ.price_snapshot.';
+    END IF;
+  END IF;
+  NEW.planned_usd := llm_econ.estimate_cost(NEW.spec, NEW.usd_per_gpu_hour);   -- checks the spec and the price
+  NEW.planned_gpu_hours := llm_econ.gpu_hours(NEW.spec);
+  RETURN NEW;
+END $$;
+COMMENT ON FUNCTION llm_econ._freeze_plan() IS
+  'trigger: validates a plan and freezes its price, GPU-hours and USD; an UPDATE of provider, pricing, region, planned_at or the spec''s SKU re-prices it (from the price table unless the UPDATE sets usd_per_gpu_hour), an UPDATE of other spec fields recomputes GPU-hours and USD at the plan''s price, anything else keeps it frozen';
+
+-- Spend: billing account and delivery (restatements), the charge identity.
+ALTER TABLE llm_econ.spend ADD COLUMN billing_account_id text, ADD COLUMN delivery text;
+CREATE INDEX spend_billing_period ON llm_econ.spend (tenant, provider, billing_account_id, billing_period_start);
+COMMENT ON COLUMN llm_econ.spend.row_hash IS
+  'the charge identity: md5 of the FOCUS fields as values (timestamps as instants, numbers as numbers, provider key, Tags without the run tag), not of the raw line; with occurrence, what makes re-imports idempotent';
+COMMENT ON COLUMN llm_econ.spend.occurrence IS 'which copy of the same charge within the file (1, 2, ...)';
+COMMENT ON COLUMN llm_econ.spend.billing_account_id IS 'FOCUS BillingAccountId: with provider and billing period, what a restated delivery replaces';
+COMMENT ON COLUMN llm_econ.spend.billing_currency IS 'FOCUS BillingCurrency (ISO 4217); views convert with fx_rate, NULL counts as USD';
+COMMENT ON COLUMN llm_econ.spend.delivery IS 'the import''s delivery label: a later delivery of the same billing period and account replaces this one''s lines (NULL: added to, never replacing)';
+
+-- The 0.2.0 importer and its SQL helpers (typing now happens in C).
+DROP FUNCTION llm_econ.import_focus(text, text, text);
+DROP FUNCTION llm_econ._focus_typed(jsonb);
+DROP FUNCTION llm_econ._focus_time(text);
+DROP FUNCTION llm_econ._focus_provider(text);
+
+-- Exchange rates, dated like prices: a rate holds from valid_from until the next one of its currency.
+CREATE TABLE llm_econ.fx_rate (
+    currency      text NOT NULL CHECK (currency OPERATOR(pg_catalog.~) '^[A-Z]{3}$'),
+    valid_from    timestamptz NOT NULL CHECK (pg_catalog.isfinite(valid_from)),
+    usd_per_unit  numeric NOT NULL CHECK (usd_per_unit > 0::numeric AND usd_per_unit < 'Infinity'),
+    source        text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
+    CONSTRAINT fx_rate_pkey PRIMARY KEY (currency, valid_from)
+);
+COMMENT ON TABLE llm_econ.fx_rate IS
+  'exchange rates into USD, dated: a rate is in effect from valid_from until the next row of the same currency; USD needs no row (1). Views convert a billing line with the rate in effect at its charge period start; a line with no rate is never summed as USD';
+COMMENT ON COLUMN llm_econ.fx_rate.currency IS 'ISO 4217 code, upper case (EUR, GBP, JPY)';
+COMMENT ON COLUMN llm_econ.fx_rate.valid_from IS 'when the rate takes effect';
+COMMENT ON COLUMN llm_econ.fx_rate.usd_per_unit IS 'USD per one unit of the currency (EUR 1.0823 = 1 EUR buys 1.0823 USD), exact numeric';
+COMMENT ON COLUMN llm_econ.fx_rate.source IS 'where the rate comes from (the provider''s invoice rate, a central bank reference rate, ...)';
+SELECT pg_catalog.pg_extension_config_dump('llm_econ.fx_rate', '');
+GRANT SELECT ON llm_econ.fx_rate TO PUBLIC;
+
+-- USD per unit of a currency at an instant: 1 for USD (and for a line that names no currency, as
+-- 0.2.0 read every amount), else the fx_rate in effect, NULL when none is.
+CREATE FUNCTION llm_econ._usd_per_unit(currency text, at timestamptz) RETURNS numeric
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+  SELECT CASE WHEN $1 IS NULL OR $1 OPERATOR(pg_catalog.=) 'USD' THEN 1::numeric
+              ELSE (SELECT f.usd_per_unit FROM llm_econ.fx_rate f
+                     WHERE f.currency OPERATOR(pg_catalog.=) $1 AND f.valid_from OPERATOR(pg_catalog.<=) $2
+                     ORDER BY f.valid_from DESC LIMIT 1) END
+$$;
+COMMENT ON FUNCTION llm_econ._usd_per_unit(text, timestamptz) IS
+  'internal: USD per unit of currency at an instant (1 for USD or no currency, else the fx_rate in effect; NULL when no rate is known)';
+
+-- FOCUS lines typed in C: periods (UTC when no offset is written, date-only included), the provider
+-- key (AWS -> aws, Microsoft -> azure, ...), pricing, the GPU machine (SkuPriceDetails' InstanceType,
+-- else a word of ChargeDescription that is a machine-type alias: AWS writes "... per On Demand Linux
+-- p5.48xlarge Instance Hour"), GPUs per machine (SkuPriceDetails' GpuCount, a whole number, else the
+-- alias's), GPU-hours, amounts, the run (Tags run_id, x_run_id column, Tags x_run_id), and the charge
+-- identity (row_hash).  The first bad line is an error naming the line and the column.
+CREATE FUNCTION llm_econ._focus_lines(csv text, what text,
+    OUT line int4, OUT record jsonb, OUT charge_period_start timestamptz, OUT charge_period_end timestamptz,
+    OUT billing_period_start timestamptz, OUT billing_period_end timestamptz, OUT provider text,
+    OUT service_name text, OUT service_category text, OUT charge_category text, OUT charge_description text,
+    OUT pricing_category text, OUT pricing text, OUT region text, OUT sku text, OUT instance_type text,
+    OUT gpus_per_instance int4, OUT gpu_type text, OUT consumed_quantity numeric, OUT consumed_unit text,
+    OUT gpu_hours numeric, OUT billed_cost numeric, OUT effective_cost numeric, OUT list_cost numeric,
+    OUT billing_currency text, OUT run_id text, OUT resource_id text, OUT tags jsonb,
+    OUT billing_account_id text, OUT row_hash text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'le_focus_lines_fn' LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION llm_econ._focus_lines(text, text) IS
+  'internal: the data lines of a FOCUS CSV text typed for llm_econ.spend, with their charge identity; 22023 naming the line and column of the first bad line';
+
+-- The staged path: \copy a FOCUS file into focus_staging, one physical line per row, then load_focus().
+CREATE TABLE llm_econ.focus_staging (
+    id      bigserial PRIMARY KEY,
+    writer  text NOT NULL DEFAULT CURRENT_USER,
+    line    text
+);
+CREATE INDEX focus_staging_writer ON llm_econ.focus_staging (writer, id);
+COMMENT ON TABLE llm_econ.focus_staging IS
+  'staging for load_focus(): \copy llm_econ.focus_staging (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'') loads one physical line per row, verbatim; each writer sees and loads only its own rows';
+COMMENT ON COLUMN llm_econ.focus_staging.id IS 'load order';
+COMMENT ON COLUMN llm_econ.focus_staging.writer IS 'the role that staged the line (load_focus reads the current role''s lines only)';
+COMMENT ON COLUMN llm_econ.focus_staging.line IS 'one physical line of the FOCUS CSV file, the header first';
+ALTER TABLE llm_econ.focus_staging ENABLE ROW LEVEL SECURITY;
+CREATE POLICY focus_staging_writer ON llm_econ.focus_staging
+    USING (writer OPERATOR(pg_catalog.=) CURRENT_USER) WITH CHECK (writer OPERATOR(pg_catalog.=) CURRENT_USER);
+
+CREATE FUNCTION llm_econ._focus_staged(what text,
+    OUT line int4, OUT record jsonb, OUT charge_period_start timestamptz, OUT charge_period_end timestamptz,
+    OUT billing_period_start timestamptz, OUT billing_period_end timestamptz, OUT provider text,
+    OUT service_name text, OUT service_category text, OUT charge_category text, OUT charge_description text,
+    OUT pricing_category text, OUT pricing text, OUT region text, OUT sku text, OUT instance_type text,
+    OUT gpus_per_instance int4, OUT gpu_type text, OUT consumed_quantity numeric, OUT consumed_unit text,
+    OUT gpu_hours numeric, OUT billed_cost numeric, OUT effective_cost numeric, OUT list_cost numeric,
+    OUT billing_currency text, OUT run_id text, OUT resource_id text, OUT tags jsonb,
+    OUT billing_account_id text, OUT row_hash text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'le_focus_staged_fn' LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION llm_econ._focus_staged(text) IS
+  'internal: the current role''s focus_staging lines typed as _focus_lines types a text, read through a cursor in batches (memory does not grow with the file)';
+
+CREATE FUNCTION llm_econ._focus_charge_key(record jsonb) RETURNS text
+AS 'MODULE_PATHNAME', 'le_focus_charge_key_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._focus_charge_key(jsonb) IS
+  'internal: the charge identity of a stored line''s original record, as an import computes it (row_hash)';
+
+-- Why the current role may not import for tenant who (NULL when it may): checked before any parsing,
+-- so a refusal is one line naming the grant or the tenant.
+CREATE FUNCTION llm_econ._focus_refusal(fn text, who text, replacing boolean, staged boolean) RETURNS text
+LANGUAGE sql STABLE
+AS $$
+  SELECT CASE
+    WHEN NOT pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT')
+      THEN pg_catalog.format('%s needs INSERT on llm_econ.spend (GRANT INSERT ON llm_econ.spend TO %I)', $1, CURRENT_USER)
+    WHEN NOT pg_catalog.has_sequence_privilege('llm_econ.spend_id_seq', 'USAGE')
+      THEN pg_catalog.format('%s needs USAGE on sequence llm_econ.spend_id_seq (GRANT USAGE ON SEQUENCE llm_econ.spend_id_seq TO %I)', $1, CURRENT_USER)
+    WHEN $3 AND NOT (pg_catalog.has_table_privilege('llm_econ.spend', 'SELECT') AND pg_catalog.has_table_privilege('llm_econ.spend', 'DELETE'))
+      THEN pg_catalog.format('%s with a delivery replaces earlier lines and needs SELECT and DELETE on llm_econ.spend (GRANT SELECT, DELETE ON llm_econ.spend TO %I)', $1, CURRENT_USER)
+    WHEN $4 AND NOT (pg_catalog.has_table_privilege('llm_econ.focus_staging', 'SELECT') AND pg_catalog.has_table_privilege('llm_econ.focus_staging', 'DELETE'))
+      THEN pg_catalog.format('%s needs SELECT and DELETE on llm_econ.focus_staging (GRANT SELECT, INSERT, DELETE ON llm_econ.focus_staging TO %I)', $1, CURRENT_USER)
+    WHEN pg_catalog.row_security_active('llm_econ.spend') AND NOT llm_econ._is_tenant_member($2)
+      THEN pg_catalog.format('%s: role %I may not write the lines of tenant %I (not a member of that role)', $1, CURRENT_USER, $2)
+  END
+$$;
+COMMENT ON FUNCTION llm_econ._focus_refusal(text, text, boolean, boolean) IS
+  'internal: why the current role may not import FOCUS lines for a tenant (a missing grant, or not a member of the tenant role), NULL when it may';
+
+-- Stores the typed lines of the temporary table llm_econ_focus_lines for tenant who: a delivery
+-- replaces the lines that earlier deliveries (or undelivered imports) left for the same provider,
+-- billing account and billing period; then every charge not already stored is inserted (the k-th
+-- copy of a charge in the file is its occurrence k).
+CREATE FUNCTION llm_econ._focus_store(who text, source text, delivery text,
+    OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
+AS $$
+#variable_conflict use_column
+BEGIN
+  PERFORM llm_econ._focus_temp();
+  replaced := 0;
+  IF _focus_store.delivery IS NOT NULL THEN
+    WITH periods AS (SELECT DISTINCT f.provider, f.billing_account_id, f.billing_period_start FROM llm_econ_focus_lines f),
+         gone AS (
+           DELETE FROM llm_econ.spend s USING periods p
+            WHERE s.tenant = who AND s.provider = p.provider
+              AND s.billing_account_id IS NOT DISTINCT FROM p.billing_account_id
+              AND s.billing_period_start IS NOT DISTINCT FROM p.billing_period_start
+              AND s.delivery IS DISTINCT FROM _focus_store.delivery
+           RETURNING 1)
+    SELECT count(*) INTO replaced FROM gone;
+  END IF;
+  WITH numbered AS (
+         SELECT f.*, row_number() OVER (PARTITION BY f.row_hash ORDER BY f.line) AS occurrence
+           FROM llm_econ_focus_lines f),
+       ins AS (
+         INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
+                billing_period_end, provider, service_name, service_category, charge_category, charge_description,
+                pricing_category, pricing, region, sku, instance_type, gpus_per_instance, consumed_quantity,
+                consumed_unit, gpu_hours, billed_cost, effective_cost, list_cost, billing_currency, run_id,
+                resource_id, tags, record, source, line, row_hash, occurrence, billing_account_id, delivery)
+         SELECT who, n.charge_period_start, n.charge_period_end, n.billing_period_start, n.billing_period_end,
+                n.provider, n.service_name, n.service_category, n.charge_category, n.charge_description,
+                n.pricing_category, n.pricing, n.region,
+                coalesce(n.sku, CASE WHEN n.gpu_type IS NOT NULL THEN llm_econ._sku_find(n.gpu_type) END),
+                n.instance_type, n.gpus_per_instance, n.consumed_quantity, n.consumed_unit, n.gpu_hours,
+                n.billed_cost, n.effective_cost, n.list_cost, n.billing_currency, n.run_id, n.resource_id, n.tags,
+                n.record, _focus_store.source, n.line, n.row_hash, n.occurrence, n.billing_account_id,
+                _focus_store.delivery
+           FROM numbered n
+         ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING
+         RETURNING 1)
+  SELECT (SELECT count(*) FROM ins), (SELECT count(*) FROM llm_econ_focus_lines) - (SELECT count(*) FROM ins)
+    INTO inserted, skipped;
+  TRUNCATE llm_econ_focus_lines;
+END $$;
+COMMENT ON FUNCTION llm_econ._focus_store(text, text, text) IS
+  'internal: stores the typed FOCUS lines of the temporary table llm_econ_focus_lines (replacing earlier deliveries of the same periods when a delivery is given)';
+
+-- The temporary table the importers type lines into (dropped at commit).
+CREATE FUNCTION llm_econ._focus_temp() RETURNS void
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+  IF pg_catalog.to_regclass('pg_temp.llm_econ_focus_lines') IS NOT NULL THEN
+    RETURN;
+  END IF;
+  CREATE TEMP TABLE llm_econ_focus_lines (
+    line int4, record jsonb, charge_period_start timestamptz, charge_period_end timestamptz,
+    billing_period_start timestamptz, billing_period_end timestamptz, provider text, service_name text,
+    service_category text, charge_category text, charge_description text, pricing_category text, pricing text,
+    region text, sku text, instance_type text, gpus_per_instance int4, gpu_type text, consumed_quantity numeric,
+    consumed_unit text, gpu_hours numeric, billed_cost numeric, effective_cost numeric, list_cost numeric,
+    billing_currency text, run_id text, resource_id text, tags jsonb, billing_account_id text, row_hash text
+  ) ON COMMIT DROP;
+END $$;
+COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates the transaction''s temporary table of typed FOCUS lines unless it exists';
+
+CREATE FUNCTION llm_econ.import_focus(focus_csv text, tenant text DEFAULT NULL, source text DEFAULT NULL,
+    delivery text DEFAULT NULL, OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
+AS $$
+#variable_conflict use_column
+DECLARE
+  who constant text := coalesce(import_focus.tenant, CURRENT_USER);
+  refusal constant text := llm_econ._focus_refusal('import_focus', who, import_focus.delivery IS NOT NULL, false);
+BEGIN
+  IF refusal IS NOT NULL THEN
+    RAISE EXCEPTION '%', refusal USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  IF focus_csv IS NULL THEN
+    RAISE EXCEPTION 'focus_csv must not be NULL' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF import_focus.delivery IS NOT NULL AND btrim(import_focus.delivery) = '' THEN
+    RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  PERFORM llm_econ._focus_temp();
+  TRUNCATE llm_econ_focus_lines;
+  INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_lines(focus_csv, 'focus_csv');
+  SELECT s.inserted, s.skipped, s.replaced INTO inserted, skipped, replaced
+    FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery) AS s;
+END $$;
+COMMENT ON FUNCTION llm_econ.import_focus(text, text, text, text) IS
+  'imports a FOCUS 1.0-1.3 cost-and-usage CSV into spend for tenant (default: the current role): every line kept with its original record, GPU-hours for GPU instance lines, run_id from tags; all or nothing. '
+  'Charges already stored for the tenant (the same FOCUS values, however the file writes them) are counted as skipped; '
+  'with a delivery label, the lines earlier deliveries left for the same provider, billing account and billing period are replaced (counted in replaced), and files of one delivery add up';
+
+CREATE FUNCTION llm_econ.load_focus(tenant text DEFAULT NULL, source text DEFAULT NULL, delivery text DEFAULT NULL,
+    OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
+AS $$
+#variable_conflict use_column
+DECLARE
+  who constant text := coalesce(load_focus.tenant, CURRENT_USER);
+  refusal constant text := llm_econ._focus_refusal('load_focus', who, load_focus.delivery IS NOT NULL, true);
+BEGIN
+  IF refusal IS NOT NULL THEN
+    RAISE EXCEPTION '%', refusal USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  IF load_focus.delivery IS NOT NULL AND btrim(load_focus.delivery) = '' THEN
+    RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  PERFORM llm_econ._focus_temp();
+  TRUNCATE llm_econ_focus_lines;
+  INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_staged('focus_staging');
+  SELECT s.inserted, s.skipped, s.replaced INTO inserted, skipped, replaced
+    FROM llm_econ._focus_store(who, load_focus.source, load_focus.delivery) AS s;
+  DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER;
+END $$;
+COMMENT ON FUNCTION llm_econ.load_focus(text, text, text) IS
+  'loads the FOCUS file the current role staged in focus_staging (\copy ... (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'')) as import_focus imports a text, streaming, then empties the role''s staged lines; all or nothing (nothing staged: 0 lines)';
+
+-- Existing lines: billing account from the record, the charge identity recomputed from the record
+-- (as an import now computes it), copies of one charge numbered in import order.  Lines that 0.2.0
+-- stored twice (the same charges re-exported differently) stay: nothing is deleted here; they show
+-- as occurrence > 1 of one row_hash.  Two passes, so no transient duplicate key.
+UPDATE llm_econ.spend SET occurrence = -id::int4, billing_account_id = record->>'BillingAccountId';
+UPDATE llm_econ.spend s SET row_hash = k.row_hash, occurrence = k.occurrence
+  FROM (SELECT x.id, x.row_hash,
+               row_number() OVER (PARTITION BY x.tenant, x.row_hash ORDER BY x.id)::int4 AS occurrence
+          FROM (SELECT t.id, t.tenant, llm_econ._focus_charge_key(t.record) AS row_hash FROM llm_econ.spend t) AS x) AS k
+ WHERE s.id = k.id;
+
+-- Plan vs actual: every plan and every run that has spend, joined on (tenant, run_id) (full join:
+-- runs without spend yet and spend without a plan both appear), plus one "untagged" row per tenant
+-- and provider holding the spend with no run, so the view's billed total is the invoices'.  Amounts
+-- are USD at the rate in effect at each line's charge period start; a line with no known rate is
+-- left out of the USD sums and counted in unconverted_lines.  Variance is effective (amortised)
+-- cost minus planned, split into price and usage (GPU-hours) variance.
+CREATE OR REPLACE VIEW llm_econ.plan_vs_actual WITH (security_invoker = true) AS
+  WITH lines AS (
+         SELECT s.tenant, s.run_id, s.provider, s.billing_currency, s.charge_period_start, s.charge_period_end,
+                s.gpu_hours, s.billed_cost, s.effective_cost,
+                llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate
+           FROM llm_econ.spend s),
+       actual AS (
+         SELECT l.tenant, l.run_id, min(l.provider) AS provider,
+                sum(l.billed_cost * l.rate) AS billed_usd, sum(l.effective_cost * l.rate) AS effective_usd,
+                sum(l.gpu_hours) AS gpu_hours, min(l.charge_period_start) AS first_charge,
+                max(l.charge_period_end) AS last_charge,
+                count(*) FILTER (WHERE l.rate IS NULL) AS unconverted_lines,
+                string_agg(DISTINCT l.billing_currency, ', ') FILTER (WHERE l.rate IS NULL) AS unconverted_currencies
+           FROM lines l
+          GROUP BY l.tenant, l.run_id, CASE WHEN l.run_id IS NULL THEN l.provider END),
+       joined AS (
+         SELECT p.*, a.tenant AS a_tenant, a.run_id AS a_run_id, a.provider AS a_provider, a.billed_usd,
+                a.effective_usd, a.gpu_hours AS actual_gpu_hours, a.first_charge, a.last_charge,
+                a.unconverted_lines, a.unconverted_currencies,
+                round(p.planned_usd, 2) AS planned_usd_cents,
+                -- usage variance: (actual - planned GPU-hours) x planned price, to the cent
+                round((a.gpu_hours - p.planned_gpu_hours::numeric) * p.usd_per_gpu_hour, 2) AS usage_variance_usd
+           FROM llm_econ.run_plan p
+           FULL JOIN actual a ON a.run_id = p.run_id AND a.tenant = p.tenant)
+  SELECT coalesce(j.planned_at, j.first_charge) AS "time",
+         coalesce(j.run_id, j.a_run_id) AS run_id, coalesce(j.tenant, j.a_tenant) AS tenant, j.team,
+         coalesce(j.provider, j.a_provider) AS provider, j.pricing,
+         j.planned_at, round(j.usd_per_gpu_hour, 6) AS planned_usd_per_gpu_hour,
+         j.planned_usd_cents AS planned_usd, j.billed_usd, j.effective_usd,
+         j.effective_usd - j.planned_usd_cents AS variance_usd,
+         round(100::numeric * (j.effective_usd - j.planned_usd_cents) / nullif(j.planned_usd_cents, 0::numeric), 2) AS variance_pct,
+         j.planned_gpu_hours, j.actual_gpu_hours,
+         -- the MFU the billed GPU-hours imply; NULL when they are beyond an interval's range
+         CASE WHEN j.actual_gpu_hours > 0::numeric AND j.run_id IS NOT NULL
+               AND j.actual_gpu_hours / (j.spec).n_gpus::numeric * 3600::numeric <= 1e12::numeric
+              THEN llm_econ.achieved_mfu(j.spec, make_interval(secs => (j.actual_gpu_hours / (j.spec).n_gpus::numeric * 3600::numeric)::float8))
+         END AS implied_mfu,
+         j.first_charge, j.last_charge,
+         CASE WHEN j.run_id IS NULL AND j.a_run_id IS NULL THEN 'untagged'
+              WHEN j.run_id IS NULL THEN 'unplanned'
+              WHEN j.a_tenant IS NULL THEN 'no spend yet' ELSE 'planned and billed' END AS status,
+         round(j.effective_usd / nullif(j.actual_gpu_hours, 0::numeric), 6) AS actual_usd_per_gpu_hour,
+         -- price variance: the rest of the variance, (actual - planned $/GPU-h) x actual GPU-hours
+         -- with actual $/GPU-h = effective USD / actual GPU-hours; the two add up to variance_usd
+         CASE WHEN j.run_id IS NOT NULL AND j.actual_gpu_hours IS NOT NULL
+              THEN (j.effective_usd - j.planned_usd_cents) - j.usage_variance_usd END AS price_variance_usd,
+         CASE WHEN j.run_id IS NOT NULL AND j.actual_gpu_hours IS NOT NULL AND j.effective_usd IS NOT NULL
+              THEN j.usage_variance_usd END AS usage_variance_usd,
+         coalesce(j.unconverted_lines, 0::bigint) AS unconverted_lines, j.unconverted_currencies
+    FROM joined j;
+COMMENT ON VIEW llm_econ.plan_vs_actual IS
+  'per tenant and run: planned (frozen) vs billed and effective USD, variance (effective - planned, USD and %) split into price and usage variance, planned vs billed GPU-hours and the MFU the billed GPU-hours imply; runs without spend, spend without a plan, and per tenant and provider the untagged spend all appear, so sum(billed_usd) is the invoices'' total (lines in a currency with no fx_rate excepted: unconverted_lines)';
+COMMENT ON COLUMN llm_econ.plan_vs_actual."time" IS 'for dashboards: when the plan was made, else the first charge';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.run_id IS 'the run (NULL on untagged rows)';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.tenant IS 'the plan''s or the spend''s tenant';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.team IS 'the plan''s team';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.provider IS 'planned provider; for spend without a plan, the billing provider';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.pricing IS 'planned pricing';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.planned_at IS 'when the plan was made';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.planned_usd_per_gpu_hour IS 'price planned with, USD per GPU-hour, 6 decimals';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.planned_usd IS 'planned USD (frozen), to the cent';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.billed_usd IS 'sum of BilledCost of the lines in USD (exact: the invoice''s amounts), lines with no known rate left out';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.effective_usd IS 'sum of EffectiveCost of the lines in USD (exact), lines with no known rate left out';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.variance_usd IS 'effective_usd - planned_usd = price_variance_usd + usage_variance_usd';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.variance_pct IS '100 x variance_usd / planned_usd, 2 decimals';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.planned_gpu_hours IS 'planned GPU-hours (frozen)';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.actual_gpu_hours IS 'billed GPU-hours (GPU instance lines)';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.implied_mfu IS 'achieved_mfu(spec, actual GPU-hours / n_gpus): below the planned mfu, the usage variance is (at least partly) lower efficiency';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.first_charge IS 'earliest charge period start of the lines';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.last_charge IS 'latest charge period end of the lines';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.status IS 'planned and billed, no spend yet, unplanned (spend with a run_id no plan of the tenant has), or untagged (spend with no run_id, per tenant and provider)';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.actual_usd_per_gpu_hour IS 'effective_usd / actual_gpu_hours: everything the run cost per GPU-hour it ran, 6 decimals';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.price_variance_usd IS '(actual - planned USD per GPU-hour) x actual GPU-hours = variance_usd - usage_variance_usd; for runs with GPU-hours planned and billed';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.usage_variance_usd IS '(actual - planned GPU-hours) x planned USD per GPU-hour, to the cent; for runs with GPU-hours planned and billed';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.unconverted_lines IS 'lines in a currency with no fx_rate in effect: not in the USD sums';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.unconverted_currencies IS 'the currencies of those lines';
+
+
+-- Billed and effective USD and GPU-hours per UTC day of the charge period start, per tenant,
+-- provider and service category.  Amounts in USD at the fx_rate in effect at the charge period
+-- start; lines with no known rate are not summed (unconverted_lines counts them).
+-- security_invoker: readers see their tenants' lines only.
+CREATE OR REPLACE VIEW llm_econ.spend_daily WITH (security_invoker = true) AS
+  SELECT (date_trunc('day', s.charge_period_start AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') AS "time",
+         s.tenant, s.provider, s.service_category,
+         sum(s.billed_cost * r.rate) AS billed_usd, sum(s.effective_cost * r.rate) AS effective_usd,
+         sum(s.gpu_hours) AS gpu_hours, count(*) AS lines,
+         count(DISTINCT s.run_id) AS runs,
+         count(*) FILTER (WHERE r.rate IS NULL) AS unconverted_lines
+    FROM llm_econ.spend s
+   CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate) AS r
+   GROUP BY 1, 2, 3, 4;
+COMMENT ON VIEW llm_econ.spend_daily IS
+  'billed and effective USD (converted at the fx_rate in effect), GPU-hours, lines and runs per UTC day (of the charge period start), tenant, provider and service category';
+COMMENT ON COLUMN llm_econ.spend_daily."time" IS 'the day (midnight UTC)';
+COMMENT ON COLUMN llm_econ.spend_daily.tenant IS 'the lines'' tenant';
+COMMENT ON COLUMN llm_econ.spend_daily.provider IS 'provider';
+COMMENT ON COLUMN llm_econ.spend_daily.service_category IS 'FOCUS ServiceCategory';
+COMMENT ON COLUMN llm_econ.spend_daily.billed_usd IS 'sum of BilledCost in USD (exact; lines with no known exchange rate left out)';
+COMMENT ON COLUMN llm_econ.spend_daily.effective_usd IS 'sum of EffectiveCost in USD (exact; lines with no known exchange rate left out)';
+COMMENT ON COLUMN llm_econ.spend_daily.gpu_hours IS 'sum of GPU-hours of GPU instance lines';
+COMMENT ON COLUMN llm_econ.spend_daily.lines IS 'billing lines';
+COMMENT ON COLUMN llm_econ.spend_daily.runs IS 'distinct run_id tags';
+COMMENT ON COLUMN llm_econ.spend_daily.unconverted_lines IS 'lines in a currency with no fx_rate in effect (not in the USD sums)';
