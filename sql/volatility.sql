@@ -72,7 +72,7 @@ INSERT INTO vol_call (fn, call) VALUES
   ('_focus_staged/1', $$_focus_staged('staging')$$),
   ('_focus_charge_key/1', $$_focus_charge_key('{"ChargePeriodStart": "2024-06-01T00:00:00Z", "ProviderName": "AWS", "BilledCost": "1"}')$$),
   ('_focus_refusal/4', $$_focus_refusal('import_focus', current_user, true, true)$$),
-  ('_usd_per_unit/2', $$_usd_per_unit('EUR', '2024-06-01')$$,
+  ('_usd_per_unit/2', $$_usd_per_unit('EUR', '2024-06-01')$$),
   ('step_breakdown/2', $$step_breakdown(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec)$$),
   ('predicted_mfu/2', $$predicted_mfu(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec)$$),
   ('predicted_time/2', $$predicted_time(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec)$$),
