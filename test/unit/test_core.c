@@ -514,6 +514,7 @@ main(void)
 	test_bill();
 	test_guard();
 	test_step();
+	test_step_spec();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
