@@ -12,7 +12,7 @@
 
 
 PG_FUNCTION_INFO_V1(le_carbon_kg_fn);
-/* carbon_kg(spec, kg_co2_per_kwh, pue): energy_kwh(spec, pue) × kg_co2_per_kwh */
+/* carbon_kg(spec, kg_co2_per_kwh, pue): energy_kwh(spec, pue) × kg_co2_per_kwh; NULL when tdp_watts is NULL */
 Datum
 le_carbon_kg_fn(PG_FUNCTION_ARGS)
 {
@@ -22,6 +22,8 @@ le_carbon_kg_fn(PG_FUNCTION_ARGS)
 
 	le_spec_read(fcinfo, PG_GETARG_DATUM(0), &s);
 	le_check(le_carbon_kg(&s, PG_GETARG_FLOAT8(1), PG_GETARG_FLOAT8(2), &kg, &err), &err);
+	if (isnan(kg))
+		PG_RETURN_NULL();
 	PG_RETURN_FLOAT8(kg);
 }
 
@@ -159,6 +161,7 @@ le_cost_breakdown_fn(PG_FUNCTION_ARGS)
 				spot;
 	Datum		usd[LE_BILL__COUNT];
 	char	   *money[LE_BILL__COUNT] = {NULL};
+	bool		energy_unknown;
 
 	for (int i = 0; i < A__COUNT; i++)
 		if (i != A_CHECKPOINT_GB && i != A_DATASET_GB && PG_ARGISNULL(i))
@@ -206,13 +209,20 @@ le_cost_breakdown_fn(PG_FUNCTION_ARGS)
 								   num_of(a.storage_months));
 	/* egress = GB × $/GB */
 	usd[LE_BILL_EGRESS] = num_mul(num_of(a.egress_gb), NumericGetDatum(egress_price));
-	/* energy = kWh × $/kWh for an owned cluster; in the cloud it is in the GPU-hour price */
-	usd[LE_BILL_ENERGY] = a.owned ? num_mul(num_of(b.kwh), NumericGetDatum(kwh_price)) : num_of(0);
+	/*
+	 * energy = kWh × $/kWh for an owned cluster; in the cloud it is in the
+	 * GPU-hour price.  Unknown (NULL, and so the total) when owned and the
+	 * part's power is not published (tdp_watts NULL: kWh is NaN).
+	 */
+	energy_unknown = a.owned && isnan(b.kwh);
+	usd[LE_BILL_ENERGY] = !a.owned ? num_of(0) : energy_unknown ? (Datum) 0
+		: num_mul(num_of(b.kwh), NumericGetDatum(kwh_price));
 	/* spot buffer = compute × fraction (the seed: "add 10% buffer for spot reclaims and ablations") */
 	usd[LE_BILL_SPOT_BUFFER] = num_mul(usd[LE_BILL_COMPUTE], NumericGetDatum(spot));
 	usd[LE_BILL_TOTAL] = num_of(0);
 	for (int c = 0; c < LE_BILL_TOTAL; c++)
-		usd[LE_BILL_TOTAL] = DirectFunctionCall2(numeric_add, usd[LE_BILL_TOTAL], usd[c]);
+		if (!(energy_unknown && c == LE_BILL_ENERGY))
+			usd[LE_BILL_TOTAL] = DirectFunctionCall2(numeric_add, usd[LE_BILL_TOTAL], usd[c]);
 
 	money[LE_BILL_COMPUTE] = price_words(NumericGetDatum(price), "$");
 	money[LE_BILL_STORAGE] = price_words(NumericGetDatum(storage_price), "$");
@@ -232,6 +242,7 @@ le_cost_breakdown_fn(PG_FUNCTION_ARGS)
 		words[le_utf8_complete(words, strlen(words))] = '\0';	/* never half a character */
 		values[0] = CStringGetTextDatum(le_bill_component_name((le_bill_component) c));
 		values[1] = usd[c];
+		nulls[1] = energy_unknown && (c == LE_BILL_ENERGY || c == LE_BILL_TOTAL);
 		values[2] = CStringGetTextDatum(words);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}

@@ -331,8 +331,11 @@ sub gpu_sku {
             die "$w: list_price_usd_low > list_price_usd_high\n"
               if dec_cmp($v->{list_price_usd_low}, $v->{list_price_usd_high}) > 0;
         }
-        my $tdp = v_float($w, 'tdp_watts', $v->{tdp_watts}, 1);
-        die "$w: tdp_watts must be <= 100000, got $tdp\n" if $tdp > 100000;
+        # empty = not published (TPUs, Trainium): the source must say so
+        my $tdp = v_float($w, 'tdp_watts', $v->{tdp_watts}, 0);
+        die "$w: tdp_watts must be <= 100000, got $tdp\n" if $tdp ne 'NULL' && $tdp > 100000;
+        die "$w: tdp_watts is empty but the source does not say the power is not published\n"
+          if $tdp eq 'NULL' && $v->{source} !~ /not published/;
         push @out, [
             v_text($w, 'sku', $sku, 1),
             v_text($w, 'vendor', $v->{vendor}, 1),

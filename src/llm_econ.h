@@ -53,7 +53,7 @@ typedef struct LeSku
 	double		nvlink_gb_per_s;	/* NaN = no NVLink */
 	double		pcie_gb_per_s;
 	int32		gpus_per_node;
-	double		tdp_watts;
+	double		tdp_watts;		/* NaN: not published */
 	double		hbm_gb_per_s;	/* NaN = not published */
 	int			generation;		/* le_gpu_gen code (step.h); -1 = column absent (not yet updated) */
 } LeSku;

@@ -79,7 +79,7 @@ le_gpu_hours_fn(PG_FUNCTION_ARGS)
 }
 
 PG_FUNCTION_INFO_V1(le_energy_kwh_fn);
-/* energy_kwh(spec, pue): TDP · G · hours · PUE / 1000 */
+/* energy_kwh(spec, pue): TDP · G · hours · PUE / 1000; NULL when the spec's tdp_watts is NULL (power not published) */
 Datum
 le_energy_kwh_fn(PG_FUNCTION_ARGS)
 {
@@ -89,6 +89,8 @@ le_energy_kwh_fn(PG_FUNCTION_ARGS)
 
 	READ_SPEC(s);
 	le_check(le_energy_kwh(&s, PG_GETARG_FLOAT8(1), &v, &err), &err);
+	if (isnan(v))
+		PG_RETURN_NULL();
 	PG_RETURN_FLOAT8(v);
 }
 

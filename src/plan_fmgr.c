@@ -277,7 +277,10 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 		le_plan_step_in(&in, r, &layout);
 		le_spec_of_layout(&model, &layout, &hw[r->sku], &plan);
 		le_spec_set_text(&plan, LE_F_SKU, k->key, strlen(k->key));
-		le_spec_set_num(&plan, LE_F_TDP_WATTS, k->tdp_watts);
+		if (isnan(k->tdp_watts))	/* power not published for this SKU: unknown, as run_spec(...) leaves it */
+			plan.present &= ~LE_BIT(LE_F_TDP_WATTS);
+		else
+			le_spec_set_num(&plan, LE_F_TDP_WATTS, k->tdp_watts);
 		le_check(le_predict(&plan, 1, &out, &run_s, &err), &err);
 		le_spec_set_num(&plan, LE_F_MFU, out.mfu);
 		le_check(le_check_fields(&plan, LE_NEED_ALL, &err), &err);

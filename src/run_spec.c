@@ -198,7 +198,8 @@ le_run_spec(PG_FUNCTION_ARGS)
 	link_gb_per_s = isnan(sku->nvlink_gb_per_s) ? sku->pcie_gb_per_s : sku->nvlink_gb_per_s;
 	le_spec_set_num(&s, LE_F_INTRA_BW, link_gb_per_s / 2.0 * 1e9);
 	le_spec_set_num(&s, LE_F_INTER_BW, inter_gbit * 1e9 / 8.0);
-	le_spec_set_num(&s, LE_F_TDP_WATTS, sku->tdp_watts);
+	if (!isnan(sku->tdp_watts))	/* NULL in gpu_sku: power not published, left NULL */
+		le_spec_set_num(&s, LE_F_TDP_WATTS, sku->tdp_watts);
 	/* the step-time model's hardware: HBM bandwidth (GB/s -> bytes/s) and GPU generation, when known */
 	if (!isnan(sku->hbm_gb_per_s))
 		le_spec_set_num(&s, LE_F_HBM_BW, sku->hbm_gb_per_s * 1e9);

@@ -31,6 +31,11 @@ le_carbon_kg(const le_spec *s, double kg_co2_per_kwh, double pue, double *kg, le
 	if (le_check_range("kg_co2_per_kwh", kg_co2_per_kwh, 0, 0, LE_CO2_MAX, 0, err) != LE_OK ||
 		le_energy_kwh(s, pue, &kwh, err) != LE_OK)
 		return err->status;
+	if (isnan(kwh))				/* tdp_watts NULL: energy, so carbon, unknown */
+	{
+		*kg = NAN;
+		return LE_OK;
+	}
 	*kg = kwh * kg_co2_per_kwh;
 	return finite_or_overflow("carbon_kg", *kg, err);
 }
@@ -342,6 +347,9 @@ le_bill_assumption(const le_spec *s, const le_bill_args *a, const le_bill *b,
 		case LE_BILL_ENERGY:
 			if (!a->owned)
 				snprintf(buf, n, "included in the cloud GPU-hour price (owned is false)");
+			else if (isnan(b->kwh))
+				snprintf(buf, n, "unknown: the power of %.*s is not published (tdp_watts is NULL)",
+						 (int) le_utf8_clip(s->text[LE_F_SKU], s->textlen[LE_F_SKU], LE_NAME_MAX), s->text[LE_F_SKU]);
 			else
 			{
 				le_fmt_quantity(b->kwh, q1, sizeof(q1));
@@ -357,7 +365,10 @@ le_bill_assumption(const le_spec *s, const le_bill_args *a, const le_bill *b,
 			break;
 		case LE_BILL_TOTAL:
 		default:
-			snprintf(buf, n, "sum of the rows above");
+			if (a->owned && isnan(b->kwh))
+				snprintf(buf, n, "sum of the rows above: unknown, as the energy row is");
+			else
+				snprintf(buf, n, "sum of the rows above");
 			break;
 	}
 }

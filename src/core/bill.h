@@ -18,6 +18,7 @@
 #define LE_HOURS_PER_YEAR 8766.0
 
 /* ---- carbon ---- */
+/* *kg is NaN (unknown: SQL NULL) when tdp_watts is NULL, as energy is. */
 extern le_status le_carbon_kg(const le_spec *s, double kg_co2_per_kwh, double pue,
 							  double *kg, le_error *err);
 
@@ -80,7 +81,7 @@ typedef struct le_bill
 	double		dataset_gb;
 	int			dataset_gb_derived;
 	double		storage_gb;		/* checkpoints_kept × checkpoint_gb + dataset_gb */
-	double		kwh;			/* 0 unless owned */
+	double		kwh;			/* 0 unless owned; NaN when owned and tdp_watts is NULL */
 } le_bill;
 
 /* Bytes of tokenized training data per token stored (uint32 token ids). */

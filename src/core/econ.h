@@ -193,9 +193,13 @@ extern double le_stage_share(const le_spec *s);
 						LE_BIT(LE_F_SEQUENCE_PARALLEL) | LE_BIT(LE_F_ATTENTION) | LE_BIT(LE_F_GRAD_DTYPE))
 /* Hardware of the step-time model (NULL in values built before 0.3.0 or by hand: the step model then errs) */
 #define LE_STEP_HW     (LE_BIT(LE_F_HBM_BW) | LE_BIT(LE_F_GPU_GEN))
-/* Fields that may be NULL (shape unknown; modern fields: dense, unknown or the default) */
+/*
+ * Fields that may be NULL (shape unknown; modern fields: dense, unknown or the
+ * default; tdp_watts: the part's power is not published, so energy is unknown)
+ */
 #define LE_OPTIONAL    (LE_BIT(LE_F_N_LAYERS) | LE_BIT(LE_F_D_MODEL) | LE_BIT(LE_F_N_HEADS) | \
-						LE_BIT(LE_F_SEQ_LEN) | LE_BIT(LE_F_GLOBAL_BATCH) | LE_MODERN | LE_STEP_HW)
+						LE_BIT(LE_F_SEQ_LEN) | LE_BIT(LE_F_GLOBAL_BATCH) | LE_BIT(LE_F_TDP_WATTS) | LE_MODERN | \
+						LE_STEP_HW)
 
 extern le_status le_check_fields(const le_spec *s, le_fieldset need, le_error *err);
 extern le_status le_check_relations(const le_spec *s, le_error *err);
@@ -215,6 +219,7 @@ extern le_status le_training_flops(const le_spec *s, double *flops, le_error *er
 extern le_status le_training_flops_attn(const le_spec *s, int attention_flops, double *flops, le_error *err);
 extern le_status le_train_seconds(const le_spec *s, double *seconds, le_error *err);
 extern le_status le_gpu_hours(const le_spec *s, double *hours, le_error *err);
+/* *kwh is NaN (unknown: SQL NULL) when tdp_watts is NULL; every other field is still checked. */
 extern le_status le_energy_kwh(const le_spec *s, double pue, double *kwh, le_error *err);
 extern le_status le_achieved_mfu(const le_spec *s, double wall_seconds, double *mfu, le_error *err);
 

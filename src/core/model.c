@@ -91,7 +91,12 @@ le_gpu_hours(const le_spec *s, double *hours, le_error *err)
 	return finite_or_overflow("gpu_hours", *hours, err);
 }
 
-/* Energy = TDP · G · hours · PUE / 1000 kWh (board power at TDP, facility overhead by PUE). */
+/*
+ * Energy = TDP · G · hours · PUE / 1000 kWh (board power at TDP, facility
+ * overhead by PUE).  A spec without tdp_watts (a part whose vendor publishes
+ * no per-chip power, e.g. TPU v5e/v5p/v6e, Trainium) has no energy: NaN, which
+ * the SQL layer returns as NULL, never a guessed wattage.
+ */
 le_status
 le_energy_kwh(const le_spec *s, double pue, double *kwh, le_error *err)
 {
@@ -101,6 +106,11 @@ le_energy_kwh(const le_spec *s, double pue, double *kwh, le_error *err)
 		le_check_range("pue", pue, LE_PUE_MIN, 0, LE_PUE_MAX, 0, err) != LE_OK ||
 		le_gpu_hours(s, &hours, err) != LE_OK)
 		return err->status;
+	if (!(s->present & LE_BIT(LE_F_TDP_WATTS)))
+	{
+		*kwh = NAN;
+		return LE_OK;
+	}
 	*kwh = s->num[LE_F_TDP_WATTS] * hours * pue / 1000.0;
 	return finite_or_overflow("energy_kwh", *kwh, err);
 }

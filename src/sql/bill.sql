@@ -4,7 +4,7 @@ CREATE FUNCTION llm_econ.carbon_kg(spec llm_econ.run_spec, kg_co2_per_kwh float8
 RETURNS float8
 AS 'MODULE_PATHNAME', 'le_carbon_kg_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ.carbon_kg(llm_econ.run_spec, float8, float8) IS
-  'operational emissions in kg CO2e: energy_kwh(spec, pue) · kg_co2_per_kwh (grid intensity, location-based; in [0, 2]); pue in [1, 5]. Embodied carbon of the hardware is not counted';
+  'operational emissions in kg CO2e: energy_kwh(spec, pue) · kg_co2_per_kwh (grid intensity, location-based; in [0, 2]); pue in [1, 5]. Embodied carbon of the hardware is not counted. NULL when the spec''s tdp_watts is NULL (power not published)';
 
 -- Young 1974 / Daly 2006 checkpoint interval with independent node failures.
 CREATE FUNCTION llm_econ.checkpoint_plan(spec llm_econ.run_spec, checkpoint_write interval, mtbf_per_node interval,
@@ -44,6 +44,7 @@ COMMENT ON FUNCTION llm_econ.cost_breakdown(llm_econ.run_spec, numeric, interval
   'checkpoint_gb NULL = weights + optimizer state per parameter · n_params (14 bytes for bf16 AdamW: 7B = 98 GB), dataset_gb NULL = 4 bytes per token · n_tokens; '
   'egress = egress_gb · egress_usd_per_gb (cross-region; 0 when co-located); '
   'energy = energy_kwh(spec, pue) · usd_per_kwh when owned, else 0 (in the cloud price; for an owned cluster pass an hourly price without energy, e.g. tco_per_gpu_hour(sku, years, utilization, 0, pue)); '
+  'owned with the spec''s tdp_watts NULL (power not published): energy and total usd are NULL, the assumption says why; '
   'spot_buffer = compute · spot_buffer (seed: 10% for spot reclaims and ablations); total = the sum. '
   'Prices >= 0 and finite, spot_buffer in [0, 1], intervals > 0 with checkpoint_write < checkpoint_every, counts and GB >= 0, pue in [1, 5]. '
   'Not STRICT: only checkpoint_gb and dataset_gb may be NULL; another NULL is an error';
@@ -88,6 +89,13 @@ BEGIN
               OPERATOR(pg_catalog./) 2;
   -- hours it is used: years · 8766 h (365.25 days, as extract(epoch) counts a year) · utilization
   used_hours := (years::numeric OPERATOR(pg_catalog.*) 8766) OPERATOR(pg_catalog.*) utilization::numeric;
+  -- a part whose power is not published (tdp_watts NULL) has no energy cost to add, unless energy is free
+  IF watts IS NULL THEN
+    IF usd_per_kwh OPERATOR(pg_catalog.=) 0 THEN
+      RETURN purchase OPERATOR(pg_catalog./) used_hours;
+    END IF;
+    RETURN NULL;
+  END IF;
   -- facility power per GPU: tdp_watts / 1000 · pue kW (board power at TDP, as energy_kwh counts it)
   kw := (watts::numeric OPERATOR(pg_catalog./) 1000) OPERATOR(pg_catalog.*) pue::numeric;
   RETURN (purchase OPERATOR(pg_catalog./) used_hours)
@@ -97,4 +105,5 @@ COMMENT ON FUNCTION llm_econ.tco_per_gpu_hour(text, float8, float8, numeric, flo
   'cost of owning one GPU per used GPU-hour, USD: midpoint of gpu_sku list_price_usd_low/high / (years · 8766 h · utilization) + tdp_watts / 1000 · pue · usd_per_kwh. '
   'The GPU only, drawing its TDP while used (idle power not counted): servers, networking, storage, staff, facilities and financing are not counted, so it is a lower bound. '
   'sku by key or alias (any case); years in (0, 20], utilization in (0, 1], usd_per_kwh >= 0, pue in [1, 5]; a SKU without list prices is an error. '
-  'With usd_per_kwh = 0 it is the hardware part alone, the price to give cost_breakdown(..., owned => true)';
+  'With usd_per_kwh = 0 it is the hardware part alone, the price to give cost_breakdown(..., owned => true). '
+  'NULL when the SKU''s tdp_watts is NULL (power not published) and usd_per_kwh > 0';

@@ -18,7 +18,7 @@ COMMENT ON FUNCTION llm_econ.gpu_hours(llm_econ.run_spec) IS
 CREATE FUNCTION llm_econ.energy_kwh(spec llm_econ.run_spec, pue float8 DEFAULT 1.0) RETURNS float8
 AS 'MODULE_PATHNAME', 'le_energy_kwh_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ.energy_kwh(llm_econ.run_spec, float8) IS
-  'energy in kWh: tdp_watts · n_gpus · hours · pue / 1000; pue in [1, 5]';
+  'energy in kWh: tdp_watts · n_gpus · hours · pue / 1000; pue in [1, 5]; NULL when the spec''s tdp_watts is NULL (the part''s power is not published)';
 
 CREATE FUNCTION llm_econ.achieved_mfu(spec llm_econ.run_spec, wall interval) RETURNS float8
 AS 'MODULE_PATHNAME', 'le_achieved_mfu_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

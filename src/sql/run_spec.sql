@@ -54,7 +54,7 @@ COMMENT ON COLUMN llm_econ.run_spec.peak_flops IS 'dense peak FLOP/s per GPU at 
 COMMENT ON COLUMN llm_econ.run_spec.hbm_bytes IS 'HBM per GPU, bytes (frozen)';
 COMMENT ON COLUMN llm_econ.run_spec.intra_node_bytes_per_s IS 'NVLink (or PCIe when none) per GPU, one direction, bytes/s (frozen)';
 COMMENT ON COLUMN llm_econ.run_spec.inter_node_bytes_per_s IS 'network per GPU, one direction, bytes/s';
-COMMENT ON COLUMN llm_econ.run_spec.tdp_watts IS 'board power per GPU, W (frozen)';
+COMMENT ON COLUMN llm_econ.run_spec.tdp_watts IS 'board power per GPU, W (frozen); NULL = not published, energy and carbon are then NULL';
 COMMENT ON COLUMN llm_econ.run_spec.n_layers IS 'transformer layers; NULL = unknown';
 COMMENT ON COLUMN llm_econ.run_spec.d_model IS 'hidden size; NULL = unknown';
 COMMENT ON COLUMN llm_econ.run_spec.n_heads IS 'attention heads; NULL = unknown';

@@ -23,7 +23,7 @@ CREATE TABLE llm_econ.gpu_sku (
     nvlink_gb_per_s       float8 CHECK (nvlink_gb_per_s > 0::float8 AND nvlink_gb_per_s < 'Infinity'),
     pcie_gb_per_s         float8 NOT NULL DEFAULT 64 CHECK (pcie_gb_per_s > 0::float8 AND pcie_gb_per_s < 'Infinity'),
     gpus_per_node         int4 NOT NULL CHECK (gpus_per_node BETWEEN 1 AND 4096),
-    tdp_watts             float8 NOT NULL CHECK (tdp_watts > 0::float8 AND tdp_watts <= 100000::float8),
+    tdp_watts             float8 CHECK (tdp_watts > 0::float8 AND tdp_watts <= 100000::float8),
     list_price_usd_low    numeric CHECK (list_price_usd_low > 0::numeric AND list_price_usd_low < 'Infinity'),
     list_price_usd_high   numeric CHECK (list_price_usd_high > 0::numeric AND list_price_usd_high < 'Infinity'),
     released              date,
@@ -56,7 +56,7 @@ COMMENT ON COLUMN llm_econ.gpu_sku.pcie_gb_per_s IS 'host link per GPU, GB/s, bo
 COMMENT ON COLUMN llm_econ.gpu_sku.hbm_bytes IS 'device memory per GPU in bytes as the driver reports it (nvidia-smi memory.total MiB x 2^20), where published; NULL = not published, hbm_gb x 10^9 is used';
 COMMENT ON COLUMN llm_econ.gpu_sku.generation IS 'architecture family choosing the step-time model''s matmul and attention efficiency curve: ampere, hopper, blackwell, cdna2, cdna3, other (default: conservative figures)';
 COMMENT ON COLUMN llm_econ.gpu_sku.gpus_per_node IS 'GPUs in the usual server of this part (the NVLink domain when it has one: 72 for GB200/GB300 NVL72, the ICI pod for TPUs)';
-COMMENT ON COLUMN llm_econ.gpu_sku.tdp_watts IS 'board power, W';
+COMMENT ON COLUMN llm_econ.gpu_sku.tdp_watts IS 'board power, W; NULL = not published (TPU v5e/v5p/v6e, Trainium): energy_kwh, carbon_kg and tco_per_gpu_hour are then NULL';
 COMMENT ON COLUMN llm_econ.gpu_sku.list_price_usd_low IS 'purchase price per GPU, USD, low end of the quoted range';
 COMMENT ON COLUMN llm_econ.gpu_sku.list_price_usd_high IS 'purchase price per GPU, USD, high end of the quoted range';
 COMMENT ON COLUMN llm_econ.gpu_sku.released IS 'launch or announcement month, stored as its first day';

@@ -605,7 +605,9 @@ fuzz_model(const le_spec *s, double pue, double wall, int checked_all)
 	check_status("le_energy_kwh", st_e, &e);
 	if (st_e == LE_OK)
 	{
-		REQUIRE(finite_nonneg(kwh), "energy_kwh OK but %.17g", kwh);
+		/* tdp_watts NULL (power not published): energy unknown, NaN, and only then */
+		REQUIRE((s->present & LE_BIT(LE_F_TDP_WATTS)) ? finite_nonneg(kwh) : isnan(kwh),
+				"energy_kwh OK but %.17g (tdp_watts %s)", kwh, (s->present & LE_BIT(LE_F_TDP_WATTS)) ? "set" : "NULL");
 		REQUIRE(st_h == LE_OK && pue >= LE_PUE_MIN && pue <= LE_PUE_MAX, "energy_kwh OK with bad pue or gpu_hours");
 	}
 
@@ -851,7 +853,8 @@ fuzz_bill(const le_spec *s, reader *r, double pue)
 	st = le_carbon_kg(s, co2, pue, &kg, &e);
 	check_status("le_carbon_kg", st, &e);
 	if (st == LE_OK)
-		REQUIRE(finite_nonneg(kg) && co2 >= 0 && co2 <= LE_CO2_MAX, "carbon_kg OK: %g (co2 %g)", kg, co2);
+		REQUIRE(((s->present & LE_BIT(LE_F_TDP_WATTS)) ? finite_nonneg(kg) : isnan(kg)) &&
+				co2 >= 0 && co2 <= LE_CO2_MAX, "carbon_kg OK: %g (co2 %g)", kg, co2);
 
 	err_reset(&e);
 	memset(&cp, 0, sizeof(cp));
@@ -905,7 +908,8 @@ fuzz_bill(const le_spec *s, reader *r, double pue)
 		REQUIRE(finite_nonneg(b.wall_seconds) && finite_nonneg(b.gpu_hours) &&
 				b.checkpoint_fraction >= 0 && b.checkpoint_fraction < 1 &&
 				finite_nonneg(b.checkpoint_gb) && finite_nonneg(b.dataset_gb) &&
-				finite_nonneg(b.storage_gb) && finite_nonneg(b.kwh),
+				finite_nonneg(b.storage_gb) &&
+				(a.owned && !(s->present & LE_BIT(LE_F_TDP_WATTS)) ? isnan(b.kwh) : finite_nonneg(b.kwh)),
 				"bill_quantities OK: wall %g gpu_hours %g fraction %g ckpt %g data %g storage %g kwh %g",
 				b.wall_seconds, b.gpu_hours, b.checkpoint_fraction, b.checkpoint_gb, b.dataset_gb, b.storage_gb, b.kwh);
 		REQUIRE(le_gpu_hours(s, &hours, &e2) == LE_OK && hours == b.gpu_hours, "bill gpu_hours %g != gpu_hours %g", b.gpu_hours, hours);

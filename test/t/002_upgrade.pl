@@ -142,9 +142,9 @@ is($ret, 0, 'ALTER EXTENSION llm_econ UPDATE succeeds');
 is($stderr, '', 'ALTER EXTENSION llm_econ UPDATE says nothing (no warning, no notice)');
 is(q1('upgraded', q{SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'}), $target, 'extversion is the current version after the update');
 my $after = table_sums('upgraded', 1);
-# 0.3.0 renames gpu_sku columns, rewrites shipped rows (gpu_sku, mfu_reference) and the stored plans' specs (new fields, HBM
-# as the driver reports it), on purpose; every other table is untouched
-my $untouched = sub { join "\n", grep { !/^(gpu_sku|gpu_sku_user|mfu_reference|run_plan) / } split /\n/, $_[0] };
+# 0.3.0 renames gpu_sku columns, rewrites shipped rows (gpu_sku, mfu_reference), adds shipped aliases (the TPU and Trainium
+# names) and rewrites the stored plans' specs (new fields, HBM as the driver reports it), on purpose; every other table is untouched
+my $untouched = sub { join "\n", grep { !/^(gpu_sku|gpu_sku_user|gpu_sku_alias|mfu_reference|run_plan) / } split /\n/, $_[0] };
 is($untouched->($after), $untouched->($before), 'every other row intact through the update (all tables, views and sequences)');
 like($after, qr/^run_plan 4 /m, 'the 4 plans are still there');
 # 0.3.0 (issue 14): renamed columns and argument, new fields in stored plans, re-frozen HBM
@@ -170,6 +170,20 @@ is(q1('upgraded', q{SELECT generation FROM llm_econ.gpu_sku WHERE sku = 'H100-SX
 is(q1('upgraded', q{SELECT round(llm_econ.predicted_mfu(llm_econ.run_spec(7e9, 1e12, 8, 'H100', n_layers => 32, d_model => 4096,
                                    n_heads => 32, seq_len => 4096, global_batch => 256))::numeric, 2) > 0}),
    't', 'predicted_mfu works after the update');
+
+# 0.3.0: tdp_watts may be NULL (power not published); the shipped parts without it and their aliases are there,
+# the user's aliases untouched
+is(q1('upgraded', q{SELECT is_nullable FROM information_schema.columns
+                     WHERE table_schema = 'llm_econ' AND table_name = 'gpu_sku' AND column_name = 'tdp_watts'}),
+   'YES', 'gpu_sku.tdp_watts is nullable after the update');
+is(q1('upgraded', q{SELECT string_agg(sku, ',' ORDER BY sku) FROM llm_econ.gpu_sku WHERE tdp_watts IS NULL}),
+   'TPU-v5e,TPU-v5p,TPU-v6e,Trainium1,Trainium2', 'the parts without published power are added by the update');
+is(q1('upgraded', q{SELECT (llm_econ.run_spec(7e9, 1e12, 64, 'trn2.48xlarge')).tdp_watts IS NULL
+                           AND llm_econ.energy_kwh(llm_econ.run_spec(7e9, 1e12, 64, 'trn2.48xlarge')) IS NULL}),
+   't', 'after the update a Trainium2 spec freezes no TDP and its energy is NULL');
+my ($alias_user_after) = $after =~ /^(gpu_sku_alias_user .*)$/m;
+my ($alias_user_before) = $before =~ /^(gpu_sku_alias_user .*)$/m;
+is($alias_user_after, $alias_user_before, "the user's aliases are untouched by the update");
 
 # ---- fresh install of the current version with the same data ------------------------------------------------------------
 q1('fresh', 'CREATE EXTENSION llm_econ');

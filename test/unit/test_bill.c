@@ -256,6 +256,47 @@ test_bill_words(void)
 		  strcmp(le_bill_component_name(LE_BILL_TOTAL), "total") == 0, "component names");
 }
 
+/*
+ * A part whose power is not published (tdp_watts NULL: TPU v5e/v5p/v6e,
+ * Trainium): time and cost stay, energy, carbon and an owned cluster's energy
+ * row are unknown (NaN, SQL NULL), never a guessed wattage.
+ */
+static void
+test_no_tdp(void)
+{
+	le_spec		s = unit_spec(7e9, 1.4e12, 256, 256, 459, 0.45, 700);
+	le_bill_args a = default_args();
+	le_bill		b;
+	le_error	e;
+	double		v,
+				h;
+	char		buf[512];
+
+	s.present &= ~LE_BIT(LE_F_TDP_WATTS);
+	s.text[LE_F_SKU] = "TPU-v5p";
+	s.textlen[LE_F_SKU] = 7;
+	CHECK(le_check_fields(&s, LE_NEED_ALL, &e) == LE_OK, "tdp_watts may be NULL: %s", e.message);
+	CHECK(le_gpu_hours(&s, &h, &e) == LE_OK, "gpu hours without tdp: %s", e.message);
+	NEAR(h, 6 * 7e9 * 1.4e12 / (0.45 * 459e12) / 3600, 1e-12, "GPU-hours do not need the TDP");
+	CHECK(le_energy_kwh(&s, 1.0, &v, &e) == LE_OK && isnan(v), "energy unknown without tdp: %g", v);
+	CHECK(le_energy_kwh(&s, 0.5, &v, &e) == LE_ERR_VALUE, "pue still checked without tdp");
+	CHECK(le_carbon_kg(&s, 0.4, 1.0, &v, &e) == LE_OK && isnan(v), "carbon unknown without tdp: %g", v);
+	CHECK(le_carbon_kg(&s, 3, 1.0, &v, &e) == LE_ERR_VALUE, "intensity still checked without tdp");
+
+	CHECK(le_bill_quantities(&s, &a, &b, &e) == LE_OK && b.kwh == 0, "cloud bill: energy in the price");
+	a.owned = 1;
+	CHECK(le_bill_quantities(&s, &a, &b, &e) == LE_OK && isnan(b.kwh), "owned bill: energy unknown");
+	le_bill_assumption(&s, &a, &b, LE_BILL_ENERGY, "$0.10", buf, sizeof(buf));
+	CHECK(strcmp(buf, "unknown: the power of TPU-v5p is not published (tdp_watts is NULL)") == 0, "energy words: %s", buf);
+	le_bill_assumption(&s, &a, &b, LE_BILL_TOTAL, NULL, buf, sizeof(buf));
+	CHECK(strcmp(buf, "sum of the rows above: unknown, as the energy row is") == 0, "total words: %s", buf);
+
+	/* present but out of range is still an error */
+	le_spec_set_num(&s, LE_F_TDP_WATTS, 0);
+	CHECK(le_energy_kwh(&s, 1.0, &v, &e) == LE_ERR_VALUE &&
+		  strcmp(e.message, "tdp_watts must be in (0, 100000], got 0") == 0, "tdp 0: %s", e.message);
+}
+
 void
 test_bill(void)
 {
@@ -273,4 +314,5 @@ test_bill(void)
 	test_checkpoint_plan();
 	test_bill_quantities();
 	test_bill_words();
+	test_no_tdp();
 }
