@@ -59,12 +59,12 @@ SELECT p.oid::regprocedure AS security_definer_function, p.prorettype::regtype A
          WHERE a.privilege_type = 'EXECUTE' AND a.grantee <> p.proowner) AS granted_to
   FROM pg_proc p
  WHERE p.pronamespace = 'llm_econ'::regnamespace AND p.prosecdef
- ORDER BY 1::text COLLATE "C";
+ ORDER BY p.oid::regprocedure::text COLLATE "C";
 -- and every function PUBLIC may not execute is one of those
 SELECT p.oid::regprocedure AS not_executable_by_public, p.prosecdef
   FROM pg_proc p
  WHERE p.pronamespace = 'llm_econ'::regnamespace AND NOT has_function_privilege('public', p.oid, 'EXECUTE')
- ORDER BY 1::text COLLATE "C";
+ ORDER BY p.oid::regprocedure::text COLLATE "C";
 -- the import lock table is the owner's alone
 SELECT relname, relacl IS NULL AS owner_only FROM pg_class WHERE oid = 'llm_econ.import_lock'::regclass;
 

@@ -19,10 +19,10 @@ SELECT count(*) AS rows_in_history FROM price_snapshot;
 
 -- One series (a region and machine type): one backward probe of the unique index.
 EXPLAIN (COSTS OFF)
-SELECT * FROM _latest_prices('H100-SXM5', 'bench', 'spot', '2020-06-01', 'r3');
+SELECT * FROM _latest_prices('H100-SXM5', 'bench', 'spot', '2020-06-01', 'r3', NULL, NULL);
 -- Any region: the series table, then one probe per series.
 EXPLAIN (COSTS OFF)
-SELECT min(usd_per_gpu_hour) FROM _latest_prices('H100-SXM5', 'bench', 'on_demand', '2020-06-01', NULL);
+SELECT min(usd_per_gpu_hour) FROM _latest_prices('H100-SXM5', 'bench', 'on_demand', '2020-06-01', NULL, NULL, NULL);
 
 -- The answers: the latest observation at or before the instant, cheapest series.
 SELECT price_at('H100-SXM5', 'bench', 'spot', '2020-06-01', 'r3') AS r3_spot,

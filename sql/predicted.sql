@@ -177,10 +177,9 @@ SELECT sku, pricing, count(*) AS plans, min(n_gpus) AS min_gpus, max(n_gpus) AS 
 SELECT sku, count(*) AS plans, max(n_gpus) AS max_gpus, min(wall_time) > interval '2 days' AS slower_than_2_days
   FROM m, cheapest_plan(m.model, interval '100 years', '2030-01-02', max_age => interval '1 day')
  WHERE sku = 'L4' GROUP BY sku;
--- An offer of unknown instance size is taken as sold in whole nodes of its SKU; a part whose power
--- is not published (Trainium2) gives specs with tdp_watts NULL, so their energy is unknown.
-SELECT sku, count(*) AS plans, min(n_gpus) AS min_gpus,
-       bool_and(n_gpus % (spec).gpus_per_node = 0) AS whole_nodes,
+-- An offer of unknown instance size is kept for any GPU count (as cheapest_offers keeps it); a part
+-- whose power is not published (Trainium2) gives specs with tdp_watts NULL, so their energy is unknown.
+SELECT sku, count(*) AS plans, min(n_gpus) AS min_gpus, max(n_gpus) AS max_gpus,
        bool_and((spec).tdp_watts IS NULL AND energy_kwh(spec) IS NULL) AS energy_unknown
   FROM m, cheapest_plan(m.model, interval '100 years', '2030-01-02', max_age => interval '1 day')
  WHERE sku = 'Trainium2' GROUP BY sku;

@@ -56,6 +56,9 @@ INSERT INTO rb_good VALUES
   (NULL, 'sku', 'text', '''H100-SXM5'''), (NULL, 'provider', 'text', '''lambda'''),
   (NULL, 'pricing', 'text', '''on_demand'''), (NULL, 'at', 'timestamptz', '''2024-07-01 00:00+00'''),
   (NULL, 'region', 'text', 'NULL'), (NULL, 'during', 'tstzrange', '''[2024-06-01 00:00+00, 2024-07-01 00:00+00)'''),
+  (NULL, 'max_age', 'interval', '''400 days'''), (NULL, 'itype', 'text', 'NULL'),
+  (NULL, 'instance_type', 'text', '''p5.48xlarge'''), (NULL, 'source_kinds', 'text[]', 'NULL'),
+  (NULL, 'include_suspect', 'boolean', 'false'),
   -- imports
   (NULL, 'cloud', 'text', '''lambda'''),
   (NULL, 'catalog_csv', 'text', 'E''InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,SpotPrice\n'

@@ -53,13 +53,16 @@ INSERT INTO vol_call (fn, call) VALUES
   ('comm_breakdown/1', $$comm_breakdown(SPEC)$$), ('plan_parallelism/1', $$plan_parallelism(SPEC)$$),
   ('carbon_kg/3', $$carbon_kg(SPEC, 0.4, 1.2)$$), ('checkpoint_plan/3', $$checkpoint_plan(SPEC, '90 seconds', '30 days')$$),
   ('cost_breakdown/15', $$cost_breakdown(SPEC, 2.49)$$),
-  ('estimate_cost/5', $$estimate_cost(SPEC, 'lambda', 'on_demand', '2024-07-01')$$),
-  ('price_at/5', $$price_at('H100', 'lambda', 'on_demand', '2024-07-01')$$),
-  ('_latest_prices/5', $$_latest_prices('H100-SXM5', 'lambda', 'on_demand', '2024-07-01', NULL)$$),
+  ('estimate_cost/6', $$estimate_cost(SPEC, 'lambda', 'on_demand', '2024-07-01')$$),
+  ('price_at/6', $$price_at('H100', 'lambda', 'on_demand', '2024-07-01')$$),
+  ('_latest_prices/7', $$_latest_prices('H100-SXM5', 'lambda', 'on_demand', '2024-07-01', NULL, NULL, NULL)$$),
   ('_check_pricing/1', $$_check_pricing('spot')$$), ('_check_name/2', $$_check_name('us-east-1', 'region')$$),
   ('_sku_key/1', $$_sku_key('h100')$$),
-  ('price_twap/5', $$price_twap('H100-SXM5', 'gcp', 'on_demand', '[2024-06-01, 2024-07-01)')$$),
-  ('cheapest_offers/3', $$cheapest_offers(SPEC, '2024-07-01')$$),
+  ('_sku_itype/1', $$_sku_itype('p5.48xlarge')$$), ('_check_where/2', $$_check_where('gcp', 'us-central1')$$),
+  ('_check_max_age/1', $$_check_max_age('1 day')$$), ('_name_key/1', $$_name_key('H100 80GB')$$),
+  ('_known_gpus/1', $$_known_gpus('p5.48xlarge')$$), ('_source_kind/0', $$_source_kind()$$),
+  ('price_twap/6', $$price_twap('H100-SXM5', 'gcp', 'on_demand', '[2024-06-01, 2024-07-01)')$$),
+  ('cheapest_offers/6', $$cheapest_offers(SPEC, '2024-07-01')$$),
   ('_skypilot_offers/2', $$_skypilot_offers('lambda', E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\ngpu_1x_h100_pcie,H100,1,1.99,us-east-1\n')$$),
   ('_price_changes/8', $$_price_changes('{2024-01-01}', '{lambda}', '{H100-SXM5}', '{r1}', '{on_demand}', '{1.5}', '{x}', '{1}')$$),
   ('_usd/1', $$_usd(1.234567)$$), ('_sku_find/1', $$_sku_find('h100')$$), ('_skypilot_clouds/0', $$_skypilot_clouds()$$),
@@ -109,7 +112,8 @@ SELECT f.fn, f.lang, c.tables FROM vol_fn f JOIN vol_call c USING (fn) WHERE f.v
 SELECT f.fn, coalesce(r.reason, 'no reason') AS why_stable
   FROM vol_fn f JOIN vol_call c USING (fn)
   LEFT JOIN (VALUES ('_focus_refusal/4', 'reads privileges and role membership (system catalogs)'),
-                    ('_is_tenant_member/1', 'reads pg_roles and role membership (system catalogs)')) AS r(fn, reason) USING (fn)
+                    ('_is_tenant_member/1', 'reads pg_roles and role membership (system catalogs)'),
+                    ('_source_kind/0', 'reads the setting llm_econ.import_kind')) AS r(fn, reason) USING (fn)
  WHERE f.vol = 's' AND c.tables IS NULL ORDER BY 1;
 
 -- 4. Writers (VOLATILE) are PARALLEL UNSAFE; IMMUTABLE functions are PARALLEL SAFE, and STRICT

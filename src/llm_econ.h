@@ -69,8 +69,8 @@ extern void le_check_price(Numeric price, const char *name);
 extern Numeric le_hours_times_price(double hours, Numeric price);
 
 /* ---- price.c: as-of price lookups ---- */
-extern Numeric le_price_lookup(const char *sku, text *provider, text *pricing,
-							   TimestampTz at, text *region, bool *found);
+extern Numeric le_price_lookup(const char *sku, const char *itype, text *provider, text *pricing,
+							   TimestampTz at, text *region, Interval *max_age, bool *found);
 
 /* ---- skypilot.c: the core's allocator over palloc (shared by the CSV readers) ---- */
 extern void *le_palloc(void *ctx, void *ptr, size_t size);

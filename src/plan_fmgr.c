@@ -230,8 +230,8 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 		core_offers[n_offers].sku = n_skus - 1;
 		core_offers[n_offers].usd_per_gpu_hour =
 			DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(o->price)));
-		/* unknown instance size: whole nodes of the SKU */
-		core_offers[n_offers].gpus_per_instance = gpi_null ? gpn : DatumGetInt32(gpi);
+		/* unknown instance size: kept for any GPU count, as cheapest_offers keeps it */
+		core_offers[n_offers].gpus_per_instance = gpi_null ? 0 : DatumGetInt32(gpi);
 		n_offers++;
 	}
 	SPI_finish();

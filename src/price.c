@@ -1,61 +1,284 @@
 /* price.c: as-of price lookups in price_snapshot (price_at) and the cost of a run at a looked-up price. */
 #include "llm_econ.h"
 
+#include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "lib/stringinfo.h"
 #include "utils/builtins.h"
+#include "utils/formatting.h"
+#include "utils/varlena.h"
 
 /*
  * The cheapest price in effect at $4 over the series of sku $1 from provider
- * $2 (lower-cased) at pricing $3, in region $5 (NULL: any): see
- * llm_econ._latest_prices, which the planner inlines.
+ * $2 at pricing $3, in region $5 (NULL: any; as given, lower- or upper-cased), of instance type $6
+ * (NULL: any; compared as llm_econ._name_key), no older than $7 (NULL: any
+ * age): the query of llm_econ._latest_prices, written out so that it needs
+ * nothing newer than price_series (the library serves databases not yet
+ * updated to this version too).
  */
 static const char *const price_sql =
-"SELECT pg_catalog.min(l.usd_per_gpu_hour)"
-"  FROM llm_econ._latest_prices($1, pg_catalog.lower($2), $3, $4, $5) AS l";
+"SELECT pg_catalog.min(o.usd_per_gpu_hour)"
+"  FROM llm_econ.price_series s"
+" CROSS JOIN LATERAL ("
+"       SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p"
+"        WHERE p.sku OPERATOR(pg_catalog.=) s.sku AND p.provider OPERATOR(pg_catalog.=) s.provider"
+"          AND p.pricing OPERATOR(pg_catalog.=) s.pricing"
+"          AND coalesce(p.region, '') OPERATOR(pg_catalog.=) coalesce(s.region, '')"
+"          AND coalesce(p.instance_type, '') OPERATOR(pg_catalog.=) coalesce(s.instance_type, '')"
+"          AND p.observed_at OPERATOR(pg_catalog.<=) $4"
+"        ORDER BY p.observed_at DESC LIMIT 1) o"
+" WHERE s.sku OPERATOR(pg_catalog.=) $1"
+"   AND s.provider OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.btrim($2))"
+"   AND s.pricing OPERATOR(pg_catalog.=) $3"
+"   AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5), pg_catalog.upper($5)]))"
+"   AND ($6 IS NULL OR pg_catalog.lower(pg_catalog.translate(s.instance_type, ' -_', ''))"
+"                      OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($6, ' -_', '')))"
+"   AND o.usd_per_gpu_hour IS NOT NULL"
+"   AND ($7 IS NULL OR o.observed_at OPERATOR(pg_catalog.>=) ($4 OPERATOR(pg_catalog.-) $7))";
 static SPIPlanPtr price_plan;
 
-/* Validate a pricing kind; returns its canonical name. */
+/*
+ * What a name means where a SKU is expected: the gpu_sku key and, when the
+ * name is a machine type (an alias with gpus_per_instance), that machine
+ * type.  Names compare as llm_econ._name_key (written out here): case, spaces, '-' and '_'
+ * ignored; a key beats an alias, an exact (case-insensitive) spelling beats
+ * a normalised one.
+ */
+static const char *const resolve_sql =
+"SELECT m.sku, m.itype FROM ("
+"  SELECT g.sku, NULL::text AS itype, 0 AS pref,"
+"         pg_catalog.lower(g.sku) OPERATOR(pg_catalog.<>) pg_catalog.lower($1) AS inexact"
+"    FROM llm_econ.gpu_sku g"
+"   WHERE pg_catalog.lower(pg_catalog.translate(g.sku, ' -_', ''))"
+"         OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($1, ' -_', ''))"
+"  UNION ALL"
+"  SELECT a.sku, CASE WHEN a.gpus_per_instance IS NOT NULL THEN a.alias END, 1,"
+"         pg_catalog.lower(a.alias) OPERATOR(pg_catalog.<>) pg_catalog.lower($1)"
+"    FROM llm_econ.gpu_sku_alias a"
+"   WHERE pg_catalog.lower(pg_catalog.translate(a.alias, ' -_', ''))"
+"         OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($1, ' -_', ''))) m"
+" ORDER BY m.inexact, m.pref LIMIT 1";
+static SPIPlanPtr resolve_plan;
+
+/* Validate a pricing kind (any case, blanks around ignored); returns its canonical name. */
 static const char *
 check_pricing(text *pricing)
 {
 	le_error	err;
 	int			code;
+	char	   *s = text_to_cstring(pricing);
+	char	   *l;
+	size_t		n;
 
-	le_check(le_check_enum("pricing", LE_E_PRICING, VARDATA_ANY(pricing),
-						   VARSIZE_ANY_EXHDR(pricing), &code, &err), &err);
+	while (*s == ' ')
+		s++;
+	n = strlen(s);
+	while (n > 0 && s[n - 1] == ' ')
+		n--;
+	l = str_tolower(s, n, DEFAULT_COLLATION_OID);
+	le_check(le_check_enum("pricing", LE_E_PRICING, l, strlen(l), &code, &err), &err);
 	return le_enum_label(LE_E_PRICING, code);
 }
 
+/* max_age: NULL or a finite interval >= 0, else 22023. */
+static void
+check_max_age(Interval *max_age)
+{
+	if (max_age == NULL)
+		return;
+	if (max_age->month < 0 || max_age->day < 0 || max_age->time < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("max_age must be an interval >= 0 (or NULL for no bound), got %s",
+						DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(max_age))))));
+}
+
 /*
- * The cheapest price of sku (a gpu_sku key) from provider in effect at "at",
- * in region (NULL: any region).  *found is false when nothing is known.
+ * Resolve name into its gpu_sku key (*key) and, when it names a machine type,
+ * that type (*itype, else NULL); palloc'd in the caller's context.  Unknown:
+ * 22023 with close matches (le_sku_resolve).
+ */
+static void
+resolve_name(text *name, char **key, char **itype)
+{
+	MemoryContext outer = CurrentMemoryContext;
+	Oid			types[1] = {TEXTOID};
+	Datum		args[1];
+	bool		found;
+
+	le_check_name("sku", VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name));	/* bounded before any search */
+	args[0] = PointerGetDatum(name);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (resolve_plan == NULL)
+	{
+		SPIPlanPtr	p = SPI_prepare(resolve_sql, 1, types);
+
+		if (p == NULL)
+			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+		SPI_keepplan(p);
+		resolve_plan = p;
+	}
+	if (SPI_execute_plan(resolve_plan, args, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "GPU name lookup failed");
+	found = SPI_processed == 1;
+	if (found)
+	{
+		char	   *k = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+		char	   *t = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+
+		*key = MemoryContextStrdup(outer, k);
+		*itype = t ? MemoryContextStrdup(outer, t) : NULL;
+	}
+	SPI_finish();
+	if (!found)
+	{
+		*key = le_sku_resolve(name);	/* raises 22023 with close matches */
+		*itype = NULL;
+	}
+}
+
+/*
+ * Up to five of the values of query (one text column) near "word": edit
+ * distance within max(2, length / 3), or containing it; the whole list when
+ * it is short and nothing is near.  Inside SPI; result in outer.  Names
+ * longer than 64 characters are not compared (bounded work).
+ */
+static char *
+near_values(const char *query, const char *word, MemoryContext outer)
+{
+	char	   *lw = str_tolower(word, strlen(word), DEFAULT_COLLATION_OID);
+	int			lwn = strlen(lw);
+	int			limit = Max(2, lwn / 3);
+	StringInfoData near;
+	StringInfoData all;
+	int			nnear = 0;
+	MemoryContext old;
+
+	if (SPI_execute(query, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not list known values");
+	old = MemoryContextSwitchTo(outer);
+	initStringInfo(&near);
+	initStringInfo(&all);
+	MemoryContextSwitchTo(old);
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		char	   *v = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+		char	   *lv;
+		int			d;
+
+		if (v == NULL || strlen(v) > 64 || lwn > 64)
+			continue;
+		lv = str_tolower(v, strlen(v), DEFAULT_COLLATION_OID);
+		d = varstr_levenshtein(lw, lwn, lv, strlen(lv), 1, 1, 1, true);
+		old = MemoryContextSwitchTo(outer);
+		if ((d <= limit || (lwn >= 2 && strstr(lv, lw) != NULL)) && nnear < 5)
+			appendStringInfo(&near, "%s%s", nnear++ ? ", " : "", v);
+		if (i < 20)
+			appendStringInfo(&all, "%s%s", i ? ", " : "", v);
+		MemoryContextSwitchTo(old);
+	}
+	if (nnear > 0)
+		return psprintf("Close matches: %s.", near.data);
+	if (SPI_processed > 0 && SPI_processed <= 20)
+		return psprintf("Known: %s.", all.data);
+	return NULL;
+}
+
+/*
+ * Raise 22023 when provider has no price series at all, or region (when
+ * given) is not a region of any of its series; a hint lists close matches.
+ */
+static void
+check_where(text *provider, text *region)
+{
+	MemoryContext outer = CurrentMemoryContext;
+	Oid			types[2] = {TEXTOID, TEXTOID};
+	Datum		args[2];
+	char		nulls[2] = {' ', region ? ' ' : 'n'};
+	char	   *prov = text_to_cstring(provider);
+	char	   *reg = region ? text_to_cstring(region) : NULL;
+	bool		prov_known,
+				region_known = true,
+				isnull;
+	char	   *hint = NULL;
+
+	args[0] = PointerGetDatum(provider);
+	args[1] = region ? PointerGetDatum(region) : (Datum) 0;
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute_with_args(
+			"SELECT EXISTS (SELECT 1 FROM llm_econ.price_series s"
+			"                WHERE s.provider OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.btrim($1))),"
+			"       $2 IS NULL OR EXISTS (SELECT 1 FROM llm_econ.price_series s"
+			"                WHERE s.provider OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.btrim($1))"
+			"                  AND pg_catalog.lower(s.region) OPERATOR(pg_catalog.=) pg_catalog.lower($2))",
+			2, types, args, nulls, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "provider check failed");
+	prov_known = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	region_known = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	if (!prov_known)
+		hint = near_values("SELECT DISTINCT provider FROM llm_econ.price_series ORDER BY 1", prov, outer);
+	else if (!region_known)
+	{
+		char	   *q = psprintf("SELECT DISTINCT region FROM llm_econ.price_series"
+								 " WHERE provider OPERATOR(pg_catalog.=) %s AND region IS NOT NULL ORDER BY 1",
+								 quote_literal_cstr(str_tolower(prov, strlen(prov), DEFAULT_COLLATION_OID)));
+
+		hint = near_values(q, reg, outer);
+	}
+	SPI_finish();
+	if (!prov_known)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("provider \"%s\" has no prices", prov),
+				 hint ? errhint("Providers with prices. %s", hint) :
+				 errhint("Prices are in llm_econ.price_snapshot.")));
+	if (!region_known)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("region \"%s\" has no prices from provider \"%s\"", reg, prov),
+				 hint ? errhint("Regions of %s with prices. %s", prov, hint) :
+				 errhint("Region names are the provider's (a region, not a zone).")));
+}
+
+/*
+ * The cheapest price of sku (a gpu_sku key; itype: only that machine type,
+ * or NULL) from provider in effect at "at", in region (NULL: any region), no
+ * older than max_age (NULL: any age).  *found is false when nothing is known;
+ * a provider or region without any price series is an error.
  */
 Numeric
-le_price_lookup(const char *sku, text *provider, text *pricing, TimestampTz at,
-				text *region, bool *found)
+le_price_lookup(const char *sku, const char *itype, text *provider, text *pricing,
+				TimestampTz at, text *region, Interval *max_age, bool *found)
 {
-	Oid			types[5] = {TEXTOID, TEXTOID, TEXTOID, TIMESTAMPTZOID, TEXTOID};
-	Datum		args[5];
-	char		nulls[6] = "    n";
+	Oid			types[7] = {TEXTOID, TEXTOID, TEXTOID, TIMESTAMPTZOID, TEXTOID, TEXTOID, INTERVALOID};
+	Datum		args[7];
+	char		nulls[8] = "       ";
 	bool		isnull;
 	Datum		d;
 
 	le_check_name("provider", VARDATA_ANY(provider), VARSIZE_ANY_EXHDR(provider));
 	if (region)
 		le_check_name("region", VARDATA_ANY(region), VARSIZE_ANY_EXHDR(region));
+	check_max_age(max_age);
 	args[0] = CStringGetTextDatum(sku);
 	args[1] = PointerGetDatum(provider);
 	args[2] = CStringGetTextDatum(check_pricing(pricing));
 	args[3] = TimestampTzGetDatum(at);
 	args[4] = PointerGetDatum(region);
 	nulls[4] = region ? ' ' : 'n';
+	args[5] = itype ? CStringGetTextDatum(itype) : (Datum) 0;
+	nulls[5] = itype ? ' ' : 'n';
+	args[6] = PointerGetDatum(max_age);
+	nulls[6] = max_age ? ' ' : 'n';
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	if (price_plan == NULL)
 	{
-		SPIPlanPtr	p = SPI_prepare(price_sql, 5, types);
+		SPIPlanPtr	p = SPI_prepare(price_sql, 7, types);
 
 		if (p == NULL)
 			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
@@ -69,64 +292,78 @@ le_price_lookup(const char *sku, text *provider, text *pricing, TimestampTz at,
 		d = SPI_datumTransfer(d, false, -1);	/* copied into the caller's context */
 	SPI_finish();
 	*found = !isnull;
+	if (isnull)
+		check_where(provider, region);	/* unknown provider or region: an error, not NULL */
 	/* detoast only now: a short-header copy would otherwise be expanded in SPI's context */
 	return isnull ? NULL : DatumGetNumeric(d);
 }
 
-/* The last SKU name this call site resolved, and its key (a query usually repeats one SKU). */
+/* The last SKU name this call site resolved, its key and machine type (a query usually repeats one). */
 typedef struct SkuKeyCache
 {
 	uint64		stamp;			/* le_cache_fresh: valid for one command */
 	text	   *name;
 	char	   *key;
+	char	   *itype;			/* NULL: the name is not a machine type */
 } SkuKeyCache;
 
 static const char *
-cached_sku_key(FunctionCallInfo fcinfo, text *name)
+cached_sku_key(FunctionCallInfo fcinfo, text *name, const char **itype)
 {
 	LeFnCache  *c = le_fn_cache(fcinfo);
 	SkuKeyCache *k = c->extra;
 	char	   *key;
+	char	   *it;
 
 	if (k == NULL)
 		c->extra = k = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(SkuKeyCache));
 	if (k->name && le_cache_fresh(&k->stamp) &&
 		VARSIZE_ANY_EXHDR(k->name) == VARSIZE_ANY_EXHDR(name) &&
 		memcmp(VARDATA_ANY(k->name), VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name)) == 0)
+	{
+		*itype = k->itype;
 		return k->key;
-	key = le_sku_resolve(name);		/* unknown: 22023 with close matches */
+	}
+	resolve_name(name, &key, &it);	/* unknown: 22023 with close matches */
 	if (k->name)
 	{
 		pfree(k->name);
 		pfree(k->key);
+		if (k->itype)
+			pfree(k->itype);
 	}
 	k->name = (text *) MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, VARSIZE_ANY(name));
 	memcpy(k->name, name, VARSIZE_ANY(name));
 	k->key = MemoryContextStrdup(fcinfo->flinfo->fn_mcxt, key);
+	k->itype = it ? MemoryContextStrdup(fcinfo->flinfo->fn_mcxt, it) : NULL;
 	(void) le_cache_fresh(&k->stamp);
+	*itype = k->itype;
 	return k->key;
 }
 
 PG_FUNCTION_INFO_V1(le_price_at_fn);
 
 /*
- * price_at(sku, provider, pricing, at, region): $/GPU-hour in effect at "at";
- * NULL when nothing is known.  NULL sku/provider/pricing/at give NULL (as a
- * STRICT function would); region NULL means the cheapest region.
+ * price_at(sku, provider, pricing, at, region, max_age): $/GPU-hour in effect
+ * at "at"; NULL when nothing is known.  NULL sku/provider/pricing/at give
+ * NULL (as a STRICT function would); region NULL means the cheapest region,
+ * max_age NULL no bound.  A machine-type name prices that machine type.
  */
 Datum
 le_price_at_fn(PG_FUNCTION_ARGS)
 {
 	const char *sku;
+	const char *itype;
 	Numeric		price;
 	bool		found;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3))
 		PG_RETURN_NULL();
-	sku = cached_sku_key(fcinfo, PG_GETARG_TEXT_PP(0));
-	price = le_price_lookup(sku, PG_GETARG_TEXT_PP(1), PG_GETARG_TEXT_PP(2),
+	sku = cached_sku_key(fcinfo, PG_GETARG_TEXT_PP(0), &itype);
+	price = le_price_lookup(sku, itype, PG_GETARG_TEXT_PP(1), PG_GETARG_TEXT_PP(2),
 							PG_GETARG_TIMESTAMPTZ(3),
-							PG_ARGISNULL(4) ? NULL : PG_GETARG_TEXT_PP(4), &found);
+							PG_ARGISNULL(4) ? NULL : PG_GETARG_TEXT_PP(4),
+							(PG_NARGS() < 6 || PG_ARGISNULL(5)) ? NULL : PG_GETARG_INTERVAL_P(5), &found);
 	if (!found)
 		PG_RETURN_NULL();
 	PG_RETURN_NUMERIC(price);
@@ -135,8 +372,8 @@ le_price_at_fn(PG_FUNCTION_ARGS)
 PG_FUNCTION_INFO_V1(le_estimate_cost_at_fn);
 
 /*
- * estimate_cost(spec, provider, pricing, at, region): gpu_hours at the price
- * in effect at "at"; an error when no price is known.
+ * estimate_cost(spec, provider, pricing, at, region, max_age): gpu_hours at
+ * the price in effect at "at"; an error when no price is known.
  */
 Datum
 le_estimate_cost_at_fn(PG_FUNCTION_ARGS)
@@ -145,6 +382,7 @@ le_estimate_cost_at_fn(PG_FUNCTION_ARGS)
 	le_error	err;
 	double		hours;
 	text	   *region;
+	Interval   *max_age;
 	Numeric		price;
 	bool		found;
 	char	   *sku;
@@ -156,23 +394,26 @@ le_estimate_cost_at_fn(PG_FUNCTION_ARGS)
 	le_check(le_gpu_hours(&s, &hours, &err), &err);
 	sku = pnstrdup(s.text[LE_F_SKU], s.textlen[LE_F_SKU]);
 	region = PG_ARGISNULL(4) ? NULL : PG_GETARG_TEXT_PP(4);
-	price = le_price_lookup(sku, PG_GETARG_TEXT_PP(1), PG_GETARG_TEXT_PP(2),
-							PG_GETARG_TIMESTAMPTZ(3), region, &found);
+	max_age = (PG_NARGS() < 6 || PG_ARGISNULL(5)) ? NULL : PG_GETARG_INTERVAL_P(5);	/* 0.2.0 SQL: 5 arguments */
+	price = le_price_lookup(sku, NULL, PG_GETARG_TEXT_PP(1), PG_GETARG_TEXT_PP(2),
+							PG_GETARG_TIMESTAMPTZ(3), region, max_age, &found);
 	if (!found)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("no %s price is known for sku %s from provider \"%s\"%s%s at %s",
-						text_to_cstring(PG_GETARG_TEXT_PP(2)), sku,
+				 errmsg("no %s price is known for sku %s from provider \"%s\"%s%s at %s%s%s",
+						check_pricing(PG_GETARG_TEXT_PP(2)), sku,
 						text_to_cstring(PG_GETARG_TEXT_PP(1)),
 						region ? " in region " : "", region ? text_to_cstring(region) : "",
-						timestamptz_to_str(PG_GETARG_TIMESTAMPTZ(3))),
+						timestamptz_to_str(PG_GETARG_TIMESTAMPTZ(3)),
+						max_age ? " no older than " : "",
+						max_age ? DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(max_age))) : ""),
 				 errhint("Prices are in llm_econ.price_snapshot; or pass a price: estimate_cost(spec, usd_per_gpu_hour).")));
 	PG_RETURN_NUMERIC(le_hours_times_price(hours, price));
 }
 
 PG_FUNCTION_INFO_V1(le_check_pricing_fn);
 
-/* _check_pricing(pricing): the pricing kind if valid (NULL passes), else 22023 */
+/* _check_pricing(pricing): the canonical pricing kind if valid (NULL passes), else 22023 */
 Datum
 le_check_pricing_fn(PG_FUNCTION_ARGS)
 {
@@ -187,5 +428,48 @@ PG_FUNCTION_INFO_V1(le_sku_key_fn);
 Datum
 le_sku_key_fn(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_TEXT_P(cstring_to_text(le_sku_resolve(PG_GETARG_TEXT_PP(0))));
+	char	   *key;
+	char	   *itype;
+
+	resolve_name(PG_GETARG_TEXT_PP(0), &key, &itype);
+	PG_RETURN_TEXT_P(cstring_to_text(key));
+}
+
+PG_FUNCTION_INFO_V1(le_sku_itype_fn);
+
+/* _sku_itype(name): the machine type that name means, or NULL */
+Datum
+le_sku_itype_fn(PG_FUNCTION_ARGS)
+{
+	char	   *key;
+	char	   *itype;
+
+	resolve_name(PG_GETARG_TEXT_PP(0), &key, &itype);
+	if (itype == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_TEXT_P(cstring_to_text(itype));
+}
+
+PG_FUNCTION_INFO_V1(le_check_where_fn);
+
+/* _check_where(provider, region): 22023 when either has no price series */
+Datum
+le_check_where_fn(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(0))
+		PG_RETURN_VOID();
+	check_where(PG_GETARG_TEXT_PP(0), PG_ARGISNULL(1) ? NULL : PG_GETARG_TEXT_PP(1));
+	PG_RETURN_VOID();
+}
+
+PG_FUNCTION_INFO_V1(le_check_max_age_fn);
+
+/* _check_max_age(max_age): max_age if NULL or >= 0 in every part, else 22023 */
+Datum
+le_check_max_age_fn(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	check_max_age(PG_GETARG_INTERVAL_P(0));
+	PG_RETURN_INTERVAL_P(PG_GETARG_INTERVAL_P(0));
 }

@@ -1,4 +1,4 @@
-/* sku.c: finds a GPU SKU by key or alias, case-insensitively, and suggests close names when it is unknown. */
+/* sku.c: finds a GPU SKU by key or alias (case, spaces, - and _ ignored), and suggests close names when it is unknown. */
 #include "llm_econ.h"
 
 #include <math.h>
@@ -13,7 +13,9 @@
 #include "catalog/pg_type.h"
 
 /*
- * A key match wins over an alias match; every name is schema-qualified (search_path-proof).
+ * Names compare as llm_econ._name_key, written out (case, spaces, '-' and '_' ignored): an exact
+ * (case-insensitive) spelling wins over a normalised one, a key over an alias; every name is
+ * schema-qualified (search_path-proof).
  * The link columns are read by either name (0.3.0's nvlink_gb_per_s / pcie_gb_per_s, or 0.2.0's
  * nvlink_gbps / pcie_gbps) and hbm_bytes when the column exists, so that this library also serves
  * a database whose extension scripts are not yet updated (ALTER EXTENSION llm_econ UPDATE); so are
@@ -28,14 +30,19 @@ static const char *const lookup_sql =
 "       COALESCE((j OPERATOR(pg_catalog.->>) 'hbm_bytes')::pg_catalog.float8, s.hbm_gb OPERATOR(pg_catalog.*) 1e9::pg_catalog.float8),"
 "       COALESCE(j OPERATOR(pg_catalog.->>) 'hbm_gb_per_s', j OPERATOR(pg_catalog.->>) 'hbm_bandwidth_gbps')::pg_catalog.float8,"
 "       j OPERATOR(pg_catalog.->>) 'generation'"
-"  FROM (SELECT g.sku AS key, 0 AS pref FROM llm_econ.gpu_sku g"
-"         WHERE pg_catalog.lower(g.sku) OPERATOR(pg_catalog.=) pg_catalog.lower($1)"
+"  FROM (SELECT g.sku AS key, 0 AS pref,"
+"               pg_catalog.lower(g.sku) OPERATOR(pg_catalog.<>) pg_catalog.lower($1) AS inexact"
+"          FROM llm_econ.gpu_sku g"
+"         WHERE pg_catalog.lower(pg_catalog.translate(g.sku, ' -_', ''))"
+"               OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($1, ' -_', ''))"
 "        UNION ALL"
-"        SELECT a.sku, 1 FROM llm_econ.gpu_sku_alias a"
-"         WHERE pg_catalog.lower(a.alias) OPERATOR(pg_catalog.=) pg_catalog.lower($1)) m"
+"        SELECT a.sku, 1, pg_catalog.lower(a.alias) OPERATOR(pg_catalog.<>) pg_catalog.lower($1)"
+"          FROM llm_econ.gpu_sku_alias a"
+"         WHERE pg_catalog.lower(pg_catalog.translate(a.alias, ' -_', ''))"
+"               OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($1, ' -_', ''))) m"
 "  JOIN llm_econ.gpu_sku s ON s.sku OPERATOR(pg_catalog.=) m.key"
 "  CROSS JOIN LATERAL pg_catalog.to_jsonb(s) AS j"
-" ORDER BY m.pref LIMIT 1";
+" ORDER BY m.inexact, m.pref LIMIT 1";
 
 static const char *const names_sql =
 "SELECT sku FROM llm_econ.gpu_sku UNION SELECT alias FROM llm_econ.gpu_sku_alias";

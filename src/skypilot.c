@@ -74,7 +74,7 @@ PG_FUNCTION_INFO_V1(le_skypilot_offers);
 /*
  * _skypilot_offers(cloud, catalog_csv): one row per offer (accelerator,
  * variant, instance_type, region, pricing, usd_per_gpu_hour,
- * gpus_per_instance, catalog_rows).  cloud is lower-case already; "gcp"
+ * gpus_per_instance, catalog_rows, usd_per_hour: the instance price).  cloud is lower-case already; "gcp"
  * selects GCP's machine + accelerator pairing.  What an offer is, and what
  * happens to GCP rows that cannot be paired, is in src/core/catalog.c.
  * usd_per_gpu_hour is NULL for offers that cannot be priced.  Any malformed
@@ -108,8 +108,8 @@ le_skypilot_offers(PG_FUNCTION_ARGS)
 	{
 		const le_offer *o = &offers.offer[i];
 		const char *variant = le_variant_label(o->variant);
-		Datum		values[8];
-		bool		nulls[8] = {false};
+		Datum		values[9];
+		bool		nulls[9] = {false};
 
 		values[0] = text_of(o->accel);
 		nulls[1] = variant == NULL;
@@ -127,7 +127,9 @@ le_skypilot_offers(PG_FUNCTION_ARGS)
 			if (o->price2.p)
 				total = DirectFunctionCall2(numeric_add, total, numeric_of(o->price2));
 			values[5] = per_gpu(&k, total, o->gpus);
+			values[8] = total;
 		}
+		nulls[8] = !o->priced;
 		nulls[6] = o->gpus <= 0;
 		values[6] = Int32GetDatum(o->gpus);
 		values[7] = Int32GetDatum(o->rows);

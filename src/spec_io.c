@@ -240,8 +240,8 @@ le_report(const le_error *err)
 			(errcode(err->status == LE_ERR_OVERFLOW ? ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE
 					 : err->status == LE_ERR_TOO_LONG ? ERRCODE_PROGRAM_LIMIT_EXCEEDED
 					 : ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg_internal("%s", err->message),
-			 err->detail[0] ? errdetail_internal("%s", err->detail) : 0));
+			 errmsg("%s", err->message),
+			 err->detail[0] ? errdetail("%s", err->detail) : 0));
 }
 
 /* Report err unless st is LE_OK. */

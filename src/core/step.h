@@ -151,7 +151,7 @@ typedef struct le_offer
 {
 	int			sku;
 	double		usd_per_gpu_hour;
-	int			gpus_per_instance;
+	int			gpus_per_instance;	/* 0 = unknown: any GPU count (as cheapest_offers keeps such offers) */
 } le_offer;
 
 /*

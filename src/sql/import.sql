@@ -2,11 +2,12 @@
 
 CREATE FUNCTION llm_econ._skypilot_offers(cloud text, catalog_csv text,
     OUT accelerator text, OUT variant text, OUT instance_type text, OUT region text,
-    OUT pricing text, OUT usd_per_gpu_hour numeric, OUT gpus_per_instance int4, OUT catalog_rows int4)
+    OUT pricing text, OUT usd_per_gpu_hour numeric, OUT gpus_per_instance int4, OUT catalog_rows int4,
+    OUT usd_per_hour numeric)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'le_skypilot_offers' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._skypilot_offers(text, text) IS
-  'internal: parses one SkyPilot vms.csv into per-GPU offers (cheapest zone per region; GCP host + accelerator); used by import_skypilot_catalog';
+  'internal: parses one SkyPilot vms.csv into per-GPU offers (cheapest zone per region; GCP host + accelerator) with the instance price per hour; used by import_skypilot_catalog';
 
 -- The one way prices are stored by the importers: candidates (a NULL price = the series is
 -- withdrawn) become rows only where the series' price changes; the rest count as unchanged.
@@ -120,19 +121,89 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$ SELECT pg_catalog.round($1, GREATEST(pg_catalog.scale(pg_catalog.trim_scale(pg_catalog.round($1, 10))), 2)) $$;
 COMMENT ON FUNCTION llm_econ._usd(numeric) IS 'internal: a USD amount rounded to 10 decimals, shown with at least 2';
 
--- A name (key or alias, any case) to its gpu_sku key; NULL when unknown (importers count those).
+-- A name (key or alias; case, spaces, - and _ ignored) to its gpu_sku key; NULL when unknown
+-- (importers count those).  An exact spelling wins over a normalised one, a key over an alias.
 CREATE FUNCTION llm_econ._sku_find(name text) RETURNS text
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
   SELECT m.sku FROM (
-      SELECT g.sku, 0 AS pref FROM llm_econ.gpu_sku g
-       WHERE pg_catalog.lower(g.sku) OPERATOR(pg_catalog.=) pg_catalog.lower($1)
+      SELECT g.sku, 0 AS pref, pg_catalog.lower(g.sku) OPERATOR(pg_catalog.<>) pg_catalog.lower($1) AS inexact
+        FROM llm_econ.gpu_sku g
+       WHERE llm_econ._name_key(g.sku) OPERATOR(pg_catalog.=) llm_econ._name_key($1)
       UNION ALL
-      SELECT a.sku, 1 FROM llm_econ.gpu_sku_alias a
-       WHERE pg_catalog.lower(a.alias) OPERATOR(pg_catalog.=) pg_catalog.lower($1)) AS m
-   ORDER BY m.pref LIMIT 1
+      SELECT a.sku, 1, pg_catalog.lower(a.alias) OPERATOR(pg_catalog.<>) pg_catalog.lower($1)
+        FROM llm_econ.gpu_sku_alias a
+       WHERE llm_econ._name_key(a.alias) OPERATOR(pg_catalog.=) llm_econ._name_key($1)) AS m
+   ORDER BY m.inexact, m.pref LIMIT 1
 $$;
-COMMENT ON FUNCTION llm_econ._sku_find(text) IS 'internal: the gpu_sku key of a name or alias (any case), or NULL';
+COMMENT ON FUNCTION llm_econ._sku_find(text) IS 'internal: the gpu_sku key of a name or alias (case, spaces, - and _ ignored), or NULL';
+
+-- The GPUs per machine gpu_sku_alias knows for a machine type (NULL: unknown).
+CREATE FUNCTION llm_econ._known_gpus(instance_type text) RETURNS int4
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+  SELECT a.gpus_per_instance FROM llm_econ.gpu_sku_alias a
+   WHERE llm_econ._name_key(a.alias) OPERATOR(pg_catalog.=) llm_econ._name_key($1)
+     AND a.gpus_per_instance IS NOT NULL
+   ORDER BY pg_catalog.lower(a.alias) OPERATOR(pg_catalog.<>) pg_catalog.lower($1) LIMIT 1
+$$;
+COMMENT ON FUNCTION llm_econ._known_gpus(text) IS 'internal: GPUs per machine of a machine type per gpu_sku_alias, or NULL when unknown';
+
+-- A catalog price is suspect when it is more than 3x away (either way) from the median of the
+-- same provider's offers of that SKU and pricing in effect at the same instant (once the
+-- statement's rows are stored: the catalog's other regions and instance sizes; at least three
+-- offers), or from the series' previous price.  Never across providers: a neocloud is
+-- legitimately several times cheaper than a hyperscaler.  An AFTER INSERT statement trigger on
+-- price_snapshot, run with the owner's rights (importers need no UPDATE on price_snapshot), for
+-- the rows of kind catalog: one peer lookup per (provider, SKU, pricing, instant) of the
+-- statement and one index probe per row.
+CREATE FUNCTION llm_econ._flag_suspect() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF TG_RELID OPERATOR(pg_catalog.<>) 'llm_econ.price_snapshot'::regclass OR TG_WHEN <> 'AFTER'
+     OR TG_LEVEL <> 'STATEMENT' OR TG_OP <> 'INSERT' THEN
+    RAISE EXCEPTION 'llm_econ._flag_suspect() fires only as the AFTER INSERT statement trigger of llm_econ.price_snapshot'
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  WITH mine AS MATERIALIZED (
+         SELECT n.id, n.provider, n.sku, n.pricing, n.region, n.instance_type, n.observed_at, n.usd_per_gpu_hour
+           FROM new_rows n WHERE n.source_kind = 'catalog' AND n.usd_per_gpu_hour IS NOT NULL),
+       peers AS MATERIALIZED (
+         SELECT g.provider, g.sku, g.pricing, g.observed_at, x.n, x.med
+           FROM (SELECT DISTINCT m.provider, m.sku, m.pricing, m.observed_at FROM mine m) AS g
+          CROSS JOIN LATERAL (
+                SELECT count(*) AS n, percentile_disc(0.5::float8) WITHIN GROUP (ORDER BY l.usd_per_gpu_hour) AS med
+                  FROM llm_econ._latest_prices(g.sku, g.provider, g.pricing, g.observed_at, NULL, NULL, NULL) l) AS x),
+       checked AS MATERIALIZED (
+         SELECT m.id,
+                CASE
+                  WHEN peer.n >= 3::int8 AND (m.usd_per_gpu_hour > 3::numeric * peer.med OR m.usd_per_gpu_hour * 3::numeric < peer.med)
+                    THEN format('%s x the median %s of the %s %s offers of %s at that instant',
+                                round(m.usd_per_gpu_hour / peer.med, 2), peer.med, peer.n, m.provider, m.sku)
+                  WHEN prev.usd_per_gpu_hour IS NOT NULL
+                       AND (m.usd_per_gpu_hour > 3::numeric * prev.usd_per_gpu_hour OR m.usd_per_gpu_hour * 3::numeric < prev.usd_per_gpu_hour)
+                    THEN format('%s x the series'' previous price %s (%s)',
+                                round(m.usd_per_gpu_hour / prev.usd_per_gpu_hour, 2), prev.usd_per_gpu_hour, prev.observed_at)
+                END AS why
+           FROM mine m
+           JOIN peers peer ON peer.provider = m.provider AND peer.sku = m.sku AND peer.pricing = m.pricing
+                          AND peer.observed_at = m.observed_at
+           LEFT JOIN LATERAL (
+                 SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                  WHERE p.sku = m.sku AND p.provider = m.provider AND p.pricing = m.pricing
+                    AND coalesce(p.region, '') = coalesce(m.region, '')
+                    AND coalesce(p.instance_type, '') = coalesce(m.instance_type, '')
+                    AND p.observed_at < m.observed_at
+                  ORDER BY p.observed_at DESC LIMIT 1) AS prev ON true)
+  UPDATE llm_econ.price_snapshot p SET suspect = c.why
+    FROM checked c WHERE p.id = c.id AND c.why IS NOT NULL;
+  RETURN NULL;
+END $$;
+REVOKE EXECUTE ON FUNCTION llm_econ._flag_suspect() FROM PUBLIC;
+COMMENT ON FUNCTION llm_econ._flag_suspect() IS
+  'trigger: marks new catalog prices more than 3x from the median of the provider''s offers of the SKU and pricing at that instant, or from the series'' previous price (price_snapshot.suspect); only an INSERT into price_snapshot fires it';
+CREATE TRIGGER price_snapshot_suspect AFTER INSERT ON llm_econ.price_snapshot
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._flag_suspect();
 
 -- SkyPilot clouds whose catalogs the importer accepts (skypilot-catalog catalogs/v5/<cloud>).
 CREATE FUNCTION llm_econ._skypilot_clouds() RETURNS text[]
@@ -142,7 +213,8 @@ AS $$ SELECT ARRAY['aws', 'azure', 'cudo', 'do', 'fluidstack', 'gcp', 'hyperboli
 COMMENT ON FUNCTION llm_econ._skypilot_clouds() IS 'internal: the cloud names import_skypilot_catalog accepts';
 
 CREATE FUNCTION llm_econ.import_skypilot_catalog(cloud text, catalog_csv text, observed_at timestamptz,
-    OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint)
+    OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint,
+    OUT corrected bigint, OUT unverified bigint, OUT suspect bigint)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
 AS $$
 #variable_conflict use_column
@@ -150,6 +222,12 @@ DECLARE
   c text := lower(btrim(cloud));
   src text;
   unknown text;
+  cv record;
+  stats record;
+  fix record;
+  next_at timestamptz;
+  have_fix boolean := false;
+  rp record;
 BEGIN
   IF cloud IS NULL OR catalog_csv IS NULL OR observed_at IS NULL THEN
     RAISE EXCEPTION 'cloud, catalog_csv and observed_at must not be NULL' USING ERRCODE = 'invalid_parameter_value';
@@ -171,6 +249,8 @@ BEGIN
 
   -- one importer per provider at a time; a malformed catalog raises before anything is stored
   PERFORM llm_econ._lock_providers(ARRAY[c]);
+  -- 1. the catalog's offers, with the GPU count gpu_sku_alias knows for each machine type (it
+  --    wins over the catalog's), and the series an earlier catalog listed and this one does not
   WITH raw AS MATERIALIZED (SELECT o.* FROM llm_econ._skypilot_offers(c, catalog_csv) AS o),
        names AS (   -- each distinct name is looked up once
          SELECT DISTINCT v.n FROM raw r,
@@ -178,17 +258,26 @@ BEGIN
                                 (r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END)) AS v(n)
           WHERE v.n IS NOT NULL),
        map AS MATERIALIZED (SELECT names.n, llm_econ._sku_find(names.n) AS sku FROM names),
+       known AS MATERIALIZED (
+         SELECT t.instance_type, llm_econ._known_gpus(t.instance_type) AS gpus
+           FROM (SELECT DISTINCT r.instance_type FROM raw r WHERE r.instance_type IS NOT NULL) AS t),
        parsed AS MATERIALIZED (
-         SELECT r.*, coalesce(mi.sku, mv.sku, ma.sku) AS sku
+         SELECT r.*, coalesce(mi.sku, mv.sku, ma.sku) AS sku, k.gpus AS known_gpus
            FROM raw r
            LEFT JOIN map mi ON mi.n = r.instance_type
            LEFT JOIN map mv ON mv.n = r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END
-           LEFT JOIN map ma ON ma.n = r.accelerator),
+           LEFT JOIN map ma ON ma.n = r.accelerator
+           LEFT JOIN known k ON k.instance_type = r.instance_type),
+       priced AS (
+         SELECT p.sku, p.region, p.pricing, p.instance_type, coalesce(p.known_gpus, p.gpus_per_instance) AS gpus,
+                CASE WHEN p.known_gpus IS NULL OR p.known_gpus = p.gpus_per_instance THEN p.usd_per_gpu_hour
+                     ELSE round(p.usd_per_hour / p.known_gpus::numeric, 10) END AS usd
+           FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL),
        offers AS (   -- the cheapest offer per series
          SELECT DISTINCT ON (o.sku, o.region, o.pricing, o.instance_type)
-                o.sku, o.region, o.pricing, llm_econ._usd(o.usd_per_gpu_hour) AS usd, o.instance_type, o.gpus_per_instance AS gpus
-           FROM parsed o WHERE o.sku IS NOT NULL AND o.usd_per_gpu_hour IS NOT NULL
-          ORDER BY o.sku, o.region, o.pricing, o.instance_type, o.usd_per_gpu_hour),
+                o.sku, o.region, o.pricing, llm_econ._usd(o.usd) AS usd, o.instance_type, o.gpus
+           FROM priced o
+          ORDER BY o.sku, o.region, o.pricing, o.instance_type, o.usd),
        gone AS (     -- series an earlier catalog of this cloud listed and this one does not
          SELECT s.sku, s.region, s.pricing, NULL::numeric AS usd, s.instance_type, NULL::int4 AS gpus
            FROM llm_econ.price_series s
@@ -204,29 +293,97 @@ BEGIN
                              WHERE x.sku = s.sku AND x.pricing = s.pricing
                                AND coalesce(x.region, '') = coalesce(s.region, '')
                                AND coalesce(x.instance_type, '') = coalesce(s.instance_type, ''))),
-       cand AS (SELECT * FROM offers UNION ALL SELECT * FROM gone),
-       arr AS (SELECT array_agg(import_skypilot_catalog.observed_at) AS t, array_agg(c) AS pr, array_agg(sku) AS sk,
-                      array_agg(region) AS rg, array_agg(pricing) AS pc, array_agg(usd) AS us,
-                      array_agg(instance_type) AS it, array_agg(gpus) AS gp
-                 FROM cand),
-       stats AS (SELECT coalesce(sum(p.catalog_rows) FILTER (WHERE p.sku IS NULL OR p.usd_per_gpu_hour IS NULL), 0) AS n,
-                        string_agg(DISTINCT coalesce(p.accelerator, '?') || CASE WHEN p.usd_per_gpu_hour IS NULL
-                                   THEN ' (unpriced)' ELSE '' END, ', ')
-                          FILTER (WHERE p.sku IS NULL OR p.usd_per_gpu_hour IS NULL) AS names
-                   FROM parsed p)
-  SELECT rp.inserted, rp.unchanged, rp.withdrawn, stats.n, stats.names
-    INTO inserted, unchanged, withdrawn, skipped, unknown
-    FROM arr, stats, LATERAL llm_econ._record_prices(arr.t, arr.pr, arr.sk, arr.rg, arr.pc, arr.us, arr.it, arr.gp, src) AS rp;
-  IF skipped > 0 THEN
-    RAISE NOTICE 'skipped % catalog rows: %', skipped, unknown
-      USING HINT = 'Add the missing names to llm_econ.gpu_sku_alias and import again.';
+       cand AS (SELECT * FROM offers UNION ALL SELECT * FROM gone)
+  SELECT array_agg(import_skypilot_catalog.observed_at) AS t, array_agg(c) AS pr, array_agg(x.sku) AS sk,
+         array_agg(x.region) AS rg, array_agg(x.pricing) AS pc, array_agg(x.usd) AS us,
+         array_agg(x.instance_type) AS it, array_agg(x.gpus) AS gp,
+         (SELECT coalesce(sum(p.catalog_rows) FILTER (WHERE p.sku IS NULL OR p.usd_per_gpu_hour IS NULL), 0) FROM parsed p) AS skipped,
+         (SELECT string_agg(format('%s row(s) of %s: %s', w.n, w.names, w.why), '; ' ORDER BY w.why) FROM (
+            SELECT sum(q.catalog_rows) AS n, string_agg(DISTINCT coalesce(q.accelerator, '?'), ', ') AS names, q.why
+              FROM (SELECT p.catalog_rows, p.accelerator,
+                           CASE
+                             WHEN p.sku IS NOT NULL AND p.instance_type IS NULL
+                               THEN 'GCP accelerator rows no machine type pairs with in their zone; the machine''s price is missing, so the catalog cannot price them'
+                             WHEN p.sku IS NOT NULL
+                               THEN 'GCP machine rows no accelerator row pairs with in their zone; the GPUs'' price is missing, so the catalog cannot price them'
+                             WHEN p.accelerator ~* '^tpu'
+                               THEN 'TPUs, not GPUs; not priced here'
+                             ELSE 'unknown names: add them to llm_econ.gpu_sku_alias, or, for a part gpu_sku lacks, a llm_econ.gpu_sku row with its source'
+                           END AS why
+                      FROM parsed p WHERE p.sku IS NULL OR p.usd_per_gpu_hour IS NULL) AS q
+             GROUP BY q.why) AS w) AS skip_why,
+         (SELECT count(*) FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL
+                                          AND p.known_gpus <> p.gpus_per_instance) AS corrected,
+         (SELECT string_agg(DISTINCT format('%s lists %s GPUs per machine, %s known', p.instance_type, p.gpus_per_instance, p.known_gpus), '; ')
+            FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.known_gpus <> p.gpus_per_instance) AS corrected_why,
+         (SELECT count(DISTINCT p.instance_type) FROM parsed p
+           WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified,
+         (SELECT string_agg(DISTINCT p.instance_type, ', ') FROM parsed p
+           WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified_why
+    INTO cv FROM cand x;
+
+  -- 2. a backfill (a later catalog of this cloud is stored already): what that later catalog
+  --    listed must still hold from its date on, so each series this import changes gets, at that
+  --    date, the price it had there (or a withdrawal when the later catalog did not list it)
+  SELECT min(i.observed_at) INTO next_at FROM llm_econ.price_import i
+   WHERE i.provider = c AND i.source = src AND i.observed_at > import_skypilot_catalog.observed_at;
+  IF next_at IS NOT NULL AND cv.sk IS NOT NULL THEN
+    SELECT array_agg(next_at) AS t, array_agg(c) AS pr, array_agg(x.sk) AS sk, array_agg(x.rg) AS rg,
+           array_agg(x.pc) AS pc, array_agg(st.usd_per_gpu_hour) AS us, array_agg(x.it) AS it,
+           array_agg(st.gpus_per_instance) AS gp
+      INTO fix
+      FROM unnest(cv.sk, cv.rg, cv.pc, cv.us, cv.it) AS x(sk, rg, pc, us, it)
+      LEFT JOIN LATERAL (
+            SELECT p.observed_at, p.usd_per_gpu_hour, p.gpus_per_instance FROM llm_econ.price_snapshot p
+             WHERE p.sku = x.sk AND p.provider = c AND p.pricing = x.pc
+               AND coalesce(p.region, '') = coalesce(x.rg, '')
+               AND coalesce(p.instance_type, '') = coalesce(x.it, '')
+               AND p.observed_at <= next_at
+             ORDER BY p.observed_at DESC LIMIT 1) AS st ON true
+     WHERE (st.observed_at IS NULL OR st.observed_at < next_at)
+       AND x.us IS DISTINCT FROM st.usd_per_gpu_hour;
+    have_fix := fix.t IS NOT NULL;
   END IF;
-  inserted := coalesce(inserted, 0);
-  unchanged := coalesce(unchanged, 0);
-  withdrawn := coalesce(withdrawn, 0);
+
+  -- 3. store (rows written here are of kind catalog), then check the new prices
+  PERFORM set_config('llm_econ.import_kind', 'catalog', true);
+  SELECT * INTO rp FROM llm_econ._record_prices(cv.t, cv.pr, cv.sk, cv.rg, cv.pc, cv.us, cv.it, cv.gp, src);
+  inserted := coalesce(rp.inserted, 0);
+  unchanged := coalesce(rp.unchanged, 0);
+  withdrawn := coalesce(rp.withdrawn, 0);
+  IF have_fix THEN
+    SELECT * INTO rp FROM llm_econ._record_prices(fix.t, fix.pr, fix.sk, fix.rg, fix.pc, fix.us, fix.it, fix.gp, src);
+    inserted := inserted + coalesce(rp.inserted, 0);
+    withdrawn := withdrawn + coalesce(rp.withdrawn, 0);
+  END IF;
+  PERFORM set_config('llm_econ.import_kind', '', true);
+  INSERT INTO llm_econ.price_import (provider, source, observed_at)
+  VALUES (c, src, import_skypilot_catalog.observed_at) ON CONFLICT DO NOTHING;
+  SELECT count(*) INTO suspect FROM llm_econ.price_snapshot p
+   WHERE p.provider = c AND p.source = src AND p.observed_at IN (import_skypilot_catalog.observed_at, next_at)
+     AND p.suspect IS NOT NULL;
+  skipped := cv.skipped;
+  corrected := cv.corrected;
+  unverified := cv.unverified;
+
+  IF skipped > 0 THEN
+    RAISE NOTICE 'skipped % catalog rows: %', skipped, cv.skip_why;
+  END IF;
+  IF corrected > 0 THEN
+    RAISE NOTICE 'corrected the GPU count of % catalog offers: %', corrected, cv.corrected_why
+      USING HINT = 'The count in llm_econ.gpu_sku_alias wins over the catalog''s; per-GPU prices use it.';
+  END IF;
+  IF unverified > 0 THEN
+    RAISE NOTICE '% machine types have no known GPU count and were priced with the catalog''s: %', unverified, left(cv.unverified_why, 500)
+      USING HINT = 'Add them to llm_econ.gpu_sku_alias with gpus_per_instance.';
+  END IF;
+  IF suspect > 0 THEN
+    RAISE NOTICE '% prices are more than 3x from the same provider''s other offers of the SKU or from the series'' previous price', suspect
+      USING HINT = 'They are stored with price_snapshot.suspect set; cheapest_offers leaves them out unless include_suspect => true.';
+  END IF;
 END $$;
 COMMENT ON FUNCTION llm_econ.import_skypilot_catalog(text, text, timestamptz) IS
-  'imports one SkyPilot vms.csv (any cloud; columns found by header name) as one dated snapshot of per-GPU prices: new rows only where a series'' price changes; unknown accelerators counted in skipped (with a NOTICE); series an earlier catalog of this cloud listed and this one does not are withdrawn';
+  'imports one SkyPilot vms.csv (any cloud; columns found by header name) as one dated snapshot of per-GPU prices: new rows only where a series'' price changes; the GPU count gpu_sku_alias knows wins over the catalog''s (corrected), machine types without a known count are reported (unverified), prices more than 3x from the same provider''s other offers or the previous price are flagged (suspect); skipped rows are counted with a NOTICE naming the fix; series an earlier catalog listed and this one does not are withdrawn, and a backfilled catalog is reconciled with the next later one';
 
 -- Bulk price histories: \copy a long-format CSV (the shipped GCP history's columns) into this
 -- staging table, then SELECT * FROM llm_econ.load_price_history().  All columns are text so
@@ -383,6 +540,7 @@ BEGIN
     END IF;
   END IF;
 
+  PERFORM set_config('llm_econ.import_kind', 'history', true);
   -- 3. candidates: each line's prices (0 or empty = not offered), and withdrawals where a
   --    machine disappears (a gap before its next line, or an end before the end of coverage)
   WITH staged AS MATERIALIZED (SELECT * FROM llm_econ._staged_history()),
@@ -407,6 +565,7 @@ BEGIN
   SELECT rp.inserted, rp.unchanged, rp.withdrawn, stats.n, stats.names
     INTO inserted, unchanged, withdrawn, skipped, names
     FROM arr, stats, LATERAL llm_econ._record_prices(arr.t, arr.pr, arr.sk, arr.rg, arr.pc, arr.us, arr.it, arr.gp, source) AS rp;
+  PERFORM set_config('llm_econ.import_kind', '', true);
   IF skipped > 0 AND NOT quiet THEN
     RAISE NOTICE 'skipped % lines: %', skipped, left(names, 500);
   END IF;

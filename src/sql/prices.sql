@@ -1,20 +1,36 @@
 -- Price lookups over price_snapshot: as-of prices, time-weighted averages, cheapest offers, dashboard views (STABLE: they read tables).
 
+-- Names as people type them: case, spaces, '-' and '_' do not matter ('H100 80GB' = 'h100-80gb').
+CREATE FUNCTION llm_econ._name_key(name text) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT pg_catalog.lower(pg_catalog.translate($1, ' -_', '')) $$;
+COMMENT ON FUNCTION llm_econ._name_key(text) IS
+  'internal: a name as compared: lower case, without spaces, hyphens and underscores';
+
+-- max_age must be a non-negative interval (NULL = no bound).
+CREATE FUNCTION llm_econ._check_max_age(max_age interval) RETURNS interval
+AS 'MODULE_PATHNAME', 'le_check_max_age_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._check_max_age(interval) IS 'internal: returns max_age if it is NULL or an interval >= 0 (no negative part), else raises 22023';
+
 -- The as-of core every lookup shares: for each series of (sku, provider, pricing) in region
--- (NULL = any), its latest observation at or before "at", unless that observation is a
--- withdrawal.  One index probe per series (price_snapshot_one_observation), so the cost grows
--- with the number of series and log(history), not with the history.  A plain SQL function: the
--- planner inlines it, and sku, provider and pricing are equalities on price_series' key even
--- in a generic plan.
-CREATE FUNCTION llm_econ._latest_prices(sku text, provider text, pricing text, at timestamptz, region text)
+-- (NULL = any; as given, lower- or upper-cased, so the series key's index still serves) and of instance type itype (NULL = any), its latest observation
+-- at or before "at", unless that observation is a withdrawal or older than max_age (NULL = no
+-- bound).  One index probe per series (price_snapshot_one_observation), so the cost grows with
+-- the number of series and log(history), not with the history.  A plain SQL function: the
+-- planner inlines it, and sku, provider and pricing are equalities on price_series' key even in
+-- a generic plan.
+CREATE FUNCTION llm_econ._latest_prices(sku text, provider text, pricing text, at timestamptz, region text,
+                                        itype text, max_age interval)
 RETURNS TABLE (provider text, region text, instance_type text, pricing text,
-               observed_at timestamptz, usd_per_gpu_hour numeric)
+               observed_at timestamptz, usd_per_gpu_hour numeric, gpus_per_instance int4,
+               source_kind text, suspect text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-  SELECT s.provider, s.region, s.instance_type, s.pricing, o.observed_at, o.usd_per_gpu_hour
+  SELECT s.provider, s.region, s.instance_type, s.pricing, o.observed_at, o.usd_per_gpu_hour,
+         o.gpus_per_instance, o.source_kind, o.suspect
     FROM llm_econ.price_series s
    CROSS JOIN LATERAL (
-         SELECT p.observed_at, p.usd_per_gpu_hour
+         SELECT p.observed_at, p.usd_per_gpu_hour, p.gpus_per_instance, p.source_kind, p.suspect
            FROM llm_econ.price_snapshot p
           WHERE p.sku OPERATOR(pg_catalog.=) s.sku
             AND p.provider OPERATOR(pg_catalog.=) s.provider
@@ -27,47 +43,65 @@ AS $$
    WHERE s.sku OPERATOR(pg_catalog.=) $1
      AND s.provider OPERATOR(pg_catalog.=) $2
      AND s.pricing OPERATOR(pg_catalog.=) $3
-     AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) $5)
+     AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5), pg_catalog.upper($5)]))
+     AND ($6 IS NULL OR llm_econ._name_key(s.instance_type) OPERATOR(pg_catalog.=) llm_econ._name_key($6))
      AND o.usd_per_gpu_hour IS NOT NULL
+     AND ($7 IS NULL OR o.observed_at OPERATOR(pg_catalog.>=) ($4 OPERATOR(pg_catalog.-) $7))
 $$;
-COMMENT ON FUNCTION llm_econ._latest_prices(text, text, text, timestamptz, text) IS
-  'internal: the price in effect at "at" of every series of a gpu_sku key, provider and pricing in region (NULL = any); withdrawn series left out';
+COMMENT ON FUNCTION llm_econ._latest_prices(text, text, text, timestamptz, text, text, interval) IS
+  'internal: the price in effect at "at" of every series of a gpu_sku key, provider and pricing in region (NULL = any) and instance type (NULL = any); withdrawn series and observations older than max_age left out';
 
 CREATE FUNCTION llm_econ.price_at(sku text, provider text, pricing text DEFAULT 'on_demand',
-                                  at timestamptz DEFAULT pg_catalog.now(), region text DEFAULT NULL)
+                                  at timestamptz DEFAULT pg_catalog.now(), region text DEFAULT NULL,
+                                  max_age interval DEFAULT NULL)
 RETURNS numeric
 AS 'MODULE_PATHNAME', 'le_price_at_fn' LANGUAGE C STABLE PARALLEL SAFE COST 100;
-COMMENT ON FUNCTION llm_econ.price_at(text, text, text, timestamptz, text) IS
-  '$/GPU-hour in effect at "at" (latest observation at or before it; withdrawn series excluded); region NULL = cheapest region; NULL when nothing is known';
+COMMENT ON FUNCTION llm_econ.price_at(text, text, text, timestamptz, text, interval) IS
+  '$/GPU-hour in effect at "at" (latest observation at or before it; withdrawn series and observations older than max_age excluded); sku may be an instance type (that machine''s price); region NULL = cheapest region; NULL when nothing is known; an unknown provider or region is an error';
 
 CREATE FUNCTION llm_econ.estimate_cost(spec llm_econ.run_spec, provider text, pricing text DEFAULT 'on_demand',
-                                       at timestamptz DEFAULT pg_catalog.now(), region text DEFAULT NULL)
+                                       at timestamptz DEFAULT pg_catalog.now(), region text DEFAULT NULL,
+                                       max_age interval DEFAULT NULL)
 RETURNS numeric
 AS 'MODULE_PATHNAME', 'le_estimate_cost_at_fn' LANGUAGE C STABLE PARALLEL SAFE COST 100;
-COMMENT ON FUNCTION llm_econ.estimate_cost(llm_econ.run_spec, text, text, timestamptz, text) IS
-  'compute cost in USD at the provider''s price in effect at "at" (see price_at); an error when no price is known';
+COMMENT ON FUNCTION llm_econ.estimate_cost(llm_econ.run_spec, text, text, timestamptz, text, interval) IS
+  'compute cost in USD at the provider''s price in effect at "at" (see price_at; max_age bounds the observation''s age); an error when no price is known';
 
 CREATE FUNCTION llm_econ._check_pricing(pricing text) RETURNS text
 AS 'MODULE_PATHNAME', 'le_check_pricing_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._check_pricing(text) IS
-  'internal: returns pricing if it is on_demand, spot or reserved (or NULL), else raises 22023';
+  'internal: the canonical pricing (on_demand, spot or reserved; any case) or NULL for NULL, else raises 22023';
 
 CREATE FUNCTION llm_econ._sku_key(sku text) RETURNS text
 AS 'MODULE_PATHNAME', 'le_sku_key_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._sku_key(text) IS
-  'internal: the gpu_sku key a name means (key or alias, any case); 22023 with close matches when unknown';
+  'internal: the gpu_sku key a name means (key, alias or instance type; case, spaces, - and _ ignored); 22023 with close matches when unknown';
+
+CREATE FUNCTION llm_econ._sku_itype(sku text) RETURNS text
+AS 'MODULE_PATHNAME', 'le_sku_itype_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._sku_itype(text) IS
+  'internal: the instance type a name means when it names one (an alias with gpus_per_instance), else NULL';
+
+CREATE FUNCTION llm_econ._check_where(provider text, region text) RETURNS void
+AS 'MODULE_PATHNAME', 'le_check_where_fn' LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._check_where(text, text) IS
+  'internal: raises 22023 with close matches when provider (or region of that provider) has no price series at all';
 
 -- Time-weighted average: each series' price holds from its observation to the next one (or a
--- withdrawal); at every instant of the period the cheapest series in effect counts; instants
--- where nothing is in effect are left out of the average.  NULL when nothing was in effect.
+-- withdrawal, or until it is max_age old); at every instant of the period the cheapest series in
+-- effect counts; instants where nothing is in effect are left out of the average.  NULL when
+-- nothing was in effect.
 CREATE FUNCTION llm_econ.price_twap(sku text, provider text, pricing text, during tstzrange,
-                                    region text DEFAULT NULL)
+                                    region text DEFAULT NULL, max_age interval DEFAULT NULL)
 RETURNS numeric
 LANGUAGE plpgsql STABLE PARALLEL SAFE COST 1000 SET search_path = pg_catalog, pg_temp
 AS $$
 #variable_conflict use_column
 DECLARE
   key text;
+  itype text;
+  pr text;
+  prov text;
   result numeric;
 BEGIN
   IF sku IS NULL OR provider IS NULL OR pricing IS NULL OR during IS NULL THEN
@@ -79,12 +113,16 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
   key := llm_econ._sku_key(sku);
-  PERFORM llm_econ._check_pricing(pricing), llm_econ._check_name(provider, 'provider'),
-          llm_econ._check_name(region, 'region');
+  PERFORM llm_econ._check_name(provider, 'provider'), llm_econ._check_name(region, 'region');
+  itype := llm_econ._sku_itype(sku);
+  pr := llm_econ._check_pricing(pricing);
+  PERFORM llm_econ._check_max_age(max_age);
+  prov := lower(btrim(price_twap.provider));
   WITH series AS (
          SELECT s.* FROM llm_econ.price_series s
-          WHERE s.sku = key AND s.provider = lower(price_twap.provider) AND s.pricing = price_twap.pricing
-            AND (price_twap.region IS NULL OR s.region = price_twap.region)),
+          WHERE s.sku = key AND s.provider = prov AND s.pricing = pr
+            AND (price_twap.region IS NULL OR s.region = ANY (ARRAY[price_twap.region, lower(price_twap.region), upper(price_twap.region)]))
+            AND (itype IS NULL OR llm_econ._name_key(s.instance_type) = llm_econ._name_key(itype))),
        obs AS (     -- each series: its observation in effect at the start, and those inside the period
          SELECT s.region, s.instance_type, o.observed_at, o.usd_per_gpu_hour
            FROM series s
@@ -101,9 +139,10 @@ BEGIN
                     AND coalesce(p.region, '') = coalesce(s.region, '')
                     AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
                     AND p.observed_at > lower(during) AND p.observed_at < upper(during))) o),
-       spans AS (   -- [a, b): when each observation holds, clipped to the period
+       spans AS (   -- [a, b): when each observation holds (at most max_age), clipped to the period
          SELECT greatest(obs.observed_at, lower(during)) AS a,
-                least(coalesce(lead(obs.observed_at) OVER w, upper(during)), upper(during)) AS b,
+                least(coalesce(lead(obs.observed_at) OVER w, upper(during)), upper(during),
+                      CASE WHEN max_age IS NULL THEN upper(during) ELSE obs.observed_at + max_age END) AS b,
                 obs.usd_per_gpu_hour AS p
            FROM obs WINDOW w AS (PARTITION BY obs.region, obs.instance_type ORDER BY obs.observed_at)),
        cuts AS (SELECT a AS t FROM spans UNION SELECT b FROM spans),
@@ -115,36 +154,51 @@ BEGIN
           GROUP BY x.a, x.b)
   SELECT sum(p * extract(epoch FROM b - a)) / nullif(sum(extract(epoch FROM b - a)), 0)
     INTO result FROM cheapest;
+  IF result IS NULL THEN
+    PERFORM llm_econ._check_where(prov, price_twap.region);
+  END IF;
   RETURN result;
 END $$;
-COMMENT ON FUNCTION llm_econ.price_twap(text, text, text, tstzrange, text) IS
-  'time-weighted average $/GPU-hour over the period: at each instant the cheapest series in effect (region NULL = any region); time with no price in effect is left out; NULL when nothing was in effect';
+COMMENT ON FUNCTION llm_econ.price_twap(text, text, text, tstzrange, text, interval) IS
+  'time-weighted average $/GPU-hour over the period: at each instant the cheapest series in effect (region NULL = any region; an observation counts for at most max_age); time with no price in effect is left out; NULL when nothing was in effect';
 
--- Every (provider, region, pricing) offer of the spec's SKU in effect at "at", with the run's
--- wall time and cost there, cheapest first.
+-- Every (provider, region, pricing) offer of the spec's SKU in effect at "at" that a run of the
+-- spec's size can use (a run on more GPUs than one instance holds needs instances of at least
+-- gpus_per_node GPUs; offers of unknown size are kept and show NULL), the cheapest usable
+-- instance type of each, with the run's wall time and cost there, cheapest first.
 CREATE FUNCTION llm_econ.cheapest_offers(spec llm_econ.run_spec, at timestamptz DEFAULT pg_catalog.now(),
-                                         pricing text DEFAULT NULL)
+                                         pricing text DEFAULT NULL, max_age interval DEFAULT NULL,
+                                         source_kinds text[] DEFAULT NULL, include_suspect boolean DEFAULT false)
 RETURNS TABLE (provider text, region text, pricing text, usd_per_gpu_hour numeric,
-               observed_at timestamptz, wall_time interval, cost_usd numeric)
+               observed_at timestamptz, wall_time interval, cost_usd numeric,
+               instance_type text, gpus_per_instance int4, age interval, source_kind text)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
   SELECT o.provider, o.region, o.pricing, o.usd_per_gpu_hour, o.observed_at,
-         llm_econ.mfu_time($1), llm_econ.estimate_cost($1, o.usd_per_gpu_hour)
+         llm_econ.mfu_time($1), llm_econ.estimate_cost($1, o.usd_per_gpu_hour),
+         o.instance_type, o.gpus_per_instance, $2 OPERATOR(pg_catalog.-) o.observed_at, o.source_kind
     FROM (SELECT DISTINCT ON (l.provider, l.region, l.pricing) l.*
             FROM (SELECT DISTINCT ps.provider, ps.pricing FROM llm_econ.price_series ps
                    WHERE ps.sku OPERATOR(pg_catalog.=) ($1).sku
-                     AND (llm_econ._check_pricing($3) IS NULL OR ps.pricing OPERATOR(pg_catalog.=) $3)) AS pp
-           CROSS JOIN LATERAL llm_econ._latest_prices(($1).sku, pp.provider, pp.pricing, $2, NULL) AS l
-           ORDER BY l.provider, l.region, l.pricing, l.usd_per_gpu_hour) AS o
+                     AND (llm_econ._check_pricing($3) IS NULL
+                          OR ps.pricing OPERATOR(pg_catalog.=) llm_econ._check_pricing($3))) AS pp
+           CROSS JOIN LATERAL llm_econ._latest_prices(($1).sku, pp.provider, pp.pricing, $2, NULL, NULL,
+                                                      llm_econ._check_max_age($4)) AS l
+           WHERE ($5 IS NULL OR l.source_kind OPERATOR(pg_catalog.=) ANY ($5))
+             AND ($6 OR l.suspect IS NULL)
+             AND (l.gpus_per_instance IS NULL
+                  OR ($1).n_gpus OPERATOR(pg_catalog.<=) l.gpus_per_instance
+                  OR l.gpus_per_instance OPERATOR(pg_catalog.>=) ($1).gpus_per_node)
+           ORDER BY l.provider, l.region, l.pricing, l.usd_per_gpu_hour, l.instance_type) AS o
    ORDER BY 7, 1, 2, 3
 $$;
-COMMENT ON FUNCTION llm_econ.cheapest_offers(llm_econ.run_spec, timestamptz, text) IS
-  'every (provider, region, pricing) offer of the spec''s SKU in effect at "at" (cheapest instance type of each), with wall time and total cost, cheapest first; pricing NULL = all';
+COMMENT ON FUNCTION llm_econ.cheapest_offers(llm_econ.run_spec, timestamptz, text, interval, text[], boolean) IS
+  'every (provider, region, pricing) offer of the spec''s SKU in effect at "at" that a run of the spec''s size can use (more GPUs than one instance: instances of at least gpus_per_node GPUs), the cheapest usable instance type of each, with wall time, total cost, instance type, GPUs per instance, age and source kind, cheapest first; pricing NULL = all; max_age bounds the age; source_kinds NULL = all kinds; suspect prices only when include_suspect';
 
 -- Dashboard views: a "time" column, no arrays, numeric money, the caller's privileges.
 CREATE VIEW llm_econ.price_history WITH (security_invoker = true) AS
   SELECT p.observed_at AS "time", p.sku, p.provider, p.region, p.pricing, p.usd_per_gpu_hour,
-         p.instance_type, p.source
+         p.instance_type, p.source, p.source_kind, p.gpus_per_instance, p.suspect
     FROM llm_econ.price_snapshot p;
 COMMENT ON VIEW llm_econ.price_history IS
   'every price observation with a "time" column for dashboards; a NULL usd_per_gpu_hour marks a withdrawal (a gap in the series)';
@@ -156,6 +210,9 @@ COMMENT ON COLUMN llm_econ.price_history.pricing IS 'on_demand, spot or reserved
 COMMENT ON COLUMN llm_econ.price_history.usd_per_gpu_hour IS 'USD per GPU-hour; NULL = withdrawn';
 COMMENT ON COLUMN llm_econ.price_history.instance_type IS 'machine type';
 COMMENT ON COLUMN llm_econ.price_history.source IS 'where the observation comes from';
+COMMENT ON COLUMN llm_econ.price_history.source_kind IS 'catalog, history, seed or manual';
+COMMENT ON COLUMN llm_econ.price_history.gpus_per_instance IS 'GPUs in the machine type';
+COMMENT ON COLUMN llm_econ.price_history.suspect IS 'NULL = passed the import checks; else why the price looks wrong';
 
 -- Per UTC day: the prices in effect at the end of the day over every series of a SKU and pricing.
 CREATE VIEW llm_econ.price_daily WITH (security_invoker = true) AS

@@ -97,6 +97,14 @@ COMMENT ON COLUMN llm_econ.mfu_reference.year IS 'year published';
 COMMENT ON COLUMN llm_econ.mfu_reference.source IS 'publication';
 COMMENT ON COLUMN llm_econ.mfu_reference.builtin IS 'true for rows shipped with the extension';
 
+-- The kind of source a new price row comes from: the importers say so for the rows they write
+-- (the transaction-local setting llm_econ.import_kind); anything else is entered by hand.
+CREATE FUNCTION llm_econ._source_kind() RETURNS text
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$ SELECT coalesce(nullif(pg_catalog.current_setting('llm_econ.import_kind', true), ''), 'manual') $$;
+COMMENT ON FUNCTION llm_econ._source_kind() IS
+  'internal: default of price_snapshot.source_kind: the importer''s kind while it writes (llm_econ.import_kind), else manual';
+
 CREATE TABLE llm_econ.price_snapshot (
     id                 bigserial PRIMARY KEY,
     observed_at        timestamptz NOT NULL CHECK (pg_catalog.isfinite(observed_at)),
@@ -108,7 +116,10 @@ CREATE TABLE llm_econ.price_snapshot (
     instance_type      text CHECK (instance_type OPERATOR(pg_catalog.<>) ''),
     gpus_per_instance  int4 CHECK (gpus_per_instance BETWEEN 1 AND 4096),
     source             text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
-    builtin            boolean NOT NULL DEFAULT false
+    builtin            boolean NOT NULL DEFAULT false,
+    source_kind        text NOT NULL DEFAULT llm_econ._source_kind()
+                       CHECK (source_kind OPERATOR(pg_catalog.=) ANY (ARRAY['catalog', 'history', 'seed', 'manual'])),
+    suspect            text CHECK (suspect OPERATOR(pg_catalog.<>) '')
 );
 
 -- One observation per series and instant (region and instance_type NULL count as values: the
@@ -131,6 +142,28 @@ COMMENT ON COLUMN llm_econ.price_snapshot.instance_type IS 'the provider''s mach
 COMMENT ON COLUMN llm_econ.price_snapshot.gpus_per_instance IS 'GPUs in that machine type';
 COMMENT ON COLUMN llm_econ.price_snapshot.source IS 'where the observation comes from';
 COMMENT ON COLUMN llm_econ.price_snapshot.builtin IS 'true for rows shipped with the extension';
+COMMENT ON COLUMN llm_econ.price_snapshot.source_kind IS 'what kind of source: catalog (import_skypilot_catalog), history (load_price_history), seed (shipped seed figure), manual (entered by hand, the default)';
+COMMENT ON COLUMN llm_econ.price_snapshot.suspect IS 'NULL = passed the import checks; else why the price looks wrong (far from the same provider''s other offers of the SKU, or from the series'' previous price); cheapest_offers leaves suspect rows out unless asked';
+
+-- The dates at which each provider's catalogs (per source) were imported, even when an import
+-- stored nothing new: a catalog imported out of date order is reconciled with the next one.
+CREATE TABLE llm_econ.price_import (
+    provider     text NOT NULL,
+    source       text NOT NULL,
+    observed_at  timestamptz NOT NULL,
+    PRIMARY KEY (provider, source, observed_at)
+);
+COMMENT ON TABLE llm_econ.price_import IS
+  'the instants at which catalogs of a provider (and source) were imported, written by import_skypilot_catalog; the next one after a backfilled catalog decides which of its series were withdrawn';
+COMMENT ON COLUMN llm_econ.price_import.provider IS 'provider, lower case';
+COMMENT ON COLUMN llm_econ.price_import.source IS 'price_snapshot.source of the import';
+COMMENT ON COLUMN llm_econ.price_import.observed_at IS 'the catalog''s date';
+-- Importers record their dates with their own rights: whoever may insert prices may insert here
+-- (row security checks the price_snapshot privilege), nobody else.
+ALTER TABLE llm_econ.price_import ENABLE ROW LEVEL SECURITY;
+CREATE POLICY price_import_read ON llm_econ.price_import FOR SELECT USING (true);
+CREATE POLICY price_import_write ON llm_econ.price_import FOR INSERT
+  WITH CHECK (pg_catalog.has_table_privilege('llm_econ.price_snapshot', 'INSERT'));
 
 -- The distinct series of price_snapshot, kept by a statement trigger: as-of queries visit each
 -- matching series once and probe its latest observation, so their cost grows with the number of
@@ -183,7 +216,9 @@ SELECT pg_catalog.pg_extension_config_dump('llm_econ.gpu_sku_alias', 'WHERE NOT 
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.mfu_reference', 'WHERE NOT builtin');
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.price_snapshot', 'WHERE NOT builtin');
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.price_snapshot_id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('llm_econ.price_import', '');
 
 GRANT USAGE ON SCHEMA llm_econ TO PUBLIC;
 GRANT SELECT ON llm_econ.gpu_sku, llm_econ.gpu_sku_alias, llm_econ.mfu_reference,
-                llm_econ.price_snapshot, llm_econ.price_series TO PUBLIC;
+                llm_econ.price_snapshot, llm_econ.price_series, llm_econ.price_import TO PUBLIC;
+GRANT INSERT ON llm_econ.price_import TO PUBLIC;   -- row security: only roles that may insert prices

@@ -106,12 +106,14 @@ sub setup_for
 # out, and the comparison with a fresh install checks them.
 sub table_sums
 {
-  my ($db, $keep_import_time) = @_;
+  my ($db, $keep_import_time, $pre_030_columns) = @_;
   my $drop = $keep_import_time
     ? " - 'row_hash' - 'occurrence' - 'billing_account_id' - 'delivery'"
     : " - 'imported_at'";
   my $pva = $keep_import_time ? '' : q{
     UNION ALL SELECT 'plan_vs_actual ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY to_jsonb(t)::text)) FROM llm_econ.plan_vs_actual t};
+  # price_snapshot columns added by 0.3.0, left out when comparing a row before and after the update
+  my $new = $pre_030_columns ? " - 'source_kind' - 'suspect'" : '';
   return q1($db, qq{SELECT string_agg(x, E'\\n' ORDER BY x) FROM (
     SELECT 'gpu_sku ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY sku)) FROM llm_econ.gpu_sku t
     UNION ALL SELECT 'gpu_sku_user ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY sku)) FROM llm_econ.gpu_sku t WHERE NOT builtin
@@ -119,7 +121,7 @@ sub table_sums
     UNION ALL SELECT 'gpu_sku_alias ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY alias)) FROM llm_econ.gpu_sku_alias t
     UNION ALL SELECT 'mfu_reference ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY config)) FROM llm_econ.mfu_reference t
     UNION ALL SELECT 'price_snapshot ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY id)) FROM llm_econ.price_snapshot t
-    UNION ALL SELECT 'price_snapshot_user ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY id)) FROM llm_econ.price_snapshot t WHERE NOT builtin
+    UNION ALL SELECT 'price_snapshot_user ' || count(*) || ' ' || md5(string_agg((to_jsonb(t)$new)::text, ',' ORDER BY id)) FROM llm_econ.price_snapshot t WHERE NOT builtin
     UNION ALL SELECT 'price_series ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY to_jsonb(t)::text)) FROM llm_econ.price_series t
     UNION ALL SELECT 'price_history_staging ' || count(*) FROM llm_econ.price_history_staging t
     UNION ALL SELECT 'run_plan ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY run_id)) FROM llm_econ.run_plan t
@@ -133,7 +135,7 @@ sub table_sums
 q1('upgraded', q{CREATE EXTENSION llm_econ VERSION '0.1.0'});
 is(q1('upgraded', q{SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'}), '0.1.0', 'installed at 0.1.0');
 q1('upgraded', $_) for setup_for(0);
-my $before = table_sums('upgraded', 1);
+my $before = table_sums('upgraded', 1, 1);
 like($before, qr/^run_plan 4 /m, 'setup: 0.1.0 database has the plans');
 like($before, qr/^spend 5 /m, 'setup: 0.1.0 database has the bills');
 like($before, qr/^price_snapshot_user 1[0-9] /m, 'setup: 0.1.0 database has the user prices');
@@ -141,10 +143,12 @@ my ($ret, $stdout, $stderr) = $node->psql('upgraded', 'ALTER EXTENSION llm_econ 
 is($ret, 0, 'ALTER EXTENSION llm_econ UPDATE succeeds');
 is($stderr, '', 'ALTER EXTENSION llm_econ UPDATE says nothing (no warning, no notice)');
 is(q1('upgraded', q{SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'}), $target, 'extversion is the current version after the update');
-my $after = table_sums('upgraded', 1);
-# 0.3.0 renames gpu_sku columns, rewrites shipped rows (gpu_sku, mfu_reference), adds shipped aliases (the TPU and Trainium
-# names) and rewrites the stored plans' specs (new fields, HBM as the driver reports it), on purpose; every other table is untouched
-my $untouched = sub { join "\n", grep { !/^(gpu_sku|gpu_sku_user|gpu_sku_alias|mfu_reference|run_plan) / } split /\n/, $_[0] };
+my $after = table_sums('upgraded', 1, 1);
+# 0.3.0 renames gpu_sku columns, rewrites shipped rows (gpu_sku, mfu_reference), adds shipped aliases (the TPU, Trainium,
+# Azure, Lambda and RunPod names), removes the shipped host-only GCP prices (so price_series changes too) and rewrites the
+# stored plans' specs (new fields, HBM as the driver reports it), on purpose; every other table, the user's price rows
+# among them (without the columns 0.3.0 adds), is untouched
+my $untouched = sub { join "\n", grep { !/^(gpu_sku|gpu_sku_user|gpu_sku_alias|mfu_reference|run_plan|price_snapshot|price_series) / } split /\n/, $_[0] };
 is($untouched->($after), $untouched->($before), 'every other row intact through the update (all tables, views and sequences)');
 like($after, qr/^run_plan 4 /m, 'the 4 plans are still there');
 # 0.3.0 (issue 14): renamed columns and argument, new fields in stored plans, re-frozen HBM
@@ -251,12 +255,12 @@ my $members = q{SELECT count(*) || E'\n' || string_agg(pg_describe_object(classi
 like(q1('fresh', $members), qr/view llm_econ\.spend_daily/, 'the fresh install owns spend_daily');
 is(q1('upgraded', $members), q1('fresh', $members), 'member objects identical (pg_describe_object over pg_depend deptype e)');
 my $ext = q{SELECT extname || ' ' || extversion || ' ' || extnamespace::regnamespace || ' ' || extrelocatable || ' '
-                   || (SELECT string_agg(c::regclass::text, ',' ORDER BY o) FROM unnest(extconfig) WITH ORDINALITY AS u(c, o))
-                   || ' ' || extcondition::text
+                   || (SELECT string_agg(c::regclass::text || ' ' || quote_literal(w), ',' ORDER BY c::regclass::text)
+                         FROM unnest(extconfig, extcondition) AS u(c, w))
               FROM pg_extension WHERE extname = 'llm_econ'};
-is(q1('upgraded', $ext), q1('fresh', $ext), 'pg_extension entry identical (version, schema, config tables and their dump conditions)');
+is(q1('upgraded', $ext), q1('fresh', $ext), 'pg_extension entry identical (version, schema, config tables and their dump conditions, by table name: the order tables were registered in does not matter)');
 my $initprivs = q{SELECT string_agg(pg_describe_object(classoid, objoid, objsubid) || ' ' || initprivs::text, E'\n'
-                                    ORDER BY pg_describe_object(classoid, objoid, objsubid))
+                                   ORDER BY pg_describe_object(classoid, objoid, objsubid))
                     FROM pg_init_privs WHERE privtype = 'e' AND classoid = 'pg_class'::regclass
                      AND objoid IN (SELECT oid FROM pg_class WHERE relnamespace = 'llm_econ'::regnamespace)};
 is(q1('upgraded', $initprivs), q1('fresh', $initprivs), "extension objects' initial privileges identical (pg_init_privs)");

@@ -55,34 +55,26 @@ AS 'MODULE_PATHNAME', 'le_predicted_time_fn' LANGUAGE C IMMUTABLE STRICT PARALLE
 COMMENT ON FUNCTION llm_econ.predicted_time(llm_econ.run_spec, boolean) IS
   'wall time of the run at the predicted MFU: n_tokens / (global_batch · seq_len) steps of step_breakdown''s total, as an interval in hours:minutes:seconds';
 
--- The offers cheapest_plan prices plans with: per price series, the observation in effect at
--- "at" (the latest at or before it; withdrawn series left out), of one pricing (NULL = all), no
--- older than max_age (NULL = no bound).  One index probe per series, as _latest_prices.
+-- The offers cheapest_plan prices plans with, through the price machinery cheapest_offers uses
+-- (_latest_prices): per price series, the observation in effect at "at" (the latest at or before
+-- it; withdrawn series left out), of one pricing (NULL = all), no older than max_age (NULL = no
+-- bound), suspect prices (flagged by the import checks) left out.
 CREATE FUNCTION llm_econ._plan_offers(at timestamptz, pricing text, max_age interval)
 RETURNS TABLE (sku text, provider text, region text, instance_type text, pricing text,
                usd_per_gpu_hour numeric, gpus_per_instance int4, observed_at timestamptz)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-  SELECT s.sku, s.provider, s.region, s.instance_type, s.pricing, o.usd_per_gpu_hour,
-         o.gpus_per_instance, o.observed_at
-    FROM llm_econ.price_series s
-   CROSS JOIN LATERAL (
-         SELECT p.observed_at, p.usd_per_gpu_hour, p.gpus_per_instance
-           FROM llm_econ.price_snapshot p
-          WHERE p.sku OPERATOR(pg_catalog.=) s.sku
-            AND p.provider OPERATOR(pg_catalog.=) s.provider
-            AND p.pricing OPERATOR(pg_catalog.=) s.pricing
-            AND coalesce(p.region, '') OPERATOR(pg_catalog.=) coalesce(s.region, '')
-            AND coalesce(p.instance_type, '') OPERATOR(pg_catalog.=) coalesce(s.instance_type, '')
-            AND p.observed_at OPERATOR(pg_catalog.<=) $1
-          ORDER BY p.observed_at DESC
-          LIMIT 1) o
-   WHERE ($2 IS NULL OR s.pricing OPERATOR(pg_catalog.=) $2)
-     AND o.usd_per_gpu_hour IS NOT NULL
-     AND ($3 IS NULL OR o.observed_at OPERATOR(pg_catalog.>=) ($1 OPERATOR(pg_catalog.-) $3))
+  SELECT ps.sku, l.provider, l.region, l.instance_type, l.pricing, l.usd_per_gpu_hour,
+         l.gpus_per_instance, l.observed_at
+    FROM (SELECT DISTINCT s.sku, s.provider, s.pricing FROM llm_econ.price_series s
+           WHERE llm_econ._check_pricing($2) IS NULL
+              OR s.pricing OPERATOR(pg_catalog.=) llm_econ._check_pricing($2)) AS ps
+   CROSS JOIN LATERAL llm_econ._latest_prices(ps.sku, ps.provider, ps.pricing, $1, NULL, NULL,
+                                              llm_econ._check_max_age($3)) AS l
+   WHERE l.suspect IS NULL
 $$;
 COMMENT ON FUNCTION llm_econ._plan_offers(timestamptz, text, interval) IS
-  'internal: every price series'' observation in effect at "at" (withdrawn series left out), of one pricing (NULL = all), no older than max_age (NULL = no bound); the offers cheapest_plan prices with';
+  'internal: every price series'' observation in effect at "at" (withdrawn series, suspect prices and observations older than max_age left out), of one pricing (NULL = all); the offers cheapest_plan prices with';
 
 CREATE FUNCTION llm_econ.cheapest_plan(model llm_econ.run_spec, deadline interval,
     at timestamptz DEFAULT pg_catalog.now(), pricing text DEFAULT NULL,
