@@ -51,7 +51,6 @@ INSERT INTO rb_good VALUES
   -- predicted MFU and the cheapest plan
   (NULL, 'dp_overlap', 'boolean', 'true'), (NULL, 'model', 'llm_econ.run_spec', 'GOOD_SPEC'),
   (NULL, 'deadline', 'interval', '''30 days'''), (NULL, 'max_gpus', 'int4', '64'),
-  (NULL, 'max_age', 'interval', '''1000 days'''),
   -- prices
   (NULL, 'sku', 'text', '''H100-SXM5'''), (NULL, 'provider', 'text', '''lambda'''),
   (NULL, 'pricing', 'text', '''on_demand'''), (NULL, 'at', 'timestamptz', '''2024-07-01 00:00+00'''),
