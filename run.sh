@@ -31,6 +31,8 @@ build_install() {
   echo "== building and installing llm_econ"
   make -s PROFILE="${PROFILE:--Werror}" all
   make -s install >/dev/null
+  # the released scripts the upgrade chain starts from (security and TAP tests list and install them)
+  install -m 644 test/upgrade/llm_econ--*.sql "$(pg_config --sharedir)/extension/"
 }
 
 demo() {
@@ -46,10 +48,11 @@ PASSED=0
 FAILED=0
 suite() {
   local name=$1; shift
-  local out rc=0 n
+  local out rc=0 n t0=$SECONDS
   echo "== $name"
   out=$("$@" 2>&1) || rc=$?
   echo "$out" | tail -n "${SUITE_TAIL:-40}"
+  echo "== $name: $((SECONDS - t0)) s"
   n=$(echo "$out" | sed -n 's/^\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*$/\1 \2/p' | tail -1)
   if [ -n "$n" ]; then
     PASSED=$((PASSED + ${n% *})); FAILED=$((FAILED + ${n#* }))
@@ -77,12 +80,19 @@ tests() {
   install_missing "${PACKAGES[@]}" "${TEST_PACKAGES[@]}"
   build_install
   suite "unit tests of the plain-C core" make -s PROFILE="${PROFILE:--Werror}" unittest
-  SUITE_TAIL=60 suite "regression and isolation tests (pg_regress)" regress
-  SUITE_TAIL=12 suite "TAP: dump/restore, upgrade, crash safety" bash test/tap/run.sh
+  SUITE_TAIL=60 suite "PostgreSQL 15: regression and isolation tests (pg_regress)" regress
+  SUITE_TAIL=12 suite "PostgreSQL 15: TAP: dump/restore, upgrade, crash safety" bash test/tap/run.sh
   SUITE_TAIL=12 suite "scale-out: coordinator + 2 shards (postgres_fdw)" bash test/shard/run.sh
   SUITE_TAIL=6 suite "unit tests under ASan + UBSan" bash test/reliability/sanitizers.sh
   SUITE_TAIL=8 suite "libFuzzer on the C core (60 s per target; test/fuzz/run.sh long for 30 min)" bash test/fuzz/run.sh
   SUITE_TAIL=12 suite "sqlsmith and an edge-value sweep as a non-superuser (no crash allowed)" env NO_BUILD=1 bash test/reliability/sqlsmith.sh
+  # other majors, each built once from Debian's source packages into /opt/llm_econ-pg/MAJOR
+  SUITE_TAIL=30 suite "PostgreSQL 17: build, pg_regress, isolation, TAP" bash test/versions/run.sh 17
+  SUITE_TAIL=30 suite "PostgreSQL 18: build, pg_regress, isolation, TAP" bash test/versions/run.sh 18
+  # Citus 13.2.2 (test dependency from ../shared/vendor, built once per server): coordinator + 2 workers
+  SUITE_TAIL=12 suite "Citus 13.2 on PostgreSQL 15: coordinator + 2 workers" bash test/citus/run.sh
+  SUITE_TAIL=12 suite "Citus 13.2 on PostgreSQL 17: coordinator + 2 workers" env PG_CONFIG=/opt/llm_econ-pg/17/bin/pg_config bash test/citus/run.sh
+  echo "== all suites: $SECONDS s"
   echo "$PASSED passed, $FAILED failed"
   [ "$FAILED" -eq 0 ]
 }

@@ -380,9 +380,8 @@ typedef struct FocusState
 } FocusState;
 
 /* 22023 naming the line and the column. */
-static void
-line_error(const FocusIn *in, const char *col, const char *problem, const char *value)
-	pg_attribute_noreturn();
+le_noreturn static void
+line_error(const FocusIn *in, const char *col, const char *problem, const char *value);
 static void
 line_error(const FocusIn *in, const char *col, const char *problem, const char *value)
 {

@@ -8,6 +8,8 @@
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 
+#include "compat.h"
+
 #include "core/econ.h"
 #include "core/guard.h"
 
@@ -40,7 +42,7 @@ extern void le_spec_read_some(FunctionCallInfo fcinfo, Datum composite, uint64 n
 extern Datum le_spec_build(FunctionCallInfo fcinfo, const le_spec *s);
 extern TupleDesc le_result_tupdesc(FunctionCallInfo fcinfo);
 extern bool le_cache_fresh(uint64 *stamp);
-extern void le_report(const le_error *err) pg_attribute_noreturn();
+le_noreturn extern void le_report(const le_error *err);
 extern void le_check(le_status st, const le_error *err);
 
 /* ---- sku.c: SKU lookup by key or alias ---- */

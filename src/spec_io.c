@@ -224,7 +224,7 @@ le_result_tupdesc(FunctionCallInfo fcinfo)
 bool
 le_cache_fresh(uint64 *stamp)
 {
-	uint64		now = ((uint64) MyProc->lxid << 32) | GetCurrentCommandId(false);
+	uint64		now = ((uint64) le_my_lxid() << 32) | GetCurrentCommandId(false);
 
 	if (*stamp == now)
 		return true;

@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# test/citus/run.sh: llm_econ on Citus 13.2 (coordinator + 2 workers on loopback): the layout of topology.sql, the README queries equal to a single node's, model functions on the workers, imports reaching every node, a worker down; ends with "N passed, M failed".
+#
+# usage (as root, Debian 12): PG_CONFIG=/path/to/pg_config bash test/citus/run.sh
+# PG_CONFIG (default Debian's PostgreSQL 15) names the PostgreSQL to run on; llm_econ must be
+# installed there (run.sh's build for 15, test/versions/run.sh for 17). Citus is built and installed
+# there by test/citus/build.sh when missing. Every cluster it starts is torn down on exit.
+set -uo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+T0=$(date +%s%3N)
+passed=0
+failed=0
+DIR=
+
+pass() { passed=$((passed + 1)); echo "ok - $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL - $1"; }
+check() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: expected [$3], got [$2]"; fi; }
+phase() { echo; echo "== $1 (at $(( ($(date +%s%3N) - T0) / 1000 )) s)"; }
+
+on_exit() {
+  local rc=$?
+  trap - EXIT
+  if [ -n "$DIR" ] && [ -e "$DIR" ]; then
+    if [ "$failed" -gt 0 ] && [ -n "${CITUS_KEEP:-}" ]; then echo "kept $DIR"; else bash "$HERE/cluster.sh" down "$DIR" >/dev/null 2>&1 || true; fi
+  fi
+  if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; echo "FAIL - run aborted (exit $rc)"; fi
+  echo "== whole run $(( ($(date +%s%3N) - T0) / 1000 )) s"
+  echo "$passed passed, $failed failed"
+  [ "$failed" -eq 0 ]
+  exit
+}
+trap on_exit EXIT
+trap 'exit 130' INT TERM
+
+export PGOPTIONS="-c statement_timeout=120s" PGCONNECT_TIMEOUT=10 PGTZ=UTC
+# psql on one node (coord, worker1, worker2, single = a plain database on the coordinator's server)
+sq() {
+  local node=$1 port db=econ; shift
+  case $node in
+    coord) port=$COORD_PORT ;; worker1) port=$WORKER1_PORT ;; worker2) port=$WORKER2_PORT ;;
+    single) port=$COORD_PORT; db=single ;;
+  esac
+  "$CITUS_PGBIN/psql" -X -q -At -v ON_ERROR_STOP=1 -h "$CITUS_SOCKET" -p "$port" -U postgres -d "$db" "$@"
+}
+
+phase "Citus 13.2.2 for $("$PG_CONFIG" --version)"
+t=$(date +%s)
+bash "$HERE/build.sh" || { fail "build Citus"; exit 1; }
+echo "Citus ready after $(( $(date +%s) - t )) s"
+[ -f "$("$PG_CONFIG" --sharedir)/extension/llm_econ.control" ] || { fail "llm_econ is not installed in $("$PG_CONFIG" --sharedir)"; exit 1; }
+
+phase "up: coordinator + 2 workers"
+base=/tmp; [ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
+DIR=$(mktemp -d "$base/llm_econ_citus.XXXXXX")
+rmdir "$DIR"
+bash "$HERE/cluster.sh" up "$DIR" || { fail "cluster.sh up"; DIR=; exit 1; }
+# shellcheck disable=SC1091
+. "$DIR/env"
+sq coord -c "SELECT 'citus ' || citus_version()"
+sq coord -F ' ' -c "SELECT 'node', nodename, nodeport, groupid, shouldhaveshards FROM pg_dist_node ORDER BY groupid"
+
+phase "CREATE EXTENSION llm_econ on the coordinator (Citus runs it on every node), topology.sql"
+t=$(date +%s%3N)
+sq coord -c "CREATE EXTENSION llm_econ" || { fail "CREATE EXTENSION llm_econ"; exit 1; }
+for n in worker1 worker2; do
+  check "extension: $n has llm_econ $(sq coord -c "SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'")" \
+    "$(sq $n -c "SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'")" \
+    "$(sq coord -c "SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'")"
+done
+if out=$(sq coord -f "$HERE/topology.sql" 2>&1); then pass "topology.sql"; else echo "$out"; fail "topology.sql"; exit 1; fi
+echo "extension + topology in $(( $(date +%s%3N) - t )) ms"
+# (citus_tables and citus_shards leave out tables that belong to an extension: read pg_dist_*)
+PLACEMENTS="SELECT p.logicalrelid, s.shardid, n.nodeport FROM pg_dist_partition p JOIN pg_dist_shard s USING (logicalrelid)
+              JOIN pg_dist_placement pl USING (shardid) JOIN pg_dist_node n ON n.groupid = pl.groupid"
+sq coord -F ' | ' -c "SELECT p.logicalrelid, p.partmethod, column_to_column_name(p.logicalrelid, p.partkey), p.colocationid,
+                             count(*) AS placements, count(DISTINCT x.nodeport) AS nodes
+                        FROM pg_dist_partition p JOIN ($PLACEMENTS) x USING (logicalrelid) GROUP BY 1, 2, 3, 4 ORDER BY 1::text"
+check "run_plan and spend are distributed by tenant and colocated" \
+  "$(sq coord -c "SELECT string_agg(logicalrelid::text || ':' || column_to_column_name(logicalrelid, partkey), ',' ORDER BY logicalrelid::text) || '/' || count(DISTINCT colocationid)
+                  FROM pg_dist_partition WHERE logicalrelid IN ('llm_econ.run_plan'::regclass, 'llm_econ.spend'::regclass)")" \
+  "llm_econ.run_plan:tenant,llm_econ.spend:tenant/1"
+check "both workers hold shards of spend, the coordinator none" \
+  "$(sq coord -c "SELECT string_agg(DISTINCT nodeport::text, ',') FROM ($PLACEMENTS) x WHERE logicalrelid = 'llm_econ.spend'::regclass")" \
+  "$(printf '%s\n' "$WORKER1_PORT" "$WORKER2_PORT" | sort | paste -sd,)"
+check "llm_econ_sync.applied is a reference table with a copy on all 3 nodes" \
+  "$(sq coord -c "SELECT count(DISTINCT nodeport) FROM ($PLACEMENTS) x WHERE logicalrelid = 'llm_econ_sync.applied'::regclass")" 3
+
+phase "load: the same data into the single node (database single) and into Citus (through the coordinator)"
+"$CITUS_PGBIN/psql" -X -q -h "$CITUS_SOCKET" -p "$COORD_PORT" -U postgres -d postgres -c "CREATE DATABASE single" \
+  && sq single -c "CREATE EXTENSION llm_econ" || { fail "single-node database"; exit 1; }
+ANCHOR=$(sq coord -c "SELECT now()")
+for n in coord single; do     # (coord first: Citus creates the tenant roles on the workers too)
+  t=$(date +%s%3N)
+  if out=$(sq $n -v datadir="$ROOT/test/data/focus" -v anchor="$ANCHOR" -v citus="$([ $n = coord ] && echo true || echo false)" \
+              -f "$HERE/load.sql" 2>&1); then
+    pass "load.sql on $n ($(( $(date +%s%3N) - t )) ms)"
+  else
+    echo "$out"; fail "load.sql on $n"; exit 1
+  fi
+done
+
+phase "(a) the README queries: Citus = single node, byte for byte"
+compare_queries() {   # label
+  local t a b
+  t=$(date +%s%3N)
+  a=$(sq single -v anchor="$ANCHOR" -f "$HERE/queries.sql" 2>&1)
+  b=$(sq coord -v anchor="$ANCHOR" -f "$HERE/queries.sql" 2>&1)
+  echo "(both ran in $(( $(date +%s%3N) - t )) ms)"
+  if [ "$a" = "$b" ]; then
+    pass "$1: all $(grep -c '^== ' <<<"$a") queries, $(grep -vc '^== ' <<<"$a") rows identical"
+  else
+    fail "$1: outputs differ"; diff <(echo "$a") <(echo "$b") | head -40
+  fi
+  QUERY_OUT=$a
+}
+compare_queries "a1 Citus coordinator = single node"
+echo "$QUERY_OUT" | awk '/^== /{n=0; print; next} {n++; if (n <= 4) print "   " $0}'
+# every section returned rows (an empty answer on both sides would compare equal)
+check "a2 every query returned rows" \
+  "$(echo "$QUERY_OUT" | awk '/^== /{if (s != "" && n == 0) e++; s=$0; n=0; next} {n++} END {if (n == 0) e++; print e + 0}')" 0
+check "a3 the frozen plans were priced: price_at on the worker gave the same prices as the single node (pt-7b-aws)" \
+  "$(sq coord -c "SELECT usd_per_gpu_hour FROM llm_econ.run_plan WHERE tenant = 'team_pretrain' AND run_id = 'pt-7b-aws'")" \
+  "$(sq single -c "SELECT usd_per_gpu_hour FROM llm_econ.run_plan WHERE run_id = 'pt-7b-aws'")"
+# reference data and prices: identical on every node (and on the single node)
+fp="SELECT count(*) || ':' || md5(string_agg(concat_ws('|', observed_at, provider, sku, region, pricing, usd_per_gpu_hour, instance_type, source), ',' ORDER BY sku, provider, pricing, region, instance_type, observed_at))
+      FROM llm_econ.price_snapshot"
+fs="SELECT count(*) || ':' || md5(string_agg(concat_ws('|', sku, provider, pricing, region, instance_type), ',' ORDER BY 1)) FROM llm_econ.price_series"
+for n in coord worker1 worker2; do
+  check "a4 $n's price_snapshot and price_series = the single node's" "$(sq $n -c "$fp")/$(sq $n -c "$fs")" "$(sq single -c "$fp")/$(sq single -c "$fs")"
+done
+q="SELECT o.provider || ':' || o.pricing || ':' || llm_econ.price_twap('H100-SXM5', o.provider, o.pricing, tstzrange(date_trunc('month', '$ANCHOR'::timestamptz) - interval '1 month', date_trunc('month', '$ANCHOR'::timestamptz)))
+     FROM (SELECT DISTINCT provider, pricing FROM llm_econ.price_series WHERE sku = 'H100-SXM5') o ORDER BY 1"
+check "a5 price_twap run on worker2 itself = the single node's" "$(sq worker2 -c "$q" | md5sum)" "$(sq single -c "$q" | md5sum)"
+
+# Known limitation, not counted: spend_daily converts currencies in a FROM-less LATERAL subquery
+# calling the STABLE _usd_per_unit, which Citus will not push down; the same sums with the call
+# in the aggregate run (queries.sql). Reported as TODO until the view changes.
+if out=$(sq coord -c "SELECT count(*) FROM llm_econ.spend_daily" 2>&1); then
+  echo "TODO e1 spend_daily now runs on Citus ($out rows): add it to queries.sql and drop this note"
+else
+  echo "TODO e1 (known, not counted) spend_daily on Citus: $(head -1 <<<"$out")"
+fi
+
+phase "(b) EXPLAIN: IMMUTABLE model functions evaluated on the workers"
+SPEC=$(sq coord -c "SELECT llm_econ.run_spec(7e9, 1.4e12, 256, 'H100', mfu => 0.45)::text")
+Q1="SELECT tenant, sum(llm_econ.estimate_cost(spec, usd_per_gpu_hour)) AS usd, sum(llm_econ.gpu_hours(spec)) AS gpu_hours
+  FROM llm_econ.run_plan GROUP BY tenant"
+p1=$(sq coord -c "EXPLAIN (VERBOSE, COSTS OFF) $Q1" 2>&1); echo "-- $Q1"; echo "$p1"
+check "b1 the per-tenant sums of estimate_cost and gpu_hours run on a worker (Node: the worker's port, functions in its plan)" \
+  "$(grep -cE "Node: host=127.0.0.1 port=($WORKER1_PORT|$WORKER2_PORT)" <<<"$p1")/$(grep -A30 'Node: host' <<<"$p1" | grep -c 'llm_econ.estimate_cost(spec')" "1/1"
+check "b2 ... on all 8 shards (one task each)" "$(sed -n 's/^ *Task Count: \([0-9]*\).*/\1/p' <<<"$p1" | head -1)" 8
+Q2="SELECT run_id, llm_econ.estimate_cost('$SPEC'::llm_econ.run_spec, usd_per_gpu_hour) FROM llm_econ.run_plan WHERE tenant = 'team_research'"
+p2=$(sq coord -c "EXPLAIN (VERBOSE, COSTS OFF) $Q2" 2>&1); echo "-- $Q2"; echo "$p2"
+check "b3 one tenant's query is routed to one shard with estimate_cost(<constant spec>, price) in the worker's query" \
+  "$(sed -n 's/^ *Task Count: \([0-9]*\).*/\1/p' <<<"$p2" | head -1)/$(grep -c 'Query: SELECT .*llm_econ.estimate_cost(' <<<"$p2")" "1/1"
+Q3="SELECT tenant, run_id, sum(billed_cost) FROM llm_econ.spend WHERE tenant = 'team_pretrain' GROUP BY tenant, run_id"
+p3=$(sq coord -c "EXPLAIN (VERBOSE, COSTS OFF) $Q3" 2>&1)
+check "b4 a tenant's spend per run is aggregated on its shard (router query)" \
+  "$(sed -n 's/^ *Task Count: \([0-9]*\).*/\1/p' <<<"$p3" | head -1)/$(grep -c 'Query: SELECT .*sum(billed_cost)' <<<"$p3")" "1/1"
+
+phase "(c) imports on the coordinator reach every node"
+t=$(date +%s%3N)
+sq coord -c "SELECT llm_econ_sync.everywhere(\$\$INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour, source)
+               VALUES ('$ANCHOR'::timestamptz - interval '1 hour', 'oci', 'H100-SXM5', 'us-ashburn-1', 'on_demand', 10.00, 'run.sh c1')\$\$)" >/dev/null
+echo "one price written everywhere in $(( $(date +%s%3N) - t )) ms"
+for n in coord worker1 worker2; do
+  check "c1 the new oci price is on $n (and its series)" \
+    "$(sq $n -c "SELECT count(*) FROM llm_econ.price_snapshot WHERE source = 'run.sh c1'")/$(sq $n -c "SELECT count(*) FROM llm_econ.price_series WHERE provider = 'oci' AND region = 'us-ashburn-1'")" "1/1"
+done
+rc=0
+sq coord -c "SELECT llm_econ_sync.everywhere(\$\$INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, pricing, usd_per_gpu_hour, source)
+               VALUES (now(), 'oci', 'H100-SXM5', 'on_demand', -1, 'run.sh c2')\$\$)" >/dev/null 2>"$DIR/err" || rc=$?
+check "c2 a write rejected by the table's CHECK fails on the coordinator with that error, and no node keeps it" \
+  "$([ $rc -ne 0 ] && grep -q 'price_snapshot_usd_per_gpu_hour_check' "$DIR/err" && echo error)/$(for n in coord worker1 worker2; do sq $n -c "SELECT count(*) FROM llm_econ.price_snapshot WHERE source = 'run.sh c2'"; done | tr '\n' ' ')" \
+  "error/0 0 0 "
+check "c3 spend imported by import_focus on the coordinator is on the workers' shards (rows per worker)" \
+  "$(sq coord -c "SELECT count(DISTINCT nodeport) FROM run_command_on_placements('llm_econ.spend', 'SELECT count(*) FROM %s') WHERE result::bigint > 0")" 2
+sq coord -c "SELECT llm_econ_sync.everywhere(\$\$DELETE FROM llm_econ.price_snapshot WHERE source = 'run.sh c1'\$\$)" >/dev/null
+
+phase "(d) worker2 down: clear errors, nothing committed lost"
+# which tenant's shard is on which worker
+W2_TENANT=$(sq coord -c "SELECT t FROM (SELECT DISTINCT tenant FROM llm_econ.spend ORDER BY 1) d(t)
+                          JOIN ($PLACEMENTS) s ON s.shardid = get_shard_id_for_distribution_column('llm_econ.spend', t)
+                         WHERE s.nodeport = $WORKER2_PORT LIMIT 1")
+W1_TENANT=$(sq coord -c "SELECT t FROM (SELECT DISTINCT tenant FROM llm_econ.spend ORDER BY 1) d(t)
+                          JOIN ($PLACEMENTS) s ON s.shardid = get_shard_id_for_distribution_column('llm_econ.spend', t)
+                         WHERE s.nodeport = $WORKER1_PORT LIMIT 1")
+echo "a tenant on worker1: ${W1_TENANT:-none}; on worker2: ${W2_TENANT:-none}"
+check "d0 the test data has tenants on both workers" "$([ -n "$W1_TENANT" ] && [ -n "$W2_TENANT" ] && echo both)" both
+before_spend=$(sq coord -c "SELECT count(*) || ':' || sum(billed_cost) FROM llm_econ.spend")
+before_prices=$(sq coord -c "$fp")
+bash "$HERE/cluster.sh" stop worker2 "$DIR"
+expect_down() {   # name, query: must fail naming worker2's address, print no rows
+  local out rc=0
+  out=$(sq coord -c "$2" 2>"$DIR/err") || rc=$?
+  if [ "$rc" -ne 0 ] && [ -z "$out" ] && grep -q "127.0.0.1:$WORKER2_PORT" "$DIR/err"; then
+    pass "$1 ($(head -1 "$DIR/err"))"
+  else
+    fail "$1: rc=$rc, rows=[$out], stderr=[$(tr '\n' ' ' <"$DIR/err")]"
+  fi
+}
+expect_down "d1 all spend needs worker2: connection error naming it, no rows" "SELECT count(*) FROM llm_econ.spend"
+expect_down "d2 plan vs actual needs worker2: connection error" "SELECT count(*) FROM llm_econ.plan_vs_actual"
+expect_down "d3 a price write to every node fails while worker2 is down" \
+  "SELECT llm_econ_sync.everywhere(\$\$INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, pricing, usd_per_gpu_hour, source) VALUES (now(), 'oci', 'H100-SXM5', 'on_demand', 9, 'run.sh d3')\$\$)"
+check "d4 ... and leaves nothing on the coordinator or worker1" \
+  "$(sq coord -c "SELECT count(*) FROM llm_econ.price_snapshot WHERE source = 'run.sh d3'")/$(sq worker1 -c "SELECT count(*) FROM llm_econ.price_snapshot WHERE source = 'run.sh d3'")" "0/0"
+if [ -n "$W1_TENANT" ]; then
+  check "d5 $W1_TENANT (shard on worker1) still answers, = single node" \
+    "$(sq coord -c "SELECT count(*) || ':' || sum(billed_cost) FROM llm_econ.spend WHERE tenant = '$W1_TENANT'" 2>&1)" \
+    "$(sq single -c "SELECT count(*) || ':' || sum(billed_cost) FROM llm_econ.spend WHERE tenant = '$W1_TENANT'")"
+fi
+check "d6 prices answer on the coordinator (its own copy)" "$(sq coord -c "$fp" 2>&1)" "$before_prices"
+bash "$HERE/cluster.sh" start worker2 "$DIR"
+check "d7 worker2 back: spend as before the outage" "$(sq coord -c "SELECT count(*) || ':' || sum(billed_cost) FROM llm_econ.spend" 2>&1)" "$before_spend"
+compare_queries "d8 worker2 back: the README queries = single node again"
