@@ -19,6 +19,7 @@ OBJS = \
 	src/core/bill.o \
 	src/core/step.o \
 	src/core/search.o \
+	src/core/step_spec.o \
 	src/spec_io.o \
 	src/sku.o \
 	src/run_spec.o \
@@ -28,11 +29,13 @@ OBJS = \
 	src/layout_fmgr.o \
 	src/skypilot.o \
 	src/bill_fmgr.o \
-	src/focus.o
+	src/focus.o \
+	src/step_fmgr.o \
+	src/plan_fmgr.o
 
 # The install script is generated: hand-written SQL in this order, then the shipped data.
 SQL_PARTS_0_1 = src/sql/schema.sql src/sql/tables.sql src/sql/guard.sql src/sql/run_spec.sql src/sql/model.sql src/sql/layout.sql src/sql/prices.sql src/sql/import.sql src/sql/bill.sql src/sql/finance.sql
-SQL_PARTS_0_2 = src/sql/reports.sql src/sql/series_delete.sql src/sql/checks.sql src/sql/dashboards.sql
+SQL_PARTS_0_2 = src/sql/reports.sql src/sql/series_delete.sql src/sql/checks.sql src/sql/dashboards.sql src/sql/plan.sql
 SQL_PARTS = $(SQL_PARTS_0_1) $(SQL_PARTS_0_2)
 DATA_FILES = $(wildcard data/*.csv)
 # Update scripts are hand-written and kept forever (src/update/).  The one into the current

@@ -62,6 +62,8 @@ typedef struct LeSku
 	double		pcie_gb_per_s;
 	int32		gpus_per_node;
 	double		tdp_watts;		/* NaN: not published */
+	double		hbm_gb_per_s;	/* NaN = not published */
+	int			generation;		/* le_gpu_gen code (step.h); -1 = column absent (not yet updated) */
 } LeSku;
 
 extern void le_sku_lookup(const char *name, LeSku *out);

@@ -109,8 +109,8 @@ PG_FUNCTION_INFO_V1(le_run_spec);
  * optimizer, gpus_per_node, inter_node_gbit_per_s, n_active_params,
  * n_experts, top_k, ep, cp, vpp, n_kv_heads, ffn_hidden, ffn_act,
  * vocab_size, sequence_parallel, attention, grad_dtype): look the SKU up,
- * freeze its peak at dtype, HBM, links and TDP, check every field, return
- * the value.
+ * freeze its peak at dtype, HBM, links, TDP, HBM bandwidth and GPU generation,
+ * check every field, return the value.
  */
 Datum
 le_run_spec(PG_FUNCTION_ARGS)
@@ -200,6 +200,15 @@ le_run_spec(PG_FUNCTION_ARGS)
 	le_spec_set_num(&s, LE_F_INTER_BW, inter_gbit * 1e9 / 8.0);
 	if (!isnan(sku->tdp_watts))	/* NULL in gpu_sku: power not published, left NULL */
 		le_spec_set_num(&s, LE_F_TDP_WATTS, sku->tdp_watts);
+	/* the step-time model's hardware: HBM bandwidth (GB/s -> bytes/s) and GPU generation, when known */
+	if (!isnan(sku->hbm_gb_per_s))
+		le_spec_set_num(&s, LE_F_HBM_BW, sku->hbm_gb_per_s * 1e9);
+	if (sku->generation >= 0)
+	{
+		const char *gen = le_enum_label(LE_E_GPU_GEN, sku->generation);
+
+		le_spec_set_text(&s, LE_F_GPU_GEN, gen, strlen(gen));
+	}
 	if (PG_ARGISNULL(ARG_GPUS_PER_NODE))
 		le_spec_set_num(&s, LE_F_GPUS_PER_NODE, (double) sku->gpus_per_node);
 

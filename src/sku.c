@@ -18,7 +18,8 @@
  * schema-qualified (search_path-proof).
  * The link columns are read by either name (0.3.0's nvlink_gb_per_s / pcie_gb_per_s, or 0.2.0's
  * nvlink_gbps / pcie_gbps) and hbm_bytes when the column exists, so that this library also serves
- * a database whose extension scripts are not yet updated (ALTER EXTENSION llm_econ UPDATE).
+ * a database whose extension scripts are not yet updated (ALTER EXTENSION llm_econ UPDATE); so are
+ * hbm_gb_per_s (0.2.0: hbm_bandwidth_gbps) and generation (0.3.0, the step-time model's GPU generation).
  */
 static const char *const lookup_sql =
 "SELECT s.sku, s.fp32_tflops, s.tf32_tflops, s.bf16_tflops, s.fp16_tflops, s.fp8_tflops,"
@@ -26,7 +27,9 @@ static const char *const lookup_sql =
 "       COALESCE(j OPERATOR(pg_catalog.->>) 'nvlink_gb_per_s', j OPERATOR(pg_catalog.->>) 'nvlink_gbps')::pg_catalog.float8,"
 "       COALESCE(j OPERATOR(pg_catalog.->>) 'pcie_gb_per_s', j OPERATOR(pg_catalog.->>) 'pcie_gbps')::pg_catalog.float8,"
 "       s.gpus_per_node, s.tdp_watts,"
-"       COALESCE((j OPERATOR(pg_catalog.->>) 'hbm_bytes')::pg_catalog.float8, s.hbm_gb OPERATOR(pg_catalog.*) 1e9::pg_catalog.float8)"
+"       COALESCE((j OPERATOR(pg_catalog.->>) 'hbm_bytes')::pg_catalog.float8, s.hbm_gb OPERATOR(pg_catalog.*) 1e9::pg_catalog.float8),"
+"       COALESCE(j OPERATOR(pg_catalog.->>) 'hbm_gb_per_s', j OPERATOR(pg_catalog.->>) 'hbm_bandwidth_gbps')::pg_catalog.float8,"
+"       j OPERATOR(pg_catalog.->>) 'generation'"
 "  FROM (SELECT g.sku AS key, 0 AS pref,"
 "               pg_catalog.lower(g.sku) OPERATOR(pg_catalog.<>) pg_catalog.lower($1) AS inexact"
 "          FROM llm_econ.gpu_sku g"
@@ -176,6 +179,12 @@ le_sku_lookup(const char *name, LeSku *out)
 		out->gpus_per_node = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 10, &isnull));
 		out->tdp_watts = spi_float8(11);
 		out->hbm_bytes = spi_float8(12);
+		out->hbm_gb_per_s = spi_float8(13);
+		{
+			char	   *gen = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 14);
+
+			out->generation = gen ? le_enum_parse(LE_E_GPU_GEN, gen, strlen(gen)) : -1;
+		}
 	}
 	else
 		hint = close_matches(name, outer);

@@ -49,6 +49,9 @@ typedef enum le_field
 	LE_F_SEQUENCE_PARALLEL,
 	LE_F_ATTENTION,
 	LE_F_GRAD_DTYPE,
+	/* 0.3.0: hardware the step-time model needs, frozen by the constructor (appended) */
+	LE_F_HBM_BW,
+	LE_F_GPU_GEN,
 	LE_F__COUNT
 } le_field;
 
@@ -77,6 +80,7 @@ typedef enum le_enum
 	LE_E_FFN_ACT,
 	LE_E_ATTENTION,
 	LE_E_GRAD_DTYPE,
+	LE_E_GPU_GEN,
 	LE_E__COUNT
 } le_enum;
 
@@ -187,12 +191,15 @@ extern double le_stage_share(const le_spec *s);
 						LE_BIT(LE_F_EP) | LE_BIT(LE_F_CP) | LE_BIT(LE_F_VPP) | LE_BIT(LE_F_N_KV_HEADS) | \
 						LE_BIT(LE_F_FFN_HIDDEN) | LE_BIT(LE_F_FFN_ACT) | LE_BIT(LE_F_VOCAB_SIZE) | \
 						LE_BIT(LE_F_SEQUENCE_PARALLEL) | LE_BIT(LE_F_ATTENTION) | LE_BIT(LE_F_GRAD_DTYPE))
+/* Hardware of the step-time model (NULL in values built before 0.3.0 or by hand: the step model then errs) */
+#define LE_STEP_HW     (LE_BIT(LE_F_HBM_BW) | LE_BIT(LE_F_GPU_GEN))
 /*
  * Fields that may be NULL (shape unknown; modern fields: dense, unknown or the
  * default; tdp_watts: the part's power is not published, so energy is unknown)
  */
 #define LE_OPTIONAL    (LE_BIT(LE_F_N_LAYERS) | LE_BIT(LE_F_D_MODEL) | LE_BIT(LE_F_N_HEADS) | \
-						LE_BIT(LE_F_SEQ_LEN) | LE_BIT(LE_F_GLOBAL_BATCH) | LE_BIT(LE_F_TDP_WATTS) | LE_MODERN)
+						LE_BIT(LE_F_SEQ_LEN) | LE_BIT(LE_F_GLOBAL_BATCH) | LE_BIT(LE_F_TDP_WATTS) | LE_MODERN | \
+						LE_STEP_HW)
 
 extern le_status le_check_fields(const le_spec *s, le_fieldset need, le_error *err);
 extern le_status le_check_relations(const le_spec *s, le_error *err);

@@ -126,7 +126,7 @@ check_search(const le_search_in *in, le_error *err)
 			return le_set_error(err, LE_ERR_VALUE, NULL, "offer %d: sku must be in [0, %d], got %d",
 								o, in->n_skus - 1, of->sku);
 		if (le_check_range("offer usd_per_gpu_hour", of->usd_per_gpu_hour, 0, 1, 1e6, 0, err) != LE_OK ||
-			le_check_range("offer gpus_per_instance", of->gpus_per_instance, 1, 0, 65536, 0, err) != LE_OK)
+			le_check_range("offer gpus_per_instance", of->gpus_per_instance, 0, 0, 65536, 0, err) != LE_OK)
 			return err->status;
 	}
 	/* the model: checked as a one-GPU layout on nominal hardware */
@@ -375,10 +375,13 @@ sku_done:
 				if (r->n_gpus == 0 || r->wall_s > in->deadline_s)
 					continue;
 				/* whole instances; a run beyond one instance needs node-sized instances */
-				if (r->n_gpus % of->gpus_per_instance != 0)
-					continue;
-				if (r->n_gpus > of->gpus_per_instance && of->gpus_per_instance < node)
-					continue;
+				if (of->gpus_per_instance > 0)	/* 0: size unknown, any count */
+				{
+					if (r->n_gpus % of->gpus_per_instance != 0)
+						continue;
+					if (r->n_gpus > of->gpus_per_instance && of->gpus_per_instance < node)
+						continue;
+				}
 				if (n_cand == cand_cap)
 				{
 					long		ncap = cand_cap ? cand_cap * 2 : 1024;

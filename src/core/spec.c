@@ -49,6 +49,8 @@ static const field_info fields[LE_F__COUNT] = {
 	[LE_F_SEQUENCE_PARALLEL] = {"sequence_parallel", LE_K_BOOL, 0},
 	[LE_F_ATTENTION] = {"attention", LE_K_ENUM, LE_E_ATTENTION},
 	[LE_F_GRAD_DTYPE] = {"grad_dtype", LE_K_ENUM, LE_E_GRAD_DTYPE},
+	[LE_F_HBM_BW] = {"hbm_bytes_per_s", LE_K_FLOAT8, 0},
+	[LE_F_GPU_GEN] = {"gpu_generation", LE_K_ENUM, LE_E_GPU_GEN},
 };
 
 /* Name lists, indexed by the enum codes in econ.h; NULL-terminated. */
@@ -59,6 +61,8 @@ static const char *const pricing_names[] = {"on_demand", "spot", "reserved", NUL
 static const char *const ffn_act_names[] = {"gelu", "swiglu", NULL};
 static const char *const attention_names[] = {"flash", "eager", NULL};
 static const char *const grad_dtype_names[] = {"bf16", "fp32", NULL};
+/* in the order of step.h's le_gpu_gen (the codes are the same) */
+static const char *const gpu_gen_names[] = {"ampere", "hopper", "blackwell", "cdna2", "cdna3", "other", NULL};
 
 static const char *const *const enum_names[LE_E__COUNT] = {
 	[LE_E_DTYPE] = dtype_names,
@@ -68,6 +72,7 @@ static const char *const *const enum_names[LE_E__COUNT] = {
 	[LE_E_FFN_ACT] = ffn_act_names,
 	[LE_E_ATTENTION] = attention_names,
 	[LE_E_GRAD_DTYPE] = grad_dtype_names,
+	[LE_E_GPU_GEN] = gpu_gen_names,
 };
 
 /* Printable lists for error messages. */
@@ -79,6 +84,7 @@ static const char *const enum_choices[LE_E__COUNT] = {
 	[LE_E_FFN_ACT] = "gelu, swiglu",
 	[LE_E_ATTENTION] = "flash, eager",
 	[LE_E_GRAD_DTYPE] = "bf16, fp32",
+	[LE_E_GPU_GEN] = "ampere, hopper, blackwell, cdna2, cdna3, other",
 };
 
 const char *

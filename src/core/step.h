@@ -151,7 +151,7 @@ typedef struct le_offer
 {
 	int			sku;
 	double		usd_per_gpu_hour;
-	int			gpus_per_instance;
+	int			gpus_per_instance;	/* 0 = unknown: any GPU count (as cheapest_offers keeps such offers) */
 } le_offer;
 
 /*
@@ -228,5 +228,42 @@ extern le_status le_cheapest_plans(const le_search_in *in, le_plan_row *out, int
 
 /* The step input of a plan row (model of in + hardware of its SKU + its layout). */
 extern void le_plan_step_in(const le_search_in *in, const le_plan_row *row, le_step_in *out);
+
+/* ---- a run_spec as the step model's input (step_spec.c) ---- */
+
+/*
+ * The model part of a spec (shape, batch, MoE, attention and precision
+ * conventions) into *in; hardware and layout fields are left 0.  The shape
+ * fields and global_batch must be known: 22023 naming every missing one.
+ * dp_overlap: 1 = gradient reduction overlapped with the backward pass.
+ */
+extern le_status le_step_model_from_spec(const le_spec *s, int dp_overlap, le_step_in *in, le_error *err);
+
+/*
+ * The whole step input of a spec: the model, the frozen hardware
+ * (hbm_bytes_per_s and gpu_generation must be known) and the layout.
+ * Validates the spec's fields and relations first.
+ */
+extern le_status le_step_from_spec(const le_spec *s, int dp_overlap, le_step_in *in, le_error *err);
+
+/*
+ * A spec for one layout of the search: the model spec with the SKU's frozen
+ * hardware and the layout of *layout (micro_batch, tp, pp, cp, ep, vpp,
+ * zero_stage, recompute, n_gpus).  Other fields (sku, mfu, tdp) are the
+ * caller's to set.
+ */
+extern void le_spec_of_layout(const le_spec *model, const le_step_in *layout, const le_sku_hw *hw,
+							  le_spec *out);
+
+/*
+ * Predicted step and run: the step of le_step_from_spec, and the run's wall
+ * seconds n_tokens / tokens per step · step seconds.  What step_breakdown,
+ * predicted_mfu, predicted_time and cheapest_plan all report.
+ */
+extern le_status le_predict(const le_spec *s, int dp_overlap, le_step_out *out, double *run_seconds,
+							le_error *err);
+
+/* Whether the layout's memory per GPU fits in HBM (le_memory_per_gpu, le_fits == LE_TRUE). */
+extern int	le_layout_fits(const le_spec *model, const le_step_in *layout, const le_sku_hw *hw);
 
 #endif							/* LLM_ECON_STEP_H */

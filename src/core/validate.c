@@ -50,6 +50,7 @@ static const range ranges[LE_F__COUNT] = {
 	[LE_F_N_KV_HEADS] = {1, 0, 1e6, 0},
 	[LE_F_FFN_HIDDEN] = {1, 0, 1e8, 0},
 	[LE_F_VOCAB_SIZE] = {1, 0, 1e9, 0},
+	[LE_F_HBM_BW] = {0, 1, 1e15, 0},
 };
 
 /* Fill err and return st; used by every check so messages look alike. */
@@ -249,11 +250,16 @@ check_modern(const le_spec *s, double dp, le_error *err)
 		snprintf(d, sizeof(d), "Got vpp=%.0f, pp=%.0f.", vpp, pp);
 		return le_set_error(err, LE_ERR_VALUE, d, "vpp > 1 (interleaved schedule) needs pp >= 2");
 	}
-	if (vpp > 1 && HAS(s, LE_F_N_LAYERS) && fmod(s->num[LE_F_N_LAYERS], pp * vpp) != 0)
+	/*
+	 * Virtual stages may be uneven, like pipeline stages: Llama 3 405B ran its
+	 * 126 layers on 16 stages with the interleaved schedule (Llama 3 report,
+	 * §3.3.2); each virtual stage needs at least one layer.
+	 */
+	if (vpp > 1 && HAS(s, LE_F_N_LAYERS) && pp * vpp > s->num[LE_F_N_LAYERS])
 	{
-		snprintf(d, sizeof(d), "Got n_layers=%.0f, pp=%.0f, vpp=%.0f; every virtual stage holds the same number of layers.",
+		snprintf(d, sizeof(d), "Got n_layers=%.0f, pp=%.0f, vpp=%.0f; every virtual stage holds at least one layer.",
 				 s->num[LE_F_N_LAYERS], pp, vpp);
-		return le_set_error(err, LE_ERR_VALUE, d, "pp * vpp must divide n_layers");
+		return le_set_error(err, LE_ERR_VALUE, d, "pp * vpp must not exceed n_layers");
 	}
 	if (HAS(s, LE_F_N_KV_HEADS) && HAS(s, LE_F_N_HEADS) &&
 		fmod(s->num[LE_F_N_HEADS], s->num[LE_F_N_KV_HEADS]) != 0)

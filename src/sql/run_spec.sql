@@ -36,7 +36,9 @@ CREATE TYPE llm_econ.run_spec AS (
     vocab_size              int4,
     sequence_parallel       boolean,
     attention               text,
-    grad_dtype              text
+    grad_dtype              text,
+    hbm_bytes_per_s         float8,
+    gpu_generation          text
 );
 
 COMMENT ON TYPE llm_econ.run_spec IS
@@ -77,6 +79,8 @@ COMMENT ON COLUMN llm_econ.run_spec.vocab_size IS 'vocabulary: embedding, output
 COMMENT ON COLUMN llm_econ.run_spec.sequence_parallel IS 'Megatron sequence parallelism when tp > 1; NULL = true';
 COMMENT ON COLUMN llm_econ.run_spec.attention IS 'flash (no s^2 score tensors stored) or eager (Korthikanti''s 5as/h term); NULL = flash';
 COMMENT ON COLUMN llm_econ.run_spec.grad_dtype IS 'gradient precision: bf16 (2 bytes) or fp32 (4 bytes, Megatron''s main grads; doubles data-parallel gradient traffic); NULL = bf16';
+COMMENT ON COLUMN llm_econ.run_spec.hbm_bytes_per_s IS 'HBM bandwidth per GPU, bytes/s (frozen from gpu_sku.hbm_gb_per_s); NULL = unknown, the step-time model then refuses the value';
+COMMENT ON COLUMN llm_econ.run_spec.gpu_generation IS 'GPU generation choosing the step-time model''s matmul and attention efficiency (frozen from gpu_sku.generation): ampere, hopper, blackwell, cdna2, cdna3, other; NULL = unknown, the step-time model then refuses the value';
 
 CREATE FUNCTION llm_econ.run_spec(
     n_params float8, n_tokens float8, n_gpus int4, sku text,
@@ -99,4 +103,4 @@ LANGUAGE C STABLE PARALLEL SAFE;
 
 COMMENT ON FUNCTION llm_econ.run_spec(float8, float8, int4, text, float8, text, int4, int4, int4, int4, int4, int4, int4, int4, int4, text, text, int4, float8,
                                       float8, int4, int4, int4, int4, int4, int4, int4, text, int4, boolean, text, text) IS
-  'validating run_spec constructor: looks the SKU up by key or alias (case-insensitive) and freezes its peak at dtype, HBM (as the driver reports it), links and TDP into the value; inter_node_gbit_per_s is Gbit/s per GPU per direction (400 = one NDR400 port = 50e9 bytes/s)';
+  'validating run_spec constructor: looks the SKU up by key or alias (case-insensitive) and freezes its peak at dtype, HBM (as the driver reports it), links, TDP, HBM bandwidth and GPU generation into the value; inter_node_gbit_per_s is Gbit/s per GPU per direction (400 = one NDR400 port = 50e9 bytes/s)';

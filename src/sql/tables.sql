@@ -31,6 +31,8 @@ CREATE TABLE llm_econ.gpu_sku (
     builtin               boolean NOT NULL DEFAULT false,
     -- added in 0.3.0, so last (an updated table has it there too)
     hbm_bytes             float8 CHECK (hbm_bytes > 0::float8 AND hbm_bytes < 'Infinity'),
+    generation            text NOT NULL DEFAULT 'other'
+                          CHECK (generation OPERATOR(pg_catalog.=) ANY (ARRAY['ampere', 'hopper', 'blackwell', 'cdna2', 'cdna3', 'other'])),
     CHECK (list_price_usd_low <= list_price_usd_high),
     CHECK (num_nonnulls(fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops) > 0)
 );
@@ -52,6 +54,7 @@ COMMENT ON COLUMN llm_econ.gpu_sku.fp8_tflops IS 'dense FP8 tensor peak, TFLOP/s
 COMMENT ON COLUMN llm_econ.gpu_sku.nvlink_gb_per_s IS 'NVLink bandwidth per GPU, GB/s, both directions summed as marketed (or the vendor''s scale-up link: AMD Infinity Fabric, Intel Gaudi RoCE, Google ICI); NULL = none';
 COMMENT ON COLUMN llm_econ.gpu_sku.pcie_gb_per_s IS 'host link per GPU, GB/s, both directions summed (default 64 = PCIe 4.0 x16); used inside a node when there is no NVLink';
 COMMENT ON COLUMN llm_econ.gpu_sku.hbm_bytes IS 'device memory per GPU in bytes as the driver reports it (nvidia-smi memory.total MiB x 2^20), where published; NULL = not published, hbm_gb x 10^9 is used';
+COMMENT ON COLUMN llm_econ.gpu_sku.generation IS 'architecture family choosing the step-time model''s matmul and attention efficiency curve: ampere, hopper, blackwell, cdna2, cdna3, other (default: conservative figures)';
 COMMENT ON COLUMN llm_econ.gpu_sku.gpus_per_node IS 'GPUs in the usual server of this part (the NVLink domain when it has one: 72 for GB200/GB300 NVL72, the ICI pod for TPUs)';
 COMMENT ON COLUMN llm_econ.gpu_sku.tdp_watts IS 'board power, W; NULL = not published (TPU v5e/v5p/v6e, Trainium): energy_kwh, carbon_kg and tco_per_gpu_hour are then NULL';
 COMMENT ON COLUMN llm_econ.gpu_sku.list_price_usd_low IS 'purchase price per GPU, USD, low end of the quoted range';

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # run.sh: the benchmark (not a test: it prints medians and ratios, it never fails on speed). Debian 12, as root.
-#   bash test/bench/run.sh            model functions over 10M rows; price lookups on 1M- and 10M-row histories
+#   bash test/bench/run.sh            model functions over 10M rows; price lookups on 1M- and 10M-row histories;
+#                                     cheapest_plan over 30 SKUs x 100 offers (bench_plan.sql)
 #   ROWS=1000000 HISTORIES="1000000" DASH_OBS=1000000 REPS=3 bash test/bench/run.sh    a quicker run
 #   then dashboard panels on DASH_OBS synthetic observations and the per-row cost goals (goals printed as met/missed)
 set -euo pipefail
@@ -32,3 +33,6 @@ done
 echo "== per-row cost over $ROWCOST_ROWS rows"
 pg_virtualenv -t -o "shared_buffers=1GB" -o "work_mem=64MB" -o "jit=off" -o "max_wal_size=8GB" \
   psql -X -q -v rows="$ROWCOST_ROWS" -v reps="$REPS" -f test/bench/bench_rowcost.sql 2>&1 | sed -n '/^== results/,$p' | grep -v '^Dropping' || true
+echo "== cheapest_plan: 30 SKUs x 100 offers, up to 16,384 GPUs"
+pg_virtualenv -t -o "jit=off" \
+  psql -X -q -v reps="$REPS" -f test/bench/bench_plan.sql 2>&1 | sed -n '/^== results/,$p' | grep -v '^Dropping' || true

@@ -339,6 +339,7 @@ in_range(le_field f, double v)
 		[LE_F_N_KV_HEADS] = {1, 0, 1e6},
 		[LE_F_FFN_HIDDEN] = {1, 0, 1e8},
 		[LE_F_VOCAB_SIZE] = {1, 0, 1e9},
+		[LE_F_HBM_BW] = {0, 1, 1e15},
 	};
 
 	return isfinite(v) && (r[f].lo_open ? v > r[f].lo : v >= r[f].lo) && v <= r[f].hi;
@@ -444,8 +445,9 @@ relations_oracle(const le_spec *s)
 		return 0;
 	if (vpp > 1 && pp < 2)
 		return 0;
+	/* uneven virtual stages allowed (Llama 3: 126 layers on 16 x 2), at least one layer each */
 	if (vpp > 1 && (s->present & LE_BIT(LE_F_N_LAYERS)) &&
-		(pp * vpp > (int64_t) s->num[LE_F_N_LAYERS] || (int64_t) s->num[LE_F_N_LAYERS] % (pp * vpp) != 0))
+		pp * vpp > (int64_t) s->num[LE_F_N_LAYERS])
 		return 0;
 	if ((s->present & LE_BIT(LE_F_N_KV_HEADS)) && (s->present & LE_BIT(LE_F_N_HEADS)) &&
 		(int64_t) s->num[LE_F_N_HEADS] % (int64_t) s->num[LE_F_N_KV_HEADS] != 0)

@@ -59,12 +59,12 @@ WITH vals(typ, v) AS (VALUES
   ('llm_econ.run_spec', $$llm_econ.run_spec(20e9, 4e11, 64, 'H100', n_layers => 44, d_model => 6144, n_heads => 64, seq_len => 2048, global_batch => 512, tp => 2, pp => 4, zero_stage => 1)$$),
   ('llm_econ.run_spec', $$llm_econ.run_spec(1e15, 1e13, 1, 'H100-SXM5')$$),
   ('llm_econ.run_spec', $$llm_econ.run_spec(1e12, 1e12, 720720, 'H100', n_layers => 48, d_model => 6144, n_heads => 48, seq_len => 2048)$$),
-  ('llm_econ.run_spec', $$ROW(7e9, 1.4e12, 'X', 2095133040, 4096, 0.4, 'bf16', 1e15, 8e10, 4.5e11, 5e10, 700, NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec$$),
-  ('llm_econ.run_spec', $$ROW(1e18, 1e18, 'X', 2147483647, 4096, 1, 'fp32', 1e-300, 1e15, 1e-300, 1e-300, 1e5, 100000, 10000000, 1000000, 1000000000, 1000000000, 2147483647, 1, 1, 3, 'full', 'sgd', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec$$),
-  ('llm_econ.run_spec', $$ROW('NaN', 1e12, 'X', 1, 8, 0.4, 'bf16', 1e15, 8e10, 4.5e11, 5e10, 700, NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec$$),
-  ('llm_econ.run_spec', $$ROW(7e9, 1e12, NULL, 0, 0, 'Infinity', 'bogus', -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 'half', 'lion', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec$$),
-  ('llm_econ.run_spec', $$ROW(7e9, 1e12, '', 8, 8, 0.4, '', 1e15, 8e10, 4.5e11, 5e10, 700, 32, 4096, 32, 2048, 1, 8, 2, 2, 2, 'selective', 'adamw_8bit', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec$$),
-  ('llm_econ.run_spec', $$ROW(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec$$)
+  ('llm_econ.run_spec', $$ROW(7e9, 1.4e12, 'X', 2095133040, 4096, 0.4, 'bf16', 1e15, 8e10, 4.5e11, 5e10, 700, NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec$$),
+  ('llm_econ.run_spec', $$ROW(1e18, 1e18, 'X', 2147483647, 4096, 1, 'fp32', 1e-300, 1e15, 1e-300, 1e-300, 1e5, 100000, 10000000, 1000000, 1000000000, 1000000000, 2147483647, 1, 1, 3, 'full', 'sgd', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec$$),
+  ('llm_econ.run_spec', $$ROW('NaN', 1e12, 'X', 1, 8, 0.4, 'bf16', 1e15, 8e10, 4.5e11, 5e10, 700, NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec$$),
+  ('llm_econ.run_spec', $$ROW(7e9, 1e12, NULL, 0, 0, 'Infinity', 'bogus', -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 'half', 'lion', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec$$),
+  ('llm_econ.run_spec', $$ROW(7e9, 1e12, '', 8, 8, 0.4, '', 1e15, 8e10, 4.5e11, 5e10, 700, 32, 4096, 32, 2048, 1, 8, 2, 2, 2, 'selective', 'adamw_8bit', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec$$),
+  ('llm_econ.run_spec', $$ROW(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec$$)
 ),
 fn AS (
   SELECT p.oid, p.proname, p.proretset, p.proargtypes::oid[] AS args

@@ -164,6 +164,16 @@ is(q1('upgraded', q{SELECT string_agg(format('%s %s %s %s %s', run_id, (spec).hb
                            LATERAL (SELECT COALESCE(g.hbm_bytes, g.hbm_gb * 1e9) AS hbm_bytes) AS s
                      WHERE g.sku = (p.spec).sku}),
    'stored plans: new fields at their defaults, HBM re-frozen as the driver reports it, planned USD unchanged');
+# 0.3.0 (issue 15): the step model's hardware frozen into stored plans from their SKU, and the functions there
+is(q1('upgraded', q{SELECT string_agg(format('%s %s %s', run_id, (spec).hbm_bytes_per_s, (spec).gpu_generation), E'\n' ORDER BY run_id)
+                      FROM llm_econ.run_plan}),
+   q1('upgraded', q{SELECT string_agg(format('%s %s %s', run_id, g.hbm_gb_per_s * 1e9::float8, g.generation), E'\n' ORDER BY run_id)
+                      FROM llm_econ.run_plan p JOIN llm_econ.gpu_sku g ON g.sku = (p.spec).sku}),
+   'stored plans: hbm_bytes_per_s and gpu_generation frozen from their SKU');
+is(q1('upgraded', q{SELECT generation FROM llm_econ.gpu_sku WHERE sku = 'H100-SXM5'}), 'hopper', 'shipped SKUs have their generation');
+is(q1('upgraded', q{SELECT round(llm_econ.predicted_mfu(llm_econ.run_spec(7e9, 1e12, 8, 'H100', n_layers => 32, d_model => 4096,
+                                   n_heads => 32, seq_len => 4096, global_batch => 256))::numeric, 2) > 0}),
+   't', 'predicted_mfu works after the update');
 
 # 0.3.0: tdp_watts may be NULL (power not published); the shipped parts without it and their aliases are there,
 # the user's aliases untouched

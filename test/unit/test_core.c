@@ -408,8 +408,12 @@ test_pipeline_and_grads(void)
 	le_spec_set_num(&s, LE_F_VPP, 2);
 	CHECK(le_memory_per_gpu(&s, &m32, &e) == LE_OK, "memory ok: %s", e.message);
 	NEAR(m32.activations / m.activations, 1 + 15.0 / 32, 1e-12, "interleaved 1F1B keeps 1 + (p-1)/(pv) times more");
+	/* uneven virtual stages are allowed (Llama 3: 126 layers on 16 x 2), fewer layers than virtual stages are not */
 	le_spec_set_num(&s, LE_F_VPP, 3);
-	CHECK(le_check_relations(&s, &e) == LE_ERR_VALUE && strstr(e.message, "vpp"), "pp * vpp must divide n_layers: %s", e.message);
+	CHECK(le_check_relations(&s, &e) == LE_OK, "pp * vpp need not divide n_layers: %s", e.message);
+	le_spec_set_num(&s, LE_F_VPP, 9);
+	CHECK(le_check_relations(&s, &e) == LE_ERR_VALUE && strstr(e.message, "pp * vpp must not exceed n_layers"),
+		  "pp * vpp must not exceed n_layers: %s", e.message);
 }
 
 /* PaLM's attention FLOPs: 6N + 12·L·h·s per token. */
@@ -510,6 +514,7 @@ main(void)
 	test_bill();
 	test_guard();
 	test_step();
+	test_step_spec();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

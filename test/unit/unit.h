@@ -29,5 +29,6 @@ extern void test_csv(void);
 extern void test_bill(void);
 extern void test_guard(void);
 extern void test_step(void);
+extern void test_step_spec(void);
 
 #endif
