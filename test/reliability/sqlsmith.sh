@@ -5,7 +5,7 @@
 # Environment:
 #   SQLSMITH_QUERIES=n   queries sqlsmith generates (CI 5000, long 100000)
 #   SQLSMITH_SECONDS=n   time bound for sqlsmith, whichever comes first (CI 150, long 1800)
-#   SQLSMITH_SEED=n      sqlsmith's and the sweep's random seed (default: random, printed)
+#   SQLSMITH_SEED=n      sqlsmith's and the sweep's random seed (default: 48689956 in CI mode, random in long mode; printed)
 #   SWEEP_CALLS=n        random argument tuples per function in the sweep (CI 100, long 1000)
 #   SQLSMITH_FOCUS=0     let sqlsmith pick among all built-in functions (default: only the
 #                        extension's functions and a few built-ins that make their arguments)
@@ -49,7 +49,9 @@ if [ "$LONG" != 0 ]; then
 else
   QUERIES=${SQLSMITH_QUERIES:-5000}; SECS=${SQLSMITH_SECONDS:-150}; CALLS=${SWEEP_CALLS:-100}; MODE=ci
 fi
-SEED=${SQLSMITH_SEED:-$((RANDOM * 32768 + RANDOM))}
+# CI runs one fixed seed, so that a landing never depends on the draw (a random seed once made
+# sqlsmith stop after a few queries on a fresh clone; long mode and SQLSMITH_SEED explore others)
+if [ "$MODE" = ci ]; then SEED=${SQLSMITH_SEED:-48689956}; else SEED=${SQLSMITH_SEED:-$((RANDOM * 32768 + RANDOM))}; fi
 FOCUS=${SQLSMITH_FOCUS:-1}
 
 passed=0
