@@ -353,6 +353,7 @@ typedef struct FocusIn
 	const char *norm[FC__COUNT];
 	Jsonb	   *tags;
 	bool		tags_parsed;
+	uint8		digest[16];		/* the charge identity, binary (set by focus_type) */
 } FocusIn;
 
 /* A GPU machine type of gpu_sku_alias with its GPU count. */
@@ -710,10 +711,10 @@ time_identity(const char *s)
  * throws for a value it cannot read: that value's text is used instead.
  */
 static char *
-charge_key(const FocusIn *in)
+charge_key_digest(const FocusIn *in, uint8 *digest)
 {
 	StringInfoData buf;
-	char		hex[33];
+	char	   *hex = palloc(33);
 	const char *errstr = NULL;
 	const char *prov;
 	Jsonb	   *tags = NULL;
@@ -765,9 +766,24 @@ charge_key(const FocusIn *in)
 	}
 	else
 		appendStringInfoString(&buf, "\x1fTags=");
-	if (!pg_md5_hash(buf.data, buf.len, hex, &errstr))
+	if (!pg_md5_binary(buf.data, buf.len, digest, &errstr))
 		ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("md5 failed: %s", errstr)));
-	return pstrdup(hex);
+	for (int i = 0; i < 16; i++)
+	{
+		hex[2 * i] = "0123456789abcdef"[digest[i] >> 4];
+		hex[2 * i + 1] = "0123456789abcdef"[digest[i] & 15];
+	}
+	hex[32] = '\0';
+	return hex;
+}
+
+/* The charge identity as md5 hex text (what row_hash stores). */
+static char *
+charge_key(const FocusIn *in)
+{
+	uint8		digest[16];
+
+	return charge_key_digest(in, digest);
 }
 
 /* The alias map: lower-case machine type -> (alias, sku, GPUs), for the aliases with a GPU count. */
@@ -1014,7 +1030,7 @@ focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nulls
 		values[O_GPU_HOURS] = gh;
 		nulls[O_GPU_HOURS] = false;
 	}
-	values[O_KEY] = CStringGetTextDatum(charge_key(in));
+	values[O_KEY] = CStringGetTextDatum(charge_key_digest(in, in->digest));
 }
 
 /* jsonb's key order: shorter first, then bytewise (as jsonb stores object keys). */
@@ -1099,15 +1115,10 @@ focus_in_of_record(const FocusState *st, const le_csv *r, long line, FocusIn *in
 	}
 }
 
-/* Type the reader's current record and append it to the result. */
+/* A record's field count, and the bound on what the typed rows may take (22023 / 54000 naming the line). */
 static void
-focus_emit(FocusState *st, le_csv *r, long line, ReturnSetInfo *rsinfo)
+focus_check_record(FocusState *st, const le_csv *r, long line)
 {
-	FocusIn		in;
-	Datum		values[O__COUNT];
-	bool		nulls[O__COUNT];
-	MemoryContext old;
-
 	if (r->nfields != st->ncols)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -1125,6 +1136,18 @@ focus_emit(FocusState *st, le_csv *r, long line, ReturnSetInfo *rsinfo)
 				 errmsg("%s line %ld: the rows would take more than %d times the text plus 64 MB",
 						st->what, line, LE_CSV_MAX_EXPANSION),
 				 errdetail("Each row repeats the %d header names, %zu bytes of names.", st->ncols, st->names_len)));
+}
+
+/* Type the reader's current record and append it to the result. */
+static void
+focus_emit(FocusState *st, le_csv *r, long line, ReturnSetInfo *rsinfo)
+{
+	FocusIn		in;
+	Datum		values[O__COUNT];
+	bool		nulls[O__COUNT];
+	MemoryContext old;
+
+	focus_check_record(st, r, line);
 	old = MemoryContextSwitchTo(st->rowcxt);
 	focus_in_of_record(st, r, line, &in);
 	focus_type(st, &in, record_jsonb(r, st->names, st->ncols, st->order), values, nulls);
@@ -1324,4 +1347,371 @@ le_focus_charge_key_fn(PG_FUNCTION_ARGS)
 		}
 	}
 	PG_RETURN_TEXT_P(cstring_to_text(charge_key(&in)));
+}
+
+/* ======================================================================== */
+/* The staged file, streamed: typed rows numbered without a sort             */
+/* ======================================================================== */
+
+/* A charge identity (md5, 16 bytes) and how many lines of the file had it so far. */
+typedef struct ChargeKey
+{
+	uint64		a;
+	uint64		b;
+} ChargeKey;
+
+typedef struct ChargeCount
+{
+	ChargeKey	key;
+	uint32		count;
+	char		status;
+} ChargeCount;
+
+#define SH_PREFIX chargecount
+#define SH_ELEMENT_TYPE ChargeCount
+#define SH_KEY_TYPE ChargeKey
+#define SH_KEY key
+#define SH_HASH_KEY(tb, k) ((uint32) ((k).a ^ ((k).a >> 32)))
+#define SH_EQUAL(tb, x, y) ((x).a == (y).a && (x).b == (y).b)
+#define SH_SCOPE static inline
+#define SH_DECLARE
+#define SH_DEFINE
+#include "lib/simplehash.h"
+
+/* Bytes one charge takes in the count table (entry, load factor, doubling), for the memory budget. */
+#define LE_FOCUS_COUNT_BYTES 64
+
+/* Lines lines the last _focus_staged_rows call returned (read by _focus_staged_count). */
+static int64 focus_staged_rows_returned = 0;
+
+/* The state of one _focus_staged_rows call. */
+typedef struct StagedRows
+{
+	FocusState	st;
+	TupleDesc	tupdesc;		/* O__COUNT columns and occurrence */
+	char	   *portal;			/* the cursor over the staged lines */
+	MemoryContext batchcxt;		/* the current batch of staged lines */
+	text	  **batch;
+	int			nbatch;
+	int			ibatch;
+	bool		eof;
+	StringInfoData rec;			/* the logical record being assembled */
+	long		physical;
+	long		rec_start;
+	bool		open;
+	bool		header_done;
+	chargecount_hash *counts;	/* identity -> copies so far, of the partition being loaded */
+	int			nparts;			/* partitions of the identities (1 when the counts fit work_mem) */
+	int			part;			/* 0: streaming the staged lines; k > 0: loading partition k */
+	Tuplestorestate **parts;	/* lines of partitions 1.., typed, kept until the stream ends */
+	TupleTableSlot *slot;
+	int64		returned;
+} StagedRows;
+
+/* Fetch the next batch of staged lines through the cursor (false at the end). */
+static bool
+staged_fetch(StagedRows *sr)
+{
+	Portal		cur;
+
+	MemoryContextReset(sr->batchcxt);
+	sr->nbatch = sr->ibatch = 0;
+	if (sr->eof)
+		return false;
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	cur = SPI_cursor_find(sr->portal);
+	if (cur == NULL)
+		elog(ERROR, "the cursor over focus_staging is gone");
+	SPI_cursor_fetch(cur, true, 1000);
+	if (SPI_processed == 0)
+		sr->eof = true;
+	else
+	{
+		MemoryContext old = MemoryContextSwitchTo(sr->batchcxt);
+
+		sr->batch = palloc(sizeof(text *) * SPI_processed);
+		for (uint64 i = 0; i < SPI_processed; i++)
+		{
+			bool		isnull;
+			Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+
+			sr->batch[i] = isnull ? NULL : DatumGetTextPCopy(d);
+		}
+		sr->nbatch = (int) SPI_processed;
+		MemoryContextSwitchTo(old);
+	}
+	SPI_finish();
+	return sr->nbatch > 0;
+}
+
+/*
+ * The next logical record of the staged lines in sr->rec (a quoted field
+ * with line ends spans several staged lines, joined again); false at the end.
+ */
+static bool
+staged_next_record(StagedRows *sr)
+{
+	resetStringInfo(&sr->rec);
+	for (;;)
+	{
+		text	   *t;
+		const char *p = "";
+		size_t		n = 0;
+
+		if (sr->ibatch >= sr->nbatch && !staged_fetch(sr))
+		{
+			if (sr->open)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("%s line %ld: unclosed quote", sr->st.what, sr->rec_start)));
+			return false;
+		}
+		t = sr->batch[sr->ibatch++];
+		sr->physical++;
+		if (t != NULL)
+		{
+			p = VARDATA_ANY(t);
+			n = VARSIZE_ANY_EXHDR(t);
+		}
+		if (sr->rec.len == 0 && !sr->open)
+		{
+			if (n == 0)
+				continue;		/* blank line between records */
+			sr->rec_start = sr->physical;
+		}
+		else
+			appendStringInfoChar(&sr->rec, '\n');
+		appendBinaryStringInfo(&sr->rec, p, n);
+		sr->st.in_len += n + 1;
+		sr->open = odd_quotes(p, n, sr->open);
+		if (!sr->open)
+			return true;
+	}
+}
+
+/* The value of a lower-case hex digit (row_hash is lower-case md5 hex). */
+static inline int
+hex_digit(char c)
+{
+	return c >= 'a' ? c - 'a' + 10 : c - '0';
+}
+
+/* Which partition a charge identity belongs to. */
+static inline int
+charge_part(const StagedRows *sr, const ChargeKey *k)
+{
+	return sr->nparts == 1 ? 0 : (int) ((k->b >> 32) % (uint64) sr->nparts);
+}
+
+/* A typed row with its occurrence (the k-th line of the file with its identity) as the call's result. */
+static Datum
+staged_row_datum(StagedRows *sr, Datum *values, bool *nulls, const ChargeKey *k)
+{
+	bool		found;
+	ChargeCount *e = chargecount_insert(sr->counts, *k, &found);
+
+	if (!found)
+		e->count = 0;
+	e->count++;
+	values[O__COUNT] = Int32GetDatum((int32) Min(e->count, (uint32) PG_INT32_MAX));
+	nulls[O__COUNT] = false;
+	sr->returned++;
+	return HeapTupleGetDatum(heap_form_tuple(sr->tupdesc, values, nulls));
+}
+
+/* Start a _focus_staged_rows call: the alias map, the partitions, the cursor. */
+static StagedRows *
+staged_rows_begin(FunctionCallInfo fcinfo, const char *what)
+{
+	StagedRows *sr = palloc0(sizeof(StagedRows));
+	TupleDesc	td;
+	SPIPlanPtr	plan;
+	Portal		cur;
+	int64		staged;
+	bool		isnull;
+	double		budget = (double) work_mem * 1024.0;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE || td->natts != O__COUNT + 1)
+		elog(ERROR, "_focus_staged_rows: wrong result type");
+	sr->tupdesc = BlessTupleDesc(CreateTupleDescCopy(td));
+	sr->st.what = pstrdup(what);
+	sr->st.rowcxt = AllocSetContextCreate(cxt, "llm_econ focus line", 0, 256 * 1024, 1024 * 1024);
+	sr->batchcxt = AllocSetContextCreate(cxt, "llm_econ focus batch", ALLOCSET_DEFAULT_SIZES);
+	initStringInfo(&sr->rec);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	MemoryContextSwitchTo(cxt);
+	sr->st.aliases = load_aliases();
+	if (SPI_execute("SELECT count(*) FROM llm_econ.focus_staging s "
+					"WHERE s.writer OPERATOR(pg_catalog.=) CURRENT_USER", true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "counting focus_staging failed");
+	staged = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	/*
+	 * Copies of a charge are numbered with a hash table of identities.  When
+	 * the file's identities would not fit in work_mem, they are split into
+	 * partitions by identity: the first is loaded while streaming, the lines of
+	 * the others are typed into tuplestores (which spill to disk) and loaded
+	 * one partition after another, so memory stays within work_mem.
+	 */
+	sr->nparts = (int) Min(1024.0, 1.0 + floor((double) staged * LE_FOCUS_COUNT_BYTES / Max(budget, 65536.0)));
+	sr->counts = chargecount_create(cxt, (uint32) Min((double) staged / sr->nparts + 16, 1 << 24), NULL);
+	if (sr->nparts > 1)
+	{
+		int			kb = Max(64, work_mem / sr->nparts);
+
+		sr->parts = palloc0(sizeof(Tuplestorestate *) * sr->nparts);
+		for (int p = 1; p < sr->nparts; p++)
+			sr->parts[p] = tuplestore_begin_heap(false, false, kb);
+		sr->slot = MakeSingleTupleTableSlot(sr->tupdesc, &TTSOpsMinimalTuple);
+	}
+	/* a fast-start plan: the (writer, id) index gives the order, no sort of the whole file */
+	plan = SPI_prepare_cursor("SELECT s.line FROM llm_econ.focus_staging s "
+							  "WHERE s.writer OPERATOR(pg_catalog.=) CURRENT_USER ORDER BY s.id", 0, NULL,
+							  CURSOR_OPT_FAST_PLAN);
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare failed");
+	cur = SPI_cursor_open(NULL, plan, NULL, NULL, true);
+	sr->portal = MemoryContextStrdup(cxt, cur->name);
+	SPI_finish();
+	MemoryContextSwitchTo(cxt);
+	return sr;
+}
+
+PG_FUNCTION_INFO_V1(le_focus_staged_rows_fn);
+
+/*
+ * _focus_staged_rows(what): the current user's staged FOCUS file typed as
+ * _focus_staged types it, plus each line's occurrence (the k-th line of the
+ * file with the same charge identity), one row per call: nothing is
+ * materialised, so an INSERT ... SELECT over it streams from the staging
+ * table into spend.  Copies are counted in a hash table of identities, kept
+ * within work_mem by partitioning the identities (see staged_rows_begin).
+ */
+Datum
+le_focus_staged_rows_fn(PG_FUNCTION_ARGS)
+{
+	FuncCallContext *fctx;
+	StagedRows *sr;
+	Datum		values[O__COUNT + 1];
+	bool		nulls[O__COUNT + 1];
+	MemoryContext old;
+
+	if (SRF_IS_FIRSTCALL())
+	{
+		char	   *what;
+
+		fctx = SRF_FIRSTCALL_INIT();
+		old = MemoryContextSwitchTo(fctx->multi_call_memory_ctx);
+		what = text_to_cstring(PG_GETARG_TEXT_PP(0));
+		focus_staged_rows_returned = 0;
+		fctx->user_fctx = staged_rows_begin(fcinfo, what);
+		MemoryContextSwitchTo(old);
+	}
+	fctx = SRF_PERCALL_SETUP();
+	sr = (StagedRows *) fctx->user_fctx;
+	MemoryContextReset(sr->st.rowcxt);
+
+	while (sr->part == 0)
+	{
+		le_csv		r;
+		le_csv_status s;
+		FocusIn		in;
+		ChargeKey	k;
+		int			p;
+
+		CHECK_FOR_INTERRUPTS();
+		if (!staged_next_record(sr))
+		{
+			sr->part = 1;
+			break;
+		}
+		if (!sr->header_done)
+		{
+			old = MemoryContextSwitchTo(fctx->multi_call_memory_ctx);
+			le_csv_init(&r, sr->rec.data, sr->rec.len, le_palloc, NULL);
+			s = le_csv_next(&r);
+			if (s == LE_CSV_ERROR)
+				csv_error(&r, sr->st.what, sr->rec_start - 1);
+			sr->st.ncols = header_names(&r, sr->st.what, sr->rec_start, &sr->st.names);
+			focus_header(&sr->st, sr->st.what);
+			sr->header_done = true;
+			MemoryContextSwitchTo(old);
+			continue;
+		}
+		old = MemoryContextSwitchTo(sr->st.rowcxt);
+		le_csv_init(&r, sr->rec.data, sr->rec.len, le_palloc, NULL);
+		s = le_csv_next(&r);
+		if (s == LE_CSV_ERROR)
+			csv_error(&r, sr->st.what, sr->rec_start - 1);
+		focus_check_record(&sr->st, &r, sr->rec_start);
+		focus_in_of_record(&sr->st, &r, sr->rec_start, &in);
+		focus_type(&sr->st, &in, record_jsonb(&r, sr->st.names, sr->st.ncols, sr->st.order), values, nulls);
+		memcpy(&k, in.digest, sizeof(k));
+		p = charge_part(sr, &k);
+		if (p == 0)
+		{
+			Datum		d = staged_row_datum(sr, values, nulls, &k);
+
+			MemoryContextSwitchTo(old);
+			SRF_RETURN_NEXT(fctx, d);
+		}
+		/* another partition: keep the typed line for later (occurrence filled then) */
+		values[O__COUNT] = (Datum) 0;
+		nulls[O__COUNT] = true;
+		tuplestore_putvalues(sr->parts[p], sr->tupdesc, values, nulls);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(sr->st.rowcxt);
+	}
+	while (sr->part < sr->nparts)
+	{
+		ChargeKey	k;
+		char	   *hex;
+		uint8		digest[16];
+
+		CHECK_FOR_INTERRUPTS();
+		if (!tuplestore_gettupleslot(sr->parts[sr->part], true, false, sr->slot))
+		{
+			tuplestore_end(sr->parts[sr->part]);
+			sr->parts[sr->part] = NULL;
+			sr->part++;
+			chargecount_reset(sr->counts);
+			continue;
+		}
+		old = MemoryContextSwitchTo(sr->st.rowcxt);
+		slot_getallattrs(sr->slot);
+		memcpy(values, sr->slot->tts_values, sizeof(Datum) * (O__COUNT + 1));
+		memcpy(nulls, sr->slot->tts_isnull, sizeof(bool) * (O__COUNT + 1));
+		hex = text_to_cstring(DatumGetTextPP(values[O_KEY]));
+		for (int i = 0; i < 16; i++)
+			digest[i] = (uint8) ((hex_digit(hex[2 * i]) << 4) | hex_digit(hex[2 * i + 1]));
+		memcpy(&k, digest, sizeof(k));
+		{
+			Datum		d = staged_row_datum(sr, values, nulls, &k);
+
+			MemoryContextSwitchTo(old);
+			SRF_RETURN_NEXT(fctx, d);
+		}
+	}
+	focus_staged_rows_returned = sr->returned;
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	{
+		Portal		cur = SPI_cursor_find(sr->portal);
+
+		if (cur)
+			SPI_cursor_close(cur);
+	}
+	SPI_finish();
+	SRF_RETURN_DONE(fctx);
+}
+
+PG_FUNCTION_INFO_V1(le_focus_staged_count_fn);
+
+/* _focus_staged_count(): how many lines the last _focus_staged_rows call of this session returned. */
+Datum
+le_focus_staged_count_fn(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64(focus_staged_rows_returned);
 }
