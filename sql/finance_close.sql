@@ -204,10 +204,11 @@ DELETE FROM spend WHERE source = 'requests';
 SELECT count(*) AS spend_unchanged FROM spend HAVING count(*) = :spend_before;
 
 -- 8. FOCUS 1.3: ServiceProviderName wins over ProviderName, HostProviderName and Allocated*
--- columns are read, unknown columns stay in record.
-SELECT provider, resource_id, record->>'x_Unknown' AS kept
-  FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ServiceProviderName,HostProviderName,AllocatedResourceId,x_Unknown\n'
-                    '1,1,2025-01-01,2025-01-02,Microsoft,Acme GPU Cloud,Microsoft,alloc-7,kept\n', 'csv');
+-- columns are read, unknown columns stay in record; the columns spend types (costs, periods,
+-- Tags, ...) are in their columns and not repeated in record.
+SELECT provider, resource_id, billed_cost, charge_period_start, tags, record->>'x_Unknown' AS kept, record
+  FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ServiceProviderName,HostProviderName,AllocatedResourceId,x_Unknown,Tags\n'
+                    '1.50,1,2025-01-01,2025-01-02,Microsoft,Acme GPU Cloud,Microsoft,alloc-7,kept,"{""team"": ""a""}"\n', 'csv');
 
 -- 9. The staged path: \copy the file into focus_staging (one physical line per row), then
 -- load_focus().  The sample loads with the same totals; loading it again adds nothing.
@@ -233,6 +234,29 @@ DELETE FROM focus_staging;
 -- nothing staged: nothing loaded
 SELECT * FROM load_focus();
 DELETE FROM spend WHERE source = 'multiline';
+-- load_focus numbers the copies of a charge while streaming, in a table of at most work_mem: at
+-- 64 kB (room for 1,024 charges) a file of 3,000 lines where line i and line i + 1,500 are the
+-- same charge numbers 1,024 charges in the first round and the other 476 in a second one (their
+-- lines typed into a tuplestore meanwhile).  Each copy is stored once, the first as occurrence 1
+-- and the second as 2, and loading the file again adds nothing.
+SET work_mem = '64kB';
+INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId');
+INSERT INTO focus_staging (line)
+SELECT format('%s,%s,2025-01-01,2025-01-02,AWS,r-%s', i % 1500 + 1, i % 1500 + 1, i % 1500)
+  FROM generate_series(0, 2999) AS i ORDER BY i;
+SELECT * FROM load_focus(source => 'rounds');
+SELECT occurrence, count(*) AS lines, count(DISTINCT row_hash) AS charges, sum(billed_cost) AS billed
+  FROM spend WHERE source = 'rounds' GROUP BY 1 ORDER BY 1;
+SELECT count(*) AS second_copy_is_1500_lines_later
+  FROM spend a JOIN spend b ON b.row_hash = a.row_hash AND b.tenant = a.tenant
+ WHERE a.source = 'rounds' AND b.source = 'rounds' AND a.occurrence = 1 AND b.occurrence = 2 AND b.line = a.line + 1500;
+INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId');
+INSERT INTO focus_staging (line)
+SELECT format('%s,%s,2025-01-01,2025-01-02,AWS,r-%s', i % 1500 + 1, i % 1500 + 1, i % 1500)
+  FROM generate_series(0, 2999) AS i ORDER BY i;
+SELECT * FROM load_focus(source => 'rounds again');
+RESET work_mem;
+DELETE FROM spend WHERE source = 'rounds';
 
 -- 10. Tenants: two tenants use the same run id; each sees its own plan and spend, and neither
 -- learns that the other used it (0.2.0: a duplicate-key error naming the other tenant's run).

@@ -135,13 +135,19 @@ field_is_null(const le_csv_field *f)
 	return f->len == 0 || (f->len == 4 && memcmp(f->ptr, "NULL", 4) == 0);
 }
 
+/* What record keeps of a column: all of it, nothing (a typed column holds it), or its NULL only. */
+#define LE_REC_KEEP 0
+#define LE_REC_TYPED 1
+#define LE_REC_TYPED_UNLESS_NULL 2
+
 /*
  * The fields of a record as a jsonb object keyed by the header names; order
  * (may be NULL) lists the columns in jsonb's key order, so that the object's
- * keys arrive sorted and jsonb's own sort has nothing to do.
+ * keys arrive sorted and jsonb's own sort has nothing to do; mode (may be
+ * NULL: keep all) leaves out the columns typed columns hold.
  */
 static Datum
-record_jsonb(const le_csv *r, char **names, int ncols, const int *order)
+record_jsonb(const le_csv *r, char **names, int ncols, const int *order, const char *mode)
 {
 	JsonbParseState *state = NULL;
 	JsonbValue *res;
@@ -154,6 +160,8 @@ record_jsonb(const le_csv *r, char **names, int ncols, const int *order)
 		int			i = order ? order[j] : j;
 		const le_csv_field *f = &r->fields[i];
 
+		if (mode && (mode[i] == LE_REC_TYPED || (mode[i] == LE_REC_TYPED_UNLESS_NULL && !field_is_null(f))))
+			continue;
 		k.type = jbvString;
 		k.val.string.val = names[i];
 		k.val.string.len = strlen(names[i]);
@@ -372,6 +380,7 @@ typedef struct FocusState
 	char	  **names;
 	int			ncols;
 	int		   *order;			/* columns in jsonb key order (length, then bytes) */
+	char	   *recmode;		/* per column: what record keeps of it (LE_REC_*) */
 	size_t		names_len;		/* bytes of all header names */
 	size_t		in_len;			/* bytes of input read so far (the whole text for a text) */
 	size_t		out_len;		/* bytes the records' keys and values take so far */
@@ -1074,6 +1083,29 @@ focus_header(FocusState *st, const char *what)
 				break;
 			}
 	}
+	/*
+	 * record keeps what the typed columns do not: the columns stored as they
+	 * are (text as written, numbers and times as values, Tags as JSON) are left
+	 * out; RegionId and ResourceId only when set (else Region and
+	 * AllocatedResourceId fill region and resource_id, and record says so).
+	 */
+	st->recmode = palloc0(st->ncols);
+	{
+		static const FocusCol typed[] = {
+			FC_BILLED_COST, FC_EFFECTIVE_COST, FC_LIST_COST, FC_CONSUMED_QUANTITY, FC_CONSUMED_UNIT,
+			FC_CHARGE_PERIOD_START, FC_CHARGE_PERIOD_END, FC_BILLING_PERIOD_START, FC_BILLING_PERIOD_END,
+			FC_SERVICE_NAME, FC_SERVICE_CATEGORY, FC_CHARGE_CATEGORY, FC_CHARGE_DESCRIPTION,
+			FC_PRICING_CATEGORY, FC_BILLING_CURRENCY, FC_BILLING_ACCOUNT_ID, FC_TAGS
+		};
+
+		for (int t = 0; t < (int) lengthof(typed); t++)
+			if (st->pos[typed[t]] >= 0)
+				st->recmode[st->pos[typed[t]]] = LE_REC_TYPED;
+		if (st->pos[FC_REGION_ID] >= 0)
+			st->recmode[st->pos[FC_REGION_ID]] = LE_REC_TYPED_UNLESS_NULL;
+		if (st->pos[FC_RESOURCE_ID] >= 0)
+			st->recmode[st->pos[FC_RESOURCE_ID]] = LE_REC_TYPED_UNLESS_NULL;
+	}
 	if (st->pos[FC_BILLED_COST] < 0)
 		missing = "BilledCost";
 	else if (st->pos[FC_EFFECTIVE_COST] < 0)
@@ -1150,7 +1182,7 @@ focus_emit(FocusState *st, le_csv *r, long line, ReturnSetInfo *rsinfo)
 	focus_check_record(st, r, line);
 	old = MemoryContextSwitchTo(st->rowcxt);
 	focus_in_of_record(st, r, line, &in);
-	focus_type(st, &in, record_jsonb(r, st->names, st->ncols, st->order), values, nulls);
+	focus_type(st, &in, record_jsonb(r, st->names, st->ncols, st->order, st->recmode), values, nulls);
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(st->rowcxt);
@@ -1381,7 +1413,7 @@ typedef struct ChargeCount
 /* Bytes one charge takes in the count table (entry, load factor, doubling), for the memory budget. */
 #define LE_FOCUS_COUNT_BYTES 64
 
-/* Lines lines the last _focus_staged_rows call returned (read by _focus_staged_count). */
+/* Lines the last complete _focus_staged_rows call returned (read by _focus_staged_count). */
 static int64 focus_staged_rows_returned = 0;
 
 /* The state of one _focus_staged_rows call. */
@@ -1400,10 +1432,11 @@ typedef struct StagedRows
 	long		rec_start;
 	bool		open;
 	bool		header_done;
-	chargecount_hash *counts;	/* identity -> copies so far, of the partition being loaded */
-	int			nparts;			/* partitions of the identities (1 when the counts fit work_mem) */
-	int			part;			/* 0: streaming the staged lines; k > 0: loading partition k */
-	Tuplestorestate **parts;	/* lines of partitions 1.., typed, kept until the stream ends */
+	chargecount_hash *counts;	/* identity -> lines of the file with it so far */
+	uint32		cap;			/* identities the table may hold (work_mem) */
+	bool		streaming;		/* still reading the staged lines */
+	Tuplestorestate *spill;		/* typed lines whose identity did not fit, for the next round */
+	Tuplestorestate *reading;	/* the lines spilled by the previous round, being loaded */
 	TupleTableSlot *slot;
 	int64		returned;
 } StagedRows;
@@ -1497,30 +1530,48 @@ hex_digit(char c)
 	return c >= 'a' ? c - 'a' + 10 : c - '0';
 }
 
-/* Which partition a charge identity belongs to. */
-static inline int
-charge_part(const StagedRows *sr, const ChargeKey *k)
+/*
+ * A typed line with its occurrence (the k-th line of the file with its
+ * identity) as a result tuple in *d; false when its identity is new and the
+ * table is full: the line is then kept for the next round, when the table
+ * holds the identities that did not fit (every line of such an identity is
+ * kept, in file order, so it is numbered right then).
+ */
+static bool
+staged_row(StagedRows *sr, Datum *values, bool *nulls, const ChargeKey *k, Datum *d)
 {
-	return sr->nparts == 1 ? 0 : (int) ((k->b >> 32) % (uint64) sr->nparts);
-}
+	ChargeCount *e = chargecount_lookup(sr->counts, *k);
 
-/* A typed row with its occurrence (the k-th line of the file with its identity) as the call's result. */
-static Datum
-staged_row_datum(StagedRows *sr, Datum *values, bool *nulls, const ChargeKey *k)
-{
-	bool		found;
-	ChargeCount *e = chargecount_insert(sr->counts, *k, &found);
+	if (e == NULL)
+	{
+		bool		found;
 
-	if (!found)
+		if (sr->counts->members >= sr->cap)
+		{
+			if (sr->spill == NULL)
+			{
+				MemoryContext old = MemoryContextSwitchTo(sr->st.rowcxt->parent);
+
+				sr->spill = tuplestore_begin_heap(false, false, work_mem);
+				MemoryContextSwitchTo(old);
+			}
+			values[O__COUNT] = (Datum) 0;
+			nulls[O__COUNT] = true;
+			tuplestore_putvalues(sr->spill, sr->tupdesc, values, nulls);
+			return false;
+		}
+		e = chargecount_insert(sr->counts, *k, &found);
 		e->count = 0;
+	}
 	e->count++;
 	values[O__COUNT] = Int32GetDatum((int32) Min(e->count, (uint32) PG_INT32_MAX));
 	nulls[O__COUNT] = false;
 	sr->returned++;
-	return HeapTupleGetDatum(heap_form_tuple(sr->tupdesc, values, nulls));
+	*d = HeapTupleGetDatum(heap_form_tuple(sr->tupdesc, values, nulls));
+	return true;
 }
 
-/* Start a _focus_staged_rows call: the alias map, the partitions, the cursor. */
+/* Start a _focus_staged_rows call: the alias map, the count table, the cursor. */
 static StagedRows *
 staged_rows_begin(FunctionCallInfo fcinfo, const char *what)
 {
@@ -1528,9 +1579,6 @@ staged_rows_begin(FunctionCallInfo fcinfo, const char *what)
 	TupleDesc	td;
 	SPIPlanPtr	plan;
 	Portal		cur;
-	int64		staged;
-	bool		isnull;
-	double		budget = (double) work_mem * 1024.0;
 	MemoryContext cxt = CurrentMemoryContext;
 
 	if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE || td->natts != O__COUNT + 1)
@@ -1540,32 +1588,15 @@ staged_rows_begin(FunctionCallInfo fcinfo, const char *what)
 	sr->st.rowcxt = AllocSetContextCreate(cxt, "llm_econ focus line", 0, 256 * 1024, 1024 * 1024);
 	sr->batchcxt = AllocSetContextCreate(cxt, "llm_econ focus batch", ALLOCSET_DEFAULT_SIZES);
 	initStringInfo(&sr->rec);
+	sr->streaming = true;
+	/* the count table holds at most work_mem's worth of identities */
+	sr->cap = (uint32) Max(1024.0, Min((double) work_mem * 1024.0 / LE_FOCUS_COUNT_BYTES, (double) (1 << 26)));
+	sr->counts = chargecount_create(cxt, Min(sr->cap, 4096), NULL);
+	sr->slot = MakeSingleTupleTableSlot(sr->tupdesc, &TTSOpsMinimalTuple);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	MemoryContextSwitchTo(cxt);
 	sr->st.aliases = load_aliases();
-	if (SPI_execute("SELECT count(*) FROM llm_econ.focus_staging s "
-					"WHERE s.writer OPERATOR(pg_catalog.=) CURRENT_USER", true, 0) != SPI_OK_SELECT)
-		elog(ERROR, "counting focus_staging failed");
-	staged = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	/*
-	 * Copies of a charge are numbered with a hash table of identities.  When
-	 * the file's identities would not fit in work_mem, they are split into
-	 * partitions by identity: the first is loaded while streaming, the lines of
-	 * the others are typed into tuplestores (which spill to disk) and loaded
-	 * one partition after another, so memory stays within work_mem.
-	 */
-	sr->nparts = (int) Min(1024.0, 1.0 + floor((double) staged * LE_FOCUS_COUNT_BYTES / Max(budget, 65536.0)));
-	sr->counts = chargecount_create(cxt, (uint32) Min((double) staged / sr->nparts + 16, 1 << 24), NULL);
-	if (sr->nparts > 1)
-	{
-		int			kb = Max(64, work_mem / sr->nparts);
-
-		sr->parts = palloc0(sizeof(Tuplestorestate *) * sr->nparts);
-		for (int p = 1; p < sr->nparts; p++)
-			sr->parts[p] = tuplestore_begin_heap(false, false, kb);
-		sr->slot = MakeSingleTupleTableSlot(sr->tupdesc, &TTSOpsMinimalTuple);
-	}
 	/* a fast-start plan: the (writer, id) index gives the order, no sort of the whole file */
 	plan = SPI_prepare_cursor("SELECT s.line FROM llm_econ.focus_staging s "
 							  "WHERE s.writer OPERATOR(pg_catalog.=) CURRENT_USER ORDER BY s.id", 0, NULL,
@@ -1586,8 +1617,10 @@ PG_FUNCTION_INFO_V1(le_focus_staged_rows_fn);
  * _focus_staged types it, plus each line's occurrence (the k-th line of the
  * file with the same charge identity), one row per call: nothing is
  * materialised, so an INSERT ... SELECT over it streams from the staging
- * table into spend.  Copies are counted in a hash table of identities, kept
- * within work_mem by partitioning the identities (see staged_rows_begin).
+ * table into spend.  Copies are counted in a hash table of identities that
+ * holds at most work_mem's worth; the lines of identities that do not fit are
+ * typed into a tuplestore (spilling to disk) and numbered in a next round,
+ * so memory does not grow with the file.
  */
 Datum
 le_focus_staged_rows_fn(PG_FUNCTION_ARGS)
@@ -1596,6 +1629,7 @@ le_focus_staged_rows_fn(PG_FUNCTION_ARGS)
 	StagedRows *sr;
 	Datum		values[O__COUNT + 1];
 	bool		nulls[O__COUNT + 1];
+	Datum		d;
 	MemoryContext old;
 
 	if (SRF_IS_FIRSTCALL())
@@ -1613,18 +1647,17 @@ le_focus_staged_rows_fn(PG_FUNCTION_ARGS)
 	sr = (StagedRows *) fctx->user_fctx;
 	MemoryContextReset(sr->st.rowcxt);
 
-	while (sr->part == 0)
+	while (sr->streaming)
 	{
 		le_csv		r;
 		le_csv_status s;
 		FocusIn		in;
 		ChargeKey	k;
-		int			p;
 
 		CHECK_FOR_INTERRUPTS();
 		if (!staged_next_record(sr))
 		{
-			sr->part = 1;
+			sr->streaming = false;
 			break;
 		}
 		if (!sr->header_done)
@@ -1647,35 +1680,39 @@ le_focus_staged_rows_fn(PG_FUNCTION_ARGS)
 			csv_error(&r, sr->st.what, sr->rec_start - 1);
 		focus_check_record(&sr->st, &r, sr->rec_start);
 		focus_in_of_record(&sr->st, &r, sr->rec_start, &in);
-		focus_type(&sr->st, &in, record_jsonb(&r, sr->st.names, sr->st.ncols, sr->st.order), values, nulls);
+		focus_type(&sr->st, &in, record_jsonb(&r, sr->st.names, sr->st.ncols, sr->st.order, sr->st.recmode),
+				   values, nulls);
 		memcpy(&k, in.digest, sizeof(k));
-		p = charge_part(sr, &k);
-		if (p == 0)
+		if (staged_row(sr, values, nulls, &k, &d))
 		{
-			Datum		d = staged_row_datum(sr, values, nulls, &k);
-
 			MemoryContextSwitchTo(old);
 			SRF_RETURN_NEXT(fctx, d);
 		}
-		/* another partition: keep the typed line for later (occurrence filled then) */
-		values[O__COUNT] = (Datum) 0;
-		nulls[O__COUNT] = true;
-		tuplestore_putvalues(sr->parts[p], sr->tupdesc, values, nulls);
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(sr->st.rowcxt);
 	}
-	while (sr->part < sr->nparts)
+	/* rounds over the lines whose identities did not fit in the table */
+	for (;;)
 	{
 		ChargeKey	k;
 		char	   *hex;
 		uint8		digest[16];
 
+		bool		got;
+
 		CHECK_FOR_INTERRUPTS();
-		if (!tuplestore_gettupleslot(sr->parts[sr->part], true, false, sr->slot))
+		/* a tuple read back from disk is palloc'd here and freed by the slot at the next read */
+		old = MemoryContextSwitchTo(fctx->multi_call_memory_ctx);
+		got = sr->reading != NULL && tuplestore_gettupleslot(sr->reading, true, false, sr->slot);
+		MemoryContextSwitchTo(old);
+		if (!got)
 		{
-			tuplestore_end(sr->parts[sr->part]);
-			sr->parts[sr->part] = NULL;
-			sr->part++;
+			if (sr->reading)
+				tuplestore_end(sr->reading);
+			sr->reading = sr->spill;
+			sr->spill = NULL;
+			if (sr->reading == NULL)
+				break;
 			chargecount_reset(sr->counts);
 			continue;
 		}
@@ -1687,12 +1724,13 @@ le_focus_staged_rows_fn(PG_FUNCTION_ARGS)
 		for (int i = 0; i < 16; i++)
 			digest[i] = (uint8) ((hex_digit(hex[2 * i]) << 4) | hex_digit(hex[2 * i + 1]));
 		memcpy(&k, digest, sizeof(k));
+		if (staged_row(sr, values, nulls, &k, &d))
 		{
-			Datum		d = staged_row_datum(sr, values, nulls, &k);
-
 			MemoryContextSwitchTo(old);
 			SRF_RETURN_NEXT(fctx, d);
 		}
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(sr->st.rowcxt);
 	}
 	focus_staged_rows_returned = sr->returned;
 	if (SPI_connect() != SPI_OK_CONNECT)

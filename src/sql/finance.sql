@@ -122,8 +122,8 @@ COMMENT ON FUNCTION llm_econ._freeze_plan() IS
 CREATE TRIGGER run_plan_freeze BEFORE INSERT OR UPDATE ON llm_econ.run_plan
     FOR EACH ROW EXECUTE FUNCTION llm_econ._freeze_plan();
 
--- FOCUS-shaped billing lines.  Every line of an imported file is kept (GPU or not), with the
--- whole original line in "record"; the typed columns are what reports need.
+-- FOCUS-shaped billing lines.  Every line of an imported file is kept (GPU or not): the typed
+-- columns are what reports need, and "record" keeps the original line's other columns.
 CREATE TABLE llm_econ.spend (
     id                   bigserial PRIMARY KEY,
     tenant               text NOT NULL DEFAULT CURRENT_USER,
@@ -170,7 +170,7 @@ CREATE INDEX spend_charge_period ON llm_econ.spend (charge_period_start);
 CREATE INDEX spend_billing_period ON llm_econ.spend (tenant, provider, billing_account_id, billing_period_start);
 
 COMMENT ON TABLE llm_econ.spend IS
-  'billed lines (FOCUS cost-and-usage rows), every line kept with its original record; GPU lines carry sku and gpu_hours; run_id from the run_id tag';
+  'billed lines (FOCUS cost-and-usage rows), every line kept: typed columns, and the original line''s other columns in record; GPU lines carry sku and gpu_hours; run_id from the run_id tag';
 COMMENT ON COLUMN llm_econ.spend.id IS 'surrogate key, in import order';
 COMMENT ON COLUMN llm_econ.spend.tenant IS 'the role that owns the line (row-level security)';
 COMMENT ON COLUMN llm_econ.spend.charge_period_start IS 'FOCUS ChargePeriodStart (inclusive; UTC when the file gives no offset)';
@@ -198,7 +198,7 @@ COMMENT ON COLUMN llm_econ.spend.billing_currency IS 'FOCUS BillingCurrency (ISO
 COMMENT ON COLUMN llm_econ.spend.run_id IS 'the run: the Tags key run_id, or the x_run_id column';
 COMMENT ON COLUMN llm_econ.spend.resource_id IS 'FOCUS ResourceId';
 COMMENT ON COLUMN llm_econ.spend.tags IS 'FOCUS Tags (JSON object)';
-COMMENT ON COLUMN llm_econ.spend.record IS 'the whole original line: header name -> value (NULL written as the word NULL or empty becomes JSON null)';
+COMMENT ON COLUMN llm_econ.spend.record IS 'the columns of the original line that no typed column holds: header name -> value (NULL written as the word NULL or empty becomes JSON null); the typed FOCUS columns (costs, quantity and unit, periods, service, charge category and description, pricing category, currency, billing account, Tags, and RegionId and ResourceId when set) are not repeated';
 COMMENT ON COLUMN llm_econ.spend.source IS 'the import''s source label';
 COMMENT ON COLUMN llm_econ.spend.line IS 'line of the file the row came from';
 COMMENT ON COLUMN llm_econ.spend.row_hash IS
@@ -321,7 +321,7 @@ CREATE FUNCTION llm_econ._focus_staged_rows(what text,
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'le_focus_staged_rows_fn' LANGUAGE C STABLE STRICT;
 COMMENT ON FUNCTION llm_econ._focus_staged_rows(text) IS
-  'internal: the current role''s focus_staging lines typed as _focus_staged types them, with each line''s occurrence (k-th line of the file with its charge identity, counted in a hash table kept within work_mem), returned one row per call so that INSERT ... SELECT streams';
+  'internal: the current role''s focus_staging lines typed as _focus_staged types them, with each line''s occurrence (k-th line of the file with its charge identity), one row per call so that INSERT ... SELECT streams; copies are counted in a hash table of at most work_mem, the lines of identities that do not fit are numbered in later rounds from a tuplestore';
 
 CREATE FUNCTION llm_econ._focus_staged_count() RETURNS bigint
 AS 'MODULE_PATHNAME', 'le_focus_staged_count_fn' LANGUAGE C VOLATILE STRICT;
@@ -331,7 +331,7 @@ COMMENT ON FUNCTION llm_econ._focus_staged_count() IS
 CREATE FUNCTION llm_econ._focus_charge_key(record jsonb) RETURNS text
 AS 'MODULE_PATHNAME', 'le_focus_charge_key_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._focus_charge_key(jsonb) IS
-  'internal: the charge identity of a stored line''s original record, as an import computes it (row_hash)';
+  'internal: the charge identity of a whole original line as jsonb (header name -> value, as 0.2.0 stored record), as an import computes it (row_hash)';
 
 -- Why the current role may not import for tenant who (NULL when it may): checked before any parsing,
 -- so a refusal is one line naming the grant or the tenant.
@@ -448,7 +448,7 @@ BEGIN
     FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery) AS s;
 END $$;
 COMMENT ON FUNCTION llm_econ.import_focus(text, text, text, text) IS
-  'imports a FOCUS 1.0-1.3 cost-and-usage CSV into spend for tenant (default: the current role): every line kept with its original record, GPU-hours for GPU instance lines, run_id from tags; all or nothing. '
+  'imports a FOCUS 1.0-1.3 cost-and-usage CSV into spend for tenant (default: the current role): every line kept (typed columns, the other columns in record), GPU-hours for GPU instance lines, run_id from tags; all or nothing. '
   'Charges already stored for the tenant (the same FOCUS values, however the file writes them) are counted as skipped; '
   'with a delivery label, the lines earlier deliveries left for the same provider, billing account and billing period are replaced (counted in replaced), and files of one delivery add up';
 

@@ -179,10 +179,29 @@ AS 'MODULE_PATHNAME', 'le_focus_staged_fn' LANGUAGE C STABLE STRICT;
 COMMENT ON FUNCTION llm_econ._focus_staged(text) IS
   'internal: the current role''s focus_staging lines typed as _focus_lines types a text, read through a cursor in batches (memory does not grow with the file)';
 
+CREATE FUNCTION llm_econ._focus_staged_rows(what text,
+    OUT line int4, OUT record jsonb, OUT charge_period_start timestamptz, OUT charge_period_end timestamptz,
+    OUT billing_period_start timestamptz, OUT billing_period_end timestamptz, OUT provider text,
+    OUT service_name text, OUT service_category text, OUT charge_category text, OUT charge_description text,
+    OUT pricing_category text, OUT pricing text, OUT region text, OUT sku text, OUT instance_type text,
+    OUT gpus_per_instance int4, OUT gpu_type text, OUT consumed_quantity numeric, OUT consumed_unit text,
+    OUT gpu_hours numeric, OUT billed_cost numeric, OUT effective_cost numeric, OUT list_cost numeric,
+    OUT billing_currency text, OUT run_id text, OUT resource_id text, OUT tags jsonb,
+    OUT billing_account_id text, OUT row_hash text, OUT occurrence int4)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'le_focus_staged_rows_fn' LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION llm_econ._focus_staged_rows(text) IS
+  'internal: the current role''s focus_staging lines typed as _focus_staged types them, with each line''s occurrence (k-th line of the file with its charge identity), one row per call so that INSERT ... SELECT streams; copies are counted in a hash table of at most work_mem, the lines of identities that do not fit are numbered in later rounds from a tuplestore';
+
+CREATE FUNCTION llm_econ._focus_staged_count() RETURNS bigint
+AS 'MODULE_PATHNAME', 'le_focus_staged_count_fn' LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION llm_econ._focus_staged_count() IS
+  'internal: how many lines the session''s last complete _focus_staged_rows call returned';
+
 CREATE FUNCTION llm_econ._focus_charge_key(record jsonb) RETURNS text
 AS 'MODULE_PATHNAME', 'le_focus_charge_key_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._focus_charge_key(jsonb) IS
-  'internal: the charge identity of a stored line''s original record, as an import computes it (row_hash)';
+  'internal: the charge identity of a whole original line as jsonb (header name -> value, as 0.2.0 stored record), as an import computes it (row_hash)';
 
 -- Why the current role may not import for tenant who (NULL when it may): checked before any parsing,
 -- so a refusal is one line naming the grant or the tenant.
@@ -299,7 +318,7 @@ BEGIN
     FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery) AS s;
 END $$;
 COMMENT ON FUNCTION llm_econ.import_focus(text, text, text, text) IS
-  'imports a FOCUS 1.0-1.3 cost-and-usage CSV into spend for tenant (default: the current role): every line kept with its original record, GPU-hours for GPU instance lines, run_id from tags; all or nothing. '
+  'imports a FOCUS 1.0-1.3 cost-and-usage CSV into spend for tenant (default: the current role): every line kept (typed columns, the other columns in record), GPU-hours for GPU instance lines, run_id from tags; all or nothing. '
   'Charges already stored for the tenant (the same FOCUS values, however the file writes them) are counted as skipped; '
   'with a delivery label, the lines earlier deliveries left for the same provider, billing account and billing period are replaced (counted in replaced), and files of one delivery add up';
 
@@ -318,11 +337,34 @@ BEGIN
   IF load_focus.delivery IS NOT NULL AND btrim(load_focus.delivery) = '' THEN
     RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  PERFORM llm_econ._focus_temp();
-  TRUNCATE llm_econ_focus_lines;
-  INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_staged('focus_staging');
-  SELECT s.inserted, s.skipped, s.replaced INTO inserted, skipped, replaced
-    FROM llm_econ._focus_store(who, load_focus.source, load_focus.delivery) AS s;
+  IF load_focus.delivery IS NULL THEN
+    -- nothing to replace: one INSERT streams the typed lines from the staging table into spend
+    -- (no temporary table, no sort: copies of a charge are numbered while typing)
+    INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
+           billing_period_end, provider, service_name, service_category, charge_category, charge_description,
+           pricing_category, pricing, region, sku, instance_type, gpus_per_instance, consumed_quantity,
+           consumed_unit, gpu_hours, billed_cost, effective_cost, list_cost, billing_currency, run_id,
+           resource_id, tags, record, source, line, row_hash, occurrence, billing_account_id, delivery)
+    SELECT who, (x.r).charge_period_start, (x.r).charge_period_end, (x.r).billing_period_start,
+           (x.r).billing_period_end, (x.r).provider, (x.r).service_name, (x.r).service_category,
+           (x.r).charge_category, (x.r).charge_description, (x.r).pricing_category, (x.r).pricing, (x.r).region,
+           coalesce((x.r).sku, CASE WHEN (x.r).gpu_type IS NOT NULL THEN llm_econ._sku_find((x.r).gpu_type) END),
+           (x.r).instance_type, (x.r).gpus_per_instance, (x.r).consumed_quantity, (x.r).consumed_unit,
+           (x.r).gpu_hours, (x.r).billed_cost, (x.r).effective_cost, (x.r).list_cost, (x.r).billing_currency,
+           (x.r).run_id, (x.r).resource_id, (x.r).tags, (x.r).record, load_focus.source, (x.r).line,
+           (x.r).row_hash, (x.r).occurrence, (x.r).billing_account_id, NULL
+      FROM (SELECT llm_econ._focus_staged_rows('focus_staging') AS r OFFSET 0) AS x
+    ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING;
+    GET DIAGNOSTICS inserted = ROW_COUNT;
+    skipped := llm_econ._focus_staged_count() - inserted;
+    replaced := 0;
+  ELSE
+    PERFORM llm_econ._focus_temp();
+    TRUNCATE llm_econ_focus_lines;
+    INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_staged('focus_staging');
+    SELECT s.inserted, s.skipped, s.replaced INTO inserted, skipped, replaced
+      FROM llm_econ._focus_store(who, load_focus.source, load_focus.delivery) AS s;
+  END IF;
   DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER;
 END $$;
 COMMENT ON FUNCTION llm_econ.load_focus(text, text, text) IS
@@ -338,6 +380,14 @@ UPDATE llm_econ.spend s SET row_hash = k.row_hash, occurrence = k.occurrence
                row_number() OVER (PARTITION BY x.tenant, x.row_hash ORDER BY x.id)::int4 AS occurrence
           FROM (SELECT t.id, t.tenant, llm_econ._focus_charge_key(t.record) AS row_hash FROM llm_econ.spend t) AS x) AS k
  WHERE s.id = k.id;
+-- record keeps what no typed column holds (as an import now stores it): the typed FOCUS columns
+-- leave it, RegionId and ResourceId when set.  After the re-key, which reads the whole line.
+UPDATE llm_econ.spend SET record = record
+       - '{BilledCost,EffectiveCost,ListCost,ConsumedQuantity,ConsumedUnit,ChargePeriodStart,ChargePeriodEnd,BillingPeriodStart,BillingPeriodEnd,ServiceName,ServiceCategory,ChargeCategory,ChargeDescription,PricingCategory,BillingCurrency,BillingAccountId,Tags}'::text[]
+       - ARRAY(SELECT k FROM unnest('{RegionId,ResourceId}'::text[]) AS k WHERE record ->> k IS NOT NULL);
+COMMENT ON TABLE llm_econ.spend IS
+  'billed lines (FOCUS cost-and-usage rows), every line kept: typed columns, and the original line''s other columns in record; GPU lines carry sku and gpu_hours; run_id from the run_id tag';
+COMMENT ON COLUMN llm_econ.spend.record IS 'the columns of the original line that no typed column holds: header name -> value (NULL written as the word NULL or empty becomes JSON null); the typed FOCUS columns (costs, quantity and unit, periods, service, charge category and description, pricing category, currency, billing account, Tags, and RegionId and ResourceId when set) are not repeated';
 
 -- Plan vs actual: every plan and every run that has spend, joined on (tenant, run_id) (full join:
 -- runs without spend yet and spend without a plan both appear), plus one "untagged" row per tenant
