@@ -257,6 +257,23 @@ SELECT format('%s,%s,2025-01-01,2025-01-02,AWS,r-%s', i % 1500 + 1, i % 1500 + 1
 SELECT * FROM load_focus(source => 'rounds again');
 RESET work_mem;
 DELETE FROM spend WHERE source = 'rounds';
+-- deliveries on the staged path: a first pass reads the file's billing periods, whose lines from
+-- earlier deliveries are replaced, even when the restatement writes the period date-only (the
+-- same instant); a delivery in two files loads both, and loading one of them again adds nothing.
+INSERT INTO focus_staging (line) VALUES (:'head'),
+  ('100.00,100.00' || :'jan' || ',2025-01-05T00:00:00Z,2025-01-06T00:00:00Z,AWS,i-1,NULL'),
+  ('200.00,200.00' || :'jan' || ',2025-01-06T00:00:00Z,2025-01-07T00:00:00Z,AWS,i-2,NULL');
+SELECT * FROM load_focus(source => 'staged-v1.csv', delivery => 'staged v1');
+INSERT INTO focus_staging (line) VALUES (:'head'), ('250.00,250.00,USD,111,2025-01-01,2025-02-01,2025-01-06,2025-01-07,AWS,i-2,NULL');
+SELECT * FROM load_focus(source => 'staged-v2a.csv', delivery => 'staged v2');
+INSERT INTO focus_staging (line) VALUES (:'head'),
+  ('400.00,400.00' || :'jan' || ',2025-01-08T00:00:00Z,2025-01-09T00:00:00Z,AWS,i-4,NULL');
+SELECT * FROM load_focus(source => 'staged-v2b.csv', delivery => 'staged v2');
+SELECT * FROM restated;
+INSERT INTO focus_staging (line) VALUES (:'head'),
+  ('400.00,400.00' || :'jan' || ',2025-01-08T00:00:00Z,2025-01-09T00:00:00Z,AWS,i-4,NULL');
+SELECT * FROM load_focus(source => 'staged-v2b.csv', delivery => 'staged v2');
+DELETE FROM spend WHERE source LIKE 'staged-%';
 
 -- 10. Tenants: two tenants use the same run id; each sees its own plan and spend, and neither
 -- learns that the other used it (0.2.0: a duplicate-key error naming the other tenant's run).

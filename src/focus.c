@@ -1753,3 +1753,131 @@ le_focus_staged_count_fn(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_INT64(focus_staged_rows_returned);
 }
+
+PG_FUNCTION_INFO_V1(le_focus_staged_periods_fn);
+
+/*
+ * _focus_staged_periods(what): the billing periods of the current user's
+ * staged FOCUS file, (provider key, BillingAccountId, BillingPeriodStart),
+ * each once: what a delivery replaces, known before the lines are loaded.  A
+ * pass that reads only these columns; a line it cannot read is left out (the
+ * load that follows names it in its error, and the whole load is undone).
+ * Periods are told apart by the md5 of their values, in a table of at most
+ * work_mem; past that, a period may come back more than once.
+ */
+Datum
+le_focus_staged_periods_fn(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	char	   *what = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	StagedRows *sr;
+	MemoryContext percall = CurrentMemoryContext;
+	InitMaterializedSRF(fcinfo, 0);
+	sr = palloc0(sizeof(StagedRows));
+	sr->st.what = what;
+	sr->st.rowcxt = AllocSetContextCreate(percall, "llm_econ focus line", ALLOCSET_DEFAULT_SIZES);
+	sr->batchcxt = AllocSetContextCreate(percall, "llm_econ focus batch", ALLOCSET_DEFAULT_SIZES);
+	initStringInfo(&sr->rec);
+	sr->cap = (uint32) Max(1024.0, Min((double) work_mem * 1024.0 / LE_FOCUS_COUNT_BYTES, (double) (1 << 26)));
+	sr->counts = chargecount_create(percall, 1024, NULL);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	{
+		SPIPlanPtr	plan = SPI_prepare_cursor("SELECT s.line FROM llm_econ.focus_staging s "
+											  "WHERE s.writer OPERATOR(pg_catalog.=) CURRENT_USER ORDER BY s.id",
+											  0, NULL, CURSOR_OPT_FAST_PLAN);
+		Portal		cur;
+
+		if (plan == NULL)
+			elog(ERROR, "SPI_prepare failed");
+		cur = SPI_cursor_open(NULL, plan, NULL, NULL, true);
+		sr->portal = MemoryContextStrdup(percall, cur->name);
+	}
+	SPI_finish();
+	MemoryContextSwitchTo(percall);
+
+	while (staged_next_record(sr))
+	{
+		le_csv		r;
+		FocusIn		in;
+		MemoryContext old;
+
+		CHECK_FOR_INTERRUPTS();
+		if (!sr->header_done)
+		{
+			le_csv_init(&r, sr->rec.data, sr->rec.len, le_palloc, NULL);
+			if (le_csv_next(&r) == LE_CSV_ERROR)
+				csv_error(&r, what, sr->rec_start - 1);
+			sr->st.ncols = header_names(&r, what, sr->rec_start, &sr->st.names);
+			focus_header(&sr->st, what);
+			sr->header_done = true;
+			continue;
+		}
+		old = MemoryContextSwitchTo(sr->st.rowcxt);
+		le_csv_init(&r, sr->rec.data, sr->rec.len, le_palloc, NULL);
+		if (le_csv_next(&r) == LE_CSV_RECORD && r.nfields == sr->st.ncols)
+		{
+			const char *prov;
+			char	   *bps;
+			char	   *key;
+			bool		ok = true;
+			Datum		values[3];
+			bool		nulls[3] = {false, false, false};
+
+			focus_in_of_record(&sr->st, &r, sr->rec_start, &in);
+			prov = in.v[FC_SERVICE_PROVIDER_NAME] ? col_cstr(&in, FC_SERVICE_PROVIDER_NAME) : col_cstr(&in, FC_PROVIDER_NAME);
+			if (prov == NULL || provider_key(prov)[0] == '\0')
+				ok = false;
+			else
+				values[0] = CStringGetTextDatum(provider_key(prov));
+			nulls[1] = (in.v[FC_BILLING_ACCOUNT_ID] == NULL);
+			if (!nulls[1])
+				values[1] = PointerGetDatum(cstring_to_text_with_len(in.v[FC_BILLING_ACCOUNT_ID],
+																	  in.len[FC_BILLING_ACCOUNT_ID]));
+			bps = col_cstr(&in, FC_BILLING_PERIOD_START);
+			nulls[2] = (bps == NULL);
+			if (ok && bps)
+			{
+				/* the instant as the load reads it; unreadable: left to the load's error */
+				char	   *inst = time_identity(bps);
+
+				if (inst == bps)
+					ok = false;
+				else
+					values[2] = Int64GetDatum(strtoll(inst, NULL, 10));
+			}
+			if (ok)
+			{
+				uint8		digest[16];
+				const char *errstr = NULL;
+				ChargeKey	k;
+				bool		found = false;
+
+				key = psprintf("%s\x1f%s\x1f%s", TextDatumGetCString(values[0]),
+							   nulls[1] ? "\\N" : TextDatumGetCString(values[1]),
+							   nulls[2] ? "\\N" : psprintf(INT64_FORMAT, DatumGetInt64(values[2])));
+				if (!pg_md5_binary(key, strlen(key), digest, &errstr))
+					ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("md5 failed: %s", errstr)));
+				memcpy(&k, digest, sizeof(k));
+				if (chargecount_lookup(sr->counts, k) == NULL && sr->counts->members < sr->cap)
+					chargecount_insert(sr->counts, k, &found);
+				else
+					found = chargecount_lookup(sr->counts, k) != NULL;
+				if (!found)
+					tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+			}
+		}
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(sr->st.rowcxt);
+	}
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	{
+		Portal		cur = SPI_cursor_find(sr->portal);
+
+		if (cur)
+			SPI_cursor_close(cur);
+	}
+	SPI_finish();
+	return (Datum) 0;
+}

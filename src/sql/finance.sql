@@ -328,6 +328,13 @@ AS 'MODULE_PATHNAME', 'le_focus_staged_count_fn' LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION llm_econ._focus_staged_count() IS
   'internal: how many lines the session''s last complete _focus_staged_rows call returned';
 
+CREATE FUNCTION llm_econ._focus_staged_periods(what text,
+    OUT provider text, OUT billing_account_id text, OUT billing_period_start timestamptz)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'le_focus_staged_periods_fn' LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION llm_econ._focus_staged_periods(text) IS
+  'internal: the billing periods (provider key, billing account, billing period start) of the current role''s staged FOCUS file, each once: what a delivery replaces; lines it cannot read are left to the load''s error';
+
 CREATE FUNCTION llm_econ._focus_charge_key(record jsonb) RETURNS text
 AS 'MODULE_PATHNAME', 'le_focus_charge_key_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._focus_charge_key(jsonb) IS
@@ -467,34 +474,38 @@ BEGIN
   IF load_focus.delivery IS NOT NULL AND btrim(load_focus.delivery) = '' THEN
     RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  IF load_focus.delivery IS NULL THEN
-    -- nothing to replace: one INSERT streams the typed lines from the staging table into spend
-    -- (no temporary table, no sort: copies of a charge are numbered while typing)
-    INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
-           billing_period_end, provider, service_name, service_category, charge_category, charge_description,
-           pricing_category, pricing, region, sku, instance_type, gpus_per_instance, consumed_quantity,
-           consumed_unit, gpu_hours, billed_cost, effective_cost, list_cost, billing_currency, run_id,
-           resource_id, tags, record, source, line, row_hash, occurrence, billing_account_id, delivery)
-    SELECT who, (x.r).charge_period_start, (x.r).charge_period_end, (x.r).billing_period_start,
-           (x.r).billing_period_end, (x.r).provider, (x.r).service_name, (x.r).service_category,
-           (x.r).charge_category, (x.r).charge_description, (x.r).pricing_category, (x.r).pricing, (x.r).region,
-           coalesce((x.r).sku, CASE WHEN (x.r).gpu_type IS NOT NULL THEN llm_econ._sku_find((x.r).gpu_type) END),
-           (x.r).instance_type, (x.r).gpus_per_instance, (x.r).consumed_quantity, (x.r).consumed_unit,
-           (x.r).gpu_hours, (x.r).billed_cost, (x.r).effective_cost, (x.r).list_cost, (x.r).billing_currency,
-           (x.r).run_id, (x.r).resource_id, (x.r).tags, (x.r).record, load_focus.source, (x.r).line,
-           (x.r).row_hash, (x.r).occurrence, (x.r).billing_account_id, NULL
-      FROM (SELECT llm_econ._focus_staged_rows('focus_staging') AS r OFFSET 0) AS x
-    ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING;
-    GET DIAGNOSTICS inserted = ROW_COUNT;
-    skipped := llm_econ._focus_staged_count() - inserted;
-    replaced := 0;
-  ELSE
-    PERFORM llm_econ._focus_temp();
-    TRUNCATE llm_econ_focus_lines;
-    INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_staged('focus_staging');
-    SELECT s.inserted, s.skipped, s.replaced INTO inserted, skipped, replaced
-      FROM llm_econ._focus_store(who, load_focus.source, load_focus.delivery) AS s;
+  replaced := 0;
+  IF load_focus.delivery IS NOT NULL THEN
+    -- a delivery replaces what earlier deliveries left for the file's billing periods: a first
+    -- pass reads only the periods, so the lines are then loaded in one streaming INSERT as well
+    WITH gone AS (
+           DELETE FROM llm_econ.spend s USING llm_econ._focus_staged_periods('focus_staging') AS p
+            WHERE s.tenant = who AND s.provider = p.provider
+              AND s.billing_account_id IS NOT DISTINCT FROM p.billing_account_id
+              AND s.billing_period_start IS NOT DISTINCT FROM p.billing_period_start
+              AND s.delivery IS DISTINCT FROM load_focus.delivery
+           RETURNING 1)
+    SELECT count(*) INTO replaced FROM gone;
   END IF;
+  -- one INSERT streams the typed lines from the staging table into spend (no temporary table,
+  -- no sort: copies of a charge are numbered while typing)
+  INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
+         billing_period_end, provider, service_name, service_category, charge_category, charge_description,
+         pricing_category, pricing, region, sku, instance_type, gpus_per_instance, consumed_quantity,
+         consumed_unit, gpu_hours, billed_cost, effective_cost, list_cost, billing_currency, run_id,
+         resource_id, tags, record, source, line, row_hash, occurrence, billing_account_id, delivery)
+  SELECT who, (x.r).charge_period_start, (x.r).charge_period_end, (x.r).billing_period_start,
+         (x.r).billing_period_end, (x.r).provider, (x.r).service_name, (x.r).service_category,
+         (x.r).charge_category, (x.r).charge_description, (x.r).pricing_category, (x.r).pricing, (x.r).region,
+         coalesce((x.r).sku, CASE WHEN (x.r).gpu_type IS NOT NULL THEN llm_econ._sku_find((x.r).gpu_type) END),
+         (x.r).instance_type, (x.r).gpus_per_instance, (x.r).consumed_quantity, (x.r).consumed_unit,
+         (x.r).gpu_hours, (x.r).billed_cost, (x.r).effective_cost, (x.r).list_cost, (x.r).billing_currency,
+         (x.r).run_id, (x.r).resource_id, (x.r).tags, (x.r).record, load_focus.source, (x.r).line,
+         (x.r).row_hash, (x.r).occurrence, (x.r).billing_account_id, load_focus.delivery
+    FROM (SELECT llm_econ._focus_staged_rows('focus_staging') AS r OFFSET 0) AS x
+  ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING;
+  GET DIAGNOSTICS inserted = ROW_COUNT;
+  skipped := llm_econ._focus_staged_count() - inserted;
   DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER;
 END $$;
 COMMENT ON FUNCTION llm_econ.load_focus(text, text, text) IS
