@@ -1239,119 +1239,6 @@ odd_quotes(const char *p, size_t n, bool open)
 	return open;
 }
 
-PG_FUNCTION_INFO_V1(le_focus_staged_fn);
-
-/*
- * _focus_staged(what): the current user's lines of llm_econ.focus_staging
- * (one physical file line each, in id order; the first is the header), typed
- * as _focus_lines does.  Reads through a cursor in batches and types line by
- * line in a context reset for each, so memory does not grow with the file
- * (the result goes to a tuplestore, which spills to disk past work_mem).  A
- * record whose quoted field holds a line end spans several staged lines; they
- * are joined again.
- */
-Datum
-le_focus_staged_fn(PG_FUNCTION_ARGS)
-{
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	char	   *what = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	FocusState	st;
-	Portal		cur;
-	StringInfoData rec;
-	long		physical = 0;	/* physical lines read */
-	long		rec_start = 0;	/* line where the pending record starts */
-	bool		open = false;	/* pending record has an open quote */
-	bool		header_done = false;
-	MemoryContext percall = CurrentMemoryContext;
-	SPIPlanPtr	plan;
-
-	InitMaterializedSRF(fcinfo, 0);
-	memset(&st, 0, sizeof(st));
-	st.what = what;
-	st.rowcxt = AllocSetContextCreate(percall, "llm_econ focus line", 0, 256 * 1024, 1024 * 1024);
-	initStringInfo(&rec);
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	MemoryContextSwitchTo(percall);
-	st.aliases = load_aliases();
-	plan = SPI_prepare("SELECT s.line FROM llm_econ.focus_staging s "
-					   "WHERE s.writer OPERATOR(pg_catalog.=) CURRENT_USER ORDER BY s.id", 0, NULL);
-	if (plan == NULL)
-		elog(ERROR, "SPI_prepare failed");
-	cur = SPI_cursor_open(NULL, plan, NULL, NULL, true);
-	for (;;)
-	{
-		SPI_cursor_fetch(cur, true, 1000);
-		if (SPI_processed == 0)
-			break;
-		for (uint64 i = 0; i < SPI_processed; i++)
-		{
-			bool		isnull;
-			Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
-			text	   *t;
-			const char *p = "";
-			size_t		n = 0;
-
-			CHECK_FOR_INTERRUPTS();
-			physical++;
-			if (!isnull)
-			{
-				MemoryContext old = MemoryContextSwitchTo(st.rowcxt);
-
-				t = DatumGetTextPP(d);
-				MemoryContextSwitchTo(old);
-				p = VARDATA_ANY(t);
-				n = VARSIZE_ANY_EXHDR(t);
-			}
-			if (rec.len == 0 && !open)
-			{
-				if (n == 0)
-					continue;	/* blank line between records */
-				rec_start = physical;
-			}
-			else
-				appendStringInfoChar(&rec, '\n');
-			appendBinaryStringInfo(&rec, p, n);
-			st.in_len += n + 1;
-			open = odd_quotes(p, n, open);
-			if (open)
-				continue;		/* the record goes on in the next line */
-			{
-				le_csv		r;
-				le_csv_status s;
-				MemoryContext old = MemoryContextSwitchTo(header_done ? st.rowcxt : percall);
-
-				le_csv_init(&r, rec.data, rec.len, le_palloc, NULL);
-				s = le_csv_next(&r);
-				if (s == LE_CSV_ERROR)
-					csv_error(&r, what, rec_start - 1);
-				if (!header_done)
-				{
-					st.ncols = header_names(&r, what, rec_start, &st.names);
-					focus_header(&st, what);
-					header_done = true;
-					MemoryContextSwitchTo(old);
-				}
-				else
-				{
-					MemoryContextSwitchTo(old);
-					focus_emit(&st, &r, rec_start, rsinfo);
-				}
-				resetStringInfo(&rec);
-			}
-		}
-		SPI_freetuptable(SPI_tuptable);
-	}
-	if (open)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s line %ld: unclosed quote", what, rec_start)));
-	/* nothing staged: no rows (load_focus says so before it calls this) */
-	SPI_cursor_close(cur);
-	SPI_finish();
-	return (Datum) 0;
-}
-
 PG_FUNCTION_INFO_V1(le_focus_charge_key_fn);
 
 /*
@@ -1614,7 +1501,7 @@ PG_FUNCTION_INFO_V1(le_focus_staged_rows_fn);
 
 /*
  * _focus_staged_rows(what): the current user's staged FOCUS file typed as
- * _focus_staged types it, plus each line's occurrence (the k-th line of the
+ * _focus_lines types a text, plus each line's occurrence (the k-th line of the
  * file with the same charge identity), one row per call: nothing is
  * materialised, so an INSERT ... SELECT over it streams from the staging
  * table into spend.  Copies are counted in a hash table of identities that

@@ -165,20 +165,6 @@ ALTER TABLE llm_econ.focus_staging ENABLE ROW LEVEL SECURITY;
 CREATE POLICY focus_staging_writer ON llm_econ.focus_staging
     USING (writer OPERATOR(pg_catalog.=) CURRENT_USER) WITH CHECK (writer OPERATOR(pg_catalog.=) CURRENT_USER);
 
-CREATE FUNCTION llm_econ._focus_staged(what text,
-    OUT line int4, OUT record jsonb, OUT charge_period_start timestamptz, OUT charge_period_end timestamptz,
-    OUT billing_period_start timestamptz, OUT billing_period_end timestamptz, OUT provider text,
-    OUT service_name text, OUT service_category text, OUT charge_category text, OUT charge_description text,
-    OUT pricing_category text, OUT pricing text, OUT region text, OUT sku text, OUT instance_type text,
-    OUT gpus_per_instance int4, OUT gpu_type text, OUT consumed_quantity numeric, OUT consumed_unit text,
-    OUT gpu_hours numeric, OUT billed_cost numeric, OUT effective_cost numeric, OUT list_cost numeric,
-    OUT billing_currency text, OUT run_id text, OUT resource_id text, OUT tags jsonb,
-    OUT billing_account_id text, OUT row_hash text)
-RETURNS SETOF record
-AS 'MODULE_PATHNAME', 'le_focus_staged_fn' LANGUAGE C STABLE STRICT;
-COMMENT ON FUNCTION llm_econ._focus_staged(text) IS
-  'internal: the current role''s focus_staging lines typed as _focus_lines types a text, read through a cursor in batches (memory does not grow with the file)';
-
 CREATE FUNCTION llm_econ._focus_staged_rows(what text,
     OUT line int4, OUT record jsonb, OUT charge_period_start timestamptz, OUT charge_period_end timestamptz,
     OUT billing_period_start timestamptz, OUT billing_period_end timestamptz, OUT provider text,
@@ -191,7 +177,7 @@ CREATE FUNCTION llm_econ._focus_staged_rows(what text,
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'le_focus_staged_rows_fn' LANGUAGE C STABLE STRICT;
 COMMENT ON FUNCTION llm_econ._focus_staged_rows(text) IS
-  'internal: the current role''s focus_staging lines typed as _focus_staged types them, with each line''s occurrence (k-th line of the file with its charge identity), one row per call so that INSERT ... SELECT streams; copies are counted in a hash table of at most work_mem, the lines of identities that do not fit are numbered in later rounds from a tuplestore';
+  'internal: the current role''s focus_staging lines typed as _focus_lines types a text, with each line''s occurrence (k-th line of the file with its charge identity), one row per call so that INSERT ... SELECT streams; copies are counted in a hash table of at most work_mem, the lines of identities that do not fit are numbered in later rounds from a tuplestore';
 
 CREATE FUNCTION llm_econ._focus_staged_count() RETURNS bigint
 AS 'MODULE_PATHNAME', 'le_focus_staged_count_fn' LANGUAGE C VOLATILE STRICT;
