@@ -361,6 +361,7 @@ typedef struct FocusIn
 	const char *norm[FC__COUNT];
 	Jsonb	   *tags;
 	bool		tags_parsed;
+	const char *provkey;		/* the provider key (NULL: charge_key computes it) */
 	uint8		digest[16];		/* the charge identity, binary (set by focus_type) */
 } FocusIn;
 
@@ -568,7 +569,12 @@ col_time(FocusIn *in, FocusCol c, bool required, bool *isnull)
 		line_error(in, focus_col_names[c], "not an ISO 8601 timestamp", s);
 	/* no offset: read as a timestamp without time zone, which is the UTC instant */
 	d = input_named(shape == 2 ? timestamptz_in : timestamp_in, s, in, focus_col_names[c]);
-	in->norm[c] = psprintf(INT64_FORMAT, DatumGetInt64(d));
+	{
+		char	   *n = palloc(MAXINT8LEN + 1);
+
+		pg_lltoa(DatumGetInt64(d), n);
+		in->norm[c] = n;
+	}
 	return d;
 }
 
@@ -730,27 +736,34 @@ charge_key_digest(const FocusIn *in, uint8 *digest)
 	MemoryContext cxt = CurrentMemoryContext;
 
 	initStringInfo(&buf);
-	prov = in->v[FC_SERVICE_PROVIDER_NAME] ? col_cstr(in, FC_SERVICE_PROVIDER_NAME) : col_cstr(in, FC_PROVIDER_NAME);
-	appendStringInfo(&buf, "provider=%s", prov ? provider_key(prov) : "");
+	appendStringInfoString(&buf, "provider=");
+	if (in->provkey)
+		appendStringInfoString(&buf, in->provkey);
+	else
+	{
+		prov = in->v[FC_SERVICE_PROVIDER_NAME] ? col_cstr(in, FC_SERVICE_PROVIDER_NAME) : col_cstr(in, FC_PROVIDER_NAME);
+		appendStringInfoString(&buf, prov ? provider_key(prov) : "");
+	}
+	/* "\x1f<name>=<value>" for each column (appended piece by piece: this runs for every line) */
 	for (int i = 0; i < (int) lengthof(focus_identity); i++)
 	{
 		FocusCol	c = focus_identity[i];
-		char	   *s = col_cstr(in, c);
-		const char *v;
 
-		if (s == NULL)
-			v = "\\N";
+		appendStringInfoChar(&buf, '\x1f');
+		appendStringInfoString(&buf, focus_col_names[c]);
+		appendStringInfoChar(&buf, '=');
+		if (in->v[c] == NULL)
+			appendStringInfoString(&buf, "\\N");
 		else if (in->norm[c])
-			v = in->norm[c];
+			appendStringInfoString(&buf, in->norm[c]);
 		else if (c == FC_BILLED_COST || c == FC_EFFECTIVE_COST || c == FC_LIST_COST || c == FC_CONTRACTED_COST ||
 				 c == FC_PRICING_QUANTITY || c == FC_CONSUMED_QUANTITY)
-			v = number_identity(s);
+			appendStringInfoString(&buf, number_identity(col_cstr(in, c)));
 		else if (c == FC_CHARGE_PERIOD_START || c == FC_CHARGE_PERIOD_END || c == FC_BILLING_PERIOD_START ||
 				 c == FC_BILLING_PERIOD_END)
-			v = time_identity(s);
+			appendStringInfoString(&buf, time_identity(col_cstr(in, c)));
 		else
-			v = s;
-		appendStringInfo(&buf, "\x1f%s=%s", focus_col_names[c], v);
+			appendBinaryStringInfo(&buf, in->v[c], in->len[c]);
 	}
 	if (in->tags_parsed)
 		appendStringInfo(&buf, "\x1fTags=%s", tags_identity(in->tags));
@@ -925,10 +938,11 @@ focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nulls
 		line_error(in, "ChargePeriodEnd", "ends before ChargePeriodStart", col_cstr(in, FC_CHARGE_PERIOD_END));
 
 	prov = in->v[FC_SERVICE_PROVIDER_NAME] ? col_cstr(in, FC_SERVICE_PROVIDER_NAME) : col_cstr(in, FC_PROVIDER_NAME);
-	if (prov == NULL || provider_key(prov)[0] == '\0')
+	in->provkey = prov ? provider_key(prov) : NULL;
+	if (in->provkey == NULL || in->provkey[0] == '\0')
 		line_error(in, st->pos[FC_SERVICE_PROVIDER_NAME] >= 0 ? "ServiceProviderName" : "ProviderName",
 				   "the provider name is required, got NULL", NULL);
-	values[O_PROVIDER] = CStringGetTextDatum(provider_key(prov));
+	values[O_PROVIDER] = CStringGetTextDatum(in->provkey);
 
 	out_text(values, nulls, O_SERVICE_NAME, in, FC_SERVICE_NAME);
 	out_text(values, nulls, O_SERVICE_CATEGORY, in, FC_SERVICE_CATEGORY);
