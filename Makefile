@@ -6,6 +6,7 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).co
 MODULE_big = llm_econ
 OBJS = \
 	src/module.o \
+	src/util.o \
 	src/guard_fmgr.o \
 	src/core/guard.o \
 	src/core/spec.o \
@@ -56,6 +57,11 @@ REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
 # against test/isolation/expected/*.out; results and regression.diffs land where pg_regress puts its own.
 ISOLATION = $(patsubst test/isolation/specs/%.spec,%,$(sort $(wildcard test/isolation/specs/*.spec)))
 ISOLATION_OPTS = --inputdir=test/isolation --outputdir=. --load-extension=$(EXTENSION)
+# TAP tests (test/t/*.pl, PostgreSQL::Test::Cluster), run by installcheck after ISOLATION the PGXS
+# way (prove_installcheck). Their clusters cannot run as root: test/tap/run.sh runs them as
+# postgres in a copy it can write, and ./run.sh's pg_regress step passes TAP_TESTS= .
+TAP_TESTS = 1
+PROVE_TESTS = $(sort $(wildcard test/t/*.pl))
 
 # Identical float results on every CPU (no fused multiply-add contraction).
 PG_CFLAGS += -I$(srcdir)/src -ffp-contract=off
