@@ -234,11 +234,12 @@ DELETE FROM focus_staging;
 -- nothing staged: nothing loaded
 SELECT * FROM load_focus();
 DELETE FROM spend WHERE source = 'multiline';
--- load_focus numbers the copies of a charge while streaming, in a table of at most work_mem: at
--- 64 kB (room for 1,024 charges) a file of 3,000 lines where line i and line i + 1,500 are the
--- same charge numbers 1,024 charges in the first round and the other 476 in a second one (their
--- lines typed into a tuplestore meanwhile).  Each copy is stored once, the first as occurrence 1
--- and the second as 2, and loading the file again adds nothing.
+-- load_focus numbers the copies of a charge while streaming, in a table of at most work_mem, and
+-- inserts in statements of at most work_mem / 64 lines: at 64 kB (room for 1,024 charges, 1,024
+-- lines a statement) a file of 3,000 lines where line i and line i + 1,500 are the same charge
+-- takes 3 statements and numbers 1,024 charges in the first round and the other 476 in a second
+-- one (their lines typed into a tuplestore meanwhile, across statements).  Each copy is stored
+-- once, the first as occurrence 1 and the second as 2, and loading the file again adds nothing.
 SET work_mem = '64kB';
 INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId');
 INSERT INTO focus_staging (line)
@@ -255,8 +256,23 @@ INSERT INTO focus_staging (line)
 SELECT format('%s,%s,2025-01-01,2025-01-02,AWS,r-%s', i % 1500 + 1, i % 1500 + 1, i % 1500)
   FROM generate_series(0, 2999) AS i ORDER BY i;
 SELECT * FROM load_focus(source => 'rounds again');
+-- a load that fails after some of its statements, rolled back to a savepoint, leaves nothing and
+-- does not disturb the next load of the transaction
+BEGIN;
+INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId');
+INSERT INTO focus_staging (line)
+SELECT format('%s,%s,2025-01-01,2025-01-02,AWS,h-%s', i, i, i) FROM generate_series(1, 2500) AS i ORDER BY i;
+INSERT INTO focus_staging (line) VALUES ('1,x,2025-01-01,2025-01-02,AWS,h-bad');
+SAVEPOINT before_load;
+SELECT * FROM load_focus(source => 'half');
+ROLLBACK TO SAVEPOINT before_load;
+SELECT count(*) AS half_loaded FROM spend WHERE source = 'half';
+DELETE FROM focus_staging WHERE line LIKE '%h-bad';
+SELECT * FROM load_focus(source => 'half');
+COMMIT;
+SELECT count(*) AS lines, sum(billed_cost) AS billed FROM spend WHERE source = 'half';
 RESET work_mem;
-DELETE FROM spend WHERE source = 'rounds';
+DELETE FROM spend WHERE source IN ('rounds', 'half');
 -- deliveries on the staged path: a first pass reads the file's billing periods, whose lines from
 -- earlier deliveries are replaced, even when the restatement writes the period date-only (the
 -- same instant); a delivery in two files loads both, and loading one of them again adds nothing.

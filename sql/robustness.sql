@@ -88,6 +88,7 @@ INSERT INTO rb_good VALUES
   (NULL, 'fn', 'text', '''import_focus'''), (NULL, 'who', 'text', 'CURRENT_USER::text'),
   (NULL, 'replacing', 'boolean', 'false'), (NULL, 'staged', 'boolean', 'false'),
   (NULL, 'delivery', 'text', '''2024-06 v1'''), (NULL, 'currency', 'text', '''EUR'''),
+  (NULL, 'part', 'int4', '1'),
   -- the INSERT targets' other columns
   ('INSERT run_plan', 'run_id', 'text', '''robustness'''), ('INSERT run_plan', 'planned_at', 'timestamptz', '''2024-07-01 00:00+00'''),
   ('INSERT run_plan', 'usd_per_gpu_hour', 'numeric', 'NULL'),

@@ -6,6 +6,7 @@
 #include "core/csv.h"
 #include "core/guard.h"
 #include "access/htup_details.h"
+#include "access/xact.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "common/md5.h"
@@ -19,6 +20,7 @@
 #include "utils/hsearch.h"
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
+#include "utils/resowner.h"
 #include "utils/tuplestore.h"
 
 /* Start reading csv with the core's reader (palloc'd memory). */
@@ -1314,8 +1316,20 @@ typedef struct ChargeCount
 /* Bytes one charge takes in the count table (entry, load factor, doubling), for the memory budget. */
 #define LE_FOCUS_COUNT_BYTES 64
 
-/* Lines the last complete _focus_staged_rows call returned (read by _focus_staged_count). */
-static int64 focus_staged_rows_returned = 0;
+/*
+ * A load spans several statements (each INSERT takes at most a bounded number
+ * of lines, so that PostgreSQL's queue of after-row checks, one per inserted
+ * line, is freed every so many lines): its state lives in a context of the
+ * transaction, found here between statements, and is dropped at the end of
+ * the load, of the transaction, or of the subtransaction that began it.
+ */
+static struct StagedRows *focus_load = NULL;
+static MemoryContext focus_load_cxt = NULL;
+static SubTransactionId focus_load_subxact = InvalidSubTransactionId;
+static bool focus_callbacks_registered = false;
+
+/* Identities per statement of a load: work_mem / 64 bytes (16 MB: 262,144 lines), at least 1,024. */
+#define LE_FOCUS_LINES_PER_STATEMENT() ((int64) Max(1024.0, (double) work_mem * 1024.0 / LE_FOCUS_COUNT_BYTES))
 
 /* The state of one _focus_staged_rows call. */
 typedef struct StagedRows
@@ -1340,7 +1354,48 @@ typedef struct StagedRows
 	Tuplestorestate *reading;	/* the lines spilled by the previous round, being loaded */
 	TupleTableSlot *slot;
 	int64		returned;
+	ResourceOwner owner;		/* owns the tuplestores' files (the transaction's, not a statement's) */
+	bool		done;			/* every line returned */
 } StagedRows;
+
+/* Forget the load at the end of the transaction (its context goes with it). */
+static void
+focus_xact_cb(XactEvent event, void *arg)
+{
+	focus_load = NULL;
+	focus_load_cxt = NULL;
+	focus_load_subxact = InvalidSubTransactionId;
+}
+
+/* Drop the load when the subtransaction that began it is rolled back. */
+static void
+focus_subxact_cb(SubXactEvent event, SubTransactionId mySubid, SubTransactionId parentSubid, void *arg)
+{
+	if (event == SUBXACT_EVENT_ABORT_SUB && focus_load_cxt != NULL && focus_load_subxact == mySubid)
+	{
+		MemoryContextDelete(focus_load_cxt);
+		focus_load = NULL;
+		focus_load_cxt = NULL;
+		focus_load_subxact = InvalidSubTransactionId;
+	}
+}
+
+/* Drop the current load, if any (its cursor is closed by the caller or by the transaction's end). */
+static void
+focus_load_drop(void)
+{
+	if (focus_load_cxt != NULL)
+	{
+		if (focus_load && focus_load->reading)
+			tuplestore_end(focus_load->reading);
+		if (focus_load && focus_load->spill)
+			tuplestore_end(focus_load->spill);
+		MemoryContextDelete(focus_load_cxt);
+	}
+	focus_load = NULL;
+	focus_load_cxt = NULL;
+	focus_load_subxact = InvalidSubTransactionId;
+}
 
 /* Fetch the next batch of staged lines through the cursor (false at the end). */
 static bool
@@ -1449,6 +1504,8 @@ staged_row(StagedRows *sr, Datum *values, bool *nulls, const ChargeKey *k, Datum
 
 		if (sr->counts->members >= sr->cap)
 		{
+			ResourceOwner saved = CurrentResourceOwner;
+
 			if (sr->spill == NULL)
 			{
 				MemoryContext old = MemoryContextSwitchTo(sr->st.rowcxt->parent);
@@ -1458,7 +1515,17 @@ staged_row(StagedRows *sr, Datum *values, bool *nulls, const ChargeKey *k, Datum
 			}
 			values[O__COUNT] = (Datum) 0;
 			nulls[O__COUNT] = true;
-			tuplestore_putvalues(sr->spill, sr->tupdesc, values, nulls);
+			/* its file (past work_mem) must outlive this statement: the load's owner holds it */
+			CurrentResourceOwner = sr->owner;
+			PG_TRY();
+			{
+				tuplestore_putvalues(sr->spill, sr->tupdesc, values, nulls);
+			}
+			PG_FINALLY();
+			{
+				CurrentResourceOwner = saved;
+			}
+			PG_END_TRY();
 			return false;
 		}
 		e = chargecount_insert(sr->counts, *k, &found);
@@ -1472,7 +1539,7 @@ staged_row(StagedRows *sr, Datum *values, bool *nulls, const ChargeKey *k, Datum
 	return true;
 }
 
-/* Start a _focus_staged_rows call: the alias map, the count table, the cursor. */
+/* Start a load (in the current memory context, the load's): the alias map, the count table, the cursor. */
 static StagedRows *
 staged_rows_begin(FunctionCallInfo fcinfo, const char *what)
 {
@@ -1481,6 +1548,8 @@ staged_rows_begin(FunctionCallInfo fcinfo, const char *what)
 	SPIPlanPtr	plan;
 	Portal		cur;
 	MemoryContext cxt = CurrentMemoryContext;
+
+	sr->owner = CurTransactionResourceOwner;
 
 	if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE || td->natts != O__COUNT + 1)
 		elog(ERROR, "_focus_staged_rows: wrong result type");
@@ -1514,14 +1583,17 @@ staged_rows_begin(FunctionCallInfo fcinfo, const char *what)
 PG_FUNCTION_INFO_V1(le_focus_staged_rows_fn);
 
 /*
- * _focus_staged_rows(what): the current user's staged FOCUS file typed as
- * _focus_lines types a text, plus each line's occurrence (the k-th line of the
- * file with the same charge identity), one row per call: nothing is
+ * _focus_staged_rows(what, part): the current user's staged FOCUS file typed
+ * as _focus_lines types a text, plus each line's occurrence (the k-th line of
+ * the file with the same charge identity), one row per call: nothing is
  * materialised, so an INSERT ... SELECT over it streams from the staging
- * table into spend.  Copies are counted in a hash table of identities that
+ * table into spend.  Part 1 starts a load and returns its first
+ * LE_FOCUS_LINES_PER_STATEMENT lines; parts 2, 3, ... (later statements of
+ * the same transaction) return the next ones, until _focus_staged_done says
+ * the file is done.  Copies are counted in a hash table of identities that
  * holds at most work_mem's worth; the lines of identities that do not fit are
- * typed into a tuplestore (spilling to disk) and numbered in a next round,
- * so memory does not grow with the file.
+ * typed into a tuplestore (spilling to disk) and numbered in a next round.
+ * So memory does not grow with the file.
  */
 Datum
 le_focus_staged_rows_fn(PG_FUNCTION_ARGS)
@@ -1532,20 +1604,44 @@ le_focus_staged_rows_fn(PG_FUNCTION_ARGS)
 	bool		nulls[O__COUNT + 1];
 	Datum		d;
 	MemoryContext old;
+	int64	   *left;
 
 	if (SRF_IS_FIRSTCALL())
 	{
-		char	   *what;
+		char	   *what = text_to_cstring(PG_GETARG_TEXT_PP(0));
+		int32		part = PG_GETARG_INT32(1);
 
 		fctx = SRF_FIRSTCALL_INIT();
-		old = MemoryContextSwitchTo(fctx->multi_call_memory_ctx);
-		what = text_to_cstring(PG_GETARG_TEXT_PP(0));
-		focus_staged_rows_returned = 0;
-		fctx->user_fctx = staged_rows_begin(fcinfo, what);
-		MemoryContextSwitchTo(old);
+		if (!focus_callbacks_registered)
+		{
+			RegisterXactCallback(focus_xact_cb, NULL);
+			RegisterSubXactCallback(focus_subxact_cb, NULL);
+			focus_callbacks_registered = true;
+		}
+		if (part == 1)
+		{
+			/* a new load: whatever an earlier one left unfinished is dropped */
+			focus_load_drop();
+			focus_load_cxt = AllocSetContextCreate(TopTransactionContext, "llm_econ focus load",
+												   ALLOCSET_DEFAULT_SIZES);
+			focus_load_subxact = GetCurrentSubTransactionId();
+			old = MemoryContextSwitchTo(focus_load_cxt);
+			focus_load = staged_rows_begin(fcinfo, what);
+			MemoryContextSwitchTo(old);
+		}
+		else if (part < 1 || focus_load == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("part must be 1 to start a load, or the next part of a load in progress; got %d", part)));
+		left = MemoryContextAlloc(fctx->multi_call_memory_ctx, sizeof(int64));
+		*left = LE_FOCUS_LINES_PER_STATEMENT();
+		fctx->user_fctx = left;
 	}
 	fctx = SRF_PERCALL_SETUP();
-	sr = (StagedRows *) fctx->user_fctx;
+	left = (int64 *) fctx->user_fctx;
+	sr = focus_load;
+	if (sr == NULL || sr->done || *left <= 0)
+		SRF_RETURN_DONE(fctx);
 	MemoryContextReset(sr->st.rowcxt);
 
 	while (sr->streaming)
@@ -1563,7 +1659,7 @@ le_focus_staged_rows_fn(PG_FUNCTION_ARGS)
 		}
 		if (!sr->header_done)
 		{
-			old = MemoryContextSwitchTo(fctx->multi_call_memory_ctx);
+			old = MemoryContextSwitchTo(focus_load_cxt);
 			le_csv_init(&r, sr->rec.data, sr->rec.len, le_palloc, NULL);
 			s = le_csv_next(&r);
 			if (s == LE_CSV_ERROR)
@@ -1587,6 +1683,7 @@ le_focus_staged_rows_fn(PG_FUNCTION_ARGS)
 		if (staged_row(sr, values, nulls, &k, &d))
 		{
 			MemoryContextSwitchTo(old);
+			(*left)--;
 			SRF_RETURN_NEXT(fctx, d);
 		}
 		MemoryContextSwitchTo(old);
@@ -1598,12 +1695,11 @@ le_focus_staged_rows_fn(PG_FUNCTION_ARGS)
 		ChargeKey	k;
 		char	   *hex;
 		uint8		digest[16];
-
 		bool		got;
 
 		CHECK_FOR_INTERRUPTS();
 		/* a tuple read back from disk is palloc'd here and freed by the slot at the next read */
-		old = MemoryContextSwitchTo(fctx->multi_call_memory_ctx);
+		old = MemoryContextSwitchTo(focus_load_cxt);
 		got = sr->reading != NULL && tuplestore_gettupleslot(sr->reading, true, false, sr->slot);
 		MemoryContextSwitchTo(old);
 		if (!got)
@@ -1628,12 +1724,14 @@ le_focus_staged_rows_fn(PG_FUNCTION_ARGS)
 		if (staged_row(sr, values, nulls, &k, &d))
 		{
 			MemoryContextSwitchTo(old);
+			(*left)--;
 			SRF_RETURN_NEXT(fctx, d);
 		}
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(sr->st.rowcxt);
 	}
-	focus_staged_rows_returned = sr->returned;
+	/* every line returned: close the cursor; _focus_staged_done reports and drops the load */
+	sr->done = true;
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	{
@@ -1646,13 +1744,25 @@ le_focus_staged_rows_fn(PG_FUNCTION_ARGS)
 	SRF_RETURN_DONE(fctx);
 }
 
-PG_FUNCTION_INFO_V1(le_focus_staged_count_fn);
+PG_FUNCTION_INFO_V1(le_focus_staged_done_fn);
 
-/* _focus_staged_count(): how many lines the last _focus_staged_rows call of this session returned. */
+/*
+ * _focus_staged_done(): NULL while the load _focus_staged_rows began has lines
+ * left (call the next part), else how many lines it read; then the load is
+ * dropped.  0 when no load is in progress.
+ */
 Datum
-le_focus_staged_count_fn(PG_FUNCTION_ARGS)
+le_focus_staged_done_fn(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_INT64(focus_staged_rows_returned);
+	int64		n;
+
+	if (focus_load == NULL)
+		PG_RETURN_INT64(0);
+	if (!focus_load->done)
+		PG_RETURN_NULL();
+	n = focus_load->returned;
+	focus_load_drop();
+	PG_RETURN_INT64(n);
 }
 
 PG_FUNCTION_INFO_V1(le_focus_staged_periods_fn);

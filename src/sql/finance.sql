@@ -295,7 +295,7 @@ ALTER TABLE llm_econ.focus_staging ENABLE ROW LEVEL SECURITY;
 CREATE POLICY focus_staging_writer ON llm_econ.focus_staging
     USING (writer OPERATOR(pg_catalog.=) CURRENT_USER) WITH CHECK (writer OPERATOR(pg_catalog.=) CURRENT_USER);
 
-CREATE FUNCTION llm_econ._focus_staged_rows(what text,
+CREATE FUNCTION llm_econ._focus_staged_rows(what text, part int4,
     OUT line int4, OUT record jsonb, OUT charge_period_start timestamptz, OUT charge_period_end timestamptz,
     OUT billing_period_start timestamptz, OUT billing_period_end timestamptz, OUT provider text,
     OUT service_name text, OUT service_category text, OUT charge_category text, OUT charge_description text,
@@ -305,14 +305,14 @@ CREATE FUNCTION llm_econ._focus_staged_rows(what text,
     OUT billing_currency text, OUT run_id text, OUT resource_id text, OUT tags jsonb,
     OUT billing_account_id text, OUT row_hash text, OUT occurrence int4)
 RETURNS SETOF record
-AS 'MODULE_PATHNAME', 'le_focus_staged_rows_fn' LANGUAGE C STABLE STRICT;
-COMMENT ON FUNCTION llm_econ._focus_staged_rows(text) IS
-  'internal: the current role''s focus_staging lines typed as _focus_lines types a text, with each line''s occurrence (k-th line of the file with its charge identity), one row per call so that INSERT ... SELECT streams; copies are counted in a hash table of at most work_mem, the lines of identities that do not fit are numbered in later rounds from a tuplestore';
+AS 'MODULE_PATHNAME', 'le_focus_staged_rows_fn' LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION llm_econ._focus_staged_rows(text, int4) IS
+  'internal: the current role''s focus_staging lines typed as _focus_lines types a text, with each line''s occurrence (k-th line of the file with its charge identity), one row per call so that INSERT ... SELECT streams; part 1 starts a load, parts 2, 3, ... (later statements of the transaction) continue it, work_mem / 64 lines each, until _focus_staged_done() is not NULL; copies are counted in a hash table of at most work_mem, the lines of identities that do not fit are numbered in later rounds from a tuplestore';
 
-CREATE FUNCTION llm_econ._focus_staged_count() RETURNS bigint
-AS 'MODULE_PATHNAME', 'le_focus_staged_count_fn' LANGUAGE C VOLATILE STRICT;
-COMMENT ON FUNCTION llm_econ._focus_staged_count() IS
-  'internal: how many lines the session''s last complete _focus_staged_rows call returned';
+CREATE FUNCTION llm_econ._focus_staged_done() RETURNS bigint
+AS 'MODULE_PATHNAME', 'le_focus_staged_done_fn' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION llm_econ._focus_staged_done() IS
+  'internal: NULL while the load _focus_staged_rows began has lines left, else how many lines it read (then the load is dropped); 0 when no load is in progress';
 
 CREATE FUNCTION llm_econ._focus_staged_periods(what text,
     OUT provider text, OUT billing_account_id text, OUT billing_period_start timestamptz)
@@ -453,6 +453,9 @@ AS $$
 DECLARE
   who constant text := coalesce(load_focus.tenant, CURRENT_USER);
   refusal constant text := llm_econ._focus_refusal('load_focus', who, load_focus.delivery IS NOT NULL, true);
+  part int4 := 0;
+  n bigint;
+  lines bigint;
 BEGIN
   IF refusal IS NOT NULL THEN
     RAISE EXCEPTION '%', refusal USING ERRCODE = 'insufficient_privilege';
@@ -473,25 +476,33 @@ BEGIN
            RETURNING 1)
     SELECT count(*) INTO replaced FROM gone;
   END IF;
-  -- one INSERT streams the typed lines from the staging table into spend (no temporary table,
-  -- no sort: copies of a charge are numbered while typing)
-  INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
-         billing_period_end, provider, service_name, service_category, charge_category, charge_description,
-         pricing_category, pricing, region, sku, instance_type, gpus_per_instance, consumed_quantity,
-         consumed_unit, gpu_hours, billed_cost, effective_cost, list_cost, billing_currency, run_id,
-         resource_id, tags, record, source, line, row_hash, occurrence, billing_account_id, delivery)
-  SELECT who, (x.r).charge_period_start, (x.r).charge_period_end, (x.r).billing_period_start,
-         (x.r).billing_period_end, (x.r).provider, (x.r).service_name, (x.r).service_category,
-         (x.r).charge_category, (x.r).charge_description, (x.r).pricing_category, (x.r).pricing, (x.r).region,
-         coalesce((x.r).sku, CASE WHEN (x.r).gpu_type IS NOT NULL THEN llm_econ._sku_find((x.r).gpu_type) END),
-         (x.r).instance_type, (x.r).gpus_per_instance, (x.r).consumed_quantity, (x.r).consumed_unit,
-         (x.r).gpu_hours, (x.r).billed_cost, (x.r).effective_cost, (x.r).list_cost, (x.r).billing_currency,
-         (x.r).run_id, (x.r).resource_id, (x.r).tags, (x.r).record, load_focus.source, (x.r).line,
-         (x.r).row_hash, (x.r).occurrence, (x.r).billing_account_id, load_focus.delivery
-    FROM (SELECT llm_econ._focus_staged_rows('focus_staging') AS r OFFSET 0) AS x
-  ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING;
-  GET DIAGNOSTICS inserted = ROW_COUNT;
-  skipped := llm_econ._focus_staged_count() - inserted;
+  -- the typed lines stream from the staging table into spend (no temporary table, no sort:
+  -- copies of a charge are numbered while typing), in INSERTs of at most work_mem / 64 lines each,
+  -- so that the after-row checks PostgreSQL queues until the end of a statement stay bounded
+  inserted := 0;
+  LOOP
+    part := part + 1;
+    INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
+           billing_period_end, provider, service_name, service_category, charge_category, charge_description,
+           pricing_category, pricing, region, sku, instance_type, gpus_per_instance, consumed_quantity,
+           consumed_unit, gpu_hours, billed_cost, effective_cost, list_cost, billing_currency, run_id,
+           resource_id, tags, record, source, line, row_hash, occurrence, billing_account_id, delivery)
+    SELECT who, (x.r).charge_period_start, (x.r).charge_period_end, (x.r).billing_period_start,
+           (x.r).billing_period_end, (x.r).provider, (x.r).service_name, (x.r).service_category,
+           (x.r).charge_category, (x.r).charge_description, (x.r).pricing_category, (x.r).pricing, (x.r).region,
+           coalesce((x.r).sku, CASE WHEN (x.r).gpu_type IS NOT NULL THEN llm_econ._sku_find((x.r).gpu_type) END),
+           (x.r).instance_type, (x.r).gpus_per_instance, (x.r).consumed_quantity, (x.r).consumed_unit,
+           (x.r).gpu_hours, (x.r).billed_cost, (x.r).effective_cost, (x.r).list_cost, (x.r).billing_currency,
+           (x.r).run_id, (x.r).resource_id, (x.r).tags, (x.r).record, load_focus.source, (x.r).line,
+           (x.r).row_hash, (x.r).occurrence, (x.r).billing_account_id, load_focus.delivery
+      FROM (SELECT llm_econ._focus_staged_rows('focus_staging', part) AS r OFFSET 0) AS x
+    ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    inserted := inserted + n;
+    lines := llm_econ._focus_staged_done();
+    EXIT WHEN lines IS NOT NULL;
+  END LOOP;
+  skipped := lines - inserted;
   DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER;
 END $$;
 COMMENT ON FUNCTION llm_econ.load_focus(text, text, text) IS
