@@ -1328,7 +1328,7 @@ static MemoryContext focus_load_cxt = NULL;
 static SubTransactionId focus_load_subxact = InvalidSubTransactionId;
 static bool focus_callbacks_registered = false;
 
-/* Identities per statement of a load: work_mem / 64 bytes (16 MB: 262,144 lines), at least 1,024. */
+/* Lines per statement of a load: work_mem / 64 bytes (16 MB: 262,144 lines), at least 1,024. */
 #define LE_FOCUS_LINES_PER_STATEMENT() ((int64) Max(1024.0, (double) work_mem * 1024.0 / LE_FOCUS_COUNT_BYTES))
 
 /* The state of one _focus_staged_rows call. */
