@@ -141,12 +141,13 @@ resolve_name(text *name, char **key, char **itype)
 
 /*
  * Up to five of the values of query (one text column) near "word": edit
- * distance within max(2, length / 3), or containing it; the whole list when
- * it is short and nothing is near.  Inside SPI; result in outer.  Names
- * longer than 64 characters are not compared (bounded work).
+ * distance within max(2, length / 3), or containing it (*close set); the
+ * whole list when it is short and nothing is near (*close clear); NULL when
+ * neither.  Inside SPI; result in outer.  Names longer than 64 characters
+ * are not compared (bounded work).
  */
 static char *
-near_values(const char *query, const char *word, MemoryContext outer)
+near_values(const char *query, const char *word, MemoryContext outer, bool *close)
 {
 	char	   *lw = str_tolower(word, strlen(word), DEFAULT_COLLATION_OID);
 	int			lwn = strlen(lw);
@@ -179,10 +180,11 @@ near_values(const char *query, const char *word, MemoryContext outer)
 			appendStringInfo(&all, "%s%s", i ? ", " : "", v);
 		MemoryContextSwitchTo(old);
 	}
+	*close = nnear > 0;
 	if (nnear > 0)
-		return psprintf("Close matches: %s.", near.data);
+		return near.data;
 	if (SPI_processed > 0 && SPI_processed <= 20)
-		return psprintf("Known: %s.", all.data);
+		return all.data;
 	return NULL;
 }
 
@@ -203,6 +205,7 @@ check_where(text *provider, text *region)
 				region_known = true,
 				isnull;
 	char	   *hint = NULL;
+	bool		close = false;
 
 	args[0] = PointerGetDatum(provider);
 	args[1] = region ? PointerGetDatum(region) : (Datum) 0;
@@ -219,28 +222,30 @@ check_where(text *provider, text *region)
 	prov_known = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	region_known = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 	if (!prov_known)
-		hint = near_values("SELECT DISTINCT provider FROM llm_econ.price_series ORDER BY 1", prov, outer);
+		hint = near_values("SELECT DISTINCT provider FROM llm_econ.price_series ORDER BY 1", prov, outer, &close);
 	else if (!region_known)
 	{
 		char	   *q = psprintf("SELECT DISTINCT region FROM llm_econ.price_series"
 								 " WHERE provider OPERATOR(pg_catalog.=) %s AND region IS NOT NULL ORDER BY 1",
 								 quote_literal_cstr(str_tolower(prov, strlen(prov), DEFAULT_COLLATION_OID)));
 
-		hint = near_values(q, reg, outer);
+		hint = near_values(q, reg, outer, &close);
 	}
 	SPI_finish();
 	if (!prov_known)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("provider \"%s\" has no prices", prov),
-				 hint ? errhint("Providers with prices. %s", hint) :
-				 errhint("Prices are in llm_econ.price_snapshot.")));
+				 hint == NULL ? errhint("Prices are in llm_econ.price_snapshot.") :
+				 close ? errhint("Providers with prices and a close name: %s.", hint) :
+				 errhint("Providers with prices: %s.", hint)));
 	if (!region_known)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("region \"%s\" has no prices from provider \"%s\"", reg, prov),
-				 hint ? errhint("Regions of %s with prices. %s", prov, hint) :
-				 errhint("Region names are the provider's (a region, not a zone).")));
+				 hint == NULL ? errhint("Region names are the provider's (a region, not a zone).") :
+				 close ? errhint("Regions of provider \"%s\" with prices and a close name: %s.", prov, hint) :
+				 errhint("Regions of provider \"%s\" with prices: %s.", prov, hint)));
 }
 
 /*
@@ -398,16 +403,25 @@ le_estimate_cost_at_fn(PG_FUNCTION_ARGS)
 	price = le_price_lookup(sku, NULL, PG_GETARG_TEXT_PP(1), PG_GETARG_TEXT_PP(2),
 							PG_GETARG_TIMESTAMPTZ(3), region, max_age, &found);
 	if (!found)
+	{
+		const char *pr = check_pricing(PG_GETARG_TEXT_PP(2));
+		char	   *prov = text_to_cstring(PG_GETARG_TEXT_PP(1));
+		const char *at = timestamptz_to_str(PG_GETARG_TIMESTAMPTZ(3));
+		char	   *reg = region ? text_to_cstring(region) : NULL;
+		char	   *age = max_age ? DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(max_age))) : NULL;
+
+		/* one whole message per combination of the optional bounds */
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("no %s price is known for sku %s from provider \"%s\"%s%s at %s%s%s",
-						check_pricing(PG_GETARG_TEXT_PP(2)), sku,
-						text_to_cstring(PG_GETARG_TEXT_PP(1)),
-						region ? " in region " : "", region ? text_to_cstring(region) : "",
-						timestamptz_to_str(PG_GETARG_TIMESTAMPTZ(3)),
-						max_age ? " no older than " : "",
-						max_age ? DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(max_age))) : ""),
+				 reg && age ? errmsg("no %s price is known for sku \"%s\" from provider \"%s\" in region \"%s\" at %s no older than %s",
+									 pr, sku, prov, reg, at, age) :
+				 reg ? errmsg("no %s price is known for sku \"%s\" from provider \"%s\" in region \"%s\" at %s",
+							  pr, sku, prov, reg, at) :
+				 age ? errmsg("no %s price is known for sku \"%s\" from provider \"%s\" at %s no older than %s",
+							  pr, sku, prov, at, age) :
+				 errmsg("no %s price is known for sku \"%s\" from provider \"%s\" at %s", pr, sku, prov, at),
 				 errhint("Prices are in llm_econ.price_snapshot; or pass a price: estimate_cost(spec, usd_per_gpu_hour).")));
+	}
 	PG_RETURN_NUMERIC(le_hours_times_price(hours, price));
 }
 
