@@ -465,6 +465,45 @@ test_catalog_pieces(void)
 
 #define H5 "InstanceType,AcceleratorName,AcceleratorCount,Price,Region\n"
 
+/* An allocator that fails from its n-th call on (ctx: the count left), over talloc. */
+static void *
+talloc_failing(void *ctx, void *p, size_t n)
+{
+	long	   *left = ctx;
+
+	if (n > 0 && (*left)-- <= 0)
+		return NULL;
+	return talloc(NULL, p, n);
+}
+
+/* A failed allocation is LE_ERR_NO_MEMORY (53200), "out of memory", whichever allocation it is. */
+static void
+test_catalog_no_memory(void)
+{
+	static const char t[] = H5 "x,A,1,1,r\ny,B,2,3,r\n";
+	int			seen = 0;
+
+	for (long k = 0; k < 40; k++)
+	{
+		long		left = k;
+		le_offers	o;
+		le_error	e;
+		le_status	st = le_catalog_offers(t, sizeof(t) - 1, 0, talloc_failing, &left, &o, &e);
+
+		if (st == LE_OK)
+		{
+			le_offers_free(&o);
+			break;
+		}
+		CHECK(st == LE_ERR_NO_MEMORY && e.status == st && strcmp(e.message, "out of memory") == 0,
+			  "allocation %ld failing: status %d, [%s]", k, (int) st, e.message);
+		le_offers_free(&o);
+		seen++;
+	}
+	CHECK(seen >= 2, "only %d allocations could fail", seen);
+	CHECK(live_allocs == 0, "no-memory paths leak %ld blocks", live_allocs);
+}
+
 /* Every malformed input is an error (22P04) naming the line and the column in its context. */
 static void
 test_catalog_errors(void)
@@ -836,6 +875,7 @@ test_csv(void)
 	test_csv_reader();
 	test_catalog_pieces();
 	test_catalog_errors();
+	test_catalog_no_memory();
 	test_catalog_offers();
 	test_fixtures();
 	test_fuzz();
