@@ -135,9 +135,11 @@ le_check_enum(const char *name, le_enum e, const char *s, size_t len,
 		*code = c;
 		return LE_OK;
 	}
-	return le_set_error(err, LE_ERR_VALUE, NULL, "%s must be one of %s, got \"%.*s\"%s",
-						name, le_enum_choices(e), (int) le_utf8_clip(s, len, 64), s,
-						len > 64 ? " (cut)" : "");
+	if (len > 64)
+		return le_set_error(err, LE_ERR_VALUE, NULL, "%s must be one of %s, got \"%.*s\" (cut)",
+							name, le_enum_choices(e), (int) le_utf8_clip(s, len, 64), s);
+	return le_set_error(err, LE_ERR_VALUE, NULL, "%s must be one of %s, got \"%.*s\"",
+						name, le_enum_choices(e), (int) len, s);
 }
 
 /* Check one field: present (unless optional), in range, a known name. */
