@@ -563,7 +563,7 @@ input_named(PGFunction fn, const char *s, const FocusIn *in, const char *col)
 		MemoryContextSwitchTo(cxt);
 		e = CopyErrorData();
 		if (ERRCODE_TO_CATEGORY(e->sqlerrcode) != ERRCODE_DATA_EXCEPTION)
-			ReThrowError(e);
+			PG_RE_THROW();		/* still on the error stack: a cancel stays a cancel */
 		FlushErrorState();
 		line_error(in, col, ERRCODE_BAD_COPY_FILE_FORMAT, s, "%s", e->message);
 	}
