@@ -12,7 +12,7 @@ SET search_path = llm_econ, public;
 
 -- Run a statement reps times after one warm-up (caches, plans) and keep the median wall time;
 -- units is what one run processes (rows scanned, or calls made), for the per-unit figure.
-CREATE TEMP TABLE results (n serial, label text, units bigint, median_ms float8, baseline text);
+CREATE TEMP TABLE results (n serial, label text, units bigint, median_ms float8, baseline text, paired_ratio float8);
 CREATE FUNCTION pg_temp.bench(label text, q text, units bigint, reps int, baseline text DEFAULT NULL)
 RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
@@ -29,9 +29,44 @@ BEGIN
   SELECT label, units, percentile_cont(0.5) WITHIN GROUP (ORDER BY x), baseline FROM unnest(times) AS x;
 END $$;
 
--- Each measurement with its cost per unit and its ratio to its baseline, per unit.
+-- Two statements timed alternately (b, a, b, a, ...; one warm-up each), for a ratio that load
+-- drifting during the run cannot skew: each is stored with its median, and a with the median
+-- of the per-pair ratios a / b as its ratio to b.
+CREATE FUNCTION pg_temp.bench_pair(label_a text, qa text, label_b text, qb text, units bigint, reps int)
+RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  t0 timestamptz;
+  ta float8;
+  tb float8;
+  times_a float8[] := '{}';
+  times_b float8[] := '{}';
+  ratios float8[] := '{}';
+BEGIN
+  EXECUTE qb;
+  EXECUTE qa;
+  FOR i IN 1..reps LOOP
+    t0 := clock_timestamp();
+    EXECUTE qb;
+    tb := extract(epoch FROM clock_timestamp() - t0) * 1000;
+    t0 := clock_timestamp();
+    EXECUTE qa;
+    ta := extract(epoch FROM clock_timestamp() - t0) * 1000;
+    times_a := times_a || ta;
+    times_b := times_b || tb;
+    ratios := ratios || ta / tb;
+  END LOOP;
+  INSERT INTO results (label, units, median_ms)
+  SELECT label_b, units, percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM unnest(times_b) AS x;
+  INSERT INTO results (label, units, median_ms, baseline, paired_ratio)
+  SELECT label_a, units, (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM unnest(times_a) AS x), label_b,
+         (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM unnest(ratios) AS x);
+END $$;
+
+-- Each measurement with its cost per unit and its ratio to its baseline, per unit (for a pair:
+-- the median of the pairs' ratios).
 CREATE TEMP VIEW report AS
 SELECT r.n, r.label, r.units, r.median_ms, r.median_ms / r.units AS per_unit_ms,
-       CASE WHEN b.median_ms IS NOT NULL THEN round(((r.median_ms / r.units) / (b.median_ms / b.units))::numeric, 2) END AS ratio,
+       CASE WHEN r.paired_ratio IS NOT NULL THEN round(r.paired_ratio::numeric, 2)
+            WHEN b.median_ms IS NOT NULL THEN round(((r.median_ms / r.units) / (b.median_ms / b.units))::numeric, 2) END AS ratio,
        r.baseline AS vs
   FROM results r LEFT JOIN results b ON b.label = r.baseline;
