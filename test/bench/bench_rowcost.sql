@@ -78,14 +78,12 @@ SELECT pg_temp.bench('estimate_cost(constant spec, price)', format($$SELECT coun
 -- during the run weighs on both alike; the ratio is the median of the pairs' ratios.
 SELECT pg_temp.bench_pair('same model in PL/pgSQL, constant spec', format($$SELECT count(pg_temp.cost_plpgsql(%L::llm_econ.run_spec, price)) FROM plans$$, :'spec'),
                           'estimate_cost(constant spec, price), paired', format($$SELECT count(llm_econ.estimate_cost(%L::llm_econ.run_spec, price)) FROM plans$$, :'spec'),
-                          :rows, greatest(3, :reps / 2 * 2 + 1));
+                          :rows, greatest(3, :reps / 2 * 2 + 1), 'SELECT count(price) FROM plans');
 -- the same check with the model in one PL/pgSQL function (no nested call): what a careful
 -- PL/pgSQL author would write, and the fairer comparison
 SELECT pg_temp.bench_pair('same model in one PL/pgSQL function, constant spec', format($$SELECT count(pg_temp.cost_plpgsql_one(%L::llm_econ.run_spec, price)) FROM plans$$, :'spec'),
                           'estimate_cost(constant spec, price), paired with the one-function PL/pgSQL', format($$SELECT count(llm_econ.estimate_cost(%L::llm_econ.run_spec, price)) FROM plans$$, :'spec'),
-                          :rows, greatest(3, :reps / 2 * 2 + 1));
--- the scan and count alone: subtracted, it gives each function's own cost per call
-SELECT pg_temp.bench('scan only: count(price)', $$SELECT count(price) FROM plans$$, :rows, :reps);
+                          :rows, greatest(3, :reps / 2 * 2 + 1), 'SELECT count(price) FROM plans');
 \echo == stored spec per row
 SELECT pg_temp.bench('inline expression over the spec''s fields', $$SELECT count((6 * (spec).n_params * (spec).n_tokens / ((spec).mfu * (spec).n_gpus * (spec).peak_flops) / 3600 * (spec).n_gpus)::numeric * price) FROM plans$$, :rows, :reps);
 SELECT pg_temp.bench('estimate_cost(stored spec, price)', $$SELECT count(llm_econ.estimate_cost(spec, price)) FROM plans$$, :rows, :reps, 'inline expression over the spec''s fields');
@@ -181,10 +179,7 @@ SELECT g.goal, r.ratio, g.bound,
   JOIN report r ON r.label = g.goal
  ORDER BY g.k;
 
-\echo == PL/pgSQL vs C per call, the scan and count subtracted (median times)
-SELECT a.label, round(((a.median_ms - s.median_ms) / a.units * 1000)::numeric, 3) AS per_call_us,
-       round(((c.median_ms - s.median_ms) / c.units * 1000)::numeric, 3) AS c_per_call_us,
-       round(((a.median_ms - s.median_ms) / nullif(c.median_ms - s.median_ms, 0))::numeric, 2) AS ratio
-  FROM results a JOIN results c ON c.label = a.baseline
- CROSS JOIN (SELECT median_ms FROM results WHERE label = 'scan only: count(price)') s
- WHERE a.paired_ratio IS NOT NULL;
+\echo == PL/pgSQL vs C per call: each round also timed the scan and count alone (count(price)), subtracted here (medians over the rounds)
+SELECT label, round(a_us::numeric, 3) AS plpgsql_us_per_call, round(b_us::numeric, 3) AS c_us_per_call,
+       round(net_ratio::numeric, 2) AS ratio
+  FROM pair_net;
