@@ -6,6 +6,7 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).co
 MODULE_big = llm_econ
 OBJS = \
 	src/module.o \
+	src/util.o \
 	src/guard_fmgr.o \
 	src/core/guard.o \
 	src/core/spec.o \
@@ -33,11 +34,15 @@ OBJS = \
 	src/step_fmgr.o \
 	src/plan_fmgr.o
 
-# The install script is generated: hand-written SQL in this order, then the shipped data.
-SQL_PARTS_0_1 = src/sql/schema.sql src/sql/tables.sql src/sql/guard.sql src/sql/run_spec.sql src/sql/model.sql src/sql/layout.sql src/sql/prices.sql src/sql/import.sql src/sql/bill.sql src/sql/finance.sql
-SQL_PARTS_0_2 = src/sql/reports.sql src/sql/series_delete.sql src/sql/checks.sql src/sql/dashboards.sql src/sql/plan.sql
-SQL_PARTS = $(SQL_PARTS_0_1) $(SQL_PARTS_0_2)
-DATA_FILES = $(wildcard data/*.csv)
+# The install script is built: the hand-written SQL parts in this order.  data.sql loads the
+# shipped CSV files with COPY from the share directory, where `make install` puts them
+# (SHIPPED_DATA, into $(datadir)/extension/llm_econ/); src/check_data.pl validates them first.
+SQL_PARTS = src/sql/schema.sql src/sql/tables.sql src/sql/guard.sql src/sql/run_spec.sql src/sql/model.sql \
+	src/sql/layout.sql src/sql/prices.sql src/sql/import.sql src/sql/bill.sql src/sql/finance.sql \
+	src/sql/data.sql src/sql/reports.sql src/sql/series_delete.sql src/sql/checks.sql src/sql/dashboards.sql \
+	src/sql/plan.sql
+SHIPPED_DATA = data/gpu_sku.csv data/gpu_sku_alias.csv data/mfu_reference.csv data/price_seed.csv \
+	data/gcp_gpu_price_history.csv data/gcp_gpu_price_history_corrections.csv
 # Update scripts are hand-written and kept forever (src/update/).  The one into the current
 # version is written in parts, one per concern (src/update/$(EXTVERSION)/NN_topic.sql, applied
 # in name order), so that changes made side by side do not edit the same file.
@@ -52,6 +57,11 @@ REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
 # against test/isolation/expected/*.out; results and regression.diffs land where pg_regress puts its own.
 ISOLATION = $(patsubst test/isolation/specs/%.spec,%,$(sort $(wildcard test/isolation/specs/*.spec)))
 ISOLATION_OPTS = --inputdir=test/isolation --outputdir=. --load-extension=$(EXTENSION)
+# TAP tests (test/t/*.pl, PostgreSQL::Test::Cluster), run by installcheck after ISOLATION the PGXS
+# way (prove_installcheck). Their clusters cannot run as root: test/tap/run.sh runs them as
+# postgres in a copy it can write, and ./run.sh's pg_regress step passes TAP_TESTS= .
+TAP_TESTS = 1
+PROVE_TESTS = $(sort $(wildcard test/t/*.pl))
 
 # Identical float results on every CPU (no fused multiply-add contraction).
 PG_CFLAGS += -I$(srcdir)/src -ffp-contract=off
@@ -63,8 +73,19 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-$(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) src/gen_data.pl $(DATA_FILES)
-	{ cat $(SQL_PARTS_0_1) && perl src/gen_data.pl data && cat $(SQL_PARTS_0_2); } > $@.tmp && mv $@.tmp $@
+$(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) src/check_data.pl $(SHIPPED_DATA)
+	perl src/check_data.pl data
+	cat $(SQL_PARTS) > $@.tmp && mv $@.tmp $@
+
+# The shipped data files, beside the scripts (data.sql reads them there).
+install: install-shipped-data
+install-shipped-data: installdirs
+	$(MKDIR_P) '$(DESTDIR)$(datadir)/$(datamoduledir)/$(EXTENSION)'
+	$(INSTALL_DATA) $(SHIPPED_DATA) '$(DESTDIR)$(datadir)/$(datamoduledir)/$(EXTENSION)/'
+uninstall: uninstall-shipped-data
+uninstall-shipped-data:
+	rm -rf '$(DESTDIR)$(datadir)/$(datamoduledir)/$(EXTENSION)'
+.PHONY: install-shipped-data uninstall-shipped-data
 
 $(EXTENSION)--0.2.0--$(EXTVERSION).sql: $(UPDATE_PARTS)
 	cat $(UPDATE_PARTS) > $@.tmp && mv $@.tmp $@

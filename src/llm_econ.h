@@ -7,6 +7,7 @@
 #include "access/tupdesc.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
+#include "executor/spi.h"
 
 #include "compat.h"
 
@@ -55,7 +56,7 @@ extern void le_check(le_status st, const le_error *err);
 typedef struct LeSku
 {
 	char		key[LE_NAME_MAX + 1];	/* names are at most LE_NAME_MAX bytes */
-	double		tflops[5];		/* by le_dtype; NaN = not supported */
+	double		tflops[LE_DTYPE__COUNT];	/* by le_dtype; NaN = not supported */
 	double		hbm_gb;
 	double		hbm_bytes;		/* as the driver reports it; hbm_gb·1e9 when not published */
 	double		nvlink_gb_per_s;	/* NaN = no NVLink */
@@ -67,7 +68,7 @@ typedef struct LeSku
 } LeSku;
 
 extern void le_sku_lookup(const char *name, LeSku *out);
-extern char *le_sku_resolve(text *name);
+extern void le_sku_resolve(text *name, char **key, char **itype);
 
 /* ---- guard_fmgr.c: input bounds ---- */
 extern void le_check_name(const char *field, const char *name, size_t len);
@@ -82,11 +83,11 @@ extern Numeric le_numeric_times_price(Datum quantity, Numeric price);
 extern Numeric le_price_lookup(const char *sku, const char *itype, text *provider, text *pricing,
 							   TimestampTz at, text *region, Interval *max_age, bool *found);
 
-/* ---- skypilot.c: the core's allocator over palloc (shared by the CSV readers) ---- */
-extern void *le_palloc(void *ctx, void *ptr, size_t size);
-
-/* ---- time helpers (model_fmgr.c) ---- */
+/* ---- util.c: helpers the fmgr files share ---- */
+extern void *le_palloc(void *ctx, void *ptr, size_t size);	/* the core's allocator over palloc */
 extern double le_interval_seconds(const Interval *iv);
 extern Interval *le_seconds_interval(double seconds, const char *what);
+extern SPIPlanPtr le_spi_plan(SPIPlanPtr *cache, const char *sql, int nargs, Oid *argtypes);
+extern char *le_close_matches(const char *query, const char *word, bool known_list, MemoryContext outer);
 
 #endif							/* LLM_ECON_H */

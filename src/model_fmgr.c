@@ -5,33 +5,6 @@
 
 #include "datatype/timestamp.h"
 
-/* Seconds in an interval, counted as extract(epoch from ...) counts them. */
-double
-le_interval_seconds(const Interval *iv)
-{
-	double		s = iv->time / 1000000.0;
-
-	s += ((double) DAYS_PER_YEAR * SECS_PER_DAY) * (iv->month / MONTHS_PER_YEAR);
-	s += ((double) DAYS_PER_MONTH * SECS_PER_DAY) * (iv->month % MONTHS_PER_YEAR);
-	s += ((double) SECS_PER_DAY) * iv->day;
-	return s;
-}
-
-/* A duration as an interval of hours:minutes:seconds (no day or month part, so no DST or calendar effects). */
-Interval *
-le_seconds_interval(double seconds, const char *what)
-{
-	Interval   *iv = palloc0(sizeof(Interval));
-	double		us = rint(seconds * 1e6);
-
-	if (!(us > -9.2e18 && us < 9.2e18))
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("%s is out of range for type interval", what)));
-	iv->time = (int64) us;
-	return iv;
-}
-
 /* The time and cost functions read only the workload, efficiency and hardware fields. */
 #define READ_SPEC(s) le_spec_read_some(fcinfo, PG_GETARG_DATUM(0), LE_NEED_ENERGY, &(s))
 

@@ -203,11 +203,11 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 
 			skus[n_skus].key = MemoryContextStrdup(outer, key);
 			skus[n_skus].tdp_watts = tdp;
-			h->peak_flops = peak * 1e12;
+			/* converted as run_spec(...) freezes them (the core's conversions, econ.h) */
+			h->peak_flops = le_flops_of_tflops(peak);
 			h->hbm_bytes = hbm_bytes;
-			h->hbm_bw = hbm_gbs * 1e9;
-			/* as run_spec(...) freezes them: NVLink marketed as both directions, else the host link */
-			h->nvlink_bw = (isnan(nvlink) ? pcie : nvlink) / 2.0 * 1e9;
+			h->hbm_bw = le_bytes_of_gb_per_s(hbm_gbs);
+			h->nvlink_bw = le_link_bytes_per_s(nvlink, pcie);
 			h->net_bw = model.num[LE_F_INTER_BW];
 			h->gpus_per_node = gpn;
 			{

@@ -38,28 +38,6 @@ static const char *const price_sql =
 "   AND ($7 IS NULL OR o.observed_at OPERATOR(pg_catalog.>=) ($4 OPERATOR(pg_catalog.-) $7))";
 static SPIPlanPtr price_plan;
 
-/*
- * What a name means where a SKU is expected: the gpu_sku key and, when the
- * name is a machine type (an alias with gpus_per_instance), that machine
- * type.  Names compare as llm_econ._name_key (written out here): case, spaces, '-' and '_'
- * ignored; a key beats an alias, an exact (case-insensitive) spelling beats
- * a normalised one.
- */
-static const char *const resolve_sql =
-"SELECT m.sku, m.itype FROM ("
-"  SELECT g.sku, NULL::text AS itype, 0 AS pref,"
-"         pg_catalog.lower(g.sku) OPERATOR(pg_catalog.<>) pg_catalog.lower($1) AS inexact"
-"    FROM llm_econ.gpu_sku g"
-"   WHERE pg_catalog.lower(pg_catalog.translate(g.sku, ' -_', ''))"
-"         OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($1, ' -_', ''))"
-"  UNION ALL"
-"  SELECT a.sku, CASE WHEN a.gpus_per_instance IS NOT NULL THEN a.alias END, 1,"
-"         pg_catalog.lower(a.alias) OPERATOR(pg_catalog.<>) pg_catalog.lower($1)"
-"    FROM llm_econ.gpu_sku_alias a"
-"   WHERE pg_catalog.lower(pg_catalog.translate(a.alias, ' -_', ''))"
-"         OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($1, ' -_', ''))) m"
-" ORDER BY m.inexact, m.pref LIMIT 1";
-static SPIPlanPtr resolve_plan;
 
 /* Validate a pricing kind (any case, blanks around ignored); returns its canonical name. */
 static const char *
@@ -95,98 +73,6 @@ check_max_age(Interval *max_age)
 }
 
 /*
- * Resolve name into its gpu_sku key (*key) and, when it names a machine type,
- * that type (*itype, else NULL); palloc'd in the caller's context.  Unknown:
- * 22023 with close matches (le_sku_resolve).
- */
-static void
-resolve_name(text *name, char **key, char **itype)
-{
-	MemoryContext outer = CurrentMemoryContext;
-	Oid			types[1] = {TEXTOID};
-	Datum		args[1];
-	bool		found;
-
-	le_check_name("sku", VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name));	/* bounded before any search */
-	args[0] = PointerGetDatum(name);
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	if (resolve_plan == NULL)
-	{
-		SPIPlanPtr	p = SPI_prepare(resolve_sql, 1, types);
-
-		if (p == NULL)
-			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
-		SPI_keepplan(p);
-		resolve_plan = p;
-	}
-	if (SPI_execute_plan(resolve_plan, args, NULL, true, 1) != SPI_OK_SELECT)
-		elog(ERROR, "GPU name lookup failed");
-	found = SPI_processed == 1;
-	if (found)
-	{
-		char	   *k = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-		char	   *t = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
-
-		*key = MemoryContextStrdup(outer, k);
-		*itype = t ? MemoryContextStrdup(outer, t) : NULL;
-	}
-	SPI_finish();
-	if (!found)
-	{
-		*key = le_sku_resolve(name);	/* raises 22023 with close matches */
-		*itype = NULL;
-	}
-}
-
-/*
- * Up to five of the values of query (one text column) near "word": edit
- * distance within max(2, length / 3), or containing it; the whole list when
- * it is short and nothing is near.  Inside SPI; result in outer.  Names
- * longer than 64 characters are not compared (bounded work).
- */
-static char *
-near_values(const char *query, const char *word, MemoryContext outer)
-{
-	char	   *lw = str_tolower(word, strlen(word), DEFAULT_COLLATION_OID);
-	int			lwn = strlen(lw);
-	int			limit = Max(2, lwn / 3);
-	StringInfoData near;
-	StringInfoData all;
-	int			nnear = 0;
-	MemoryContext old;
-
-	if (SPI_execute(query, true, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not list known values");
-	old = MemoryContextSwitchTo(outer);
-	initStringInfo(&near);
-	initStringInfo(&all);
-	MemoryContextSwitchTo(old);
-	for (uint64 i = 0; i < SPI_processed; i++)
-	{
-		char	   *v = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
-		char	   *lv;
-		int			d;
-
-		if (v == NULL || strlen(v) > 64 || lwn > 64)
-			continue;
-		lv = str_tolower(v, strlen(v), DEFAULT_COLLATION_OID);
-		d = varstr_levenshtein(lw, lwn, lv, strlen(lv), 1, 1, 1, true);
-		old = MemoryContextSwitchTo(outer);
-		if ((d <= limit || (lwn >= 2 && strstr(lv, lw) != NULL)) && nnear < 5)
-			appendStringInfo(&near, "%s%s", nnear++ ? ", " : "", v);
-		if (i < 20)
-			appendStringInfo(&all, "%s%s", i ? ", " : "", v);
-		MemoryContextSwitchTo(old);
-	}
-	if (nnear > 0)
-		return psprintf("Close matches: %s.", near.data);
-	if (SPI_processed > 0 && SPI_processed <= 20)
-		return psprintf("Known: %s.", all.data);
-	return NULL;
-}
-
-/*
  * Raise 22023 when provider has no price series at all, or region (when
  * given) is not a region of any of its series; a hint lists close matches.
  */
@@ -219,14 +105,14 @@ check_where(text *provider, text *region)
 	prov_known = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	region_known = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 	if (!prov_known)
-		hint = near_values("SELECT DISTINCT provider FROM llm_econ.price_series ORDER BY 1", prov, outer);
+		hint = le_close_matches("SELECT DISTINCT provider FROM llm_econ.price_series ORDER BY 1", prov, true, outer);
 	else if (!region_known)
 	{
 		char	   *q = psprintf("SELECT DISTINCT region FROM llm_econ.price_series"
 								 " WHERE provider OPERATOR(pg_catalog.=) %s AND region IS NOT NULL ORDER BY 1",
 								 quote_literal_cstr(str_tolower(prov, strlen(prov), DEFAULT_COLLATION_OID)));
 
-		hint = near_values(q, reg, outer);
+		hint = le_close_matches(q, reg, true, outer);
 	}
 	SPI_finish();
 	if (!prov_known)
@@ -276,16 +162,7 @@ le_price_lookup(const char *sku, const char *itype, text *provider, text *pricin
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	if (price_plan == NULL)
-	{
-		SPIPlanPtr	p = SPI_prepare(price_sql, 7, types);
-
-		if (p == NULL)
-			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
-		SPI_keepplan(p);
-		price_plan = p;
-	}
-	if (SPI_execute_plan(price_plan, args, nulls, true, 1) != SPI_OK_SELECT)
+	if (SPI_execute_plan(le_spi_plan(&price_plan, price_sql, 7, types), args, nulls, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "price lookup failed");
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	if (!isnull)
@@ -324,7 +201,7 @@ cached_sku_key(FunctionCallInfo fcinfo, text *name, const char **itype)
 		*itype = k->itype;
 		return k->key;
 	}
-	resolve_name(name, &key, &it);	/* unknown: 22023 with close matches */
+	le_sku_resolve(name, &key, &it);	/* unknown: 22023 with close matches */
 	if (k->name)
 	{
 		pfree(k->name);
@@ -431,7 +308,7 @@ le_sku_key_fn(PG_FUNCTION_ARGS)
 	char	   *key;
 	char	   *itype;
 
-	resolve_name(PG_GETARG_TEXT_PP(0), &key, &itype);
+	le_sku_resolve(PG_GETARG_TEXT_PP(0), &key, &itype);
 	PG_RETURN_TEXT_P(cstring_to_text(key));
 }
 
@@ -444,7 +321,7 @@ le_sku_itype_fn(PG_FUNCTION_ARGS)
 	char	   *key;
 	char	   *itype;
 
-	resolve_name(PG_GETARG_TEXT_PP(0), &key, &itype);
+	le_sku_resolve(PG_GETARG_TEXT_PP(0), &key, &itype);
 	if (itype == NULL)
 		PG_RETURN_NULL();
 	PG_RETURN_TEXT_P(cstring_to_text(itype));

@@ -120,7 +120,6 @@ le_run_spec(PG_FUNCTION_ARGS)
 	const LeSku *sku;
 	int			dtype;
 	double		tflops,
-				link_gb_per_s,
 				inter_gbit,
 				gbit_factor;
 	int			nargs;
@@ -175,7 +174,7 @@ le_run_spec(PG_FUNCTION_ARGS)
 		StringInfoData have;
 
 		initStringInfo(&have);
-		for (int d = 0; d < 5; d++)
+		for (int d = 0; d < LE_DTYPE__COUNT; d++)
 			if (!isnan(sku->tflops[d]))
 				appendStringInfo(&have, "%s%s", have.len ? ", " : "", le_enum_label(LE_E_DTYPE, d));
 		ereport(ERROR,
@@ -187,22 +186,19 @@ le_run_spec(PG_FUNCTION_ARGS)
 	}
 
 	/*
-	 * Freeze the hardware numbers: HBM as the driver reports it (hbm_bytes,
-	 * else hbm_gb · 1e9); NVLink GB/s marketed as both directions summed, so
-	 * half each way; the network in Gbit/s per direction as NICs are sold
-	 * (NDR400 = 400 Gbit/s = 50e9 bytes/s).
+	 * Freeze the hardware numbers, in SI units (the core's conversions,
+	 * econ.h): HBM as the driver reports it (hbm_bytes, else hbm_gb · 1e9).
 	 */
 	le_spec_set_text(&s, LE_F_SKU, sku->key, strlen(sku->key));
-	le_spec_set_num(&s, LE_F_PEAK_FLOPS, tflops * 1e12);
+	le_spec_set_num(&s, LE_F_PEAK_FLOPS, le_flops_of_tflops(tflops));
 	le_spec_set_num(&s, LE_F_HBM_BYTES, sku->hbm_bytes);
-	link_gb_per_s = isnan(sku->nvlink_gb_per_s) ? sku->pcie_gb_per_s : sku->nvlink_gb_per_s;
-	le_spec_set_num(&s, LE_F_INTRA_BW, link_gb_per_s / 2.0 * 1e9);
-	le_spec_set_num(&s, LE_F_INTER_BW, inter_gbit * 1e9 / 8.0);
+	le_spec_set_num(&s, LE_F_INTRA_BW, le_link_bytes_per_s(sku->nvlink_gb_per_s, sku->pcie_gb_per_s));
+	le_spec_set_num(&s, LE_F_INTER_BW, le_net_bytes_per_s(inter_gbit));
 	if (!isnan(sku->tdp_watts))	/* NULL in gpu_sku: power not published, left NULL */
 		le_spec_set_num(&s, LE_F_TDP_WATTS, sku->tdp_watts);
-	/* the step-time model's hardware: HBM bandwidth (GB/s -> bytes/s) and GPU generation, when known */
+	/* the step-time model's hardware: HBM bandwidth and GPU generation, when known */
 	if (!isnan(sku->hbm_gb_per_s))
-		le_spec_set_num(&s, LE_F_HBM_BW, sku->hbm_gb_per_s * 1e9);
+		le_spec_set_num(&s, LE_F_HBM_BW, le_bytes_of_gb_per_s(sku->hbm_gb_per_s));
 	if (sku->generation >= 0)
 	{
 		const char *gen = le_enum_label(LE_E_GPU_GEN, sku->generation);

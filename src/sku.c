@@ -13,15 +13,39 @@
 #include "catalog/pg_type.h"
 
 /*
- * Names compare as llm_econ._name_key, written out (case, spaces, '-' and '_' ignored): an exact
- * (case-insensitive) spelling wins over a normalised one, a key over an alias; every name is
- * schema-qualified (search_path-proof).
- * The link columns are read by either name (0.3.0's nvlink_gb_per_s / pcie_gb_per_s, or 0.2.0's
- * nvlink_gbps / pcie_gbps) and hbm_bytes when the column exists, so that this library also serves
- * a database whose extension scripts are not yet updated (ALTER EXTENSION llm_econ UPDATE); so are
- * hbm_gb_per_s (0.2.0: hbm_bandwidth_gbps) and generation (0.3.0, the step-time model's GPU generation).
+ * What a name means where a SKU is expected: the gpu_sku key and, when the
+ * name is a machine type (an alias with gpus_per_instance), that machine type.
+ * This query is the one definition of it: the run_spec constructor, the price
+ * lookups and the importers (llm_econ._sku_find, which SQL calls) all use it.
+ * Names compare as llm_econ._name_key, written out (case, spaces, '-' and '_'
+ * ignored); an exact (case-insensitive) spelling beats a normalised one, a key
+ * beats an alias; every name is schema-qualified (search_path-proof).
  */
-static const char *const lookup_sql =
+static const char *const match_sql =
+"SELECT m.sku, m.itype FROM ("
+"  SELECT g.sku, NULL::text AS itype, 0 AS pref,"
+"         pg_catalog.lower(g.sku) OPERATOR(pg_catalog.<>) pg_catalog.lower($1) AS inexact"
+"    FROM llm_econ.gpu_sku g"
+"   WHERE pg_catalog.lower(pg_catalog.translate(g.sku, ' -_', ''))"
+"         OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($1, ' -_', ''))"
+"  UNION ALL"
+"  SELECT a.sku, CASE WHEN a.gpus_per_instance IS NOT NULL THEN a.alias END, 1,"
+"         pg_catalog.lower(a.alias) OPERATOR(pg_catalog.<>) pg_catalog.lower($1)"
+"    FROM llm_econ.gpu_sku_alias a"
+"   WHERE pg_catalog.lower(pg_catalog.translate(a.alias, ' -_', ''))"
+"         OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($1, ' -_', ''))) m"
+" ORDER BY m.inexact, m.pref LIMIT 1";
+static SPIPlanPtr match_plan;
+
+/*
+ * The hardware figures of key $1.  The link columns are read by either name
+ * (0.3.0's nvlink_gb_per_s / pcie_gb_per_s, or 0.2.0's nvlink_gbps /
+ * pcie_gbps) and hbm_bytes when the column exists, so that this library also
+ * serves a database whose extension scripts are not yet updated (ALTER
+ * EXTENSION llm_econ UPDATE); so are hbm_gb_per_s (0.2.0: hbm_bandwidth_gbps)
+ * and generation (0.3.0, the step-time model's GPU generation).
+ */
+static const char *const figures_sql =
 "SELECT s.sku, s.fp32_tflops, s.tf32_tflops, s.bf16_tflops, s.fp16_tflops, s.fp8_tflops,"
 "       s.hbm_gb,"
 "       COALESCE(j OPERATOR(pg_catalog.->>) 'nvlink_gb_per_s', j OPERATOR(pg_catalog.->>) 'nvlink_gbps')::pg_catalog.float8,"
@@ -30,24 +54,12 @@ static const char *const lookup_sql =
 "       COALESCE((j OPERATOR(pg_catalog.->>) 'hbm_bytes')::pg_catalog.float8, s.hbm_gb OPERATOR(pg_catalog.*) 1e9::pg_catalog.float8),"
 "       COALESCE(j OPERATOR(pg_catalog.->>) 'hbm_gb_per_s', j OPERATOR(pg_catalog.->>) 'hbm_bandwidth_gbps')::pg_catalog.float8,"
 "       j OPERATOR(pg_catalog.->>) 'generation'"
-"  FROM (SELECT g.sku AS key, 0 AS pref,"
-"               pg_catalog.lower(g.sku) OPERATOR(pg_catalog.<>) pg_catalog.lower($1) AS inexact"
-"          FROM llm_econ.gpu_sku g"
-"         WHERE pg_catalog.lower(pg_catalog.translate(g.sku, ' -_', ''))"
-"               OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($1, ' -_', ''))"
-"        UNION ALL"
-"        SELECT a.sku, 1, pg_catalog.lower(a.alias) OPERATOR(pg_catalog.<>) pg_catalog.lower($1)"
-"          FROM llm_econ.gpu_sku_alias a"
-"         WHERE pg_catalog.lower(pg_catalog.translate(a.alias, ' -_', ''))"
-"               OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($1, ' -_', ''))) m"
-"  JOIN llm_econ.gpu_sku s ON s.sku OPERATOR(pg_catalog.=) m.key"
-"  CROSS JOIN LATERAL pg_catalog.to_jsonb(s) AS j"
-" ORDER BY m.inexact, m.pref LIMIT 1";
+"  FROM llm_econ.gpu_sku s CROSS JOIN LATERAL pg_catalog.to_jsonb(s) AS j"
+" WHERE s.sku OPERATOR(pg_catalog.=) $1";
+static SPIPlanPtr figures_plan;
 
 static const char *const names_sql =
 "SELECT sku FROM llm_econ.gpu_sku UNION SELECT alias FROM llm_econ.gpu_sku_alias";
-
-static SPIPlanPtr lookup_plan = NULL;
 
 /* float8 column i (1-based) of the current SPI row; NaN for NULL. */
 static double
@@ -59,81 +71,39 @@ spi_float8(int i)
 	return isnull ? NAN : DatumGetFloat8(d);
 }
 
-typedef struct Suggestion
+/*
+ * Inside SPI: match name (match_sql); on a match set *key and, when wanted,
+ * *itype (NULL unless a machine type), copied into outer.
+ */
+static bool
+match_in_spi(text *name, MemoryContext outer, char **key, char **itype)
 {
-	char	   *name;
-	int			dist;
-} Suggestion;
+	Oid			types[1] = {TEXTOID};
+	Datum		args[1] = {PointerGetDatum(name)};
+	char	   *v;
 
-static int
-suggestion_cmp(const void *a, const void *b)
-{
-	const Suggestion *x = a,
-			   *y = b;
-
-	if (x->dist != y->dist)
-		return x->dist - y->dist;
-	return strcmp(x->name, y->name);
+	if (SPI_execute_plan(le_spi_plan(&match_plan, match_sql, 1, types), args, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "GPU SKU lookup failed");
+	if (SPI_processed != 1)
+		return false;
+	*key = MemoryContextStrdup(outer, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+	if (itype)
+	{
+		v = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+		*itype = v ? MemoryContextStrdup(outer, v) : NULL;
+	}
+	return true;
 }
 
-/*
- * Up to five known names near "name": edit distance (case-insensitive) within
- * a third of the length, or containing it.  Called inside SPI; result in the
- * caller's context.  Bounded: name is at most LE_NAME_MAX bytes (checked by
- * the caller), longer stored names are skipped, each distance stops at the
- * limit (varstr_levenshtein_less_equal), what is not kept is freed at once,
- * and the loop honours cancel.
- */
-static char *
-close_matches(const char *name, MemoryContext outer)
+/* 22023 for a name that is not a GPU, with the close matches hint (computed inside SPI). */
+static void
+unknown_sku(const char *name, const char *hint)
 {
-	char	   *lname = str_tolower(name, strlen(name), DEFAULT_COLLATION_OID);
-	int			llen = strlen(lname);
-	int			limit = Max(2, llen / 3);
-	Suggestion *sugg;
-	int			n = 0;
-	StringInfoData buf;
-	MemoryContext old;
-
-	if (SPI_execute(names_sql, true, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not list GPU SKUs");
-	sugg = palloc(sizeof(Suggestion) * (SPI_processed + 1));
-	for (uint64 i = 0; i < SPI_processed; i++)
-	{
-		char	   *cand = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
-		size_t		clen = strlen(cand);
-		char	   *lcand;
-		int			d;
-
-		CHECK_FOR_INTERRUPTS();
-		if (clen > LE_NAME_MAX)
-		{
-			pfree(cand);
-			continue;
-		}
-		lcand = str_tolower(cand, clen, DEFAULT_COLLATION_OID);
-		d = varstr_levenshtein_less_equal(lname, llen, lcand, strlen(lcand), 1, 1, 1, limit, true);
-		if (d > limit && llen >= 2 && strstr(lcand, lname) != NULL)
-			d = varstr_levenshtein(lname, llen, lcand, strlen(lcand), 1, 1, 1, true);	/* ranks containing names */
-		if (d <= limit || (llen >= 2 && strstr(lcand, lname) != NULL))
-		{
-			sugg[n].name = cand;
-			sugg[n].dist = d;
-			n++;
-		}
-		else
-			pfree(cand);
-		pfree(lcand);
-	}
-	if (n == 0)
-		return NULL;
-	qsort(sugg, n, sizeof(Suggestion), suggestion_cmp);
-	old = MemoryContextSwitchTo(outer);
-	initStringInfo(&buf);
-	for (int i = 0; i < n && i < 5; i++)
-		appendStringInfo(&buf, "%s%s", i ? ", " : "", sugg[i].name);
-	MemoryContextSwitchTo(old);
-	return buf.data;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("sku \"%s\" is not a known GPU", name),
+			 hint ? errhint("%s", hint)
+			 : errhint("Known SKUs are in llm_econ.gpu_sku, other names for them in llm_econ.gpu_sku_alias.")));
 }
 
 /*
@@ -144,34 +114,27 @@ void
 le_sku_lookup(const char *name, LeSku *out)
 {
 	MemoryContext outer = CurrentMemoryContext;
-	Oid			argtypes[1] = {TEXTOID};
+	Oid			types[1] = {TEXTOID};
 	Datum		args[1];
+	char	   *key = NULL;
 	char	   *hint = NULL;
 	bool		found;
 
 	le_check_name("sku", name, strlen(name));
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	if (lookup_plan == NULL)
-	{
-		SPIPlanPtr	p = SPI_prepare(lookup_sql, 1, argtypes);
-
-		if (p == NULL)
-			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
-		SPI_keepplan(p);
-		lookup_plan = p;
-	}
-	args[0] = CStringGetTextDatum(name);
-	if (SPI_execute_plan(lookup_plan, args, NULL, true, 1) != SPI_OK_SELECT)
-		elog(ERROR, "GPU SKU lookup failed");
-	found = SPI_processed == 1;
+	found = match_in_spi(cstring_to_text(name), outer, &key, NULL);
 	if (found)
 	{
-		char	   *key = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 		bool		isnull;
+		char	   *gen;
 
+		args[0] = CStringGetTextDatum(key);
+		if (SPI_execute_plan(le_spi_plan(&figures_plan, figures_sql, 1, types), args, NULL, true, 1) != SPI_OK_SELECT
+			|| SPI_processed != 1)
+			elog(ERROR, "GPU SKU figures lookup failed");
 		strlcpy(out->key, key, sizeof(out->key));
-		for (int d = 0; d < 5; d++)
+		for (int d = 0; d < LE_DTYPE__COUNT; d++)
 			out->tflops[d] = spi_float8(2 + d);
 		out->hbm_gb = spi_float8(7);
 		out->nvlink_gb_per_s = spi_float8(8);
@@ -180,31 +143,58 @@ le_sku_lookup(const char *name, LeSku *out)
 		out->tdp_watts = spi_float8(11);
 		out->hbm_bytes = spi_float8(12);
 		out->hbm_gb_per_s = spi_float8(13);
-		{
-			char	   *gen = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 14);
-
-			out->generation = gen ? le_enum_parse(LE_E_GPU_GEN, gen, strlen(gen)) : -1;
-		}
+		gen = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 14);
+		out->generation = gen ? le_enum_parse(LE_E_GPU_GEN, gen, strlen(gen)) : -1;
 	}
 	else
-		hint = close_matches(name, outer);
+		hint = le_close_matches(names_sql, name, false, outer);
 	SPI_finish();
 
 	if (!found)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("sku \"%s\" is not a known GPU", name),
-				 hint ? errhint("Close matches: %s.", hint)
-				 : errhint("Known SKUs are in llm_econ.gpu_sku, other names for them in llm_econ.gpu_sku_alias.")));
+		unknown_sku(name, hint);
 }
 
-/* The gpu_sku key that name means (key or alias, any case); palloc'd. */
-char *
-le_sku_resolve(text *name)
+/*
+ * What name means where a SKU is expected: its gpu_sku key (*key) and, when
+ * it names a machine type, that type (*itype, else NULL); palloc'd in the
+ * caller's context.  Unknown: 22023 with close matches.
+ */
+void
+le_sku_resolve(text *name, char **key, char **itype)
 {
-	LeSku		sku;
+	MemoryContext outer = CurrentMemoryContext;
+	char	   *hint = NULL;
+	bool		found;
 
-	le_check_name("sku", VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name));	/* before copying it */
-	le_sku_lookup(text_to_cstring(name), &sku);
-	return pstrdup(sku.key);
+	le_check_name("sku", VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name));	/* bounded before any search */
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	found = match_in_spi(name, outer, key, itype);
+	if (!found)
+		hint = le_close_matches(names_sql, text_to_cstring(name), false, outer);
+	SPI_finish();
+	if (!found)
+		unknown_sku(text_to_cstring(name), hint);
 }
+
+PG_FUNCTION_INFO_V1(le_sku_find_fn);
+/*
+ * llm_econ._sku_find(name): the gpu_sku key name means, or NULL (importers
+ * look names up with it, so SQL and C share match_sql).
+ */
+Datum
+le_sku_find_fn(PG_FUNCTION_ARGS)
+{
+	MemoryContext outer = CurrentMemoryContext;
+	char	   *key = NULL;
+	bool		found;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	found = match_in_spi(PG_GETARG_TEXT_PP(0), outer, &key, NULL);
+	SPI_finish();
+	if (!found)
+		PG_RETURN_NULL();
+	PG_RETURN_TEXT_P(cstring_to_text(key));
+}
+

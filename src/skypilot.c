@@ -7,21 +7,6 @@
 #include "utils/memutils.h"
 #include "utils/tuplestore.h"
 
-/* The core's allocator: palloc/repalloc/pfree in the current context (huge sizes allowed). */
-void *
-le_palloc(void *ctx, void *ptr, size_t size)
-{
-	if (size == 0)
-	{
-		if (ptr)
-			pfree(ptr);
-		return NULL;
-	}
-	if (ptr)
-		return repalloc_huge(ptr, size);
-	return MemoryContextAllocHuge(CurrentMemoryContext, size);
-}
-
 /* A price text the core checked (a plain decimal, at most LE_NUM_MAX_LEN characters) as numeric. */
 static Datum
 numeric_of(le_str s)

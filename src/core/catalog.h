@@ -85,9 +85,9 @@ extern const char *le_variant_label(le_variant v);
 /* Where an offer's rows came from (part of its key). */
 typedef enum le_offer_kind
 {
-	LE_OK_INSTANCE,				/* a row with instance type and accelerator (all clouds) */
-	LE_OK_GCP_HOST,				/* GCP: a GPU machine type, with its accelerator rows */
-	LE_OK_GCP_ACCEL				/* GCP: accelerator rows no machine type pairs with */
+	LE_OFFER_INSTANCE,				/* a row with instance type and accelerator (all clouds) */
+	LE_OFFER_GCP_HOST,				/* GCP: a GPU machine type, with its accelerator rows */
+	LE_OFFER_GCP_ACCEL				/* GCP: accelerator rows no machine type pairs with */
 } le_offer_kind;
 
 /*

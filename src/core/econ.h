@@ -88,6 +88,7 @@ typedef enum le_dtype
 {
 	LE_DT_FP32, LE_DT_TF32, LE_DT_BF16, LE_DT_FP16, LE_DT_FP8
 } le_dtype;
+#define LE_DTYPE__COUNT (LE_DT_FP8 + 1)	/* peak figures a SKU has, one per dtype */
 
 typedef enum le_recompute
 {
@@ -176,6 +177,18 @@ extern double le_stage_layers(const le_spec *s);
 extern double le_layers_on_stage(const le_spec *s, int i);
 extern double le_stage_share(const le_spec *s);
 
+/*
+ * Catalog units to the SI units the model computes in (spec.c): gpu_sku lists
+ * peaks in TFLOPS, HBM and links in GB/s (NVLink marketed as both directions
+ * summed, so half each way; without NVLink the host link, also summed), and
+ * the network is given in Gbit/s per direction as NICs are sold (NDR400 =
+ * 400 Gbit/s = 50e9 bytes/s).  NaN in, NaN out.
+ */
+extern double le_flops_of_tflops(double tflops);
+extern double le_bytes_of_gb_per_s(double gb_per_s);
+extern double le_link_bytes_per_s(double nvlink_gb_per_s, double pcie_gb_per_s);
+extern double le_net_bytes_per_s(double gbit_per_s);
+
 /* ---- validation (validate.c) ---- */
 
 /* Fields each calculation reads. */
@@ -197,9 +210,7 @@ extern double le_stage_share(const le_spec *s);
  * Fields that may be NULL (shape unknown; modern fields: dense, unknown or the
  * default; tdp_watts: the part's power is not published, so energy is unknown)
  */
-#define LE_OPTIONAL    (LE_BIT(LE_F_N_LAYERS) | LE_BIT(LE_F_D_MODEL) | LE_BIT(LE_F_N_HEADS) | \
-						LE_BIT(LE_F_SEQ_LEN) | LE_BIT(LE_F_GLOBAL_BATCH) | LE_BIT(LE_F_TDP_WATTS) | LE_MODERN | \
-						LE_STEP_HW)
+#define LE_OPTIONAL    (LE_SHAPE | LE_BIT(LE_F_TDP_WATTS) | LE_MODERN | LE_STEP_HW)
 
 extern le_status le_check_fields(const le_spec *s, le_fieldset need, le_error *err);
 extern le_status le_check_relations(const le_spec *s, le_error *err);
@@ -229,7 +240,7 @@ extern le_status le_achieved_mfu(const le_spec *s, double wall_seconds, double *
 
 /* ---- memory per GPU (memory.c) ---- */
 
-/* Fields memory reads; the shape fields are checked when present, and may be NULL. */
+/* The model's shape: checked when present, and may be NULL (memory and the step model need it). */
 #define LE_SHAPE       (LE_BIT(LE_F_N_LAYERS) | LE_BIT(LE_F_D_MODEL) | LE_BIT(LE_F_N_HEADS) | \
 						LE_BIT(LE_F_SEQ_LEN) | LE_BIT(LE_F_GLOBAL_BATCH))
 #define LE_NEED_LAYOUT (LE_BIT(LE_F_N_PARAMS) | LE_BIT(LE_F_N_GPUS) | LE_BIT(LE_F_GPUS_PER_NODE) | \

@@ -285,3 +285,29 @@ le_shape_known(const le_spec *s)
 
 	return (s->present & need) == need;
 }
+
+/* Catalog units to SI (econ.h says which unit each catalog figure is in). */
+double
+le_flops_of_tflops(double tflops)
+{
+	return tflops * 1e12;
+}
+
+double
+le_bytes_of_gb_per_s(double gb_per_s)
+{
+	return gb_per_s * 1e9;
+}
+
+/* One direction of the GPU-to-GPU link: NVLink when the part has it, else the host link; both sold as the two directions summed. */
+double
+le_link_bytes_per_s(double nvlink_gb_per_s, double pcie_gb_per_s)
+{
+	return (isnan(nvlink_gb_per_s) ? pcie_gb_per_s : nvlink_gb_per_s) / 2.0 * 1e9;
+}
+
+double
+le_net_bytes_per_s(double gbit_per_s)
+{
+	return gbit_per_s * 1e9 / 8.0;
+}

@@ -121,22 +121,12 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$ SELECT pg_catalog.round($1, GREATEST(pg_catalog.scale(pg_catalog.trim_scale(pg_catalog.round($1, 10))), 2)) $$;
 COMMENT ON FUNCTION llm_econ._usd(numeric) IS 'internal: a USD amount rounded to 10 decimals, shown with at least 2';
 
--- A name (key or alias; case, spaces, - and _ ignored) to its gpu_sku key; NULL when unknown
--- (importers count those).  An exact spelling wins over a normalised one, a key over an alias.
+-- The gpu_sku key a name means (key or alias; case, spaces, - and _ ignored; an exact spelling
+-- beats a normalised one, a key beats an alias), or NULL.  One definition serves every part:
+-- the C lookup the run_spec constructor and the price functions use (src/sku.c).
 CREATE FUNCTION llm_econ._sku_find(name text) RETURNS text
-LANGUAGE sql STABLE PARALLEL SAFE
-AS $$
-  SELECT m.sku FROM (
-      SELECT g.sku, 0 AS pref, pg_catalog.lower(g.sku) OPERATOR(pg_catalog.<>) pg_catalog.lower($1) AS inexact
-        FROM llm_econ.gpu_sku g
-       WHERE llm_econ._name_key(g.sku) OPERATOR(pg_catalog.=) llm_econ._name_key($1)
-      UNION ALL
-      SELECT a.sku, 1, pg_catalog.lower(a.alias) OPERATOR(pg_catalog.<>) pg_catalog.lower($1)
-        FROM llm_econ.gpu_sku_alias a
-       WHERE llm_econ._name_key(a.alias) OPERATOR(pg_catalog.=) llm_econ._name_key($1)) AS m
-   ORDER BY m.inexact, m.pref LIMIT 1
-$$;
-COMMENT ON FUNCTION llm_econ._sku_find(text) IS 'internal: the gpu_sku key of a name or alias (case, spaces, - and _ ignored), or NULL';
+AS 'MODULE_PATHNAME', 'le_sku_find_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._sku_find(text) IS 'internal: the gpu_sku key of a name or alias (case, spaces, - and _ ignored; exact spelling first, keys before aliases), or NULL';
 
 -- The GPUs per machine gpu_sku_alias knows for a machine type (NULL: unknown).
 CREATE FUNCTION llm_econ._known_gpus(instance_type text) RETURNS int4

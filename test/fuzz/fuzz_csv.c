@@ -662,17 +662,17 @@ check_catalog(const char *buf, size_t len, int gcp, long fail_at, long data_rows
 		{
 			const le_offer *f = &o.offer[i];
 
-			REQUIRE(f->kind == LE_OK_INSTANCE || (gcp && (f->kind == LE_OK_GCP_HOST || f->kind == LE_OK_GCP_ACCEL)),
+			REQUIRE(f->kind == LE_OFFER_INSTANCE || (gcp && (f->kind == LE_OFFER_GCP_HOST || f->kind == LE_OFFER_GCP_ACCEL)),
 					"offer %d: kind %d (gcp %d)", i, (int) f->kind, gcp);
 			REQUIRE(f->pricing == LE_PR_ON_DEMAND || f->pricing == LE_PR_SPOT, "offer %d: pricing %d", i, f->pricing);
 			REQUIRE(f->gpus >= 0 && f->rows >= 0, "offer %d: gpus %d rows %d", i, (int) f->gpus, (int) f->rows);
 			REQUIRE(f->region.p != NULL, "offer %d without a region", i);
 			REQUIRE(f->accel.p != NULL, "offer %d without an accelerator", i);
 			/* (outside GCP a row with an accelerator but no instance type is an offer without one) */
-			if (f->kind == LE_OK_INSTANCE)
+			if (f->kind == LE_OFFER_INSTANCE)
 				REQUIRE((f->itype.p || !gcp) && f->priced && f->gpus >= 1, "instance offer %d: itype %p priced %d gpus %d",
 						i, (const void *) f->itype.p, f->priced, (int) f->gpus);
-			if (f->kind == LE_OK_GCP_ACCEL)
+			if (f->kind == LE_OFFER_GCP_ACCEL)
 				REQUIRE(f->itype.p == NULL, "accelerator-only offer %d with an instance type", i);
 			if (!gcp)
 				REQUIRE(f->priced && f->price2.p == NULL, "non-GCP offer %d: priced %d price2 %p", i, f->priced, (const void *) f->price2.p);
@@ -688,7 +688,7 @@ check_catalog(const char *buf, size_t len, int gcp, long fail_at, long data_rows
 				REQUIRE(!isnan(f->best) && f->best >= 0, "offer %d: best %g", i, f->best);
 			}
 			check_str(t, buf, len, f->itype, "instance type", i, 0);
-			check_str(t, buf, len, f->accel, "accelerator", i, f->kind == LE_OK_GCP_HOST && !f->accel_paired);
+			check_str(t, buf, len, f->accel, "accelerator", i, f->kind == LE_OFFER_GCP_HOST && !f->accel_paired);
 			check_str(t, buf, len, f->region, "region", i, 0);
 			check_str(t, buf, len, f->price, "price", i, 0);
 			check_str(t, buf, len, f->price2, "price2", i, 0);
@@ -706,7 +706,7 @@ check_catalog(const char *buf, size_t len, int gcp, long fail_at, long data_rows
 
 					REQUIRE(!(a->kind == b->kind && a->pricing == b->pricing && a->gpus == b->gpus &&
 							  str_eq(a->itype, b->itype, 0) && str_eq(a->region, b->region, 0) &&
-							  (a->kind == LE_OK_GCP_HOST || str_eq(a->accel, b->accel, a->kind == LE_OK_GCP_ACCEL))),
+							  (a->kind == LE_OFFER_GCP_HOST || str_eq(a->accel, b->accel, a->kind == LE_OFFER_GCP_ACCEL))),
 							"offers %d and %d have the same key", i, j);
 				}
 	}

@@ -47,12 +47,14 @@ for f in "$REPO"/test/t/*.pl; do
 done
 [ ${#tests[@]} -gt 0 ] || fail_early "no test files in $REPO/test/t matching: ${*:-*}"
 
-# A work directory postgres can write: the tests, tmp_check (clusters, logs, port locks) live there.
+# A work directory postgres can write: the Makefile (TAP_TESTS = 1: PGXS's prove_installcheck runs
+# the tests), the tests, and tmp_check (clusters, logs, port locks) live there.
 WORK=$(mktemp -d /tmp/llm_econ_tap.XXXXXX) || fail_early "mktemp failed"
-mkdir "$WORK/t"
-cp "${tests[@]}" "$WORK/t/"
+mkdir -p "$WORK/test/t"
+cp "$REPO/Makefile" "$REPO/llm_econ.control" "$WORK/"
+cp "${tests[@]}" "$WORK/test/t/"
 rel=()
-for f in "${tests[@]}"; do rel+=("t/$(basename "$f")"); done
+for f in "${tests[@]}"; do rel+=("test/t/$(basename "$f")"); done
 chmod 755 "$WORK"
 chown -R postgres: "$WORK"
 # Port reservations shared by concurrent runs of this script (each run has its own sockets
@@ -62,17 +64,16 @@ install -d -o postgres -g postgres -m 700 "$PORTS" || fail_early "cannot create 
 
 echo "== TAP tests (PostgreSQL::Test::Cluster), work directory $WORK"
 start=$(date +%s)
-# What PostgreSQL::Test::Utils/Cluster (PG 15) read from the environment:
-#   PG_REGRESS  - Cluster::init runs "pg_regress --config-auth" on every new data directory;
-#   TESTDIR     - Utils puts tmp_check/ (data directories, logs, port locks) under it;
-#   PATH        - initdb, pg_ctl, postgres, psql, pg_dump, pg_restore and pg_config of PostgreSQL 15;
+# `make installcheck` with only the TAP step (REGRESS= ISOLATION=): PGXS's prove_installcheck sets
+# what PostgreSQL::Test::Utils/Cluster read (PG_REGRESS for "pg_regress --config-auth", TESTDIR
+# for tmp_check/, PATH with the server's binaries, -I for the Perl modules); we add
 #   PG_TEST_TIMEOUT_DEFAULT - per-command timeout of psql/poll helpers (180 s by default);
 #   PG_TEST_PORT_DIR - where port reservations are kept (default tmp_check/portlock, per run).
 out=$(cd "$WORK" && timeout -k 20 "$TAP_TIMEOUT" runuser -u postgres -- env -i \
         HOME="$WORK" LANG=C.UTF-8 PATH="$BINDIR:/usr/local/bin:/usr/bin:/bin" \
-        PERL5LIB="$PERL_MODULES" PG_REGRESS="$PG_REGRESS_BIN" TESTDIR="$WORK" \
         PG_TEST_TIMEOUT_DEFAULT=120 PG_TEST_PORT_DIR="$PORTS" \
-        prove -v --timer "${rel[@]}" 2>&1)
+        make -s -C "$WORK" PG_CONFIG="$PG_CONFIG" installcheck REGRESS= ISOLATION= \
+        PROVE_TESTS="${rel[*]}" PROVE_FLAGS="-v --timer" 2>&1)
 rc=$?
 echo "$out"
 # A test killed by the timeout cannot stop its servers (they run in their own session): stop any
@@ -91,7 +92,7 @@ failed=$(echo "$out" | grep -E '^not ok [0-9]+' | grep -vcE '# TODO' || true)
 todo=$(echo "$out" | grep -E '^not ok [0-9]+' | grep -cE '# TODO' || true)
 # A file that died, planned more tests than it ran or exited non-zero without a failing test still
 # counts as one failure ("t/x.pl (Wstat: 512 Tests: 5 Failed: 0)" in prove's summary).
-extra=$(echo "$out" | grep -cE '^t/[^ ]+\.pl +\(Wstat: [0-9]+ Tests: [0-9]+ Failed: 0\)' || true)
+extra=$(echo "$out" | grep -cE '^(test/)?t/[^ ]+\.pl +\(Wstat: [0-9]+ Tests: [0-9]+ Failed: 0\)' || true)
 failed=$((failed + extra))
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
   echo "test/tap/run.sh: timed out after ${TAP_TIMEOUT}s"
@@ -106,7 +107,7 @@ fi
 
 if [ "$failed" -gt 0 ]; then
   # the end of the log of each file prove names as failed (or of every file if it names none)
-  bad_files=$(echo "$out" | sed -n 's|^t/\([^ ]*\)\.pl .*(Wstat: .*|\1|p')
+  bad_files=$(echo "$out" | sed -n 's|^\(test/\)\{0,1\}t/\([^ ]*\)\.pl .*(Wstat: .*|\2|p')
   for log in "$WORK"/tmp_check/log/regress_log_*; do
     [ -e "$log" ] || continue
     if [ -n "$bad_files" ] && ! echo "$bad_files" | grep -qxF "${log##*/regress_log_}"; then continue; fi

@@ -1,0 +1,85 @@
+-- data.sql: loads the shipped reference data (data/*.csv, installed into SHAREDIR/extension/llm_econ/) with COPY.
+--
+-- The CSV files are the data's one copy: `make install` puts them next to the install script,
+-- and this part of the script reads them from the server's share directory (pg_config()'s
+-- SHAREDIR, which follows a relocated installation), the way postgresql-unit ships its tables.
+-- COPY from a server file needs a superuser; the extension is not trusted, so CREATE EXTENSION
+-- is run by one anyway.  `perl src/check_data.pl data` validates every value at build time (a
+-- bad file fails the build with FILE:LINE); HEADER MATCH makes COPY refuse a file whose
+-- columns are not the expected ones, in order.
+--
+-- Shipped rows carry builtin = true (pg_dump keeps only user rows): the column's default is
+-- true while the files load and false again afterwards.  Rows load in file order, so a fresh
+-- install gives every row the id an updated one gives it (src/update/0.3.0/20_prices.sql).
+DO $load$
+DECLARE
+  dir constant text := (SELECT c.setting FROM pg_catalog.pg_config() c
+                         WHERE c.name OPERATOR(pg_catalog.=) 'SHAREDIR') || '/extension/llm_econ/';
+  opts constant text := ' WITH (FORMAT csv, HEADER MATCH, ENCODING ''UTF8'')';
+BEGIN
+  ALTER TABLE llm_econ.gpu_sku ALTER COLUMN builtin SET DEFAULT true;
+  ALTER TABLE llm_econ.gpu_sku_alias ALTER COLUMN builtin SET DEFAULT true;
+  ALTER TABLE llm_econ.mfu_reference ALTER COLUMN builtin SET DEFAULT true;
+  ALTER TABLE llm_econ.price_snapshot ALTER COLUMN builtin SET DEFAULT true;
+
+  EXECUTE 'COPY llm_econ.gpu_sku (sku, vendor, name, hbm_gb, hbm_bytes, hbm_gb_per_s, fp32_tflops, tf32_tflops, '
+       || 'bf16_tflops, fp16_tflops, fp8_tflops, nvlink_gb_per_s, pcie_gb_per_s, gpus_per_node, tdp_watts, '
+       || 'list_price_usd_low, list_price_usd_high, released, source) FROM '
+       || pg_catalog.quote_literal(dir || 'gpu_sku.csv') || opts;
+  EXECUTE 'COPY llm_econ.gpu_sku_alias (alias, sku, gpus_per_instance, source) FROM '
+       || pg_catalog.quote_literal(dir || 'gpu_sku_alias.csv') || opts;
+  EXECUTE 'COPY llm_econ.mfu_reference (config, hardware, mfu, year, source) FROM '
+       || pg_catalog.quote_literal(dir || 'mfu_reference.csv') || opts;
+
+  -- the seed's price figures: source_kind 'seed' (llm_econ._source_kind() reads the setting)
+  PERFORM pg_catalog.set_config('llm_econ.import_kind', 'seed', true);
+  EXECUTE 'COPY llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour, '
+       || 'instance_type, gpus_per_instance, source) FROM '
+       || pg_catalog.quote_literal(dir || 'price_seed.csv') || opts;
+  PERFORM pg_catalog.set_config('llm_econ.import_kind', '', true);
+
+  -- The GCP history goes in raw, as staging rows, and the loader users run on their own
+  -- histories (llm_econ._load_price_history, import.sql) turns it into change points, so there
+  -- is one implementation of change points and withdrawals.  Lines whose accelerator
+  -- contradicts the machine type (the upstream pricing.yml labelled a2-ultragpu machines "A100"
+  -- from 2022-09-11 to 2022-10-02, at the A100 40 GB rate) are skipped there.
+  EXECUTE 'COPY llm_econ.price_history_staging (observed_at, valid_to, cloud, region, instance_type, accelerator, '
+       || 'accelerator_count, price_on_demand_usd_per_hour, spot_price_usd_per_hour, '
+       || 'price_on_demand_per_gpu_usd_per_hour, spot_price_per_gpu_usd_per_hour) FROM '
+       || pg_catalog.quote_literal(dir || 'gcp_gpu_price_history.csv') || opts;
+  PERFORM * FROM llm_econ._load_price_history(
+    source => 'GCP price history 2022-02..2026-08, Cyclenerd/google-cloud-pricing-cost-calculator (Apache-2.0), via data/gcp_gpu_price_history.csv',
+    on_mismatch => 'skip', quiet => true);
+
+  ALTER TABLE llm_econ.gpu_sku ALTER COLUMN builtin SET DEFAULT false;
+  ALTER TABLE llm_econ.gpu_sku_alias ALTER COLUMN builtin SET DEFAULT false;
+  ALTER TABLE llm_econ.mfu_reference ALTER COLUMN builtin SET DEFAULT false;
+  ALTER TABLE llm_econ.price_snapshot ALTER COLUMN builtin SET DEFAULT false;
+
+  -- Rows of the shipped history known to be wrong (gcp_gpu_price_history_corrections.csv:
+  -- host-only machine prices, by region ('*' = any), machine-type prefix, period and the price
+  -- below which a row is host-only) are deleted after the load, so the loaded rows keep their
+  -- ids and an updated install (src/update/0.3.0/20_prices.sql) deletes the same rows.  Their
+  -- series keep any withdrawal rows; a series left without rows leaves price_series.
+  CREATE TABLE llm_econ._shipped_correction (
+      region text NOT NULL, instance_type_prefix text NOT NULL, observed_from timestamptz NOT NULL,
+      observed_to timestamptz NOT NULL, below_usd_per_gpu_hour numeric NOT NULL, reason text NOT NULL,
+      source text NOT NULL);
+  EXECUTE 'COPY llm_econ._shipped_correction FROM '
+       || pg_catalog.quote_literal(dir || 'gcp_gpu_price_history_corrections.csv') || opts;
+  DELETE FROM llm_econ.price_snapshot p
+   USING llm_econ._shipped_correction c
+   WHERE p.builtin AND p.provider OPERATOR(pg_catalog.=) 'gcp' AND p.usd_per_gpu_hour IS NOT NULL
+     AND (c.region OPERATOR(pg_catalog.=) '*' OR p.region OPERATOR(pg_catalog.=) c.region)
+     AND pg_catalog.starts_with(p.instance_type, c.instance_type_prefix)
+     AND p.observed_at OPERATOR(pg_catalog.>=) c.observed_from AND p.observed_at OPERATOR(pg_catalog.<) c.observed_to
+     AND p.usd_per_gpu_hour OPERATOR(pg_catalog.<) c.below_usd_per_gpu_hour;
+  DROP TABLE llm_econ._shipped_correction;
+  DELETE FROM llm_econ.price_series s
+   WHERE NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p
+                      WHERE p.sku OPERATOR(pg_catalog.=) s.sku AND p.provider OPERATOR(pg_catalog.=) s.provider
+                        AND p.pricing OPERATOR(pg_catalog.=) s.pricing
+                        AND coalesce(p.region, '') OPERATOR(pg_catalog.=) coalesce(s.region, '')
+                        AND coalesce(p.instance_type, '') OPERATOR(pg_catalog.=) coalesce(s.instance_type, ''));
+END
+$load$;
