@@ -111,7 +111,8 @@ BEGIN
            FROM g CROSS JOIN LATERAL (
                 SELECT p.sku, p.provider, p.pricing, p.region, p.instance_type, p.observed_at, p.usd_per_gpu_hour
                   FROM llm_econ.price_snapshot p
-                 WHERE p.sku = g.sku AND p.provider = g.provider AND p.pricing = g.pricing) AS o
+                 WHERE p.sku = g.sku AND p.provider = g.provider AND p.pricing = g.pricing
+                OFFSET 0) AS o   -- kept a per-group index scan (a join could scan the whole history)
           WHERE g.fresh),
        spans AS (   -- UTC days [f, t) at whose end each observation is in effect (t NULL: to the last
                     -- day), within the days the summary keeps: 2000-01-01 to 2100-01-01
