@@ -111,37 +111,46 @@ SELECT count(*) AS stored_rows FROM llm_econ.price_snapshot
 -- The baselines.  "COPY of the same rows" (the goal's definition): the :stored_rows rows one
 -- import stored, with every column it writes, COPY'd from a CSV file into price_snapshot itself
 -- with its indexes, CHECK constraints and foreign key but without its triggers (ALTER TABLE ...
--- DISABLE TRIGGER USER: no price_series, summary or suspect maintenance); the rows are deleted
--- again after each timed COPY (untimed, triggers still disabled).  For reference: the same rows
--- into a plain table of price_snapshot's columns (no index, constraint or trigger), and the
--- catalog's 30,000 CSV lines into a table of 9 text columns (the figure up to 0.3.0's first runs).
-COPY (SELECT observed_at + interval '1 day', provider, sku, region, pricing, usd_per_gpu_hour, instance_type,
-             gpus_per_instance, source, source_kind, suspect
-        FROM llm_econ.price_snapshot
-       WHERE provider = (llm_econ._skypilot_clouds())[1] AND observed_at = '2026-01-01')
-  TO '/tmp/llm_econ_bench_rows.csv' (FORMAT csv);
+-- DISABLE TRIGGER USER: no price_series, summary or suspect maintenance).  Run k copies them
+-- dated k days later (files written beforehand, untimed), so no run meets the keys of an
+-- earlier one; they stay until the end, as the imports' rows do, then go (untimed).  For
+-- reference: the same rows into a plain table of price_snapshot's columns (no index,
+-- constraint or trigger), and the catalog's 30,000 CSV lines into a table of 9 text columns
+-- (the figure up to 0.3.0's first runs).
 CREATE FUNCTION pg_temp.bench_copy_snapshot(label text, units bigint, reps int) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   t0 timestamptz;
   times float8[] := '{}';
 BEGIN
+  FOR i IN 0..reps LOOP
+    EXECUTE format($q$COPY (SELECT observed_at + %s * interval '1 day', provider, sku, region, pricing, usd_per_gpu_hour,
+                                   instance_type, gpus_per_instance, source, source_kind, suspect
+                              FROM llm_econ.price_snapshot
+                             WHERE provider = (llm_econ._skypilot_clouds())[1] AND observed_at = '2026-01-01')
+                        TO '/tmp/llm_econ_bench_rows_%s.csv' (FORMAT csv)$q$, i + 1, i);
+  END LOOP;
   ALTER TABLE llm_econ.price_snapshot DISABLE TRIGGER USER;
   FOR i IN 0..reps LOOP      -- run 0 warms up
     t0 := clock_timestamp();
-    COPY llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour, instance_type,
-                                  gpus_per_instance, source, source_kind, suspect)
-      FROM '/tmp/llm_econ_bench_rows.csv' (FORMAT csv);
+    EXECUTE format($q$COPY llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour, instance_type,
+                                                    gpus_per_instance, source, source_kind, suspect)
+                        FROM '/tmp/llm_econ_bench_rows_%s.csv' (FORMAT csv)$q$, i);
     IF i > 0 THEN
       times := times || extract(epoch FROM clock_timestamp() - t0) * 1000;
     END IF;
-    DELETE FROM llm_econ.price_snapshot p
-     WHERE p.provider = (llm_econ._skypilot_clouds())[1] AND p.observed_at = '2026-01-02';
   END LOOP;
+  DELETE FROM llm_econ.price_snapshot p
+   WHERE p.provider = (llm_econ._skypilot_clouds())[1] AND p.observed_at > '2026-01-01';
   ALTER TABLE llm_econ.price_snapshot ENABLE TRIGGER USER;
   INSERT INTO results (label, units, median_ms)
   SELECT label, units, percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM unnest(times) AS x;
 END $$;
 SELECT pg_temp.bench_copy_snapshot('COPY of the same rows into price_snapshot without its triggers', 1, :reps);
+COPY (SELECT observed_at + interval '1 day', provider, sku, region, pricing, usd_per_gpu_hour, instance_type,
+             gpus_per_instance, source, source_kind, suspect
+        FROM llm_econ.price_snapshot
+       WHERE provider = (llm_econ._skypilot_clouds())[1] AND observed_at = '2026-01-01')
+  TO '/tmp/llm_econ_bench_rows.csv' (FORMAT csv);
 CREATE TEMP TABLE copy_plain AS SELECT observed_at, provider, sku, region, pricing, usd_per_gpu_hour, instance_type,
                                        gpus_per_instance, source, source_kind, suspect
                                   FROM llm_econ.price_snapshot WITH NO DATA;
