@@ -117,7 +117,8 @@ DELETE FROM llm_econ.gpu_sku WHERE sku = repeat('L', 150);
 
 -- 4. CSV headers: a column count, name length and total record size a real file never reaches
 -- are refused at once; duplicates are found by sorting (0.2.0 compared every pair: a 200,000
--- column header ran 45 s and ignored cancel).
+-- column header ran 45 s and ignored cancel).  The line is in each error's CONTEXT.
+\set SHOW_CONTEXT errors
 SET ROLE regress_mallory;
 SET statement_timeout = '1s';
 SELECT llm_econ._csv_header((SELECT string_agg('c' || g, ',') FROM generate_series(1, 200000) AS g) || E'\n', 'focus_csv');
@@ -136,6 +137,7 @@ SELECT * FROM llm_econ._skypilot_offers('lambda', repeat('n', 300) || E',Instanc
 SELECT * FROM llm_econ._skypilot_offers('lambda', (SELECT string_agg('c' || g, ',') FROM generate_series(1, 2000) AS g) || E'\n');
 RESET statement_timeout;
 RESET ROLE;
+\set SHOW_CONTEXT never
 
 DROP CAST (pg_temp.evil AS text);
 DROP OWNED BY regress_mallory;

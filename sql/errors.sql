@@ -146,3 +146,46 @@ SELECT pg_temp.outcome(q) AS sqlstate, count(*) AS cases
   ) AS t(q)
  GROUP BY 1 ORDER BY 1;
 SELECT 'session still alive' AS check;
+
+-- The README's table: one example of each SQLSTATE the extension raises by kind, with the
+-- DETAIL, HINT and CONTEXT a client sees (a file error's line and column are in the CONTEXT).
+CREATE FUNCTION pg_temp.error_report(statement text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+  st text; msg text; det text; hint text; ctx text;
+BEGIN
+  EXECUTE statement;
+  RETURN NEXT 'no error';
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL,
+                          hint = PG_EXCEPTION_HINT, ctx = PG_EXCEPTION_CONTEXT;
+  RETURN NEXT 'ERROR ' || st || ':  ' || msg;
+  IF det <> '' THEN RETURN NEXT 'DETAIL:  ' || det; END IF;
+  IF hint <> '' THEN RETURN NEXT 'HINT:  ' || hint; END IF;
+  ctx := split_part(ctx, E'\n', 1);
+  IF ctx !~ '^(PL/pgSQL function|SQL statement|SQL function)' THEN RETURN NEXT 'CONTEXT:  ' || ctx; END IF;
+END $$;
+-- 22023: a value outside its range
+SELECT pg_temp.error_report($$SELECT run_spec(7e9, 1.4e12, 8, 'H100-SXM5', mfu => 1.5)$$) AS error;
+-- 22003: fields each in range, a result that does not fit
+SELECT pg_temp.error_report($$SELECT mfu_time(ROW(1e18, 1e18, 'H100-SXM5', 1, 8, 1e-300, 'bf16', 1, 80e9, 450e9, 50e9, 700,
+    NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$) AS error;
+-- 22P04: a file that cannot be read; a quote error names its other line in the DETAIL
+SELECT pg_temp.error_report($$SELECT * FROM llm_econ._skypilot_offers('lambda',
+    E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\nx,A,1,abc,r\n')$$) AS error;
+SELECT pg_temp.error_report($$SELECT * FROM llm_econ._skypilot_offers('lambda',
+    E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\nx,A,1,"1\n2,r\ny,B,1,"3",r\n')$$) AS error;
+SELECT pg_temp.error_report($$SELECT llm_econ._csv_header(E'a,b,A\n', 'focus_csv')$$) AS error;
+-- 22023 for a field that reads but is not allowed, with the same CONTEXT
+SELECT pg_temp.error_report($$SELECT * FROM llm_econ._skypilot_offers('lambda',
+    E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\nx,A,1,-2,r\n')$$) AS error;
+-- 54000: beyond a documented size limit
+SELECT pg_temp.error_report($$SELECT run_spec(7e9, 1.4e12, 8, repeat('x', 300))$$) AS error;
+-- An error SPI raises for the caller keeps its SQLSTATE (here 42501, a missing grant): it does
+-- not become an internal error.
+BEGIN;
+CREATE ROLE regress_errors_nopriv;
+GRANT USAGE ON SCHEMA llm_econ TO regress_errors_nopriv;
+REVOKE SELECT ON llm_econ.gpu_sku, llm_econ.gpu_sku_alias FROM PUBLIC;
+SET LOCAL ROLE regress_errors_nopriv;
+SELECT left(e, 49) AS error FROM pg_temp.error_report($$SELECT run_spec(7e9, 1.4e12, 8, 'H100')$$) AS e LIMIT 1;
+ROLLBACK;

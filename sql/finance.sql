@@ -4,6 +4,23 @@ SET TimeZone = 'UTC';
 SET IntervalStyle = postgres;
 SET search_path = llm_econ, public;
 \set SHOW_CONTEXT never
+-- A statement's error as psql prints it, SQLSTATE included, with the CONTEXT line that says where
+-- in the input the error is (the PL/pgSQL lines under it depend on function bodies, so not those).
+CREATE FUNCTION pg_temp.error_report(statement text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+  st text; msg text; det text; hint text; ctx text;
+BEGIN
+  EXECUTE statement;
+  RETURN NEXT 'no error';
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL,
+                          hint = PG_EXCEPTION_HINT, ctx = PG_EXCEPTION_CONTEXT;
+  RETURN NEXT 'ERROR ' || st || ':  ' || msg;
+  IF det <> '' THEN RETURN NEXT 'DETAIL:  ' || det; END IF;
+  IF hint <> '' THEN RETURN NEXT 'HINT:  ' || hint; END IF;
+  ctx := split_part(ctx, E'\n', 1);
+  IF ctx !~ '^(PL/pgSQL function|SQL statement|SQL function)' THEN RETURN NEXT 'CONTEXT:  ' || ctx; END IF;
+END $$;
 
 -- The official FOCUS 1.0 sample (1,000 anonymised AWS/Microsoft/Oracle lines, CC BY 4.0).
 -- Its BilledCost sums to 20.52022672899 and EffectiveCost to 14.97651418586 (summed exactly,
@@ -61,18 +78,18 @@ SELECT run_id, status, round(planned_usd, 2) AS planned_usd, billed_usd, effecti
        round(implied_mfu::numeric, 4) AS implied_mfu
   FROM plan_vs_actual ORDER BY run_id, provider;
 
--- Bad FOCUS files: a clear error naming the line; nothing is half-imported.
+-- Bad FOCUS files: a clear error, the line and the column in its CONTEXT; nothing is half-imported.
 SELECT count(*) AS spend_before FROM spend \gset
 \set bad `cat test/data/focus/bad_amount.csv`
-SELECT * FROM import_focus(:'bad');
+SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'bad')) AS error;
 \set bad `cat test/data/focus/missing_column.csv`
-SELECT * FROM import_focus(:'bad');
+SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'bad')) AS error;
 \set bad `cat test/data/focus/end_before_start.csv`
-SELECT * FROM import_focus(:'bad');
+SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'bad')) AS error;
 \set bad `cat test/data/focus/bad_date.csv`
-SELECT * FROM import_focus(:'bad');
-SELECT * FROM import_focus('');
-SELECT * FROM import_focus(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,2025-03-01,2025-03-02,AWS,extra\n');
+SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'bad')) AS error;
+SELECT pg_temp.error_report($$SELECT * FROM import_focus('')$$) AS error;
+SELECT pg_temp.error_report($$SELECT * FROM import_focus(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,2025-03-01,2025-03-02,AWS,extra\n')$$) AS error;
 SELECT count(*) AS spend_unchanged FROM spend HAVING count(*) = :spend_before;
 
 -- Bad plans are refused: unknown SKU (a hand-built spec), negative price, no known price.

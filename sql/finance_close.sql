@@ -5,6 +5,23 @@ SET TimeZone = 'UTC';
 SET IntervalStyle = postgres;
 SET search_path = llm_econ, public;
 \set SHOW_CONTEXT never
+-- A statement's error as psql prints it, SQLSTATE included, with the CONTEXT line that says where
+-- in the input the error is (the PL/pgSQL lines under it depend on function bodies, so not those).
+CREATE FUNCTION pg_temp.error_report(statement text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+  st text; msg text; det text; hint text; ctx text;
+BEGIN
+  EXECUTE statement;
+  RETURN NEXT 'no error';
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL,
+                          hint = PG_EXCEPTION_HINT, ctx = PG_EXCEPTION_CONTEXT;
+  RETURN NEXT 'ERROR ' || st || ':  ' || msg;
+  IF det <> '' THEN RETURN NEXT 'DETAIL:  ' || det; END IF;
+  IF hint <> '' THEN RETURN NEXT 'HINT:  ' || hint; END IF;
+  ctx := split_part(ctx, E'\n', 1);
+  IF ctx !~ '^(PL/pgSQL function|SQL statement|SQL function)' THEN RETURN NEXT 'CONTEXT:  ' || ctx; END IF;
+END $$;
 
 -- The FOCUS 1.0 sample: BilledCost sums to 20.52022672899 and EffectiveCost to 14.97651418586
 -- (summed exactly outside PostgreSQL).  After every re-import below the totals must stay these.
@@ -181,22 +198,22 @@ SET TimeZone = 'UTC';
 SELECT charge_period_start, charge_period_end FROM spend WHERE source = 'tokyo' ORDER BY line;
 SELECT "time", billed_usd FROM spend_daily WHERE "time" < '2024-02-01';
 DELETE FROM spend WHERE source = 'tokyo';
--- b. every bad line is an error naming the line and the column; nothing is imported
+-- b. every bad line is an error naming the line and the column (CONTEXT); nothing is imported
 SELECT count(*) AS spend_before FROM spend \gset
 \set h 'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ConsumedQuantity,ConsumedUnit,SkuPriceDetails'
 -- a fractional GpuCount (0.2.0 rounded 0.5 to 1)
-SELECT * FROM import_focus(:'h' || E'\n1,1,2025-01-01,2025-01-02,AWS,1,Hours,NULL\n'
-                           || E'1,1,2025-01-01,2025-01-02,AWS,1,Hours,"{""InstanceType"": ""p5.48xlarge"", ""GpuCount"": 0.5}"\n');
+SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,2025-01-01,2025-01-02,AWS,1,Hours,NULL\n'
+                           || E'1,1,2025-01-01,2025-01-02,AWS,1,Hours,"{""InstanceType"": ""p5.48xlarge"", ""GpuCount"": 0.5}"\n')) AS error;
 -- required fields that are NULL (0.2.0: "RAISE statement option cannot be null")
-SELECT * FROM import_focus(:'h' || E'\nNULL,1,2025-01-01,2025-01-02,AWS,1,Hours,NULL\n');
-SELECT * FROM import_focus(:'h' || E'\n1,1,,2025-01-02,AWS,1,Hours,NULL\n');
-SELECT * FROM import_focus(:'h' || E'\n1,1,2025-01-01,2025-01-02,NULL,1,Hours,NULL\n');
+SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\nNULL,1,2025-01-01,2025-01-02,AWS,1,Hours,NULL\n')) AS error;
+SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,,2025-01-02,AWS,1,Hours,NULL\n')) AS error;
+SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,2025-01-01,2025-01-02,NULL,1,Hours,NULL\n')) AS error;
 -- a number that is not one, a timestamp that is not one, a date-only one with an offset
-SELECT * FROM import_focus(:'h' || E'\n1,1,2025-01-01,2025-01-02,AWS,1e9999,Hours,NULL\n');
-SELECT * FROM import_focus(:'h' || E'\n1,1,yesterday,2025-01-02,AWS,1,Hours,NULL\n');
-SELECT * FROM import_focus(:'h' || E'\n1,1,2025-01-01-05,2025-01-02,AWS,1,Hours,NULL\n');
+SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,2025-01-01,2025-01-02,AWS,1e9999,Hours,NULL\n')) AS error;
+SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,yesterday,2025-01-02,AWS,1,Hours,NULL\n')) AS error;
+SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,2025-01-01-05,2025-01-02,AWS,1,Hours,NULL\n')) AS error;
 -- c. an extreme quantity: 0.2.0 stored it and SELECT * FROM plan_vs_actual failed for everyone
-SELECT * FROM import_focus(:'h' || E'\n1,1,2025-01-01,2025-01-02,AWS,1e12,Hours,"{""InstanceType"": ""p5.48xlarge"", ""GpuCount"": 8}"\n');
+SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,2025-01-01,2025-01-02,AWS,1e12,Hours,"{""InstanceType"": ""p5.48xlarge"", ""GpuCount"": 8}"\n')) AS error;
 -- a quantity that big on a line that is not GPU hours is stored as it is
 SELECT * FROM import_focus(:'h' || E'\n1,1,2025-01-01,2025-01-02,AWS,1e12,Requests,NULL\n', source => 'requests');
 SELECT count(*) AS views_work FROM plan_vs_actual;
@@ -227,7 +244,7 @@ SELECT line, billed_cost, charge_description, run_id FROM spend WHERE source = '
 -- and a bad staged line is named by its file line
 INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName'),
   ('1,1,2025-01-01,2025-01-02,AWS'), ('1,x,2025-01-01,2025-01-02,AWS');
-SELECT * FROM load_focus();
+SELECT pg_temp.error_report('SELECT * FROM load_focus()') AS error;
 SELECT count(*) AS staging_kept_after_error FROM focus_staging;
 DELETE FROM focus_staging;
 -- nothing staged: nothing loaded

@@ -4,6 +4,23 @@ SET TimeZone = 'UTC';
 SET IntervalStyle = postgres;
 SET search_path = llm_econ, public;
 \set SHOW_CONTEXT never
+-- A statement's error as psql prints it, SQLSTATE included, with the CONTEXT line that says where
+-- in the input the error is (the PL/pgSQL lines under it depend on function bodies, so not those).
+CREATE FUNCTION pg_temp.error_report(statement text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+  st text; msg text; det text; hint text; ctx text;
+BEGIN
+  EXECUTE statement;
+  RETURN NEXT 'no error';
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL,
+                          hint = PG_EXCEPTION_HINT, ctx = PG_EXCEPTION_CONTEXT;
+  RETURN NEXT 'ERROR ' || st || ':  ' || msg;
+  IF det <> '' THEN RETURN NEXT 'DETAIL:  ' || det; END IF;
+  IF hint <> '' THEN RETURN NEXT 'HINT:  ' || hint; END IF;
+  ctx := split_part(ctx, E'\n', 1);
+  IF ctx !~ '^(PL/pgSQL function|SQL statement|SQL function)' THEN RETURN NEXT 'CONTEXT:  ' || ctx; END IF;
+END $$;
 -- catalogs as text (psql reads the files; the server needs no file access)
 \set lambda `cat test/data/skypilot/lambda_2023-06-15.csv`
 \set runpod `cat test/data/skypilot/runpod_2024-01-08.csv`
@@ -70,22 +87,22 @@ SELECT instance_type, sku, region, pricing, usd_per_gpu_hour
 SELECT price_at('p5.48xlarge', 'aws', 'spot', '2025-11-02', 'us-east-1') = least(39.2264, 35.5123) / 8 AS p5_spot_cheapest_az,
        price_at('H100', 'aws', 'spot', '2025-11-02', 'us-west-2') IS NULL AS no_spot_in_us_west_2;
 
--- Bad input: a clear error naming the line or column; nothing stored is touched.
+-- Bad input: a clear error, the line and the column in its CONTEXT; nothing stored is touched.
 SELECT count(*) AS rows_before FROM price_snapshot \gset
 \set bad `cat test/data/skypilot/unclosed_quote.csv`
-SELECT * FROM import_skypilot_catalog('lambda', :'bad', '2025-01-01');
+SELECT pg_temp.error_report(format('SELECT * FROM import_skypilot_catalog(%L, %L, %L)', 'lambda', :'bad', '2025-01-01')) AS error;
 \set bad `cat test/data/skypilot/no_price_column.csv`
-SELECT * FROM import_skypilot_catalog('lambda', :'bad', '2025-01-01');
+SELECT pg_temp.error_report(format('SELECT * FROM import_skypilot_catalog(%L, %L, %L)', 'lambda', :'bad', '2025-01-01')) AS error;
 \set bad `cat test/data/skypilot/bad_price.csv`
-SELECT * FROM import_skypilot_catalog('lambda', :'bad', '2025-01-01');
+SELECT pg_temp.error_report(format('SELECT * FROM import_skypilot_catalog(%L, %L, %L)', 'lambda', :'bad', '2025-01-01')) AS error;
 \set bad `cat test/data/skypilot/negative_price.csv`
-SELECT * FROM import_skypilot_catalog('lambda', :'bad', '2025-01-01');
+SELECT pg_temp.error_report(format('SELECT * FROM import_skypilot_catalog(%L, %L, %L)', 'lambda', :'bad', '2025-01-01')) AS error;
 \set bad `cat test/data/skypilot/nan_price.csv`
-SELECT * FROM import_skypilot_catalog('lambda', :'bad', '2025-01-01');
+SELECT pg_temp.error_report(format('SELECT * FROM import_skypilot_catalog(%L, %L, %L)', 'lambda', :'bad', '2025-01-01')) AS error;
 \set bad `cat test/data/skypilot/field_count.csv`
-SELECT * FROM import_skypilot_catalog('lambda', :'bad', '2025-01-01');
+SELECT pg_temp.error_report(format('SELECT * FROM import_skypilot_catalog(%L, %L, %L)', 'lambda', :'bad', '2025-01-01')) AS error;
 \set bad `cat test/data/skypilot/bad_count.csv`
-SELECT * FROM import_skypilot_catalog('lambda', :'bad', '2025-01-01');
+SELECT pg_temp.error_report(format('SELECT * FROM import_skypilot_catalog(%L, %L, %L)', 'lambda', :'bad', '2025-01-01')) AS error;
 SELECT * FROM import_skypilot_catalog('lambda', '', '2025-01-01');
 SELECT * FROM import_skypilot_catalog('nimbus', (SELECT body FROM catalog WHERE name = 'lambda'), '2025-01-01');
 SELECT * FROM import_skypilot_catalog('lambda', (SELECT body FROM catalog WHERE name = 'lambda'), 'infinity');

@@ -217,7 +217,11 @@ le_cost_breakdown_fn(PG_FUNCTION_ARGS)
 	energy_unknown = a.owned && isnan(b.kwh);
 	usd[LE_BILL_ENERGY] = !a.owned ? num_of(0) : energy_unknown ? (Datum) 0
 		: num_mul(num_of(b.kwh), NumericGetDatum(kwh_price));
-	/* spot buffer = compute × fraction (the seed: "add 10% buffer for spot reclaims and ablations") */
+	/*
+	 * spot buffer = compute × fraction: an allowance for work lost to spot
+	 * reclaims and for ablation runs; the default 10% is an assumption of the
+	 * caller's planning, not a measured figure
+	 */
 	usd[LE_BILL_SPOT_BUFFER] = num_mul(usd[LE_BILL_COMPUTE], NumericGetDatum(spot));
 	usd[LE_BILL_TOTAL] = num_of(0);
 	for (int c = 0; c < LE_BILL_TOTAL; c++)

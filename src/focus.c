@@ -28,13 +28,23 @@ open_csv(le_csv *r, text *csv)
 	le_csv_init(r, VARDATA_ANY(csv), VARSIZE_ANY_EXHDR(csv), le_palloc, NULL);
 }
 
-/* 22023 for a reader error, naming the line. */
+/* A reader error: 22P04 (53200 when memory ran out), the line in the CONTEXT. */
 static void
 csv_error(const le_csv *r, const char *what, long line_offset)
 {
+	char		detail[128];
+
+	if (r->err_oom)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory"),
+				 errcontext("%s line %ld", what, r->err_line + line_offset)));
+	le_csv_error_detail(r, line_offset, detail, sizeof(detail));
 	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("%s line %ld: %s", what, r->err_line + line_offset, r->err)));
+			(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
+			 errmsg("%s", r->err),
+			 detail[0] ? errdetail("%s", detail) : 0,
+			 errcontext("%s line %ld", what, r->err_line + line_offset)));
 }
 
 /*
@@ -56,31 +66,36 @@ header_names(const le_csv *r, const char *what, long line, char ***names)
 		case LE_CSV_HDR_TOO_MANY:
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("%s line %ld: %d columns, more than the %d allowed",
-							what, line, r->nfields, LE_CSV_MAX_COLUMNS)));
+					 errmsg("the header has %d columns, more than the %d allowed",
+							r->nfields, LE_CSV_MAX_COLUMNS),
+					 errcontext("%s line %ld", what, line)));
 			break;
 		case LE_CSV_HDR_EMPTY_NAME:
 			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s line %ld: column %d has no name", what, line, col + 1)));
+					(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
+					 errmsg("column %d of the header has no name", col + 1),
+					 errcontext("%s line %ld", what, line)));
 			break;
 		case LE_CSV_HDR_LONG_NAME:
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("%s line %ld: the name of column %d is %zu bytes long, more than the %d allowed",
-							what, line, col + 1, r->fields[col].len, LE_NAME_MAX)));
+					 errmsg("the name of column %d is %zu bytes long, more than the %d allowed",
+							col + 1, r->fields[col].len, LE_NAME_MAX),
+					 errcontext("%s line %ld", what, line)));
 			break;
 		case LE_CSV_HDR_DUPLICATE:
 			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s line %ld: column \"%s\" appears twice", what, line,
+					(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
+					 errmsg("column \"%s\" appears twice in the header",
 							pnstrdup(r->fields[col].ptr, r->fields[col].len)),
-					 errdetail("Columns %d and %d have the same name (case is ignored).", other + 1, col + 1)));
+					 errdetail("Columns %d and %d have the same name (case is ignored).", other + 1, col + 1),
+					 errcontext("%s line %ld", what, line)));
 			break;
 		case LE_CSV_HDR_OOM:
 			ereport(ERROR,
 					(errcode(ERRCODE_OUT_OF_MEMORY),
-					 errmsg("out of memory reading the header of %s", what)));
+					 errmsg("out of memory"),
+					 errcontext("%s line %ld", what, line)));
 			break;
 	}
 	n = palloc(sizeof(char *) * r->nfields);
@@ -100,7 +115,7 @@ read_header(le_csv *r, const char *what, char ***names)
 		csv_error(r, what, 0);
 	if (st == LE_CSV_EOF)
 		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
 				 errmsg("%s is empty", what),
 				 errdetail("A header line with the column names is required.")));
 	return header_names(r, what, r->rec_line, names);
@@ -220,16 +235,20 @@ le_csv_records_fn(PG_FUNCTION_ARGS)
 
 		if (r.nfields != ncols)
 			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s line %ld: %d fields, the header has %d", what, r.rec_line, r.nfields, ncols)));
+					(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
+					 errmsg_plural("record has %d field, but the header has %d",
+								   "record has %d fields, but the header has %d",
+								   r.nfields, r.nfields, ncols),
+					 errcontext("%s line %ld", what, r.rec_line)));
 		for (int i = 0; i < ncols; i++)
 			out_len += name_len[i] + r.fields[i].len + 8;	/* key, value, jsonb entry overhead */
 		if (out_len > out_max)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("%s line %ld: the rows would take more than %zu MB, %d times the text plus 64 MB",
-							what, r.rec_line, out_max >> 20, LE_CSV_MAX_EXPANSION),
-					 errdetail("Each row repeats the %d header names, %zu bytes of names.", ncols, names_len)));
+					 errmsg("the rows would take more than %zu MB, %d times the text plus 64 MB",
+							out_max >> 20, LE_CSV_MAX_EXPANSION),
+					 errdetail("Each row repeats the %d header names, %zu bytes of names.", ncols, names_len),
+					 errcontext("%s line %ld", what, r.rec_line)));
 		pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
 		for (int i = 0; i < ncols; i++)
 		{
@@ -379,17 +398,28 @@ typedef struct FocusState
 	MemoryContext rowcxt;
 } FocusState;
 
-/* 22023 naming the line and the column. */
-le_noreturn static void
-line_error(const FocusIn *in, const char *col, const char *problem, const char *value);
-static void
-line_error(const FocusIn *in, const char *col, const char *problem, const char *value)
+/* The CONTEXT of an error about one field: the line and the column (call inside ereport). */
+static int
+line_context(const FocusIn *in, const char *col)
 {
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("%s line %ld, column %s: %s", in->what, in->line, col, problem),
-			 value ? errdetail("Got \"%.200s\".", value) : 0));
+	return errcontext("%s line %ld, column \"%s\"", in->what, in->line, col);
 }
+
+/*
+ * An error about one field: code is 22P04 for text that is not what the
+ * column holds, 22023 for a value it may not have; the message a whole format
+ * string, the value (when not NULL) in the DETAIL, the line and the column in
+ * the CONTEXT.
+ */
+#define line_error(in, col, code, value, ...) \
+	do { \
+		const char *value_ = (value); \
+		ereport(ERROR, \
+				(errcode(code), \
+				 errmsg(__VA_ARGS__), \
+				 value_ ? errdetail("Got \"%.200s\".", value_) : 0, \
+				 line_context((in), (col)))); \
+	} while (0)
 
 /* A NUL-terminated copy of column c (NULL when NULL). */
 static char *
@@ -443,11 +473,11 @@ col_numeric(FocusIn *in, FocusCol c, bool required, bool *isnull)
 	if (s == NULL)
 	{
 		if (required)
-			line_error(in, focus_col_names[c], "a number is required, got NULL", NULL);
+			line_error(in, focus_col_names[c], ERRCODE_BAD_COPY_FILE_FORMAT, NULL, "a number is required, got NULL");
 		return (Datum) 0;
 	}
 	if (!is_decimal(s))
-		line_error(in, focus_col_names[c], "not a number", s);
+		line_error(in, focus_col_names[c], ERRCODE_BAD_COPY_FILE_FORMAT, s, "not a number");
 	d = DirectFunctionCall3(numeric_in, CStringGetDatum(s), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 	in->norm[c] = numeric_normalize(DatumGetNumeric(d));
 	return d;
@@ -511,7 +541,11 @@ timestamp_shape(const char *s)
 #undef DIGITS
 }
 
-/* Call an input function; its error becomes 22023 naming the line and column. */
+/*
+ * Call an input function; its error (a data exception: 22007, 22008, 22P02
+ * ...) becomes 22P04 with the line and the column in the CONTEXT; any other
+ * error (a cancel, out of memory) is raised again as it is.
+ */
 static Datum
 input_named(PGFunction fn, const char *s, const FocusIn *in, const char *col)
 {
@@ -528,8 +562,10 @@ input_named(PGFunction fn, const char *s, const FocusIn *in, const char *col)
 
 		MemoryContextSwitchTo(cxt);
 		e = CopyErrorData();
+		if (ERRCODE_TO_CATEGORY(e->sqlerrcode) != ERRCODE_DATA_EXCEPTION)
+			PG_RE_THROW();		/* still on the error stack: a cancel stays a cancel */
 		FlushErrorState();
-		line_error(in, col, e->message, s);
+		line_error(in, col, ERRCODE_BAD_COPY_FILE_FORMAT, s, "%s", e->message);
 	}
 	PG_END_TRY();
 	return d;
@@ -550,12 +586,12 @@ col_time(FocusIn *in, FocusCol c, bool required, bool *isnull)
 	if (s == NULL)
 	{
 		if (required)
-			line_error(in, focus_col_names[c], "a timestamp is required, got NULL", NULL);
+			line_error(in, focus_col_names[c], ERRCODE_BAD_COPY_FILE_FORMAT, NULL, "a timestamp is required, got NULL");
 		return (Datum) 0;
 	}
 	shape = timestamp_shape(s);
 	if (shape == 0)
-		line_error(in, focus_col_names[c], "not an ISO 8601 timestamp", s);
+		line_error(in, focus_col_names[c], ERRCODE_BAD_COPY_FILE_FORMAT, s, "not an ISO 8601 timestamp");
 	/* no offset: read as a timestamp without time zone, which is the UTC instant */
 	d = input_named(shape == 2 ? timestamptz_in : timestamp_in, s, in, focus_col_names[c]);
 	in->norm[c] = psprintf(INT64_FORMAT, DatumGetInt64(d));
@@ -573,7 +609,7 @@ col_object(const FocusIn *in, FocusCol c)
 		return NULL;
 	j = DatumGetJsonbP(input_named(jsonb_in, s, in, focus_col_names[c]));
 	if (!JB_ROOT_IS_OBJECT(j) || JB_ROOT_IS_SCALAR(j))
-		line_error(in, focus_col_names[c], "not a JSON object", s);
+		line_error(in, focus_col_names[c], ERRCODE_BAD_COPY_FILE_FORMAT, s, "not a JSON object");
 	return j;
 }
 
@@ -897,12 +933,13 @@ focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nulls
 	values[O_BPS] = col_time(in, FC_BILLING_PERIOD_START, false, &nulls[O_BPS]);
 	values[O_BPE] = col_time(in, FC_BILLING_PERIOD_END, false, &nulls[O_BPE]);
 	if (DatumGetTimestampTz(values[O_CPE]) < DatumGetTimestampTz(values[O_CPS]))
-		line_error(in, "ChargePeriodEnd", "ends before ChargePeriodStart", col_cstr(in, FC_CHARGE_PERIOD_END));
+		line_error(in, "ChargePeriodEnd", ERRCODE_INVALID_PARAMETER_VALUE, col_cstr(in, FC_CHARGE_PERIOD_END),
+				   "the charge period ends before it starts");
 
 	prov = in->v[FC_SERVICE_PROVIDER_NAME] ? col_cstr(in, FC_SERVICE_PROVIDER_NAME) : col_cstr(in, FC_PROVIDER_NAME);
 	if (prov == NULL || provider_key(prov)[0] == '\0')
 		line_error(in, st->pos[FC_SERVICE_PROVIDER_NAME] >= 0 ? "ServiceProviderName" : "ProviderName",
-				   "the provider name is required, got NULL", NULL);
+				   ERRCODE_BAD_COPY_FILE_FORMAT, NULL, "the provider name is required, got NULL");
 	values[O_PROVIDER] = CStringGetTextDatum(provider_key(prov));
 
 	out_text(values, nulls, O_SERVICE_NAME, in, FC_SERVICE_NAME);
@@ -965,8 +1002,8 @@ focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nulls
 		double		g = strtod(gpucount_s, &endp);
 
 		if (*endp != '\0' || endp == gpucount_s || !(g >= 1 && g <= 4096) || g != floor(g))
-			line_error(in, "SkuPriceDetails",
-					   "GpuCount must be a whole number of GPUs in [1, 4096]", gpucount_s);
+			line_error(in, "SkuPriceDetails", ERRCODE_INVALID_PARAMETER_VALUE, gpucount_s,
+					   "GpuCount must be a whole number of GPUs in [1, 4096]");
 		gpus = (int32) g;
 		have_gpus = true;
 	}
@@ -1008,9 +1045,8 @@ focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nulls
 
 		if (DatumGetBool(DirectFunctionCall2(numeric_lt, gh, DirectFunctionCall1(int4_numeric, Int32GetDatum(0)))) ||
 			DatumGetBool(DirectFunctionCall2(numeric_gt, gh, max)))
-			line_error(in, "ConsumedQuantity",
-					   "GPU-hours (ConsumedQuantity x GPUs) must be in [0, " LE_FOCUS_MAX_GPU_HOURS "]",
-					   col_cstr(in, FC_CONSUMED_QUANTITY));
+			line_error(in, "ConsumedQuantity", ERRCODE_INVALID_PARAMETER_VALUE, col_cstr(in, FC_CONSUMED_QUANTITY),
+					   "GPU-hours (ConsumedQuantity x GPUs) must be in [0, %s]", LE_FOCUS_MAX_GPU_HOURS);
 		values[O_GPU_HOURS] = gh;
 		nulls[O_GPU_HOURS] = false;
 	}
@@ -1067,11 +1103,14 @@ focus_header(FocusState *st, const char *what)
 	else if (st->pos[FC_CHARGE_PERIOD_END] < 0)
 		missing = "ChargePeriodEnd";
 	else if (st->pos[FC_PROVIDER_NAME] < 0 && st->pos[FC_SERVICE_PROVIDER_NAME] < 0)
-		missing = "ProviderName (or ServiceProviderName)";
+		ereport(ERROR,
+				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
+				 errmsg("%s has no \"ProviderName\" or \"ServiceProviderName\" column", what),
+				 errdetail("Columns are found by header name (FOCUS 1.0-1.3 names).")));
 	if (missing)
 		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s has no %s column", what, missing),
+				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
+				 errmsg("%s has no \"%s\" column", what, missing),
 				 errdetail("Columns are found by header name (FOCUS 1.0-1.3 names).")));
 }
 
@@ -1110,8 +1149,11 @@ focus_emit(FocusState *st, le_csv *r, long line, ReturnSetInfo *rsinfo)
 
 	if (r->nfields != st->ncols)
 		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s line %ld: %d fields, the header has %d", st->what, line, r->nfields, st->ncols)));
+				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
+				 errmsg_plural("record has %d field, but the header has %d",
+							   "record has %d fields, but the header has %d",
+							   r->nfields, r->nfields, st->ncols),
+				 errcontext("%s line %ld", st->what, line)));
 	/*
 	 * Every record repeats the header names as keys: bound the whole, as
 	 * _csv_records does, to LE_CSV_MAX_EXPANSION times the input plus 64 MB.
@@ -1122,9 +1164,9 @@ focus_emit(FocusState *st, le_csv *r, long line, ReturnSetInfo *rsinfo)
 	if (st->out_len > st->in_len * LE_CSV_MAX_EXPANSION + ((size_t) 64 << 20))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s line %ld: the rows would take more than %d times the text plus 64 MB",
-						st->what, line, LE_CSV_MAX_EXPANSION),
-				 errdetail("Each row repeats the %d header names, %zu bytes of names.", st->ncols, st->names_len)));
+				 errmsg("the rows would take more than %d times the text plus 64 MB", LE_CSV_MAX_EXPANSION),
+				 errdetail("Each row repeats the %d header names, %zu bytes of names.", st->ncols, st->names_len),
+				 errcontext("%s line %ld", st->what, line)));
 	old = MemoryContextSwitchTo(st->rowcxt);
 	focus_in_of_record(st, r, line, &in);
 	focus_type(st, &in, record_jsonb(r, st->names, st->ncols, st->order), values, nulls);
@@ -1289,8 +1331,9 @@ le_focus_staged_fn(PG_FUNCTION_ARGS)
 	}
 	if (open)
 		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s line %ld: unclosed quote", what, rec_start)));
+				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
+				 errmsg("unclosed quote"),
+				 errcontext("%s line %ld", what, rec_start)));
 	/* nothing staged: no rows (load_focus says so before it calls this) */
 	SPI_cursor_close(cur);
 	SPI_finish();

@@ -119,13 +119,13 @@ check_where(text *provider, text *region)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("provider \"%s\" has no prices", prov),
-				 hint ? errhint("Providers with prices. %s", hint) :
+				 hint ? errhint("%s", hint) :
 				 errhint("Prices are in llm_econ.price_snapshot.")));
 	if (!region_known)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("region \"%s\" has no prices from provider \"%s\"", reg, prov),
-				 hint ? errhint("Regions of %s with prices. %s", prov, hint) :
+				 hint ? errhint("%s", hint) :
 				 errhint("Region names are the provider's (a region, not a zone).")));
 }
 
@@ -275,16 +275,25 @@ le_estimate_cost_at_fn(PG_FUNCTION_ARGS)
 	price = le_price_lookup(sku, NULL, PG_GETARG_TEXT_PP(1), PG_GETARG_TEXT_PP(2),
 							PG_GETARG_TIMESTAMPTZ(3), region, max_age, &found);
 	if (!found)
+	{
+		const char *pr = check_pricing(PG_GETARG_TEXT_PP(2));
+		char	   *prov = text_to_cstring(PG_GETARG_TEXT_PP(1));
+		const char *at = timestamptz_to_str(PG_GETARG_TIMESTAMPTZ(3));
+		char	   *reg = region ? text_to_cstring(region) : NULL;
+		char	   *age = max_age ? DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(max_age))) : NULL;
+
+		/* one whole message per combination of the optional bounds */
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("no %s price is known for sku %s from provider \"%s\"%s%s at %s%s%s",
-						check_pricing(PG_GETARG_TEXT_PP(2)), sku,
-						text_to_cstring(PG_GETARG_TEXT_PP(1)),
-						region ? " in region " : "", region ? text_to_cstring(region) : "",
-						timestamptz_to_str(PG_GETARG_TIMESTAMPTZ(3)),
-						max_age ? " no older than " : "",
-						max_age ? DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(max_age))) : ""),
+				 reg && age ? errmsg("no %s price is known for sku \"%s\" from provider \"%s\" in region \"%s\" at %s no older than %s",
+									 pr, sku, prov, reg, at, age) :
+				 reg ? errmsg("no %s price is known for sku \"%s\" from provider \"%s\" in region \"%s\" at %s",
+							  pr, sku, prov, reg, at) :
+				 age ? errmsg("no %s price is known for sku \"%s\" from provider \"%s\" at %s no older than %s",
+							  pr, sku, prov, at, age) :
+				 errmsg("no %s price is known for sku \"%s\" from provider \"%s\" at %s", pr, sku, prov, at),
 				 errhint("Prices are in llm_econ.price_snapshot; or pass a price: estimate_cost(spec, usd_per_gpu_hour).")));
+	}
 	PG_RETURN_NUMERIC(le_hours_times_price(hours, price));
 }
 

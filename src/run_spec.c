@@ -179,8 +179,8 @@ le_run_spec(PG_FUNCTION_ARGS)
 				appendStringInfo(&have, "%s%s", have.len ? ", " : "", le_enum_label(LE_E_DTYPE, d));
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("sku %s has no %s peak", sku->key, le_enum_label(LE_E_DTYPE, dtype)),
-				 errdetail("llm_econ.gpu_sku lists no dense %s throughput for %s: the part does not support it, or it is not published.",
+				 errmsg("sku \"%s\" has no %s peak", sku->key, le_enum_label(LE_E_DTYPE, dtype)),
+				 errdetail("llm_econ.gpu_sku lists no dense %s throughput for \"%s\": the part does not support it, or it is not published.",
 						   le_enum_label(LE_E_DTYPE, dtype), sku->key),
 				 errhint("Supported: %s.", have.data)));
 	}

@@ -63,7 +63,7 @@ PG_FUNCTION_INFO_V1(le_skypilot_offers);
  * selects GCP's machine + accelerator pairing.  What an offer is, and what
  * happens to GCP rows that cannot be paired, is in src/core/catalog.c.
  * usd_per_gpu_hour is NULL for offers that cannot be priced.  Any malformed
- * row aborts the whole call (22023, naming the line and the column).
+ * row aborts the whole call (22P04, the line and the column in the CONTEXT).
  */
 Datum
 le_skypilot_offers(PG_FUNCTION_ARGS)

@@ -276,16 +276,39 @@ le_cache_fresh(uint64 *stamp)
 	return false;
 }
 
-/* Raise the core's error: 22023 for bad values, 22003 for overflow, 54000 for too long input. */
+/* The SQLSTATE of a core status (README, "Errors"). */
+static int
+status_sqlstate(le_status st)
+{
+	switch (st)
+	{
+		case LE_ERR_OVERFLOW:
+			return ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;	/* 22003 */
+		case LE_ERR_TOO_LONG:
+			return ERRCODE_PROGRAM_LIMIT_EXCEEDED;	/* 54000 */
+		case LE_ERR_MALFORMED:
+			return ERRCODE_BAD_COPY_FILE_FORMAT;	/* 22P04 */
+		case LE_ERR_NO_MEMORY:
+			return ERRCODE_OUT_OF_MEMORY;	/* 53200 */
+		case LE_OK:
+		case LE_ERR_VALUE:
+			break;
+	}
+	return ERRCODE_INVALID_PARAMETER_VALUE; /* 22023 */
+}
+
+/*
+ * Raise the core's error with its status's SQLSTATE; where in an input it is
+ * (a line, a column) goes in the CONTEXT, as COPY reports it.
+ */
 void
 le_report(const le_error *err)
 {
 	ereport(ERROR,
-			(errcode(err->status == LE_ERR_OVERFLOW ? ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE
-					 : err->status == LE_ERR_TOO_LONG ? ERRCODE_PROGRAM_LIMIT_EXCEEDED
-					 : ERRCODE_INVALID_PARAMETER_VALUE),
+			(errcode(status_sqlstate(err->status)),
 			 errmsg("%s", err->message),
-			 err->detail[0] ? errdetail("%s", err->detail) : 0));
+			 err->detail[0] ? errdetail("%s", err->detail) : 0,
+			 err->context[0] ? errcontext("%s", err->context) : 0));
 }
 
 /* Report err unless st is LE_OK. */

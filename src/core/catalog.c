@@ -785,15 +785,40 @@ shown(char *out, size_t outsz, const char *s, size_t n)
 	snprintf(out, outsz, "%.*s%s", (int) k, s, k < n ? "..." : "");
 }
 
-/* A 22023 error about one value of the record at line. */
+/* What is wrong with one value of a record. */
+typedef enum value_problem
+{
+	VP_NOT_NUMBER, VP_NEGATIVE, VP_RANGE, VP_NOT_COUNT
+} value_problem;
+
+/*
+ * An error about one value of the record at line: 22P04 for text that is not
+ * what the column holds, 22023 for a number outside what it may be.  The
+ * message quotes the value (shortened), the context names the line and the
+ * column.
+ */
 static le_status
-value_error(le_error *err, long line, le_cat_col col, const char *what, const le_csv_field *f)
+value_error(le_error *err, long line, le_cat_col col, value_problem problem, const le_csv_field *f)
 {
 	char		v[64];
 
 	shown(v, sizeof(v), f->ptr, f->len);
-	return le_set_error(err, LE_ERR_VALUE, NULL, "catalog_csv line %ld: %s %s: \"%s\"",
-						line, le_cat_col_name(col), what, v);
+	switch (problem)
+	{
+		case VP_NOT_NUMBER:
+			le_set_error(err, LE_ERR_MALFORMED, NULL, "price \"%s\" is not a number", v);
+			break;
+		case VP_NEGATIVE:
+			le_set_error(err, LE_ERR_VALUE, NULL, "price \"%s\" is negative", v);
+			break;
+		case VP_RANGE:
+			le_set_error(err, LE_ERR_VALUE, NULL, "price \"%s\" is out of range", v);
+			break;
+		case VP_NOT_COUNT:
+			le_set_error(err, LE_ERR_MALFORMED, NULL, "accelerator count \"%s\" is not a positive whole number", v);
+			break;
+	}
+	return le_set_context(err, "catalog_csv line %ld, column \"%s\"", line, le_cat_col_name(col));
 }
 
 /*
@@ -814,20 +839,19 @@ read_price(const le_csv_field *f, long line, le_cat_col col, le_str *out, le_err
 		case LE_NUM_EMPTY:
 			return LE_OK;
 		case LE_NUM_TOO_LONG:
-			return le_set_error(err, LE_ERR_VALUE, NULL,
-								"catalog_csv line %ld: %s is longer than %d characters",
-								line, le_cat_col_name(col), LE_NUM_MAX_LEN);
+			le_set_error(err, LE_ERR_TOO_LONG, NULL, "price is longer than %d characters", LE_NUM_MAX_LEN);
+			return le_set_context(err, "catalog_csv line %ld, column \"%s\"", line, le_cat_col_name(col));
 		case LE_NUM_RANGE:
-			return value_error(err, line, col, "is out of range", f);
+			return value_error(err, line, col, VP_RANGE, f);
 		case LE_NUM_BAD:
-			return value_error(err, line, col, "is not a number", f);
+			return value_error(err, line, col, VP_NOT_NUMBER, f);
 		case LE_NUM_OK:
 			break;
 	}
 	if (zero)
 		return LE_OK;
 	if (neg)
-		return value_error(err, line, col, "is negative", f);
+		return value_error(err, line, col, VP_NEGATIVE, f);
 	*out = t;
 	return LE_OK;
 }
@@ -843,7 +867,7 @@ read_count(const le_csv_field *f, long line, int32_t *count, le_error *err)
 
 	if (le_num_syntax(f->ptr, f->len, &t, &neg, &zero) != LE_NUM_OK || neg || zero ||
 		le_num_value(t, &v) != LE_NUM_OK || v != floor(v) || v < 1 || v > 2147483647.0)
-		return value_error(err, line, LE_COL_ACCELERATOR_COUNT, "is not a positive whole number", f);
+		return value_error(err, line, LE_COL_ACCELERATOR_COUNT, VP_NOT_COUNT, f);
 	*count = (int32_t) v;
 	return LE_OK;
 }
@@ -885,17 +909,17 @@ read_row(le_catalog *c, le_error *err)
 	}			kind;
 
 	if (read_price(&f[c->col[LE_COL_PRICE]], line, LE_COL_PRICE, &price[0], err) != LE_OK)
-		return LE_ERR_VALUE;
+		return err->status;
 	price[1].p = NULL;
 	price[1].n = 0;
 	if (c->col[LE_COL_SPOT_PRICE] >= 0 &&
 		read_price(&f[c->col[LE_COL_SPOT_PRICE]], line, LE_COL_SPOT_PRICE, &price[1], err) != LE_OK)
-		return LE_ERR_VALUE;
+		return err->status;
 
 	if (accel.p)
 	{
 		if (read_count(&f[c->col[LE_COL_ACCELERATOR_COUNT]], line, &count, err) != LE_OK)
-			return LE_ERR_VALUE;
+			return err->status;
 		kind = (c->gcp && itype.p == NULL) ? ROW_ACCEL : ROW_OFFER;
 	}
 	else if (c->gcp && itype.p && le_gcp_host_gpus(itype.p, itype.n, &host_accel, &host_alt, &host_count))
@@ -904,10 +928,13 @@ read_row(le_catalog *c, le_error *err)
 		return LE_OK;			/* a CPU machine: not an offer */
 
 	if (region.p == NULL)
-		return le_set_error(err, LE_ERR_VALUE, NULL, "catalog_csv line %ld: Region is empty", line);
+	{
+		le_set_error(err, LE_ERR_MALFORMED, "An offer of a GPU needs the region it is in.", "region is empty");
+		return le_set_context(err, "catalog_csv line %ld, column \"%s\"", line, le_cat_col_name(LE_COL_REGION));
+	}
 	for (int p = 0; p < 2; p++)
 		if (price[p].p && le_num_value(price[p], &val[p]) != LE_NUM_OK)
-			return value_error(err, line, p ? LE_COL_SPOT_PRICE : LE_COL_PRICE, "is out of range",
+			return value_error(err, line, p ? LE_COL_SPOT_PRICE : LE_COL_PRICE, VP_RANGE,
 							   &f[c->col[p ? LE_COL_SPOT_PRICE : LE_COL_PRICE]]);
 
 	if (kind == ROW_OFFER)
@@ -944,7 +971,7 @@ read_row(le_catalog *c, le_error *err)
 	return LE_OK;
 
 oom:
-	return le_set_error(err, LE_ERR_VALUE, NULL, "catalog_csv: out of memory");
+	return le_set_error(err, LE_ERR_NO_MEMORY, NULL, "out of memory");
 }
 
 /* GCP: pair machine rows with accelerator rows zone by zone, then place what is left. */
@@ -1030,7 +1057,20 @@ pair_gcp(le_catalog *c, le_error *err)
 	return LE_OK;
 
 oom:
-	return le_set_error(err, LE_ERR_VALUE, NULL, "catalog_csv: out of memory");
+	return le_set_error(err, LE_ERR_NO_MEMORY, NULL, "out of memory");
+}
+
+/* The CSV reader's error: 22P04 at the record's line, or out of memory. */
+static le_status
+csv_error(le_catalog *c, le_error *err)
+{
+	char		detail[128];
+
+	if (c->csv.err_oom)
+		return le_set_error(err, LE_ERR_NO_MEMORY, NULL, "out of memory");
+	le_csv_error_detail(&c->csv, 0, detail, sizeof(detail));
+	le_set_error(err, LE_ERR_MALFORMED, detail[0] ? detail : NULL, "%s", c->csv.err);
+	return le_set_context(err, "catalog_csv line %ld", c->csv.err_line);
 }
 
 /* Read the header and find the columns by name. */
@@ -1042,19 +1082,21 @@ read_header(le_catalog *c, le_error *err)
 				other;
 
 	if (st == LE_CSV_ERROR)
-		return le_set_error(err, LE_ERR_VALUE, NULL, "catalog_csv line %ld: %s",
-							c->csv.err_line, c->csv.err);
+		return csv_error(c, err);
 	if (st == LE_CSV_EOF)
-		return le_set_error(err, LE_ERR_VALUE, NULL, "catalog_csv is empty");
+		return le_set_error(err, LE_ERR_MALFORMED, "A header line with the column names is required.",
+							"catalog_csv is empty");
 	/* bounded header: a column count and name lengths a real catalog never reaches */
 	switch (le_csv_check_header(&c->csv, 0, &k, &other))
 	{
 		case LE_CSV_HDR_TOO_MANY:
-			return le_set_error(err, LE_ERR_TOO_LONG, NULL, "catalog_csv line %ld: %d columns, more than the %d allowed",
-								c->csv.rec_line, c->csv.nfields, LE_CSV_MAX_COLUMNS);
+			le_set_error(err, LE_ERR_TOO_LONG, NULL, "the header has %d columns, more than the %d allowed",
+						 c->csv.nfields, LE_CSV_MAX_COLUMNS);
+			return le_set_context(err, "catalog_csv line %ld", c->csv.rec_line);
 		case LE_CSV_HDR_LONG_NAME:
-			return le_set_error(err, LE_ERR_TOO_LONG, NULL, "catalog_csv line %ld: the name of column %d is %zu bytes long, more than the %d allowed",
-								c->csv.rec_line, k + 1, c->csv.fields[k].len, LE_NAME_MAX);
+			le_set_error(err, LE_ERR_TOO_LONG, NULL, "the name of column %d is %zu bytes long, more than the %d allowed",
+						 k + 1, c->csv.fields[k].len, LE_NAME_MAX);
+			return le_set_context(err, "catalog_csv line %ld", c->csv.rec_line);
 		default:
 			break;				/* unnamed or repeated columns matter only if required (below) */
 	}
@@ -1064,11 +1106,15 @@ read_header(le_catalog *c, le_error *err)
 		k = le_cat_find_column(c->csv.fields, c->csv.nfields, col_names[i]);
 
 		if (k == -2)
-			return le_set_error(err, LE_ERR_VALUE, NULL, "catalog_csv line %ld: two %s columns",
-								c->csv.rec_line, col_names[i]);
+		{
+			le_set_error(err, LE_ERR_MALFORMED, "Columns are found by header name, ignoring case.",
+						 "the header names column \"%s\" twice", col_names[i]);
+			return le_set_context(err, "catalog_csv line %ld", c->csv.rec_line);
+		}
 		if (k == -1 && i < LE_COL__REQUIRED)
-			return le_set_error(err, LE_ERR_VALUE, "Columns are found by header name; required: InstanceType, AcceleratorName, AcceleratorCount, Price, Region.",
-								"catalog_csv has no %s column", col_names[i]);
+			return le_set_error(err, LE_ERR_MALFORMED,
+								"Columns are found by header name; the required ones are InstanceType, AcceleratorName, AcceleratorCount, Price and Region.",
+								"catalog_csv has no \"%s\" column", col_names[i]);
 		c->col[i] = k;
 	}
 	return LE_OK;
@@ -1085,7 +1131,7 @@ le_catalog_offers(const char *buf, size_t len, int gcp, le_alloc_fn alloc, void 
 	memset(out, 0, sizeof(*out));
 	c = alloc(ctx, NULL, sizeof(le_catalog) + 2 * sizeof(ztab) + sizeof(htab));
 	if (c == NULL)
-		return le_set_error(err, LE_ERR_VALUE, NULL, "catalog_csv: out of memory");
+		return le_set_error(err, LE_ERR_NO_MEMORY, NULL, "out of memory");
 	memset(c, 0, sizeof(le_catalog) + 2 * sizeof(ztab) + sizeof(htab));
 	out->state = c;
 	c->alloc = alloc;
@@ -1098,22 +1144,27 @@ le_catalog_offers(const char *buf, size_t len, int gcp, le_alloc_fn alloc, void 
 	le_csv_init(&c->csv, buf, len, alloc, ctx);
 
 	if (read_header(c, err) != LE_OK)
-		return err->status;		/* 22023, or 54000 for a header beyond the limits */
+		return err->status;		/* 22P04, or 54000 for a header beyond the limits */
 	while ((st = le_csv_next(&c->csv)) == LE_CSV_RECORD)
 	{
 		le_check_interrupts();
 		c->data_rows++;
 		if (c->csv.nfields != c->ncols)
-			return le_set_error(err, LE_ERR_VALUE, NULL, "catalog_csv line %ld: %d field%s, the header has %d",
-								c->csv.rec_line, c->csv.nfields, c->csv.nfields == 1 ? "" : "s", c->ncols);
+		{
+			if (c->csv.nfields == 1)
+				le_set_error(err, LE_ERR_MALFORMED, NULL, "record has 1 field, but the header has %d", c->ncols);
+			else
+				le_set_error(err, LE_ERR_MALFORMED, NULL, "record has %d fields, but the header has %d",
+							 c->csv.nfields, c->ncols);
+			return le_set_context(err, "catalog_csv line %ld", c->csv.rec_line);
+		}
 		if (read_row(c, err) != LE_OK)
-			return LE_ERR_VALUE;
+			return err->status;
 	}
 	if (st == LE_CSV_ERROR)
-		return le_set_error(err, LE_ERR_VALUE, NULL, "catalog_csv line %ld: %s",
-							c->csv.err_line, c->csv.err);
+		return csv_error(c, err);
 	if (gcp && pair_gcp(c, err) != LE_OK)
-		return LE_ERR_VALUE;
+		return err->status;
 	out->offer = c->offers;
 	out->n = c->noffers;
 	out->data_rows = c->data_rows;

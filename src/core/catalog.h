@@ -126,8 +126,10 @@ typedef struct le_offers
 
 /*
  * Read a whole vms.csv (buf[0..len)) into offers.  gcp selects GCP's split
- * of machine and accelerator rows.  On error returns LE_ERR_VALUE with
- * err->message like 'catalog_csv line 12: Price is not a number: "abc"'.
+ * of machine and accelerator rows.  On error returns LE_ERR_MALFORMED
+ * (LE_ERR_VALUE for a negative or huge price, LE_ERR_TOO_LONG for a header
+ * or a price beyond the limits, LE_ERR_NO_MEMORY) with err->message like 'price "abc" is not a number'
+ * and err->context like 'catalog_csv line 12, column "Price"'.
  * Call le_offers_free in both cases.
  */
 extern le_status le_catalog_offers(const char *buf, size_t len, int gcp,

@@ -62,7 +62,28 @@ static le_csv_status
 fail(le_csv *r, const char *reason)
 {
 	r->err_line = r->rec_line;
+	r->err_oom = 0;
+	r->err_quote = 0;
+	r->err_other_line = 0;
 	snprintf(r->err, sizeof(r->err), "%s", reason);
+	return LE_CSV_ERROR;
+}
+
+/* A quote error (kind 1: unclosed, 2: text after the closing quote); other: the quote's line. */
+static void
+fail_quote(le_csv *r, const char *reason, int kind, long other)
+{
+	fail(r, reason);
+	r->err_quote = kind;
+	r->err_other_line = other != r->rec_line ? other : 0;
+}
+
+/* An allocation failed: not the input's fault. */
+static le_csv_status
+fail_oom(le_csv *r)
+{
+	fail(r, "out of memory");
+	r->err_oom = 1;
 	return LE_CSV_ERROR;
 }
 
@@ -147,13 +168,7 @@ read_quoted(le_csv *r, const char *p, const char **ptr, size_t *len)
 		}
 		if (p >= end)
 		{
-			char		msg[64];
-
-			if (qline != r->rec_line)
-				snprintf(msg, sizeof(msg), "unclosed quote (opened on line %ld)", qline);
-			else
-				snprintf(msg, sizeof(msg), "unclosed quote");
-			fail(r, msg);
+			fail_quote(r, "unclosed quote", 1, qline);
 			return NULL;
 		}
 		if (p + 1 < end && p[1] == '"')
@@ -166,7 +181,7 @@ read_quoted(le_csv *r, const char *p, const char **ptr, size_t *len)
 			}
 			if (!scratch_put(r, seg, (size_t) (p - seg)) || !scratch_put(r, "\"", 1))
 			{
-				fail(r, "out of memory");
+				fail_oom(r);
 				return NULL;
 			}
 			p += 2;
@@ -178,7 +193,7 @@ read_quoted(le_csv *r, const char *p, const char **ptr, size_t *len)
 		{
 			if (!scratch_put(r, seg, (size_t) (p - seg)))
 			{
-				fail(r, "out of memory");
+				fail_oom(r);
 				return NULL;
 			}
 			*ptr = r->scratch + copied_at;
@@ -192,14 +207,8 @@ read_quoted(le_csv *r, const char *p, const char **ptr, size_t *len)
 		p++;
 		if (p < end && *p != ',' && *p != '\n' && *p != '\r')
 		{
-			char		msg[80];
-
 			/* usually a quote left open earlier, closed by the next field's opening quote */
-			if (r->line != r->rec_line)
-				snprintf(msg, sizeof(msg), "text after a closing quote on line %ld (a quote left open?)", r->line);
-			else
-				snprintf(msg, sizeof(msg), "text after a closing quote");
-			fail(r, msg);
+			fail_quote(r, "text after a closing quote", 2, r->line);
 			return NULL;
 		}
 		return p;
@@ -255,7 +264,7 @@ le_csv_next(le_csv *r)
 		if (!push_field(r, fptr, flen))
 		{
 			r->pos = end;
-			return fail(r, "out of memory");
+			return fail_oom(r);
 		}
 		if (p >= end)
 		{
@@ -377,4 +386,20 @@ le_csv_check_header(const le_csv *r, int unique, int *col, int *other)
 	*col = bad;
 	*other = first;
 	return LE_CSV_HDR_DUPLICATE;
+}
+
+/* A sentence naming the other line of a quote error (lines shifted by line_offset), or "". */
+void
+le_csv_error_detail(const le_csv *r, long line_offset, char *buf, size_t size)
+{
+	if (size == 0)
+		return;
+	buf[0] = '\0';
+	if (r->err_other_line == 0)
+		return;
+	if (r->err_quote == 1)
+		snprintf(buf, size, "The quote opens on line %ld.", r->err_other_line + line_offset);
+	else if (r->err_quote == 2)
+		snprintf(buf, size, "The quote closes on line %ld; a quote may have been left open before it.",
+				 r->err_other_line + line_offset);
 }

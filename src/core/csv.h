@@ -7,7 +7,8 @@
 /*
  * Memory comes from the caller: alloc(ctx, NULL, n) allocates, alloc(ctx, p, n)
  * resizes, alloc(ctx, p, 0) frees.  It may return NULL on failure (or not
- * return at all, as palloc does); the reader then stops with "out of memory".
+ * return at all, as palloc does); the reader then stops with "out of memory"
+ * and err_oom set.
  */
 typedef void *(*le_alloc_fn) (void *ctx, void *ptr, size_t size);
 
@@ -47,7 +48,10 @@ typedef struct le_csv
 	le_alloc_fn alloc;
 	void	   *alloc_ctx;
 	long		err_line;		/* where the bad record starts */
-	char		err[96];		/* short reason, e.g. "unclosed quote" */
+	int			err_oom;		/* the error is an allocation failure, not the input */
+	char		err[96];		/* short reason, lower-case, no line: "unclosed quote" */
+	int			err_quote;		/* 1: an unclosed quote, 2: text after a closing quote */
+	long		err_other_line;	/* the quote's line when not err_line, else 0 */
 } le_csv;
 
 /* What is wrong with a header record (le_csv_check_header). */
@@ -65,5 +69,7 @@ extern void le_csv_init(le_csv *r, const char *buf, size_t len, le_alloc_fn allo
 extern le_csv_status le_csv_next(le_csv *r);
 extern void le_csv_free(le_csv *r);
 extern le_csv_header_problem le_csv_check_header(const le_csv *r, int unique, int *col, int *other);
+/* A sentence naming the other line of a quote error (lines shifted by line_offset), or "". */
+extern void le_csv_error_detail(const le_csv *r, long line_offset, char *buf, size_t size);
 
 #endif							/* LLM_ECON_CSV_H */

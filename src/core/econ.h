@@ -140,19 +140,26 @@ typedef enum le_status
 	LE_OK = 0,
 	LE_ERR_VALUE,				/* out of range, NULL, unknown name: SQLSTATE 22023 */
 	LE_ERR_OVERFLOW,			/* a result does not fit: SQLSTATE 22003 */
-	LE_ERR_TOO_LONG				/* an input beyond a documented size limit: SQLSTATE 54000 */
+	LE_ERR_TOO_LONG,			/* an input beyond a documented size limit: SQLSTATE 54000 */
+	LE_ERR_MALFORMED,			/* a file's content cannot be read (CSV structure, a field): SQLSTATE 22P04 */
+	LE_ERR_NO_MEMORY			/* an allocation failed: SQLSTATE 53200 */
 } le_status;
 
 /*
- * An error's text.  Names quoted in it are at most LE_NAME_MAX bytes (guard.h)
- * and other quoted text is clipped, so it fits; le_set_error cuts anything
- * longer at a character boundary, never inside a UTF-8 sequence.
+ * An error's text, in the server's style: message lower-case without a final
+ * period, detail a whole sentence (or empty), context where in an input the
+ * problem is ("catalog_csv line 40, column \"Price\"", or empty), which the
+ * fmgr layer reports as the error's CONTEXT.  Names quoted in it are at most
+ * LE_NAME_MAX bytes (guard.h) and other quoted text is clipped, so it fits;
+ * le_set_error and le_set_context cut anything longer at a character
+ * boundary, never inside a UTF-8 sequence.
  */
 typedef struct le_error
 {
 	le_status	status;
 	char		message[1024];
 	char		detail[1024];
+	char		context[512];
 } le_error;
 
 /* ---- fields and names (spec.c) ---- */
@@ -222,6 +229,12 @@ extern le_status le_set_error(le_error *err, le_status st, const char *detail,
 							  const char *fmt,...)
 #ifdef __GNUC__
 			__attribute__((format(printf, 4, 5)))
+#endif
+			;
+/* Set err's context (le_set_error clears it); returns err->status. */
+extern le_status le_set_context(le_error *err, const char *fmt,...)
+#ifdef __GNUC__
+			__attribute__((format(printf, 2, 3)))
 #endif
 			;
 

@@ -199,7 +199,7 @@ le_cheapest_plans(const le_search_in *in, le_plan_row *out, int cap, int *n_out,
 	gbatch = (long) in->model.global_batch;
 	dps = xalloc(in, sizeof(long) * 4096);
 	if (!dps)
-		return le_set_error(err, LE_ERR_VALUE, NULL, "out of memory");
+		return le_set_error(err, LE_ERR_NO_MEMORY, NULL, "out of memory");
 	for (long d = 1; d <= gbatch && d <= in->max_gpus && n_dp < 4096; d++)
 		if (gbatch % d == 0)
 			dps[n_dp++] = d;
@@ -229,7 +229,7 @@ le_cheapest_plans(const le_search_in *in, le_plan_row *out, int cap, int *n_out,
 		best = xalloc(in, sizeof(le_plan_row) * slots_per_sku);
 		if (!best)
 		{
-			st = le_set_error(err, LE_ERR_VALUE, NULL, "out of memory");
+			st = le_set_error(err, LE_ERR_NO_MEMORY, NULL, "out of memory");
 			goto done;
 		}
 		for (long i = 0; i < slots_per_sku; i++)
@@ -389,7 +389,7 @@ sku_done:
 
 					if (!nc)
 					{
-						st = le_set_error(err, LE_ERR_VALUE, NULL, "out of memory");
+						st = le_set_error(err, LE_ERR_NO_MEMORY, NULL, "out of memory");
 						goto done;
 					}
 					if (cand)

@@ -30,9 +30,13 @@ le_step_model_from_spec(const le_spec *s, int dp_overlap, le_step_in *in, le_err
 		if (!HAS(s, needed[i]))
 			add_name(missing, sizeof(missing), &n_missing, le_field_name(needed[i]));
 	if (n_missing > 0)
-		return le_set_error(err, LE_ERR_VALUE,
-							"The step-time model needs the model shape (n_layers, d_model, n_heads, seq_len) and global_batch; give them to run_spec(...).",
-							"the step-time model needs %s, which %s NULL", missing, n_missing > 1 ? "are" : "is");
+	{
+		const char *d = "The step-time model needs the model shape (n_layers, d_model, n_heads, seq_len) and global_batch; give them to run_spec(...).";
+
+		if (n_missing > 1)
+			return le_set_error(err, LE_ERR_VALUE, d, "the step-time model needs %s, which are NULL", missing);
+		return le_set_error(err, LE_ERR_VALUE, d, "the step-time model needs %s, which is NULL", missing);
+	}
 	if (le_check_fields(s, LE_BIT(LE_F_N_PARAMS) | LE_BIT(LE_F_DTYPE) | LE_SHAPE | LE_MODERN, err) != LE_OK)
 		return err->status;
 
@@ -77,9 +81,13 @@ le_step_from_spec(const le_spec *s, int dp_overlap, le_step_in *in, le_error *er
 	if (!HAS(s, LE_F_GPU_GEN))
 		add_name(missing, sizeof(missing), &n_missing, le_field_name(LE_F_GPU_GEN));
 	if (n_missing > 0)
-		return le_set_error(err, LE_ERR_VALUE,
-							"run_spec(...) freezes them from gpu_sku (hbm_gb_per_s, generation) since 0.3.0; a value built by hand or before 0.3.0 lacks them: rebuild it with the constructor.",
-							"the step-time model needs %s, which %s NULL", missing, n_missing > 1 ? "are" : "is");
+	{
+		const char *d = "Since 0.3.0, run_spec(...) freezes them from gpu_sku (hbm_gb_per_s, generation); a value built by hand or before 0.3.0 lacks them, so rebuild it with the constructor.";
+
+		if (n_missing > 1)
+			return le_set_error(err, LE_ERR_VALUE, d, "the step-time model needs %s, which are NULL", missing);
+		return le_set_error(err, LE_ERR_VALUE, d, "the step-time model needs %s, which is NULL", missing);
+	}
 	if (le_check_fields(s, LE_NEED_COMM | LE_BIT(LE_F_PEAK_FLOPS) | LE_BIT(LE_F_N_TOKENS) | LE_STEP_HW, err) != LE_OK ||
 		le_check_relations(s, err) != LE_OK)
 		return err->status;

@@ -70,7 +70,23 @@ le_set_error(le_error *err, le_status st, const char *detail, const char *fmt,..
 	n = snprintf(err->detail, sizeof(err->detail), "%s", detail ? detail : "");
 	if (n >= (int) sizeof(err->detail))
 		err->detail[le_utf8_complete(err->detail, sizeof(err->detail) - 1)] = '\0';
+	err->context[0] = '\0';
 	return st;
+}
+
+/* Where in an input the error is, e.g. "catalog_csv line 40, column \"Price\"". */
+le_status
+le_set_context(le_error *err, const char *fmt,...)
+{
+	va_list		ap;
+	int			n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(err->context, sizeof(err->context), fmt, ap);
+	va_end(ap);
+	if (n >= (int) sizeof(err->context))
+		err->context[le_utf8_complete(err->context, sizeof(err->context) - 1)] = '\0';
+	return err->status;
 }
 
 /* Print a bound the way a user would write it: 1, 0.4, 1e+18. */
@@ -119,9 +135,11 @@ le_check_enum(const char *name, le_enum e, const char *s, size_t len,
 		*code = c;
 		return LE_OK;
 	}
-	return le_set_error(err, LE_ERR_VALUE, NULL, "%s must be one of %s, got \"%.*s\"%s",
-						name, le_enum_choices(e), (int) le_utf8_clip(s, len, 64), s,
-						len > 64 ? " (cut)" : "");
+	if (len > 64)
+		return le_set_error(err, LE_ERR_VALUE, NULL, "%s must be one of %s, got \"%.*s\" (cut)",
+							name, le_enum_choices(e), (int) le_utf8_clip(s, len, 64), s);
+	return le_set_error(err, LE_ERR_VALUE, NULL, "%s must be one of %s, got \"%.*s\"",
+						name, le_enum_choices(e), (int) len, s);
 }
 
 /* Check one field: present (unless optional), in range, a known name. */

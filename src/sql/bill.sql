@@ -39,13 +39,13 @@ COMMENT ON FUNCTION llm_econ.cost_breakdown(llm_econ.run_spec, numeric, interval
                                             numeric, float8, float8, numeric, boolean, numeric, float8, numeric) IS
   'the bill of a run, one row per component in this order, unrounded numeric USD, each with the numbers it used in words: '
   'compute = gpu_hours · usd_per_gpu_hour; '
-  'checkpoint = compute · checkpoint_write / checkpoint_every (throughput lost writing; seed: every 30 min costs ~5%); '
+  'checkpoint = compute · checkpoint_write / checkpoint_every (throughput lost writing; the defaults, 90 s every 30 min, give 5%); '
   'storage = (checkpoints_kept · checkpoint_gb + dataset_gb) · storage_usd_per_gb_month · storage_months, GB = 10^9 bytes, '
   'checkpoint_gb NULL = weights + optimizer state per parameter · n_params (14 bytes for bf16 AdamW: 7B = 98 GB), dataset_gb NULL = 4 bytes per token · n_tokens; '
   'egress = egress_gb · egress_usd_per_gb (cross-region; 0 when co-located); '
   'energy = energy_kwh(spec, pue) · usd_per_kwh when owned, else 0 (in the cloud price; for an owned cluster pass an hourly price without energy, e.g. tco_per_gpu_hour(sku, years, utilization, 0, pue)); '
   'owned with the spec''s tdp_watts NULL (power not published): energy and total usd are NULL, the assumption says why; '
-  'spot_buffer = compute · spot_buffer (seed: 10% for spot reclaims and ablations); total = the sum. '
+  'spot_buffer = compute · spot_buffer (an allowance for spot reclaims and ablations; the default 10% is an assumption to replace with your own); total = the sum. '
   'Prices >= 0 and finite, spot_buffer in [0, 1], intervals > 0 with checkpoint_write < checkpoint_every, counts and GB >= 0, pue in [1, 5]. '
   'Not STRICT: only checkpoint_gb and dataset_gb may be NULL; another NULL is an error';
 
@@ -81,7 +81,7 @@ BEGIN
     INTO price_low, price_high, watts
     FROM llm_econ.gpu_sku g WHERE g.sku OPERATOR(pg_catalog.=) key;
   IF price_low IS NULL AND price_high IS NULL THEN
-    RAISE EXCEPTION 'sku % has no list price', key USING ERRCODE = 'invalid_parameter_value',
+    RAISE EXCEPTION 'sku "%" has no list price', key USING ERRCODE = 'invalid_parameter_value',
       HINT = 'Set list_price_usd_low and list_price_usd_high in llm_econ.gpu_sku.';
   END IF;
   -- purchase price: the midpoint of the quoted range (the one end given when only one is)

@@ -445,9 +445,9 @@ AS $$
          coalesce(mi.sku, ma.sku),
          CASE
            WHEN mi.sku IS NOT NULL AND ma.sku IS NOT NULL AND mi.sku <> ma.sku
-             THEN format('accelerator %s is not what %s carries (%s)', s.accelerator, s.instance_type, mi.sku)
+             THEN format('accelerator "%s" is not what "%s" carries ("%s")', s.accelerator, s.instance_type, mi.sku)
            WHEN mi.sku IS NULL AND ma.sku IS NULL
-             THEN format('unknown accelerator %s', s.accelerator)
+             THEN format('unknown accelerator "%s"', s.accelerator)
          END
     FROM llm_econ.price_history_staging s
     LEFT JOIN map mi ON mi.name = s.instance_type
@@ -500,13 +500,13 @@ BEGIN
       FROM llm_econ.price_history_staging s WHERE s.staged_by = me) AS v
    WHERE v.problem IS NOT NULL ORDER BY v.line LIMIT 1;
   IF FOUND THEN
-    RAISE EXCEPTION 'price_history_staging line %: %', bad.line, bad.problem
-      USING ERRCODE = 'invalid_parameter_value',
-            DETAIL = format('observed_at=%L valid_to=%L cloud=%L region=%L instance_type=%L accelerator=%L count=%L prices=%L/%L/%L/%L',
-                            bad.observed_at, bad.valid_to, bad.cloud, bad.region, bad.instance_type, bad.accelerator,
+    -- a line number reaches the CONTEXT only from C: here it is a sentence of the DETAIL
+    RAISE EXCEPTION '%', bad.problem
+      USING ERRCODE = 'bad_copy_file_format',
+            DETAIL = format('Line %s of the staged history (line 1 is the CSV header) has observed_at %L, valid_to %L, cloud %L, region %L, instance_type %L, accelerator %L, accelerator_count %L and prices %L/%L/%L/%L.',
+                            bad.line, bad.observed_at, bad.valid_to, bad.cloud, bad.region, bad.instance_type, bad.accelerator,
                             bad.accelerator_count, bad.price_on_demand_usd_per_hour, bad.spot_price_usd_per_hour,
-                            bad.price_on_demand_per_gpu_usd_per_hour, bad.spot_price_per_gpu_usd_per_hour),
-            HINT = 'Lines count from 2: line 1 is the CSV header.';
+                            bad.price_on_demand_per_gpu_usd_per_hour, bad.spot_price_per_gpu_usd_per_hour);
   END IF;
 
   -- 2. the patterns above still let an impossible date through (2024-02-30): find its line
@@ -518,7 +518,9 @@ BEGIN
       BEGIN
         PERFORM bad.observed_at::timestamptz, bad.valid_to::timestamptz;
       EXCEPTION WHEN OTHERS THEN
-        RAISE EXCEPTION 'price_history_staging line %: %', bad.line, SQLERRM USING ERRCODE = 'invalid_parameter_value';
+        RAISE EXCEPTION '%', SQLERRM USING ERRCODE = 'bad_copy_file_format',
+          DETAIL = format('Line %s of the staged history (line 1 is the CSV header) has observed_at %L and valid_to %L.',
+                          bad.line, bad.observed_at, bad.valid_to);
       END;
     END LOOP;
     RAISE;
@@ -526,19 +528,23 @@ BEGIN
 
   SELECT * INTO bad FROM llm_econ._staged_history() h WHERE h.valid_to <= h.observed_at ORDER BY h.line LIMIT 1;
   IF FOUND THEN
-    RAISE EXCEPTION 'price_history_staging line %: valid_to % is not after observed_at %', bad.line, bad.valid_to, bad.observed_at
-      USING ERRCODE = 'invalid_parameter_value';
+    RAISE EXCEPTION 'valid_to % is not after observed_at %', bad.valid_to, bad.observed_at
+      USING ERRCODE = 'invalid_parameter_value',
+            DETAIL = format('This is line %s of the staged history (line 1 is the CSV header).', bad.line);
   END IF;
   SELECT * INTO bad FROM llm_econ._staged_history() h WHERE h.observed_at > now() + interval '1 day' ORDER BY h.line LIMIT 1;
   IF FOUND THEN
-    RAISE EXCEPTION 'price_history_staging line %: observed_at % is later than now() + 1 day', bad.line, bad.observed_at
-      USING ERRCODE = 'invalid_parameter_value', HINT = 'A price cannot be observed in the future.';
+    RAISE EXCEPTION 'observed_at % is later than now() + 1 day', bad.observed_at
+      USING ERRCODE = 'invalid_parameter_value',
+            DETAIL = format('This is line %s of the staged history (line 1 is the CSV header).', bad.line),
+            HINT = 'A price cannot be observed in the future.';
   END IF;
   IF on_mismatch = 'error' THEN
     SELECT * INTO bad FROM llm_econ._staged_history() h
      WHERE h.problem IS NOT NULL AND h.problem NOT LIKE 'unknown%' ORDER BY h.line LIMIT 1;
     IF FOUND THEN
-      RAISE EXCEPTION 'price_history_staging line %: %', bad.line, bad.problem USING ERRCODE = 'invalid_parameter_value',
+      RAISE EXCEPTION '%', bad.problem USING ERRCODE = 'invalid_parameter_value',
+        DETAIL = format('This is line %s of the staged history (line 1 is the CSV header).', bad.line),
         HINT = 'The instance type decides the GPU; on_mismatch => ''skip'' counts such lines as skipped.';
     END IF;
   END IF;

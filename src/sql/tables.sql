@@ -89,7 +89,7 @@ CREATE TABLE llm_econ.mfu_reference (
     source    text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
     builtin   boolean NOT NULL DEFAULT false
 );
-COMMENT ON TABLE llm_econ.mfu_reference IS 'published model FLOPs utilisation of real training runs (the seed''s MFU table)';
+COMMENT ON TABLE llm_econ.mfu_reference IS 'published model FLOPs utilisation of real training runs (each row''s source names the paper or report it is from)';
 COMMENT ON COLUMN llm_econ.mfu_reference.config IS 'the run or software stack';
 COMMENT ON COLUMN llm_econ.mfu_reference.hardware IS 'the accelerators it ran on';
 COMMENT ON COLUMN llm_econ.mfu_reference.mfu IS 'model FLOPs utilisation, (0, 1]';

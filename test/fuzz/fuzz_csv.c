@@ -15,12 +15,13 @@
  * 2. le_num_syntax / le_num_value on every field, against strtod;
  *    le_cat_find_column against a naive search; le_gcp_host_gpus,
  *    le_variant_of, le_gcp_attachable on every field;
- * 3. le_catalog_offers for non-GCP and GCP: errors carry a message and (for
- *    row errors) a line that exists; each data row counted at most once
+ * 3. le_catalog_offers for non-GCP and GCP: errors carry a status of a
+ *    file's kind (malformed, bad value, too long, out of memory), a message and (for
+ *    row errors) a context naming a line that exists; each data row counted at most once
  *    (sum of rows <= data_rows); offers are distinct; their strings lie in
  *    the input or the reader's buffers; no block leaks after le_offers_free;
  * 4. le_catalog_offers again with the k-th allocation failing (k derived
- *    from the input): "out of memory", and still no leak.
+ *    from the input): LE_ERR_NO_MEMORY, "out of memory", and still no leak.
  */
 #include "core/catalog.h"
 #include "core/csv.h"
@@ -605,16 +606,11 @@ max_line(const char *buf, size_t len)
 	return 1 + line_ends(buf, len);
 }
 
-/* The message is the catalog's or the CSV reader's "out of memory" (not a field that says so). */
+/* The error is the catalog's or the CSV reader's "out of memory" (not a field that says so). */
 static int
-is_oom(const char *m)
+is_oom(const le_error *e)
 {
-	long		line;
-	int			end = -1;
-
-	if (strcmp(m, "catalog_csv: out of memory") == 0)
-		return 1;
-	return sscanf(m, "catalog_csv line %ld: out of memory%n", &line, &end) == 1 && end >= 0 && m[end] == '\0';
+	return e->status == LE_ERR_NO_MEMORY && strcmp(e->message, "out of memory") == 0;
 }
 
 static long
@@ -632,24 +628,28 @@ check_catalog(const char *buf, size_t len, int gcp, long fail_at, long data_rows
 	memset(&e, 0, sizeof(e));
 	e.status = (le_status) 77;
 	st = le_catalog_offers(buf, len, gcp, talloc, t, &o, &e);
-	REQUIRE(st == LE_OK || st == LE_ERR_VALUE || st == LE_ERR_TOO_LONG, "le_catalog_offers status %d", (int) st);
+	REQUIRE(st == LE_OK || st == LE_ERR_MALFORMED || st == LE_ERR_VALUE || st == LE_ERR_TOO_LONG || st == LE_ERR_NO_MEMORY,
+			"le_catalog_offers status %d", (int) st);
 	if (st != LE_OK)
 	{
 		long		line = 0;
 
 		REQUIRE(e.status == st && memchr(e.message, '\0', sizeof(e.message)) && e.message[0] != '\0',
 				"catalog error without a message");
-		if (sscanf(e.message, "catalog_csv line %ld:", &line) == 1)
-			REQUIRE(line >= 1 && line <= max_line(buf, len), "catalog error names line %ld of %ld: %s", line, max_line(buf, len), e.message);
+		REQUIRE(memchr(e.context, '\0', sizeof(e.context)) != NULL, "catalog error context not terminated");
+		if (sscanf(e.context, "catalog_csv line %ld", &line) == 1)
+			REQUIRE(line >= 1 && line <= max_line(buf, len), "catalog error names line %ld of %ld: %s (%s)", line, max_line(buf, len),
+					e.message, e.context);
 		else
-			REQUIRE(strcmp(e.message, "catalog_csv is empty") == 0 ||
-					strncmp(e.message, "catalog_csv has no ", 19) == 0 ||
-					(t->failed && strcmp(e.message, "catalog_csv: out of memory") == 0),
-					"catalog error without a line: %s", e.message);
+			REQUIRE(e.context[0] == '\0' &&
+					(strcmp(e.message, "catalog_csv is empty") == 0 ||
+					 strncmp(e.message, "catalog_csv has no ", 19) == 0 ||
+					 (t->failed && is_oom(&e))),
+					"catalog error without a line: %s (%s)", e.message, e.context);
 		if (!t->failed)
-			REQUIRE(!is_oom(e.message), "out of memory without a failed allocation: %s", e.message);
+			REQUIRE(!is_oom(&e), "out of memory without a failed allocation: %s", e.message);
 		else
-			REQUIRE(is_oom(e.message), "an allocation failed but the error is: %s", e.message);
+			REQUIRE(is_oom(&e), "an allocation failed but the error is: %s", e.message);
 	}
 	else
 	{
