@@ -220,3 +220,43 @@ WITH r AS (SELECT llm_econ.run_spec(7e9, 1.4e12, 256, 'H100') AS s)
 SELECT v.i, llm_econ.estimate_cost(v.x, 2)
   FROM r, LATERAL (VALUES (1, r.s), (2, r.s), (3, jsonb_populate_record(r.s, '{"mfu": 1.5}'))) AS v(i, x)
  ORDER BY v.i;
+
+-- 11. The import's fast paths keep the answers (issue 16).
+-- a. An UPDATE that leaves every row's series, instant and price as they were (what the suspect
+-- flag does) rewrites no summary row (same ctids) and empties no series; one that changes only a
+-- price's written scale (2.5 -> 2.50) still refreshes: the summary's minimum reads 2.50 after it.
+INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour, source) VALUES
+  ('2025-05-01 08:00+00', 'testp', 'A100-80GB', 'r1', 'on_demand', 2.5, 'regress'),
+  ('2025-05-01 08:00+00', 'testp', 'A100-80GB', 'r2', 'on_demand', 3, 'regress');
+CREATE TEMP TABLE summary_before AS
+  SELECT ctid AS c, * FROM llm_econ.price_daily_summary WHERE provider = 'testp';
+UPDATE llm_econ.price_snapshot SET suspect = 'regress: flagged' WHERE provider = 'testp' AND region = 'r1';
+SELECT (SELECT count(*) FROM summary_before) AS summary_rows,
+       (SELECT count(*) FROM (SELECT ctid AS c, * FROM llm_econ.price_daily_summary WHERE provider = 'testp'
+                              EXCEPT SELECT * FROM summary_before) x) AS rewritten,
+       (SELECT count(*) FROM llm_econ.price_series WHERE provider = 'testp') AS series;
+SELECT * FROM mismatch;
+UPDATE llm_econ.price_snapshot SET usd_per_gpu_hour = 2.50 WHERE provider = 'testp' AND region = 'r1';
+SELECT "time"::date AS day, min_usd, max_usd FROM llm_econ.price_daily_summary
+ WHERE provider = 'testp' AND "time" = '2025-05-01';
+SELECT * FROM mismatch;
+DELETE FROM llm_econ.price_snapshot WHERE provider = 'testp';
+
+-- b. The import maps all names at once with _sku_find's and _known_gpus's rules: an exact
+-- spelling wins over a normalised one, a gpu_sku key over an alias.  Aliases that compete:
+-- 'Regress-Box.1' (exact for the catalog's 'regress-box.1' in lower case) against 'regress_box_1'
+-- (normalised), with other SKUs and GPU counts; the accelerator 'a10g' is both the key A10G
+-- and (here) an alias of L4, and the key wins; the machine type decides over the accelerator.
+INSERT INTO llm_econ.gpu_sku_alias (alias, sku, gpus_per_instance, source) VALUES
+  ('Regress-Box.1', 'H100-SXM5', 8, 'regress'), ('regress_box_1', 'A100-80GB', 4, 'regress'),
+  ('regress box 2', 'L4', 2, 'regress'), ('a 10 g', 'L4', NULL, 'regress');
+SELECT n, llm_econ._sku_find(n) AS sku_find, llm_econ._known_gpus(n) AS known_gpus
+  FROM unnest(ARRAY['Regress-Box.1', 'regress-box.1', 'REGRESS-BOX-2', 'a10g']) AS n ORDER BY n;
+SELECT (llm_econ.import_skypilot_catalog('lambda', E'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region,AvailabilityZone\n'
+          'regress-box.1,L4,8,1,1,16.0,,r1,r1a\nREGRESS-BOX-2,L4,2,1,1,3.0,,r1,r1a\nregress-box-3,a10g,1,1,1,1.1,,r1,r1a',
+          '2025-06-01')).inserted;
+SELECT instance_type, sku, gpus_per_instance, usd_per_gpu_hour FROM llm_econ.price_snapshot
+ WHERE provider = 'lambda' AND observed_at = '2025-06-01' ORDER BY instance_type;
+DELETE FROM llm_econ.price_snapshot WHERE provider = 'lambda' AND observed_at = '2025-06-01';
+DELETE FROM llm_econ.price_import WHERE provider = 'lambda' AND observed_at = '2025-06-01';
+DELETE FROM llm_econ.gpu_sku_alias WHERE source = 'regress';

@@ -66,6 +66,7 @@ DECLARE
   providers text[];
   pricings text[];
   since timestamptz[];
+  fresh boolean[];
 BEGIN
   -- the groups marked by this transaction (a writer marks only rows it holds locked); a group's
   -- rows must also reach the days between its former last day and dirty_since
@@ -73,8 +74,9 @@ BEGIN
          array_agg(gr.provider ORDER BY gr.sku, gr.provider, gr.pricing),
          array_agg(gr.pricing ORDER BY gr.sku, gr.provider, gr.pricing),
          array_agg(least(gr.dirty_since, (gr.last_day AT TIME ZONE 'UTC' + interval '1 day') AT TIME ZONE 'UTC')
-                   ORDER BY gr.sku, gr.provider, gr.pricing)
-    INTO skus, providers, pricings, since
+                   ORDER BY gr.sku, gr.provider, gr.pricing),
+         array_agg(gr.last_day IS NULL ORDER BY gr.sku, gr.provider, gr.pricing)
+    INTO skus, providers, pricings, since, fresh
     FROM llm_econ.price_daily_group gr WHERE gr.dirty_since IS NOT NULL;
   IF skus IS NULL THEN
     RETURN;
@@ -84,11 +86,11 @@ BEGIN
    USING unnest(skus, providers, pricings, since) AS g(sku, provider, pricing, since)
    WHERE d.sku = g.sku AND d.provider = g.provider AND d.pricing = g.pricing AND d."time" >= g.since;
   WITH g AS (
-         SELECT * FROM unnest(skus, providers, pricings, since) AS g(sku, provider, pricing, since)),
+         SELECT * FROM unnest(skus, providers, pricings, since, fresh) AS g(sku, provider, pricing, since, fresh)),
        obs AS (
          SELECT s.sku, s.provider, s.pricing, s.region, s.instance_type, g.since, o.observed_at, o.usd
            FROM g JOIN llm_econ.price_series s
-             ON s.sku = g.sku AND s.provider = g.provider AND s.pricing = g.pricing
+             ON s.sku = g.sku AND s.provider = g.provider AND s.pricing = g.pricing AND NOT g.fresh
           CROSS JOIN LATERAL (
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
                   WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
@@ -101,7 +103,17 @@ BEGIN
                   WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
                     AND coalesce(p.region, '') = coalesce(s.region, '')
                     AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
-                    AND p.observed_at >= g.since)) AS o(observed_at, usd)),
+                    AND p.observed_at >= g.since)) AS o(observed_at, usd)
+         UNION ALL
+         -- a group new to the summary (no last day yet) had no observation before this statement,
+         -- so all of its observations count: one index range scan instead of two probes per series
+         SELECT o.sku, o.provider, o.pricing, o.region, o.instance_type, g.since, o.observed_at, o.usd_per_gpu_hour
+           FROM g CROSS JOIN LATERAL (
+                SELECT p.sku, p.provider, p.pricing, p.region, p.instance_type, p.observed_at, p.usd_per_gpu_hour
+                  FROM llm_econ.price_snapshot p
+                 WHERE p.sku = g.sku AND p.provider = g.provider AND p.pricing = g.pricing
+                OFFSET 0) AS o   -- kept a per-group index scan (a join could scan the whole history)
+          WHERE g.fresh),
        spans AS (   -- UTC days [f, t) at whose end each observation is in effect (t NULL: to the last
                     -- day), within the days the summary keeps: 2000-01-01 to 2100-01-01
          SELECT obs.sku, obs.provider, obs.pricing, obs.usd,
@@ -209,9 +221,23 @@ BEGIN
       INTO k_sku, k_provider, k_pricing, k_since
       FROM (SELECT r.sku, r.provider, r.pricing,
                    date_trunc('day', min(r.observed_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS since
+              -- rows whose series, instant and price the update left as they were (as the
+              -- suspect flag's UPDATE does) change no summary row
               FROM (SELECT n.sku, n.provider, n.pricing, n.observed_at FROM new_rows n
+                     WHERE NOT EXISTS (SELECT 1 FROM old_rows o
+                                        WHERE o.id = n.id AND o.sku = n.sku AND o.provider = n.provider AND o.pricing = n.pricing
+                                         AND o.region IS NOT DISTINCT FROM n.region
+                                         AND o.instance_type IS NOT DISTINCT FROM n.instance_type
+                                         AND o.observed_at = n.observed_at
+                                         AND o.usd_per_gpu_hour::text IS NOT DISTINCT FROM n.usd_per_gpu_hour::text)
                     UNION ALL
-                    SELECT o.sku, o.provider, o.pricing, o.observed_at FROM old_rows o) r
+                    SELECT o.sku, o.provider, o.pricing, o.observed_at FROM old_rows o
+                     WHERE NOT EXISTS (SELECT 1 FROM new_rows n
+                                        WHERE n.id = o.id AND o.sku = n.sku AND o.provider = n.provider AND o.pricing = n.pricing
+                                         AND o.region IS NOT DISTINCT FROM n.region
+                                         AND o.instance_type IS NOT DISTINCT FROM n.instance_type
+                                         AND o.observed_at = n.observed_at
+                                         AND o.usd_per_gpu_hour::text IS NOT DISTINCT FROM n.usd_per_gpu_hour::text)) r
              GROUP BY 1, 2, 3) c;
   END IF;
   IF k_sku IS NULL THEN

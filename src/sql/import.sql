@@ -247,10 +247,23 @@ BEGIN
                 LATERAL (VALUES (r.instance_type), (r.accelerator),
                                 (r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END)) AS v(n)
           WHERE v.n IS NOT NULL),
-       map AS MATERIALIZED (SELECT names.n, llm_econ._sku_find(names.n) AS sku FROM names),
+       -- _sku_find's rule for all names in one hash join (not one scan of the aliases per
+       -- name): an exact spelling wins over a normalised one, a key over an alias
+       map AS MATERIALIZED (
+         SELECT DISTINCT ON (names.n) names.n, m.sku
+           FROM names
+           JOIN (SELECT g.sku, 0 AS pref, g.sku AS spelled FROM llm_econ.gpu_sku g
+                 UNION ALL
+                 SELECT a.sku, 1, a.alias FROM llm_econ.gpu_sku_alias a) AS m
+             ON llm_econ._name_key(m.spelled) = llm_econ._name_key(names.n)
+          ORDER BY names.n, lower(m.spelled) <> lower(names.n), m.pref),
+       -- _known_gpus's rule for all machine types at once
        known AS MATERIALIZED (
-         SELECT t.instance_type, llm_econ._known_gpus(t.instance_type) AS gpus
-           FROM (SELECT DISTINCT r.instance_type FROM raw r WHERE r.instance_type IS NOT NULL) AS t),
+         SELECT DISTINCT ON (t.instance_type) t.instance_type, a.gpus_per_instance AS gpus
+           FROM (SELECT DISTINCT r.instance_type FROM raw r WHERE r.instance_type IS NOT NULL) AS t
+           JOIN llm_econ.gpu_sku_alias a ON llm_econ._name_key(a.alias) = llm_econ._name_key(t.instance_type)
+          WHERE a.gpus_per_instance IS NOT NULL
+          ORDER BY t.instance_type, lower(a.alias) <> lower(t.instance_type)),
        parsed AS MATERIALIZED (
          SELECT r.*, coalesce(mi.sku, mv.sku, ma.sku) AS sku, k.gpus AS known_gpus
            FROM raw r

@@ -13,17 +13,29 @@ BEGIN
     RAISE EXCEPTION 'llm_econ._price_series_prune() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
       USING ERRCODE = 'insufficient_privilege';
   END IF;
-  -- equality on coalesced keys (CHECKs forbid ''), so the joins can hash
+  -- equality on coalesced keys (CHECKs forbid ''), so the joins can hash.  An UPDATE can empty
+  -- only the series of rows it moved to another series: the rows whose id now holds the same
+  -- series (as after the suspect flag's UPDATE) are left out, with one primary-key probe each.
   PERFORM 1 FROM llm_econ.price_series s
     JOIN (SELECT DISTINCT o.sku, o.provider, o.pricing, coalesce(o.region, '') AS region,
-                 coalesce(o.instance_type, '') AS instance_type FROM old_rows o) AS gone
+                 coalesce(o.instance_type, '') AS instance_type FROM old_rows o
+           WHERE TG_OP = 'DELETE'
+              OR NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p
+                              WHERE p.id = o.id AND p.sku = o.sku AND p.provider = o.provider AND p.pricing = o.pricing
+                                AND p.region IS NOT DISTINCT FROM o.region
+                                AND p.instance_type IS NOT DISTINCT FROM o.instance_type)) AS gone
       ON s.sku = gone.sku AND s.provider = gone.provider AND s.pricing = gone.pricing
      AND coalesce(s.region, '') = gone.region AND coalesce(s.instance_type, '') = gone.instance_type
    ORDER BY s.sku, s.provider, s.pricing, s.region, s.instance_type
      FOR UPDATE OF s;
   DELETE FROM llm_econ.price_series s
    USING (SELECT DISTINCT o.sku, o.provider, o.pricing, coalesce(o.region, '') AS region,
-                 coalesce(o.instance_type, '') AS instance_type FROM old_rows o) AS gone
+                 coalesce(o.instance_type, '') AS instance_type FROM old_rows o
+           WHERE TG_OP = 'DELETE'
+              OR NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p
+                              WHERE p.id = o.id AND p.sku = o.sku AND p.provider = o.provider AND p.pricing = o.pricing
+                                AND p.region IS NOT DISTINCT FROM o.region
+                                AND p.instance_type IS NOT DISTINCT FROM o.instance_type)) AS gone
    WHERE s.sku = gone.sku AND s.provider = gone.provider AND s.pricing = gone.pricing
      AND coalesce(s.region, '') = gone.region AND coalesce(s.instance_type, '') = gone.instance_type
      AND NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p

@@ -1,5 +1,7 @@
 -- bench_dashboards.sql: dashboard panels (price_daily_by_provider, price_daily, cheapest_provider_monthly) on the shipped history plus :obs synthetic observations, with the issue-16 goals printed as met or missed.
 -- :obs synthetic observations (default 1M) over 1,000 series and the 4 years up to yesterday; :reps repetitions.
+-- :save (a file path) keeps this run's medians (server-side COPY); :compare (the file an earlier
+-- run saved, e.g. at 1M) prints this run's panels against it with the ratio (run.sh: 1M vs 10M).
 \if :{?obs}
 \else
 \set obs 1000000
@@ -105,3 +107,29 @@ SELECT g.goal, round(r.median_ms::numeric, 1) AS median_ms, g.limit_ms,
 UNION ALL
 SELECT 'no panel plan reaches jit_above_cost', round(:max_panel_cost::numeric, 0), 100000,
        CASE WHEN :max_panel_cost < 100000 THEN 'met' ELSE 'MISSED' END;
+
+\if :{?save}
+COPY (SELECT label, median_ms, :history_rows::bigint AS history_rows, :summary_rows::bigint AS summary_rows FROM results)
+  TO :'save' (FORMAT csv);
+\endif
+\if :{?compare}
+-- The same panels on a history 10 times longer (same 1,000 series, same 4 years, observations
+-- 10 times denser): the summary has as many rows, so a panel that reads only its range costs
+-- the same.  Growth verdict: met when the longer history costs at most 2x (a panel that read
+-- the history would cost about 10x).
+CREATE TEMP TABLE earlier (label text, median_ms float8, history_rows bigint, summary_rows bigint);
+COPY earlier FROM :'compare' (FORMAT csv);
+\echo == the panels on the earlier run history and on this run history (:history_rows observations, :summary_rows summary rows)
+SELECT g.goal AS panel,
+       round(e.median_ms::numeric, 2) AS earlier_ms, e.history_rows AS earlier_history,
+       round(r.median_ms::numeric, 2) AS this_ms, :history_rows AS this_history,
+       round((r.median_ms / e.median_ms)::numeric, 2) AS ratio, g.limit_ms,
+       CASE WHEN e.median_ms <= g.limit_ms AND r.median_ms <= g.limit_ms THEN 'met' ELSE 'MISSED' END AS within_limit,
+       CASE WHEN r.median_ms <= 2 * e.median_ms THEN 'met' ELSE 'MISSED' END AS grows_with_range_not_history
+  FROM (VALUES (1, 'panel: price_daily_by_provider, last 7 days, all SKUs', 20),
+               (2, 'panel: price_daily_by_provider, H100-SXM5, 4 years', 200),
+               (3, 'panel: cheapest_provider_monthly, H100-SXM5, 4 years', 200)) AS g(k, goal, limit_ms)
+  JOIN results r ON r.label = g.goal
+  JOIN earlier e ON e.label = g.goal
+ ORDER BY g.k;
+\endif

@@ -66,6 +66,7 @@ DECLARE
   providers text[];
   pricings text[];
   since timestamptz[];
+  fresh boolean[];
 BEGIN
   -- the groups marked by this transaction (a writer marks only rows it holds locked); a group's
   -- rows must also reach the days between its former last day and dirty_since
@@ -73,8 +74,9 @@ BEGIN
          array_agg(gr.provider ORDER BY gr.sku, gr.provider, gr.pricing),
          array_agg(gr.pricing ORDER BY gr.sku, gr.provider, gr.pricing),
          array_agg(least(gr.dirty_since, (gr.last_day AT TIME ZONE 'UTC' + interval '1 day') AT TIME ZONE 'UTC')
-                   ORDER BY gr.sku, gr.provider, gr.pricing)
-    INTO skus, providers, pricings, since
+                   ORDER BY gr.sku, gr.provider, gr.pricing),
+         array_agg(gr.last_day IS NULL ORDER BY gr.sku, gr.provider, gr.pricing)
+    INTO skus, providers, pricings, since, fresh
     FROM llm_econ.price_daily_group gr WHERE gr.dirty_since IS NOT NULL;
   IF skus IS NULL THEN
     RETURN;
@@ -84,11 +86,11 @@ BEGIN
    USING unnest(skus, providers, pricings, since) AS g(sku, provider, pricing, since)
    WHERE d.sku = g.sku AND d.provider = g.provider AND d.pricing = g.pricing AND d."time" >= g.since;
   WITH g AS (
-         SELECT * FROM unnest(skus, providers, pricings, since) AS g(sku, provider, pricing, since)),
+         SELECT * FROM unnest(skus, providers, pricings, since, fresh) AS g(sku, provider, pricing, since, fresh)),
        obs AS (
          SELECT s.sku, s.provider, s.pricing, s.region, s.instance_type, g.since, o.observed_at, o.usd
            FROM g JOIN llm_econ.price_series s
-             ON s.sku = g.sku AND s.provider = g.provider AND s.pricing = g.pricing
+             ON s.sku = g.sku AND s.provider = g.provider AND s.pricing = g.pricing AND NOT g.fresh
           CROSS JOIN LATERAL (
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
                   WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
@@ -101,7 +103,17 @@ BEGIN
                   WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
                     AND coalesce(p.region, '') = coalesce(s.region, '')
                     AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
-                    AND p.observed_at >= g.since)) AS o(observed_at, usd)),
+                    AND p.observed_at >= g.since)) AS o(observed_at, usd)
+         UNION ALL
+         -- a group new to the summary (no last day yet) had no observation before this statement,
+         -- so all of its observations count: one index range scan instead of two probes per series
+         SELECT o.sku, o.provider, o.pricing, o.region, o.instance_type, g.since, o.observed_at, o.usd_per_gpu_hour
+           FROM g CROSS JOIN LATERAL (
+                SELECT p.sku, p.provider, p.pricing, p.region, p.instance_type, p.observed_at, p.usd_per_gpu_hour
+                  FROM llm_econ.price_snapshot p
+                 WHERE p.sku = g.sku AND p.provider = g.provider AND p.pricing = g.pricing
+                OFFSET 0) AS o   -- kept a per-group index scan (a join could scan the whole history)
+          WHERE g.fresh),
        spans AS (   -- UTC days [f, t) at whose end each observation is in effect (t NULL: to the last
                     -- day), within the days the summary keeps: 2000-01-01 to 2100-01-01
          SELECT obs.sku, obs.provider, obs.pricing, obs.usd,
@@ -209,9 +221,23 @@ BEGIN
       INTO k_sku, k_provider, k_pricing, k_since
       FROM (SELECT r.sku, r.provider, r.pricing,
                    date_trunc('day', min(r.observed_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS since
+              -- rows whose series, instant and price the update left as they were (as the
+              -- suspect flag's UPDATE does) change no summary row
               FROM (SELECT n.sku, n.provider, n.pricing, n.observed_at FROM new_rows n
+                     WHERE NOT EXISTS (SELECT 1 FROM old_rows o
+                                        WHERE o.id = n.id AND o.sku = n.sku AND o.provider = n.provider AND o.pricing = n.pricing
+                                         AND o.region IS NOT DISTINCT FROM n.region
+                                         AND o.instance_type IS NOT DISTINCT FROM n.instance_type
+                                         AND o.observed_at = n.observed_at
+                                         AND o.usd_per_gpu_hour::text IS NOT DISTINCT FROM n.usd_per_gpu_hour::text)
                     UNION ALL
-                    SELECT o.sku, o.provider, o.pricing, o.observed_at FROM old_rows o) r
+                    SELECT o.sku, o.provider, o.pricing, o.observed_at FROM old_rows o
+                     WHERE NOT EXISTS (SELECT 1 FROM new_rows n
+                                        WHERE n.id = o.id AND o.sku = n.sku AND o.provider = n.provider AND o.pricing = n.pricing
+                                         AND o.region IS NOT DISTINCT FROM n.region
+                                         AND o.instance_type IS NOT DISTINCT FROM n.instance_type
+                                         AND o.observed_at = n.observed_at
+                                         AND o.usd_per_gpu_hour::text IS NOT DISTINCT FROM n.usd_per_gpu_hour::text)) r
              GROUP BY 1, 2, 3) c;
   END IF;
   IF k_sku IS NULL THEN
@@ -395,3 +421,229 @@ GRANT SELECT ON llm_econ.price_daily_summary, llm_econ.price_daily_group, llm_ec
 INSERT INTO llm_econ.price_daily_group (sku, provider, pricing, dirty_since)
 SELECT DISTINCT s.sku, s.provider, s.pricing, '-infinity'::timestamptz FROM llm_econ.price_series s;
 SELECT llm_econ._price_daily_refresh();
+
+-- Faster imports (issue 16): functions of other parts as src/sql/import.sql and
+-- src/sql/series_delete.sql now define them (replaced here, after the parts that created them).
+CREATE OR REPLACE FUNCTION llm_econ.import_skypilot_catalog(cloud text, catalog_csv text, observed_at timestamptz,
+    OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint,
+    OUT corrected bigint, OUT unverified bigint, OUT suspect bigint)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
+AS $$
+#variable_conflict use_column
+DECLARE
+  c text := lower(btrim(cloud));
+  src text;
+  unknown text;
+  cv record;
+  stats record;
+  fix record;
+  next_at timestamptz;
+  have_fix boolean := false;
+  rp record;
+BEGIN
+  IF cloud IS NULL OR catalog_csv IS NULL OR observed_at IS NULL THEN
+    RAISE EXCEPTION 'cloud, catalog_csv and observed_at must not be NULL' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF current_setting('transaction_isolation') <> 'read committed' THEN
+    RAISE EXCEPTION '% must run at READ COMMITTED, not %', 'import_skypilot_catalog', upper(current_setting('transaction_isolation'))
+      USING ERRCODE = 'invalid_transaction_state',
+            HINT = 'Imports serialise with other imports of the same provider and must see their commits.';
+  END IF;
+  IF NOT (c = ANY (llm_econ._skypilot_clouds())) THEN
+    RAISE EXCEPTION 'unknown cloud "%"', cloud USING ERRCODE = 'invalid_parameter_value',
+      DETAIL = 'Known clouds: ' || array_to_string(llm_econ._skypilot_clouds(), ', ') || '.';
+  END IF;
+  IF NOT isfinite(observed_at) OR observed_at > now() + interval '1 day' THEN
+    RAISE EXCEPTION 'observed_at must be at most now() + 1 day, got %', observed_at
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'A catalog cannot be observed in the future.';
+  END IF;
+  src := 'SkyPilot catalog vms.csv (' || c || ')';
+
+  -- one importer per provider at a time; a malformed catalog raises before anything is stored
+  PERFORM llm_econ._lock_providers(ARRAY[c]);
+  -- 1. the catalog's offers, with the GPU count gpu_sku_alias knows for each machine type (it
+  --    wins over the catalog's), and the series an earlier catalog listed and this one does not
+  WITH raw AS MATERIALIZED (SELECT o.* FROM llm_econ._skypilot_offers(c, catalog_csv) AS o),
+       names AS (   -- each distinct name is looked up once
+         SELECT DISTINCT v.n FROM raw r,
+                LATERAL (VALUES (r.instance_type), (r.accelerator),
+                                (r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END)) AS v(n)
+          WHERE v.n IS NOT NULL),
+       -- _sku_find's rule for all names in one hash join (not one scan of the aliases per
+       -- name): an exact spelling wins over a normalised one, a key over an alias
+       map AS MATERIALIZED (
+         SELECT DISTINCT ON (names.n) names.n, m.sku
+           FROM names
+           JOIN (SELECT g.sku, 0 AS pref, g.sku AS spelled FROM llm_econ.gpu_sku g
+                 UNION ALL
+                 SELECT a.sku, 1, a.alias FROM llm_econ.gpu_sku_alias a) AS m
+             ON llm_econ._name_key(m.spelled) = llm_econ._name_key(names.n)
+          ORDER BY names.n, lower(m.spelled) <> lower(names.n), m.pref),
+       -- _known_gpus's rule for all machine types at once
+       known AS MATERIALIZED (
+         SELECT DISTINCT ON (t.instance_type) t.instance_type, a.gpus_per_instance AS gpus
+           FROM (SELECT DISTINCT r.instance_type FROM raw r WHERE r.instance_type IS NOT NULL) AS t
+           JOIN llm_econ.gpu_sku_alias a ON llm_econ._name_key(a.alias) = llm_econ._name_key(t.instance_type)
+          WHERE a.gpus_per_instance IS NOT NULL
+          ORDER BY t.instance_type, lower(a.alias) <> lower(t.instance_type)),
+       parsed AS MATERIALIZED (
+         SELECT r.*, coalesce(mi.sku, mv.sku, ma.sku) AS sku, k.gpus AS known_gpus
+           FROM raw r
+           LEFT JOIN map mi ON mi.n = r.instance_type
+           LEFT JOIN map mv ON mv.n = r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END
+           LEFT JOIN map ma ON ma.n = r.accelerator
+           LEFT JOIN known k ON k.instance_type = r.instance_type),
+       priced AS (
+         SELECT p.sku, p.region, p.pricing, p.instance_type, coalesce(p.known_gpus, p.gpus_per_instance) AS gpus,
+                CASE WHEN p.known_gpus IS NULL OR p.known_gpus = p.gpus_per_instance THEN p.usd_per_gpu_hour
+                     ELSE round(p.usd_per_hour / p.known_gpus::numeric, 10) END AS usd
+           FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL),
+       offers AS (   -- the cheapest offer per series
+         SELECT DISTINCT ON (o.sku, o.region, o.pricing, o.instance_type)
+                o.sku, o.region, o.pricing, llm_econ._usd(o.usd) AS usd, o.instance_type, o.gpus
+           FROM priced o
+          ORDER BY o.sku, o.region, o.pricing, o.instance_type, o.usd),
+       gone AS (     -- series an earlier catalog of this cloud listed and this one does not
+         SELECT s.sku, s.region, s.pricing, NULL::numeric AS usd, s.instance_type, NULL::int4 AS gpus
+           FROM llm_econ.price_series s
+          CROSS JOIN LATERAL (
+                SELECT p.usd_per_gpu_hour, p.source FROM llm_econ.price_snapshot p
+                 WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
+                   AND coalesce(p.region, '') = coalesce(s.region, '')
+                   AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
+                   AND p.observed_at <= import_skypilot_catalog.observed_at
+                 ORDER BY p.observed_at DESC LIMIT 1) AS cur
+          WHERE s.provider = c AND cur.usd_per_gpu_hour IS NOT NULL AND cur.source = src
+            AND NOT EXISTS (SELECT 1 FROM offers x
+                             WHERE x.sku = s.sku AND x.pricing = s.pricing
+                               AND coalesce(x.region, '') = coalesce(s.region, '')
+                               AND coalesce(x.instance_type, '') = coalesce(s.instance_type, ''))),
+       cand AS (SELECT * FROM offers UNION ALL SELECT * FROM gone)
+  SELECT array_agg(import_skypilot_catalog.observed_at) AS t, array_agg(c) AS pr, array_agg(x.sku) AS sk,
+         array_agg(x.region) AS rg, array_agg(x.pricing) AS pc, array_agg(x.usd) AS us,
+         array_agg(x.instance_type) AS it, array_agg(x.gpus) AS gp,
+         (SELECT coalesce(sum(p.catalog_rows) FILTER (WHERE p.sku IS NULL OR p.usd_per_gpu_hour IS NULL), 0) FROM parsed p) AS skipped,
+         (SELECT string_agg(format('%s row(s) of %s: %s', w.n, w.names, w.why), '; ' ORDER BY w.why) FROM (
+            SELECT sum(q.catalog_rows) AS n, string_agg(DISTINCT coalesce(q.accelerator, '?'), ', ') AS names, q.why
+              FROM (SELECT p.catalog_rows, p.accelerator,
+                           CASE
+                             WHEN p.sku IS NOT NULL AND p.instance_type IS NULL
+                               THEN 'GCP accelerator rows no machine type pairs with in their zone; the machine''s price is missing, so the catalog cannot price them'
+                             WHEN p.sku IS NOT NULL
+                               THEN 'GCP machine rows no accelerator row pairs with in their zone; the GPUs'' price is missing, so the catalog cannot price them'
+                             WHEN p.accelerator ~* '^tpu'
+                               THEN 'TPUs, not GPUs; not priced here'
+                             ELSE 'unknown names: add them to llm_econ.gpu_sku_alias, or, for a part gpu_sku lacks, a llm_econ.gpu_sku row with its source'
+                           END AS why
+                      FROM parsed p WHERE p.sku IS NULL OR p.usd_per_gpu_hour IS NULL) AS q
+             GROUP BY q.why) AS w) AS skip_why,
+         (SELECT count(*) FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL
+                                          AND p.known_gpus <> p.gpus_per_instance) AS corrected,
+         (SELECT string_agg(DISTINCT format('%s lists %s GPUs per machine, %s known', p.instance_type, p.gpus_per_instance, p.known_gpus), '; ')
+            FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.known_gpus <> p.gpus_per_instance) AS corrected_why,
+         (SELECT count(DISTINCT p.instance_type) FROM parsed p
+           WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified,
+         (SELECT string_agg(DISTINCT p.instance_type, ', ') FROM parsed p
+           WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified_why
+    INTO cv FROM cand x;
+
+  -- 2. a backfill (a later catalog of this cloud is stored already): what that later catalog
+  --    listed must still hold from its date on, so each series this import changes gets, at that
+  --    date, the price it had there (or a withdrawal when the later catalog did not list it)
+  SELECT min(i.observed_at) INTO next_at FROM llm_econ.price_import i
+   WHERE i.provider = c AND i.source = src AND i.observed_at > import_skypilot_catalog.observed_at;
+  IF next_at IS NOT NULL AND cv.sk IS NOT NULL THEN
+    SELECT array_agg(next_at) AS t, array_agg(c) AS pr, array_agg(x.sk) AS sk, array_agg(x.rg) AS rg,
+           array_agg(x.pc) AS pc, array_agg(st.usd_per_gpu_hour) AS us, array_agg(x.it) AS it,
+           array_agg(st.gpus_per_instance) AS gp
+      INTO fix
+      FROM unnest(cv.sk, cv.rg, cv.pc, cv.us, cv.it) AS x(sk, rg, pc, us, it)
+      LEFT JOIN LATERAL (
+            SELECT p.observed_at, p.usd_per_gpu_hour, p.gpus_per_instance FROM llm_econ.price_snapshot p
+             WHERE p.sku = x.sk AND p.provider = c AND p.pricing = x.pc
+               AND coalesce(p.region, '') = coalesce(x.rg, '')
+               AND coalesce(p.instance_type, '') = coalesce(x.it, '')
+               AND p.observed_at <= next_at
+             ORDER BY p.observed_at DESC LIMIT 1) AS st ON true
+     WHERE (st.observed_at IS NULL OR st.observed_at < next_at)
+       AND x.us IS DISTINCT FROM st.usd_per_gpu_hour;
+    have_fix := fix.t IS NOT NULL;
+  END IF;
+
+  -- 3. store (rows written here are of kind catalog), then check the new prices
+  PERFORM set_config('llm_econ.import_kind', 'catalog', true);
+  SELECT * INTO rp FROM llm_econ._record_prices(cv.t, cv.pr, cv.sk, cv.rg, cv.pc, cv.us, cv.it, cv.gp, src);
+  inserted := coalesce(rp.inserted, 0);
+  unchanged := coalesce(rp.unchanged, 0);
+  withdrawn := coalesce(rp.withdrawn, 0);
+  IF have_fix THEN
+    SELECT * INTO rp FROM llm_econ._record_prices(fix.t, fix.pr, fix.sk, fix.rg, fix.pc, fix.us, fix.it, fix.gp, src);
+    inserted := inserted + coalesce(rp.inserted, 0);
+    withdrawn := withdrawn + coalesce(rp.withdrawn, 0);
+  END IF;
+  PERFORM set_config('llm_econ.import_kind', '', true);
+  INSERT INTO llm_econ.price_import (provider, source, observed_at)
+  VALUES (c, src, import_skypilot_catalog.observed_at) ON CONFLICT DO NOTHING;
+  SELECT count(*) INTO suspect FROM llm_econ.price_snapshot p
+   WHERE p.provider = c AND p.source = src AND p.observed_at IN (import_skypilot_catalog.observed_at, next_at)
+     AND p.suspect IS NOT NULL;
+  skipped := cv.skipped;
+  corrected := cv.corrected;
+  unverified := cv.unverified;
+
+  IF skipped > 0 THEN
+    RAISE NOTICE 'skipped % catalog rows: %', skipped, cv.skip_why;
+  END IF;
+  IF corrected > 0 THEN
+    RAISE NOTICE 'corrected the GPU count of % catalog offers: %', corrected, cv.corrected_why
+      USING HINT = 'The count in llm_econ.gpu_sku_alias wins over the catalog''s; per-GPU prices use it.';
+  END IF;
+  IF unverified > 0 THEN
+    RAISE NOTICE '% machine types have no known GPU count and were priced with the catalog''s: %', unverified, left(cv.unverified_why, 500)
+      USING HINT = 'Add them to llm_econ.gpu_sku_alias with gpus_per_instance.';
+  END IF;
+  IF suspect > 0 THEN
+    RAISE NOTICE '% prices are more than 3x from the same provider''s other offers of the SKU or from the series'' previous price', suspect
+      USING HINT = 'They are stored with price_snapshot.suspect set; cheapest_offers leaves them out unless include_suspect => true.';
+  END IF;
+END $$;
+
+CREATE OR REPLACE FUNCTION llm_econ._price_series_prune() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF TG_RELID OPERATOR(pg_catalog.<>) 'llm_econ.price_snapshot'::regclass OR TG_LEVEL <> 'STATEMENT'
+     OR TG_WHEN <> 'AFTER' OR TG_OP NOT IN ('DELETE', 'UPDATE') THEN
+    RAISE EXCEPTION 'llm_econ._price_series_prune() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  -- equality on coalesced keys (CHECKs forbid ''), so the joins can hash.  An UPDATE can empty
+  -- only the series of rows it moved to another series: the rows whose id now holds the same
+  -- series (as after the suspect flag's UPDATE) are left out, with one primary-key probe each.
+  PERFORM 1 FROM llm_econ.price_series s
+    JOIN (SELECT DISTINCT o.sku, o.provider, o.pricing, coalesce(o.region, '') AS region,
+                 coalesce(o.instance_type, '') AS instance_type FROM old_rows o
+           WHERE TG_OP = 'DELETE'
+              OR NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p
+                              WHERE p.id = o.id AND p.sku = o.sku AND p.provider = o.provider AND p.pricing = o.pricing
+                                AND p.region IS NOT DISTINCT FROM o.region
+                                AND p.instance_type IS NOT DISTINCT FROM o.instance_type)) AS gone
+      ON s.sku = gone.sku AND s.provider = gone.provider AND s.pricing = gone.pricing
+     AND coalesce(s.region, '') = gone.region AND coalesce(s.instance_type, '') = gone.instance_type
+   ORDER BY s.sku, s.provider, s.pricing, s.region, s.instance_type
+     FOR UPDATE OF s;
+  DELETE FROM llm_econ.price_series s
+   USING (SELECT DISTINCT o.sku, o.provider, o.pricing, coalesce(o.region, '') AS region,
+                 coalesce(o.instance_type, '') AS instance_type FROM old_rows o
+           WHERE TG_OP = 'DELETE'
+              OR NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p
+                              WHERE p.id = o.id AND p.sku = o.sku AND p.provider = o.provider AND p.pricing = o.pricing
+                                AND p.region IS NOT DISTINCT FROM o.region
+                                AND p.instance_type IS NOT DISTINCT FROM o.instance_type)) AS gone
+   WHERE s.sku = gone.sku AND s.provider = gone.provider AND s.pricing = gone.pricing
+     AND coalesce(s.region, '') = gone.region AND coalesce(s.instance_type, '') = gone.instance_type
+     AND NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p
+                      WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
+                        AND coalesce(p.region, '') = coalesce(s.region, '')
+                        AND coalesce(p.instance_type, '') = coalesce(s.instance_type, ''));
+  RETURN NULL;
+END $$;
