@@ -252,6 +252,16 @@ INSERT INTO llm_econ.gpu_sku_alias (alias, sku, gpus_per_instance, source) VALUE
   ('regress box 2', 'L4', 2, 'regress'), ('a 10 g', 'L4', NULL, 'regress');
 SELECT n, llm_econ._sku_find(n) AS sku_find, llm_econ._known_gpus(n) AS known_gpus
   FROM unnest(ARRAY['Regress-Box.1', 'regress-box.1', 'REGRESS-BOX-2', 'a10g']) AS n ORDER BY n;
+-- _sku_map (what the importers call) gives, for all names at once, what the two give one by one
+-- (one C rule, src/sku.c): no row for a name that means nothing, none for NULL
+SELECT m.name, m.sku, m.gpus_per_instance
+  FROM llm_econ._sku_map(ARRAY['Regress-Box.1', 'regress-box.1', 'REGRESS-BOX-2', 'a10g', 'no-such-gpu', NULL]) AS m
+ ORDER BY m.name COLLATE "C";
+SELECT count(*) AS disagreements
+  FROM unnest(ARRAY['Regress-Box.1', 'regress-box.1', 'REGRESS-BOX-2', 'a10g', 'H100', 'h100 sxm5', 'p5.48xlarge']) AS n
+  LEFT JOIN llm_econ._sku_map(ARRAY['Regress-Box.1', 'regress-box.1', 'REGRESS-BOX-2', 'a10g', 'H100', 'h100 sxm5', 'p5.48xlarge']) AS m
+    ON m.name = n
+ WHERE m.sku IS DISTINCT FROM llm_econ._sku_find(n) OR m.gpus_per_instance IS DISTINCT FROM llm_econ._known_gpus(n);
 SELECT (llm_econ.import_skypilot_catalog('lambda', E'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region,AvailabilityZone\n'
           'regress-box.1,L4,8,1,1,16.0,,r1,r1a\nREGRESS-BOX-2,L4,2,1,1,3.0,,r1,r1a\nregress-box-3,a10g,1,1,1,1.1,,r1,r1a',
           '2025-06-01')).inserted;

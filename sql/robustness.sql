@@ -72,7 +72,7 @@ INSERT INTO rb_good VALUES
   (NULL, 'on_mismatch', 'text', '''error'''), (NULL, 'quiet', 'boolean', 'false'),
   (NULL, 'v', 'numeric', '1.23456'), (NULL, 'name', 'text', '''H100'''),
   (NULL, 'value', 'text', '''us-east-1'''), (NULL, 'field', 'text', '''region'''),
-  (NULL, 'providers', 'text[]', 'ARRAY[''robustness'']'),
+  (NULL, 'providers', 'text[]', 'ARRAY[''robustness'']'), (NULL, 'names', 'text[]', 'ARRAY[''H100'', ''p5.48xlarge'']'),
   -- FOCUS
   (NULL, 'csv', 'text', 'E''a,b\n1,2\n'''), (NULL, 'what', 'text', '''csv'''),
   (NULL, 'v', 'text', '''2024-06-01T00:00:00Z'''), (NULL, 'tenant', 'text', 'CURRENT_USER::text'),

@@ -61,7 +61,7 @@ INSERT INTO vol_call (fn, call) VALUES
   ('_sku_key/1', $$_sku_key('h100')$$),
   ('_sku_itype/1', $$_sku_itype('p5.48xlarge')$$), ('_check_where/2', $$_check_where('gcp', 'us-central1')$$),
   ('_check_max_age/1', $$_check_max_age('1 day')$$), ('_name_key/1', $$_name_key('H100 80GB')$$),
-  ('_known_gpus/1', $$_known_gpus('p5.48xlarge')$$), ('_source_kind/0', $$_source_kind()$$),
+  ('_known_gpus/1', $$_known_gpus('p5.48xlarge')$$), ('_sku_map/1', $$_sku_map(ARRAY['H100', 'p5.48xlarge'])$$), ('_source_kind/0', $$_source_kind()$$),
   ('price_twap/6', $$price_twap('H100-SXM5', 'gcp', 'on_demand', '[2024-06-01, 2024-07-01)')$$),
   ('cheapest_offers/6', $$cheapest_offers(SPEC, '2024-07-01')$$),
   ('_skypilot_offers/2', $$_skypilot_offers('lambda', E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\ngpu_1x_h100_pcie,H100,1,1.99,us-east-1\n')$$),

@@ -4,6 +4,8 @@
 #include <math.h>
 
 #include "executor/spi.h"
+#include "funcapi.h"
+#include "utils/array.h"
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"
 #include "utils/formatting.h"
@@ -13,29 +15,96 @@
 #include "catalog/pg_type.h"
 
 /*
- * What a name means where a SKU is expected: the gpu_sku key and, when the
- * name is a machine type (an alias with gpus_per_instance), that machine type.
- * This query is the one definition of it: the run_spec constructor, the price
- * lookups and the importers (llm_econ._sku_find, which SQL calls) all use it.
- * Names compare as llm_econ._name_key, written out (case, spaces, '-' and '_'
- * ignored); an exact (case-insensitive) spelling beats a normalised one, a key
- * beats an alias; every name is schema-qualified (search_path-proof).
+ * What a name means where a SKU is expected, written once for every part
+ * (the run_spec constructor, the price lookups, and SQL: _sku_find,
+ * _known_gpus and the importers' _sku_map).  The candidates of names $1 are
+ * the keys and aliases that compare equal as llm_econ._name_key (written out:
+ * case, spaces, '-' and '_' ignored); pick() ranks them: an exact
+ * (case-insensitive) spelling beats a normalised one, a key beats an alias.
+ * The GPUs per machine a name means come from the best-ranked candidate that
+ * is a machine type (an alias with gpus_per_instance).  Every name is
+ * schema-qualified (search_path-proof).
  */
-static const char *const match_sql =
-"SELECT m.sku, m.itype FROM ("
-"  SELECT g.sku, NULL::text AS itype, 0 AS pref,"
-"         pg_catalog.lower(g.sku) OPERATOR(pg_catalog.<>) pg_catalog.lower($1) AS inexact"
-"    FROM llm_econ.gpu_sku g"
-"   WHERE pg_catalog.lower(pg_catalog.translate(g.sku, ' -_', ''))"
-"         OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($1, ' -_', ''))"
-"  UNION ALL"
-"  SELECT a.sku, CASE WHEN a.gpus_per_instance IS NOT NULL THEN a.alias END, 1,"
-"         pg_catalog.lower(a.alias) OPERATOR(pg_catalog.<>) pg_catalog.lower($1)"
-"    FROM llm_econ.gpu_sku_alias a"
-"   WHERE pg_catalog.lower(pg_catalog.translate(a.alias, ' -_', ''))"
-"         OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($1, ' -_', ''))) m"
-" ORDER BY m.inexact, m.pref LIMIT 1";
-static SPIPlanPtr match_plan;
+static const char *const candidates_sql =
+"SELECT n.i, m.sku, m.pref, pg_catalog.lower(m.spelled) OPERATOR(pg_catalog.<>) pg_catalog.lower(n.name),"
+"       m.gpus"
+"  FROM pg_catalog.unnest($1) WITH ORDINALITY AS n(name, i)"
+"  JOIN (SELECT g.sku, 0 AS pref, g.sku AS spelled, NULL::pg_catalog.int4 AS gpus FROM llm_econ.gpu_sku g"
+"        UNION ALL"
+"        SELECT a.sku, 1, a.alias, a.gpus_per_instance FROM llm_econ.gpu_sku_alias a) AS m"
+"    ON pg_catalog.lower(pg_catalog.translate(m.spelled, ' -_', ''))"
+"       OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate(n.name, ' -_', ''))";
+static SPIPlanPtr candidates_plan;
+
+/* What one name means: the SKU (NULL: unknown) and, when it is a machine type, that type and its GPUs. */
+typedef struct SkuMatch
+{
+	char	   *sku;			/* gpu_sku key */
+	int			rank;			/* of the candidate giving sku: inexact·2 + pref */
+	char	   *itype;			/* the name as a machine type, when sku's candidate is one */
+	int32		gpus;			/* GPUs per machine: best machine-type candidate; 0 = unknown */
+	int			gpus_rank;
+} SkuMatch;
+
+/* The ranking rule: lower is better; an earlier candidate wins a tie. */
+static int
+pick_rank(bool inexact, int pref)
+{
+	return (inexact ? 2 : 0) + pref;
+}
+
+/*
+ * Inside SPI: what each of names[0..n) means, into out[] (palloc'd in outer).
+ */
+static void
+match_names(Datum *names, int n, SkuMatch *out, MemoryContext outer)
+{
+	Oid			types[1] = {TEXTARRAYOID};
+	Datum		args[1];
+
+	memset(out, 0, sizeof(SkuMatch) * n);
+	args[0] = PointerGetDatum(construct_array(names, n, TEXTOID, -1, false, TYPALIGN_INT));
+	if (SPI_execute_plan(le_spi_plan(&candidates_plan, candidates_sql, 1, types), args, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "GPU SKU lookup failed");
+	for (uint64 r = 0; r < SPI_processed; r++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[r];
+		TupleDesc	td = SPI_tuptable->tupdesc;
+		bool		isnull,
+					gnull;
+		int64		i = DatumGetInt64(SPI_getbinval(tup, td, 1, &isnull)) - 1;
+		int			pref = DatumGetInt32(SPI_getbinval(tup, td, 3, &isnull));
+		bool		inexact = DatumGetBool(SPI_getbinval(tup, td, 4, &isnull));
+		int32		gpus = DatumGetInt32(SPI_getbinval(tup, td, 5, &gnull));
+		int			rank = pick_rank(inexact, pref);
+		SkuMatch   *m;
+
+		CHECK_FOR_INTERRUPTS();
+		if (i < 0 || i >= n)
+			elog(ERROR, "GPU SKU lookup returned a name it was not given");
+		m = &out[i];
+		if (m->sku == NULL || rank < m->rank)
+		{
+			m->sku = MemoryContextStrdup(outer, SPI_getvalue(tup, td, 2));
+			m->rank = rank;
+			m->itype = gnull ? NULL : MemoryContextStrdup(outer, TextDatumGetCString(names[i]));
+		}
+		if (!gnull && (m->gpus == 0 || rank < m->gpus_rank))
+		{
+			m->gpus = gpus;
+			m->gpus_rank = rank;
+		}
+	}
+}
+
+/* Inside SPI: what one name means. */
+static void
+match_name(text *name, SkuMatch *out, MemoryContext outer)
+{
+	Datum		d = PointerGetDatum(name);
+
+	match_names(&d, 1, out, outer);
+}
 
 /*
  * The hardware figures of key $1.  The link columns are read by either name
@@ -71,30 +140,6 @@ spi_float8(int i)
 	return isnull ? NAN : DatumGetFloat8(d);
 }
 
-/*
- * Inside SPI: match name (match_sql); on a match set *key and, when wanted,
- * *itype (NULL unless a machine type), copied into outer.
- */
-static bool
-match_in_spi(text *name, MemoryContext outer, char **key, char **itype)
-{
-	Oid			types[1] = {TEXTOID};
-	Datum		args[1] = {PointerGetDatum(name)};
-	char	   *v;
-
-	if (SPI_execute_plan(le_spi_plan(&match_plan, match_sql, 1, types), args, NULL, true, 1) != SPI_OK_SELECT)
-		elog(ERROR, "GPU SKU lookup failed");
-	if (SPI_processed != 1)
-		return false;
-	*key = MemoryContextStrdup(outer, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
-	if (itype)
-	{
-		v = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
-		*itype = v ? MemoryContextStrdup(outer, v) : NULL;
-	}
-	return true;
-}
-
 /* 22023 for a name that is not a GPU, with the close matches hint (computed inside SPI). */
 static void
 unknown_sku(const char *name, const char *hint)
@@ -116,14 +161,17 @@ le_sku_lookup(const char *name, LeSku *out)
 	MemoryContext outer = CurrentMemoryContext;
 	Oid			types[1] = {TEXTOID};
 	Datum		args[1];
-	char	   *key = NULL;
+	char	   *key;
 	char	   *hint = NULL;
 	bool		found;
+	SkuMatch	m;
 
 	le_check_name("sku", name, strlen(name));
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	found = match_in_spi(cstring_to_text(name), outer, &key, NULL);
+	match_name(cstring_to_text(name), &m, outer);
+	found = m.sku != NULL;
+	key = m.sku;
 	if (found)
 	{
 		bool		isnull;
@@ -165,11 +213,16 @@ le_sku_resolve(text *name, char **key, char **itype)
 	MemoryContext outer = CurrentMemoryContext;
 	char	   *hint = NULL;
 	bool		found;
+	SkuMatch	m;
 
 	le_check_name("sku", VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name));	/* bounded before any search */
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	found = match_in_spi(name, outer, key, itype);
+	match_name(name, &m, outer);
+	found = m.sku != NULL;
+	*key = m.sku;
+	if (itype)
+		*itype = m.itype;
 	if (!found)
 		hint = le_close_matches(names_sql, text_to_cstring(name), false, outer);
 	SPI_finish();
@@ -178,23 +231,81 @@ le_sku_resolve(text *name, char **key, char **itype)
 }
 
 PG_FUNCTION_INFO_V1(le_sku_find_fn);
-/*
- * llm_econ._sku_find(name): the gpu_sku key name means, or NULL (importers
- * look names up with it, so SQL and C share match_sql).
- */
+/* llm_econ._sku_find(name): the gpu_sku key name means, or NULL. */
 Datum
 le_sku_find_fn(PG_FUNCTION_ARGS)
 {
-	MemoryContext outer = CurrentMemoryContext;
-	char	   *key = NULL;
-	bool		found;
+	SkuMatch	m;
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	found = match_in_spi(PG_GETARG_TEXT_PP(0), outer, &key, NULL);
+	match_name(PG_GETARG_TEXT_PP(0), &m, CurrentMemoryContext);
 	SPI_finish();
-	if (!found)
+	if (m.sku == NULL)
 		PG_RETURN_NULL();
-	PG_RETURN_TEXT_P(cstring_to_text(key));
+	PG_RETURN_TEXT_P(cstring_to_text(m.sku));
 }
 
+PG_FUNCTION_INFO_V1(le_known_gpus_fn);
+/* llm_econ._known_gpus(instance_type): the GPUs per machine gpu_sku_alias knows for it, or NULL. */
+Datum
+le_known_gpus_fn(PG_FUNCTION_ARGS)
+{
+	SkuMatch	m;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	match_name(PG_GETARG_TEXT_PP(0), &m, CurrentMemoryContext);
+	SPI_finish();
+	if (m.gpus == 0)
+		PG_RETURN_NULL();
+	PG_RETURN_INT32(m.gpus);
+}
+
+PG_FUNCTION_INFO_V1(le_sku_map_fn);
+/*
+ * llm_econ._sku_map(names): for each non-NULL name that means a SKU,
+ * (name, sku, gpus_per_instance or NULL): the importers map all names of a
+ * file in one query with the rule of _sku_find and _known_gpus.
+ */
+Datum
+le_sku_map_fn(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(0);
+	Datum	   *elems;
+	bool	   *enulls;
+	int			nelems,
+				n = 0;
+	SkuMatch   *m;
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("names must be a one-dimensional array")));
+	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &elems, &enulls, &nelems);
+	for (int i = 0; i < nelems; i++)	/* NULLs are no names */
+		if (!enulls[i])
+			elems[n++] = elems[i];
+	if (n == 0)
+		PG_RETURN_NULL();
+	m = palloc(sizeof(SkuMatch) * n);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	match_names(elems, n, m, CurrentMemoryContext);
+	SPI_finish();
+	for (int i = 0; i < n; i++)
+	{
+		Datum		values[3];
+		bool		nulls[3] = {false, false, m[i].gpus == 0};
+
+		if (m[i].sku == NULL)
+			continue;
+		values[0] = elems[i];
+		values[1] = CStringGetTextDatum(m[i].sku);
+		values[2] = Int32GetDatum(m[i].gpus);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	PG_RETURN_NULL();
+}

@@ -128,16 +128,16 @@ CREATE FUNCTION llm_econ._sku_find(name text) RETURNS text
 AS 'MODULE_PATHNAME', 'le_sku_find_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._sku_find(text) IS 'internal: the gpu_sku key of a name or alias (case, spaces, - and _ ignored; exact spelling first, keys before aliases), or NULL';
 
--- The GPUs per machine gpu_sku_alias knows for a machine type (NULL: unknown).
+-- The GPUs per machine gpu_sku_alias knows for a machine type (NULL: unknown), by the same rule.
 CREATE FUNCTION llm_econ._known_gpus(instance_type text) RETURNS int4
-LANGUAGE sql STABLE PARALLEL SAFE
-AS $$
-  SELECT a.gpus_per_instance FROM llm_econ.gpu_sku_alias a
-   WHERE llm_econ._name_key(a.alias) OPERATOR(pg_catalog.=) llm_econ._name_key($1)
-     AND a.gpus_per_instance IS NOT NULL
-   ORDER BY pg_catalog.lower(a.alias) OPERATOR(pg_catalog.<>) pg_catalog.lower($1) LIMIT 1
-$$;
-COMMENT ON FUNCTION llm_econ._known_gpus(text) IS 'internal: GPUs per machine of a machine type per gpu_sku_alias, or NULL when unknown';
+AS 'MODULE_PATHNAME', 'le_known_gpus_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._known_gpus(text) IS 'internal: GPUs per machine of a machine type per gpu_sku_alias (exact spelling first), or NULL when unknown';
+
+-- Both for all names of a file at once (the importers): one query, the same rule.
+CREATE FUNCTION llm_econ._sku_map(names text[], OUT name text, OUT sku text, OUT gpus_per_instance int4)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'le_sku_map_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._sku_map(text[]) IS 'internal: for each name that means a SKU, its gpu_sku key and the GPUs per machine gpu_sku_alias knows for it (NULL: unknown), as _sku_find and _known_gpus give them';
 
 -- A catalog price is suspect when it is more than 3x away (either way) from the median of the
 -- same provider's offers of that SKU and pricing in effect at the same instant (once the
@@ -247,30 +247,16 @@ BEGIN
                 LATERAL (VALUES (r.instance_type), (r.accelerator),
                                 (r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END)) AS v(n)
           WHERE v.n IS NOT NULL),
-       -- _sku_find's rule for all names in one hash join (not one scan of the aliases per
-       -- name): an exact spelling wins over a normalised one, a key over an alias
-       map AS MATERIALIZED (
-         SELECT DISTINCT ON (names.n) names.n, m.sku
-           FROM names
-           JOIN (SELECT g.sku, 0 AS pref, g.sku AS spelled FROM llm_econ.gpu_sku g
-                 UNION ALL
-                 SELECT a.sku, 1, a.alias FROM llm_econ.gpu_sku_alias a) AS m
-             ON llm_econ._name_key(m.spelled) = llm_econ._name_key(names.n)
-          ORDER BY names.n, lower(m.spelled) <> lower(names.n), m.pref),
-       -- _known_gpus's rule for all machine types at once
-       known AS MATERIALIZED (
-         SELECT DISTINCT ON (t.instance_type) t.instance_type, a.gpus_per_instance AS gpus
-           FROM (SELECT DISTINCT r.instance_type FROM raw r WHERE r.instance_type IS NOT NULL) AS t
-           JOIN llm_econ.gpu_sku_alias a ON llm_econ._name_key(a.alias) = llm_econ._name_key(t.instance_type)
-          WHERE a.gpus_per_instance IS NOT NULL
-          ORDER BY t.instance_type, lower(a.alias) <> lower(t.instance_type)),
+       -- _sku_find's and _known_gpus's rule for all names in one query
+       map AS MATERIALIZED (SELECT m.name AS n, m.sku, m.gpus_per_instance AS gpus
+                              FROM llm_econ._sku_map(ARRAY(SELECT names.n FROM names)) AS m),
        parsed AS MATERIALIZED (
          SELECT r.*, coalesce(mi.sku, mv.sku, ma.sku) AS sku, k.gpus AS known_gpus
            FROM raw r
            LEFT JOIN map mi ON mi.n = r.instance_type
            LEFT JOIN map mv ON mv.n = r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END
            LEFT JOIN map ma ON ma.n = r.accelerator
-           LEFT JOIN known k ON k.instance_type = r.instance_type),
+           LEFT JOIN map k ON k.n = r.instance_type),
        priced AS (
          SELECT p.sku, p.region, p.pricing, p.instance_type, coalesce(p.known_gpus, p.gpus_per_instance) AS gpus,
                 CASE WHEN p.known_gpus IS NULL OR p.known_gpus = p.gpus_per_instance THEN p.usd_per_gpu_hour
@@ -435,7 +421,7 @@ AS $$
                   WHERE s.staged_by OPERATOR(pg_catalog.=) CURRENT_USER
                  UNION SELECT s.accelerator FROM llm_econ.price_history_staging s
                   WHERE s.staged_by OPERATOR(pg_catalog.=) CURRENT_USER),
-       map AS (SELECT names.name, llm_econ._sku_find(names.name) AS sku FROM names)
+       map AS (SELECT m.name, m.sku FROM llm_econ._sku_map(ARRAY(SELECT names.name FROM names)) AS m)
   SELECT row_number() OVER (ORDER BY s.id) + 1, s.observed_at::timestamptz, s.valid_to::timestamptz,
          s.cloud, s.region, s.instance_type, s.accelerator_count::numeric::int4,
          llm_econ._usd(coalesce(nullif(s.price_on_demand_per_gpu_usd_per_hour, '')::numeric,
