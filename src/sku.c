@@ -230,6 +230,16 @@ le_sku_resolve(text *name, char **key, char **itype)
 		unknown_sku(text_to_cstring(name), hint);
 }
 
+/* What the function's one text argument means (for the two scalar SQL faces below). */
+static void
+match_arg(FunctionCallInfo fcinfo, SkuMatch *m)
+{
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	match_name(PG_GETARG_TEXT_PP(0), m, CurrentMemoryContext);
+	SPI_finish();
+}
+
 PG_FUNCTION_INFO_V1(le_sku_find_fn);
 /* llm_econ._sku_find(name): the gpu_sku key name means, or NULL. */
 Datum
@@ -237,10 +247,7 @@ le_sku_find_fn(PG_FUNCTION_ARGS)
 {
 	SkuMatch	m;
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	match_name(PG_GETARG_TEXT_PP(0), &m, CurrentMemoryContext);
-	SPI_finish();
+	match_arg(fcinfo, &m);
 	if (m.sku == NULL)
 		PG_RETURN_NULL();
 	PG_RETURN_TEXT_P(cstring_to_text(m.sku));
@@ -253,10 +260,7 @@ le_known_gpus_fn(PG_FUNCTION_ARGS)
 {
 	SkuMatch	m;
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	match_name(PG_GETARG_TEXT_PP(0), &m, CurrentMemoryContext);
-	SPI_finish();
+	match_arg(fcinfo, &m);
 	if (m.gpus == 0)
 		PG_RETURN_NULL();
 	PG_RETURN_INT32(m.gpus);

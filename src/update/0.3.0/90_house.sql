@@ -1,4 +1,4 @@
--- 90_house.sql: the house-keeping of 0.3.0 (issue 18): what a GPU name means is decided once, in C (src/sku.c), and SQL calls it.
+-- 90_house.sql: the house-keeping of 0.3.0 (issue 18): what a GPU name means is decided once, in C (src/sku.c), and SQL calls it; the series prune computes its candidates once.
 
 CREATE OR REPLACE FUNCTION llm_econ._sku_find(name text) RETURNS text
 AS 'MODULE_PATHNAME', 'le_sku_find_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
@@ -214,4 +214,55 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION llm_econ.import_skypilot_catalog(text, text, timestamptz) IS
   'imports one SkyPilot vms.csv (any cloud; columns found by header name) as one dated snapshot of per-GPU prices: new rows only where a series'' price changes; the GPU count gpu_sku_alias knows wins over the catalog''s (corrected), machine types without a known count are reported (unverified), prices more than 3x from the same provider''s other offers or the previous price are flagged (suspect); skipped rows are counted with a NOTICE naming the fix; series an earlier catalog listed and this one does not are withdrawn, and a backfilled catalog is reconciled with the next later one';
+
+
+CREATE OR REPLACE FUNCTION llm_econ._price_series_prune() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  skus text[];
+  providers text[];
+  pricings text[];
+  regions text[];
+  itypes text[];
+BEGIN
+  IF TG_RELID OPERATOR(pg_catalog.<>) 'llm_econ.price_snapshot'::regclass OR TG_LEVEL <> 'STATEMENT'
+     OR TG_WHEN <> 'AFTER' OR TG_OP NOT IN ('DELETE', 'UPDATE') THEN
+    RAISE EXCEPTION 'llm_econ._price_series_prune() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  -- 1. lock the candidate series, keeping their keys.  Equality on coalesced keys (CHECKs forbid
+  --    ''), so the joins can hash.  An UPDATE can empty only the series of rows it moved to
+  --    another series: the rows whose id now holds the same series (as after the suspect flag's
+  --    UPDATE) are left out, with one primary-key probe each.
+  SELECT array_agg(c.sku), array_agg(c.provider), array_agg(c.pricing), array_agg(c.region), array_agg(c.instance_type)
+    INTO skus, providers, pricings, regions, itypes
+    FROM (SELECT s.sku, s.provider, s.pricing, coalesce(s.region, '') AS region, coalesce(s.instance_type, '') AS instance_type
+            FROM llm_econ.price_series s
+            JOIN (SELECT DISTINCT o.sku, o.provider, o.pricing, coalesce(o.region, '') AS region,
+                         coalesce(o.instance_type, '') AS instance_type FROM old_rows o
+                   WHERE TG_OP = 'DELETE'
+                      OR NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p
+                                      WHERE p.id = o.id AND p.sku = o.sku AND p.provider = o.provider AND p.pricing = o.pricing
+                                        AND p.region IS NOT DISTINCT FROM o.region
+                                        AND p.instance_type IS NOT DISTINCT FROM o.instance_type)) AS gone
+              ON s.sku = gone.sku AND s.provider = gone.provider AND s.pricing = gone.pricing
+             AND coalesce(s.region, '') = gone.region AND coalesce(s.instance_type, '') = gone.instance_type
+           ORDER BY s.sku, s.provider, s.pricing, s.region, s.instance_type
+             FOR UPDATE OF s) AS c;
+  IF skus IS NULL THEN
+    RETURN NULL;
+  END IF;
+  -- 2. in a new statement (a new snapshot), delete those still without observations
+  DELETE FROM llm_econ.price_series s
+   USING unnest(skus, providers, pricings, regions, itypes) AS gone(sku, provider, pricing, region, instance_type)
+   WHERE s.sku = gone.sku AND s.provider = gone.provider AND s.pricing = gone.pricing
+     AND coalesce(s.region, '') = gone.region AND coalesce(s.instance_type, '') = gone.instance_type
+     AND NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p
+                      WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
+                        AND coalesce(p.region, '') = coalesce(s.region, '')
+                        AND coalesce(p.instance_type, '') = coalesce(s.instance_type, ''));
+  RETURN NULL;
+END $$;
+REVOKE EXECUTE ON FUNCTION llm_econ._price_series_prune() FROM PUBLIC;
+COMMENT ON FUNCTION llm_econ._price_series_prune() IS 'trigger: removes from price_series the series left without observations by a delete or an update of price_snapshot';
 
