@@ -495,9 +495,15 @@ BEGIN
                             bad.price_on_demand_per_gpu_usd_per_hour, bad.spot_price_per_gpu_usd_per_hour);
   END IF;
 
-  -- 2. the patterns above still let an impossible date through (2024-02-30): find its line
+  -- 2. one pass over the typed lines: the patterns above still let an impossible date through
+  --    (2024-02-30), which fails the cast (then find its line); else the first line whose
+  --    interval is empty, then the first line dated in the future
   BEGIN
-    PERFORM count(h.*) FROM llm_econ._staged_history() AS h;   -- count(h.*) evaluates every cast
+    SELECT * INTO bad FROM (
+      SELECT h.*, CASE WHEN h.valid_to <= h.observed_at THEN 1
+                       WHEN h.observed_at > now() + interval '1 day' THEN 2 END AS why
+        FROM llm_econ._staged_history() AS h) AS v
+     WHERE v.why IS NOT NULL ORDER BY v.why, v.line LIMIT 1;
   EXCEPTION WHEN datetime_field_overflow OR invalid_datetime_format THEN
     FOR bad IN SELECT row_number() OVER (ORDER BY s.id) + 1 AS line, s.observed_at, s.valid_to
                  FROM llm_econ.price_history_staging s WHERE s.staged_by = me ORDER BY s.id LOOP
@@ -511,15 +517,11 @@ BEGIN
     END LOOP;
     RAISE;
   END;
-
-  SELECT * INTO bad FROM llm_econ._staged_history() h WHERE h.valid_to <= h.observed_at ORDER BY h.line LIMIT 1;
-  IF FOUND THEN
+  IF bad.why = 1 THEN
     RAISE EXCEPTION 'valid_to % is not after observed_at %', bad.valid_to, bad.observed_at
       USING ERRCODE = 'invalid_parameter_value',
             DETAIL = format('This is line %s of the staged history (line 1 is the CSV header).', bad.line);
-  END IF;
-  SELECT * INTO bad FROM llm_econ._staged_history() h WHERE h.observed_at > now() + interval '1 day' ORDER BY h.line LIMIT 1;
-  IF FOUND THEN
+  ELSIF bad.why = 2 THEN
     RAISE EXCEPTION 'observed_at % is later than now() + 1 day', bad.observed_at
       USING ERRCODE = 'invalid_parameter_value',
             DETAIL = format('This is line %s of the staged history (line 1 is the CSV header).', bad.line),
