@@ -234,6 +234,9 @@ le_sku_resolve(text *name, char **key, char **itype)
 static void
 match_arg(FunctionCallInfo fcinfo, SkuMatch *m)
 {
+	memset(m, 0, sizeof(SkuMatch));
+	if (VARSIZE_ANY_EXHDR(PG_GETARG_TEXT_PP(0)) > LE_NAME_MAX)
+		return;					/* longer than any name run_spec and the price functions accept */
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	match_name(PG_GETARG_TEXT_PP(0), m, CurrentMemoryContext);
@@ -268,7 +271,8 @@ le_known_gpus_fn(PG_FUNCTION_ARGS)
 
 PG_FUNCTION_INFO_V1(le_sku_map_fn);
 /*
- * llm_econ._sku_map(names): for each non-NULL name that means a SKU,
+ * llm_econ._sku_map(names): for each name that means a SKU (names longer
+ * than LE_NAME_MAX bytes mean none),
  * (name, sku, gpus_per_instance or NULL): the importers map all names of a
  * file in one query with the rule of _sku_find and _known_gpus.
  */
@@ -289,8 +293,9 @@ le_sku_map_fn(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("names must be a one-dimensional array")));
 	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &elems, &enulls, &nelems);
-	for (int i = 0; i < nelems; i++)	/* NULLs are no names */
-		if (!enulls[i])
+	/* NULLs are no names; nor is a name longer than run_spec and the price functions accept */
+	for (int i = 0; i < nelems; i++)
+		if (!enulls[i] && VARSIZE_ANY_EXHDR(DatumGetPointer(elems[i])) <= LE_NAME_MAX)
 			elems[n++] = elems[i];
 	if (n == 0)
 		PG_RETURN_NULL();
