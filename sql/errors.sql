@@ -149,21 +149,7 @@ SELECT 'session still alive' AS check;
 
 -- The README's table: one example of each SQLSTATE the extension raises by kind, with the
 -- DETAIL, HINT and CONTEXT a client sees (a file error's line and column are in the CONTEXT).
-CREATE FUNCTION pg_temp.error_report(statement text) RETURNS SETOF text LANGUAGE plpgsql AS $$
-DECLARE
-  st text; msg text; det text; hint text; ctx text;
-BEGIN
-  EXECUTE statement;
-  RETURN NEXT 'no error';
-EXCEPTION WHEN OTHERS THEN
-  GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL,
-                          hint = PG_EXCEPTION_HINT, ctx = PG_EXCEPTION_CONTEXT;
-  RETURN NEXT 'ERROR ' || st || ':  ' || msg;
-  IF det <> '' THEN RETURN NEXT 'DETAIL:  ' || det; END IF;
-  IF hint <> '' THEN RETURN NEXT 'HINT:  ' || hint; END IF;
-  ctx := split_part(ctx, E'\n', 1);
-  IF ctx !~ '^(PL/pgSQL function|SQL statement|SQL function)' THEN RETURN NEXT 'CONTEXT:  ' || ctx; END IF;
-END $$;
+\i sql/include/error_report.sql
 -- 22023: a value outside its range
 SELECT pg_temp.error_report($$SELECT run_spec(7e9, 1.4e12, 8, 'H100-SXM5', mfu => 1.5)$$) AS error;
 -- 22003: fields each in range, a result that does not fit
