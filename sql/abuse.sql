@@ -60,7 +60,8 @@ SELECT p.oid::regprocedure AS security_definer_function, p.prorettype::regtype A
   FROM pg_proc p
  WHERE p.pronamespace = 'llm_econ'::regnamespace AND p.prosecdef
  ORDER BY p.oid::regprocedure::text COLLATE "C";
--- and every function PUBLIC may not execute is one of those
+-- and every function PUBLIC may not execute is one of those, or the summary's internal refresh (SECURITY
+-- INVOKER; its maintenance trigger runs it as the owner)
 SELECT p.oid::regprocedure AS not_executable_by_public, p.prosecdef
   FROM pg_proc p
  WHERE p.pronamespace = 'llm_econ'::regnamespace AND NOT has_function_privilege('public', p.oid, 'EXECUTE')

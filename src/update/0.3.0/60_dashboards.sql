@@ -175,7 +175,9 @@ BEGIN
                               WHERE gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing)) AS gone
    WHERE d.sku = gone.sku AND d.provider = gone.provider AND d.pricing = gone.pricing;
 END $$;
--- SECURITY INVOKER: only a role that may write the summary (its owner) can run it usefully.
+-- SECURITY INVOKER: only a role that may write the summary (its owner) can run it usefully;
+-- EXECUTE is the owner's too (the maintenance trigger runs it with the owner's rights).
+REVOKE EXECUTE ON FUNCTION llm_econ._price_daily_refresh() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_daily_refresh() IS
   'internal: recomputes price_daily_summary of the price_daily_group rows marked dirty (from dirty_since on) and clears the marks; the caller holds those rows locked';
 
