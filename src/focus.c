@@ -1582,14 +1582,31 @@ staged_row(StagedRows *sr, Datum *values, bool *nulls, const ChargeKey *k, Datum
 	return true;
 }
 
+/*
+ * Open the cursor over the current role's staged lines in load order, inside
+ * SPI; its portal name is kept in cxt.  A fast-start plan: the (writer, id)
+ * index gives the order, no sort of the whole file.
+ */
+static char *
+staged_cursor_open(MemoryContext cxt)
+{
+	SPIPlanPtr	plan = SPI_prepare_cursor("SELECT s.line FROM llm_econ.focus_staging s "
+										  "WHERE s.writer OPERATOR(pg_catalog.=) CURRENT_USER ORDER BY s.id",
+										  0, NULL, CURSOR_OPT_FAST_PLAN);
+	Portal		cur;
+
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare failed");
+	cur = SPI_cursor_open(NULL, plan, NULL, NULL, true);
+	return MemoryContextStrdup(cxt, cur->name);
+}
+
 /* Start a load (in the current memory context, the load's): the alias map, the count table, the cursor. */
 static StagedRows *
 staged_rows_begin(FunctionCallInfo fcinfo, const char *what)
 {
 	StagedRows *sr = palloc0(sizeof(StagedRows));
 	TupleDesc	td;
-	SPIPlanPtr	plan;
-	Portal		cur;
 	MemoryContext cxt = CurrentMemoryContext;
 
 	sr->owner = CurTransactionResourceOwner;
@@ -1610,14 +1627,7 @@ staged_rows_begin(FunctionCallInfo fcinfo, const char *what)
 		elog(ERROR, "SPI_connect failed");
 	MemoryContextSwitchTo(cxt);
 	sr->st.aliases = load_aliases();
-	/* a fast-start plan: the (writer, id) index gives the order, no sort of the whole file */
-	plan = SPI_prepare_cursor("SELECT s.line FROM llm_econ.focus_staging s "
-							  "WHERE s.writer OPERATOR(pg_catalog.=) CURRENT_USER ORDER BY s.id", 0, NULL,
-							  CURSOR_OPT_FAST_PLAN);
-	if (plan == NULL)
-		elog(ERROR, "SPI_prepare failed");
-	cur = SPI_cursor_open(NULL, plan, NULL, NULL, true);
-	sr->portal = MemoryContextStrdup(cxt, cur->name);
+	sr->portal = staged_cursor_open(cxt);
 	SPI_finish();
 	MemoryContextSwitchTo(cxt);
 	return sr;
@@ -1836,17 +1846,7 @@ le_focus_staged_periods_fn(PG_FUNCTION_ARGS)
 	sr->counts = chargecount_create(percall, 1024, NULL);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	{
-		SPIPlanPtr	plan = SPI_prepare_cursor("SELECT s.line FROM llm_econ.focus_staging s "
-											  "WHERE s.writer OPERATOR(pg_catalog.=) CURRENT_USER ORDER BY s.id",
-											  0, NULL, CURSOR_OPT_FAST_PLAN);
-		Portal		cur;
-
-		if (plan == NULL)
-			elog(ERROR, "SPI_prepare failed");
-		cur = SPI_cursor_open(NULL, plan, NULL, NULL, true);
-		sr->portal = MemoryContextStrdup(percall, cur->name);
-	}
+	sr->portal = staged_cursor_open(percall);
 	SPI_finish();
 	MemoryContextSwitchTo(percall);
 
