@@ -1,4 +1,4 @@
--- 90_house.sql: the house-keeping of 0.3.0 (issue 18): one SKU rule in C (src/sku.c) that SQL calls; the series prune and the history loader read their input once.
+-- 90_house.sql: the house-keeping of 0.3.0 (issue 18): one SKU rule in C (src/sku.c) that SQL calls; the series prune and the history loader read their input once. It carries the final definitions of the functions several parts of this round changed (import_skypilot_catalog, _staged_history, _load_price_history, _price_series_prune), so the parts before it no longer repeat them.
 
 CREATE OR REPLACE FUNCTION llm_econ._sku_find(name text) RETURNS text
 AS 'MODULE_PATHNAME', 'le_sku_find_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
