@@ -17,6 +17,7 @@ OBJS = \
 	src/core/plan.o \
 	src/core/csv.o \
 	src/core/catalog.o \
+	src/core/series.o \
 	src/core/bill.o \
 	src/core/step.o \
 	src/core/search.o \

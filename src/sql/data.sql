@@ -77,9 +77,6 @@ BEGIN
   DROP TABLE llm_econ._shipped_correction;
   DELETE FROM llm_econ.price_series s
    WHERE NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p
-                      WHERE p.sku OPERATOR(pg_catalog.=) s.sku AND p.provider OPERATOR(pg_catalog.=) s.provider
-                        AND p.pricing OPERATOR(pg_catalog.=) s.pricing
-                        AND coalesce(p.region, '') OPERATOR(pg_catalog.=) coalesce(s.region, '')
-                        AND coalesce(p.instance_type, '') OPERATOR(pg_catalog.=) coalesce(s.instance_type, ''));
+                      WHERE p.series_id OPERATOR(pg_catalog.=) s.series_id);
 END
 $load$;

@@ -117,7 +117,7 @@ CREATE OR REPLACE FUNCTION llm_econ._record_prices(obs_at timestamptz[], provide
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
 AS $$
 DECLARE
-  clash text;
+  clash jsonb;   -- the first conflict in time and key order, if any
 BEGIN
   PERFORM llm_econ._lock_providers(_record_prices.provider);
 
@@ -125,7 +125,8 @@ BEGIN
          SELECT * FROM llm_econ._price_changes(obs_at, _record_prices.provider, _record_prices.sku,
                                                _record_prices.region, _record_prices.pricing, usd,
                                                _record_prices.instance_type, gpus)),
-       bad AS (SELECT * FROM changes c WHERE c.conflict LIMIT 1),
+       bad AS (SELECT * FROM changes c WHERE c.conflict
+                ORDER BY c.observed_at, c.provider, c.sku, c.pricing, c.region, c.instance_type LIMIT 1),
        ins AS (
          INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour,
                                               instance_type, gpus_per_instance, source)
@@ -137,12 +138,12 @@ BEGIN
   SELECT (SELECT count(*) FROM ins i WHERE i.usd_per_gpu_hour IS NOT NULL),
          (SELECT count(*) FROM ins i WHERE i.usd_per_gpu_hour IS NULL),
          (SELECT count(*) FROM changes c WHERE c.is_new AND c.usd IS NOT NULL),
-         (SELECT format('%s %s %s in region %s (instance type %s) at %s', b.provider, b.sku, b.pricing,
-                        coalesce(b.region, '(any)'), coalesce(b.instance_type, '(none)'), b.observed_at)
-            FROM bad b)
+         (SELECT pg_catalog.to_jsonb(b) FROM bad b)
     INTO inserted, withdrawn, unchanged, clash;
   IF clash IS NOT NULL THEN
-    RAISE EXCEPTION 'two different prices for %', clash
+    RAISE EXCEPTION 'two different prices for % % % in region % (instance type %) at %',
+                    clash->>'provider', clash->>'sku', clash->>'pricing', coalesce(clash->>'region', '(any)'),
+                    coalesce(clash->>'instance_type', '(none)'), (clash->>'observed_at')::timestamptz
       USING ERRCODE = 'invalid_parameter_value',
             HINT = 'An observation of that series at that instant is already stored, or the input lists it twice.';
   END IF;

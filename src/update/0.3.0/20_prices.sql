@@ -23,6 +23,78 @@ ALTER TABLE llm_econ.price_snapshot
 COMMENT ON COLUMN llm_econ.price_snapshot.source_kind IS 'what kind of source: catalog (import_skypilot_catalog), history (load_price_history), seed (shipped seed figure), manual (entered by hand, the default)';
 COMMENT ON COLUMN llm_econ.price_snapshot.suspect IS 'NULL = passed the import checks; else why the price looks wrong (far from the same provider''s other offers of the SKU, or from the series'' previous price); cheapest_offers leaves suspect rows out unless asked';
 
+-- The id of a price series: a stable 64-bit hash of its key (src/core/series.c says why a hash
+-- and what a collision does).  Not STRICT: region and instance_type may be NULL, and NULL is a
+-- value of the key.
+CREATE FUNCTION llm_econ._series_id(sku text, provider text, pricing text, region text, instance_type text)
+RETURNS int8
+AS 'MODULE_PATHNAME', 'le_series_id_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._series_id(text, text, text, text, text) IS
+  'internal: the id of the price series (sku, provider, pricing, region, instance_type), a stable 64-bit hash; NULL region or instance type count as values';
+
+-- Series ids (src/core/series.c): a generated column on both tables, added after the columns
+-- above as a fresh install has it; one observation per series and instant is now keyed by it.
+ALTER TABLE llm_econ.price_snapshot
+  ADD COLUMN series_id int8 NOT NULL
+      GENERATED ALWAYS AS (llm_econ._series_id(sku, provider, pricing, region, instance_type)) STORED;
+COMMENT ON COLUMN llm_econ.price_snapshot.series_id IS 'generated: the series'' id, llm_econ._series_id(sku, provider, pricing, region, instance_type) = price_series.series_id';
+DROP INDEX llm_econ.price_snapshot_one_observation;
+CREATE UNIQUE INDEX price_snapshot_one_observation ON llm_econ.price_snapshot (series_id, observed_at);
+ALTER TABLE llm_econ.price_series
+  ADD COLUMN series_id int8 NOT NULL
+      GENERATED ALWAYS AS (llm_econ._series_id(sku, provider, pricing, region, instance_type)) STORED,
+  ADD CONSTRAINT price_series_id PRIMARY KEY (series_id);
+COMMENT ON COLUMN llm_econ.price_series.series_id IS 'generated: the series'' id (llm_econ._series_id of the key), what price_snapshot.series_id refers to';
+
+-- The importers' change points, by series id.
+CREATE OR REPLACE FUNCTION llm_econ._price_changes(obs_at timestamptz[], provider text[], sku text[], region text[],
+                                        pricing text[], usd numeric[], instance_type text[], gpus int4[])
+RETURNS TABLE (observed_at timestamptz, provider text, sku text, region text, pricing text, usd numeric,
+               instance_type text, gpus int4, is_new boolean, fresh boolean, conflict boolean)
+LANGUAGE sql STABLE
+AS $$
+  WITH cand AS (
+         SELECT c.observed_at, c.provider, c.sku, c.region, c.pricing, c.usd, c.instance_type, c.gpus,
+                true AS is_new, c.ord,
+                llm_econ._series_id(c.sku, c.provider, c.pricing, c.region, c.instance_type) AS series_id
+           FROM unnest($1, $2, $3, $4, $5, $6, $7, $8) WITH ORDINALITY
+                AS c(observed_at, provider, sku, region, pricing, usd, instance_type, gpus, ord)),
+       keys AS (
+         SELECT c.provider, c.sku, c.region, c.pricing, c.instance_type, c.series_id, min(c.observed_at) AS first_at
+           FROM cand c GROUP BY 1, 2, 3, 4, 5, 6),
+       stored AS (
+         SELECT o.observed_at, k.provider, k.sku, k.region, k.pricing, o.usd_per_gpu_hour, k.instance_type,
+                NULL::int4, false, NULL::bigint, k.series_id
+           FROM keys k
+          CROSS JOIN LATERAL (
+                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                  WHERE p.series_id OPERATOR(pg_catalog.=) k.series_id
+                    AND p.observed_at OPERATOR(pg_catalog.<) k.first_at
+                  ORDER BY p.observed_at DESC LIMIT 1)
+                UNION ALL
+                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                  WHERE p.series_id OPERATOR(pg_catalog.=) k.series_id
+                    AND p.observed_at OPERATOR(pg_catalog.>=) k.first_at)) AS o),
+       seq AS (
+         SELECT a.*,
+                lag(a.usd) OVER w AS prev_usd,
+                -- at this instant: is something stored, is it another price, is this the first candidate
+                bool_or(NOT a.is_new) OVER i AS stored_here,
+                min(a.usd) OVER i IS DISTINCT FROM max(a.usd) OVER i
+                  OR (bool_or(a.usd IS NULL) OVER i AND bool_or(a.usd IS NOT NULL) OVER i) AS clash_here,
+                row_number() OVER (PARTITION BY a.series_id, a.observed_at ORDER BY a.is_new, a.ord) AS nth_here
+           FROM (SELECT * FROM cand UNION ALL SELECT * FROM stored) AS a
+         WINDOW w AS (PARTITION BY a.series_id ORDER BY a.observed_at, a.is_new, a.ord),
+                i AS (PARTITION BY a.series_id, a.observed_at))
+  SELECT s.observed_at, s.provider, s.sku, s.region, s.pricing, s.usd, s.instance_type, s.gpus, s.is_new,
+         s.is_new AND NOT s.stored_here AND s.nth_here = 1 AND s.usd IS DISTINCT FROM s.prev_usd,
+         s.is_new AND s.clash_here
+    FROM seq s
+$$;
+COMMENT ON FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[]) IS
+  'internal: annotates candidate observations: fresh = a change point to store; conflict = another price for the same series and instant';
+
+
 -- The dates at which each provider's catalogs (per source) were imported, even when an import
 -- stored nothing new: a catalog imported out of date order is reconciled with the next one.
 CREATE TABLE llm_econ.price_import (
@@ -71,10 +143,7 @@ DELETE FROM llm_econ.price_snapshot p
         OR (p.region = 'northamerica-northeast2' AND p.instance_type LIKE 'a2-megagpu-%' AND p.observed_at >= '2022-02-09 23:07:12+00' AND p.observed_at < '2024-08-17 12:36:16+00' AND p.usd_per_gpu_hour < 2::numeric)
         OR (p.instance_type LIKE 'a3-megagpu-%' AND p.observed_at >= '2024-08-17 10:14:16+00' AND p.observed_at < '2024-08-17 12:36:15+00' AND p.usd_per_gpu_hour < 3::numeric));
 DELETE FROM llm_econ.price_series s
- WHERE NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p
-                    WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
-                      AND coalesce(p.region, '') = coalesce(s.region, '')
-                      AND coalesce(p.instance_type, '') = coalesce(s.instance_type, ''));
+ WHERE NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p WHERE p.series_id = s.series_id);
 
 -- The new SKU and aliases (data/gpu_sku.csv, data/gpu_sku_alias.csv), as a fresh install has them.
 -- gpu_sku by position (the column list may be renamed by another part of this update)
@@ -197,11 +266,7 @@ AS $$
    CROSS JOIN LATERAL (
          SELECT p.observed_at, p.usd_per_gpu_hour, p.gpus_per_instance, p.source_kind, p.suspect
            FROM llm_econ.price_snapshot p
-          WHERE p.sku OPERATOR(pg_catalog.=) s.sku
-            AND p.provider OPERATOR(pg_catalog.=) s.provider
-            AND p.pricing OPERATOR(pg_catalog.=) s.pricing
-            AND coalesce(p.region, '') OPERATOR(pg_catalog.=) coalesce(s.region, '')
-            AND coalesce(p.instance_type, '') OPERATOR(pg_catalog.=) coalesce(s.instance_type, '')
+          WHERE p.series_id OPERATOR(pg_catalog.=) s.series_id
             AND p.observed_at OPERATOR(pg_catalog.<=) $4
           ORDER BY p.observed_at DESC
           LIMIT 1) o
@@ -289,27 +354,23 @@ BEGIN
             AND (price_twap.region IS NULL OR s.region = ANY (ARRAY[price_twap.region, lower(price_twap.region), upper(price_twap.region)]))
             AND (itype IS NULL OR llm_econ._name_key(s.instance_type) = llm_econ._name_key(itype))),
        obs AS (     -- each series: its observation in effect at the start, and those inside the period
-         SELECT s.region, s.instance_type, o.observed_at, o.usd_per_gpu_hour
+         SELECT s.series_id, o.observed_at, o.usd_per_gpu_hour
            FROM series s
           CROSS JOIN LATERAL (
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
-                  WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
-                    AND coalesce(p.region, '') = coalesce(s.region, '')
-                    AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
+                  WHERE p.series_id = s.series_id
                     AND p.observed_at <= lower(during)
                   ORDER BY p.observed_at DESC LIMIT 1)
                 UNION ALL
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
-                  WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
-                    AND coalesce(p.region, '') = coalesce(s.region, '')
-                    AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
+                  WHERE p.series_id = s.series_id
                     AND p.observed_at > lower(during) AND p.observed_at < upper(during))) o),
        spans AS (   -- [a, b): when each observation holds (at most max_age), clipped to the period
          SELECT greatest(obs.observed_at, lower(during)) AS a,
                 least(coalesce(lead(obs.observed_at) OVER w, upper(during)), upper(during),
                       CASE WHEN max_age IS NULL THEN upper(during) ELSE obs.observed_at + max_age END) AS b,
                 obs.usd_per_gpu_hour AS p
-           FROM obs WINDOW w AS (PARTITION BY obs.region, obs.instance_type ORDER BY obs.observed_at)),
+           FROM obs WINDOW w AS (PARTITION BY obs.series_id ORDER BY obs.observed_at)),
        cuts AS (SELECT a AS t FROM spans UNION SELECT b FROM spans),
        pieces AS (SELECT t AS a, lead(t) OVER (ORDER BY t) AS b FROM cuts),
        cheapest AS (
@@ -432,7 +493,7 @@ BEGIN
       USING ERRCODE = 'insufficient_privilege';
   END IF;
   WITH mine AS MATERIALIZED (
-         SELECT n.id, n.provider, n.sku, n.pricing, n.region, n.instance_type, n.observed_at, n.usd_per_gpu_hour
+         SELECT n.id, n.provider, n.sku, n.pricing, n.series_id, n.observed_at, n.usd_per_gpu_hour
            FROM new_rows n WHERE n.source_kind = 'catalog' AND n.usd_per_gpu_hour IS NOT NULL),
        peers AS MATERIALIZED (
          SELECT g.provider, g.sku, g.pricing, g.observed_at, x.n, x.med
@@ -456,10 +517,7 @@ BEGIN
                           AND peer.observed_at = m.observed_at
            LEFT JOIN LATERAL (
                  SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
-                  WHERE p.sku = m.sku AND p.provider = m.provider AND p.pricing = m.pricing
-                    AND coalesce(p.region, '') = coalesce(m.region, '')
-                    AND coalesce(p.instance_type, '') = coalesce(m.instance_type, '')
-                    AND p.observed_at < m.observed_at
+                  WHERE p.series_id = m.series_id AND p.observed_at < m.observed_at
                   ORDER BY p.observed_at DESC LIMIT 1) AS prev ON true)
   UPDATE llm_econ.price_snapshot p SET suspect = c.why
     FROM checked c WHERE p.id = c.id AND c.why IS NOT NULL;
