@@ -468,7 +468,7 @@ sub gcp_staging {
 }
 
 # The history's change points as the loader makes them (src/gen_history_points.sh writes the
-# file; the regression test history_points compares it with the loader): ids consecutive from
+# file; the regression test shipped_history compares it with the loader): ids consecutive from
 # the first after the seed rows, the loader's kinds of value, SKUs that gpu_sku.csv defines.
 sub gcp_points {
     my ($seed_rows) = @_;

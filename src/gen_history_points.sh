@@ -8,7 +8,7 @@
 # It installs the extension, removes the GCP rows, sets the id sequence where the install
 # starts the history (after the seed rows of price_seed.csv), stages the raw file, runs the
 # loader as the install script used to (on_mismatch => 'skip') and writes what it stored, in
-# id order.  The regression test history_points repeats the load and compares it with the
+# id order.  The regression test shipped_history repeats the load and compares it with the
 # file, so a file that no longer matches the loader fails the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -41,7 +41,7 @@ BEGIN
   -- The GCP history's change points, as llm_econ._load_price_history (import.sql, the loader
   -- users run on their own histories) makes them from data/gcp_gpu_price_history.csv, ids
   -- included: gcp_gpu_price_history_points.csv, written by src/gen_history_points.sh and
-  -- checked against the loader by the regression test history_points, so they cannot drift.
+  -- checked against the loader by the regression test shipped_history, so they cannot drift.
   -- COPY instead of the loader (1.1 s; see README, "Install script and CREATE EXTENSION").
   -- A bulk load, as pg_restore --disable-triggers does it: the per-row foreign key check and
   -- the statement triggers that do nothing for these rows (the import lock: no importer named
