@@ -463,6 +463,15 @@ sub gcp_staging {
         }
     }
     emit('gcp_gpu_price_history', \@rows);
+    # src/sql/data.sql sets the staging sequence where staging these lines would leave it
+    my $sql = "$dir/../src/sql/data.sql";
+    if (-e $sql) {
+        open my $fh, '<', $sql or die "$sql: cannot open: $!\n";
+        my ($n) = join('', <$fh>) =~ /setval\('llm_econ\.price_history_staging_id_seq', (\d+)\)/
+          or die "$sql: the setval of price_history_staging_id_seq is missing\n";
+        die "$sql: price_history_staging_id_seq is set to $n, but $file has " . scalar(@rows) . " lines\n"
+          unless $n == @rows;
+    }
     gcp_points(scalar @prices);
     gcp_corrections();
 }

@@ -75,6 +75,9 @@ BEGIN
   END IF;
   PERFORM pg_catalog.setval('llm_econ.price_snapshot_id_seq', max(p.id)) FROM llm_econ.price_snapshot p;
   INSERT INTO llm_econ.import_lock (provider) VALUES ('gcp');
+  -- and the staging table's ids go on after the raw file's lines, as when the install staged
+  -- them (an updated install has the same; src/check_data.pl checks the number is the line count)
+  PERFORM pg_catalog.setval('llm_econ.price_history_staging_id_seq', 15932);
 
   ALTER TABLE llm_econ.gpu_sku ALTER COLUMN builtin SET DEFAULT false;
   ALTER TABLE llm_econ.gpu_sku_alias ALTER COLUMN builtin SET DEFAULT false;
