@@ -89,6 +89,7 @@ BEGIN
                 _record_prices.source
            FROM changes c
           WHERE c.fresh AND NOT EXISTS (SELECT 1 FROM bad)
+          ORDER BY c.sku, c.provider, c.pricing, c.region NULLS FIRST, c.instance_type NULLS FIRST, c.observed_at  -- ids in key, time order on any plan
          RETURNING usd_per_gpu_hour)
   SELECT (SELECT count(*) FROM ins i WHERE i.usd_per_gpu_hour IS NOT NULL),
          (SELECT count(*) FROM ins i WHERE i.usd_per_gpu_hour IS NULL),

@@ -114,7 +114,7 @@ sub table_sums
   my $pva = $keep_import_time ? '' : q{
     UNION ALL SELECT 'plan_vs_actual ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY to_jsonb(t)::text)) FROM llm_econ.plan_vs_actual t};
   # price_snapshot columns added by 0.3.0, left out when comparing a row before and after the update
-  my $new = $pre_030_columns ? " - 'source_kind' - 'suspect'" : '';
+  my $new = $pre_030_columns ? " - 'source_kind' - 'suspect' - 'series_id'" : '';
   return q1($db, qq{SELECT string_agg(x, E'\\n' ORDER BY x) FROM (
     SELECT 'gpu_sku ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY sku)) FROM llm_econ.gpu_sku t
     UNION ALL SELECT 'gpu_sku_user ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY sku)) FROM llm_econ.gpu_sku t WHERE NOT builtin
