@@ -10,7 +10,10 @@ SELECT last_value AS seq_last, is_called AS seq_called FROM llm_econ.price_snaps
 BEGIN;
 CREATE TEMP TABLE shipped (id bigint, observed_at timestamptz, provider text, sku text, region text, pricing text,
                            usd_per_gpu_hour text, instance_type text, gpus_per_instance int4);   -- prices as text: 2.0 <> 2.00
+-- (the COPY statements name the installation's share directory: not echoed)
+\set ECHO none
 SELECT format('COPY shipped FROM %L WITH (FORMAT csv, HEADER MATCH)', :'dir' || 'gcp_gpu_price_history_points.csv') \gexec
+\set ECHO all
 
 -- The installed GCP rows are the shipped ones less those the corrections file removes (the
 -- host-only prices: data/NOTICE.md), with the same ids and values.
@@ -29,10 +32,12 @@ SELECT (SELECT count(*) FROM shipped) AS shipped,
 -- src/gen_history_points.sh does to write the file.
 DELETE FROM llm_econ.price_snapshot WHERE provider = 'gcp';
 SELECT setval('llm_econ.price_snapshot_id_seq', (SELECT min(id) - 1 FROM shipped)) AS history_starts_after_id;
+\set ECHO none
 SELECT format('COPY llm_econ.price_history_staging (observed_at, valid_to, cloud, region, instance_type, accelerator, '
               'accelerator_count, price_on_demand_usd_per_hour, spot_price_usd_per_hour, price_on_demand_per_gpu_usd_per_hour, '
               'spot_price_per_gpu_usd_per_hour) FROM %L WITH (FORMAT csv, HEADER MATCH)',
               :'dir' || 'gcp_gpu_price_history.csv') \gexec
+\set ECHO all
 SELECT * FROM llm_econ._load_price_history(
   source => 'GCP price history 2022-02..2026-08, Cyclenerd/google-cloud-pricing-cost-calculator (Apache-2.0), via data/gcp_gpu_price_history.csv',
   on_mismatch => 'skip', quiet => true);
