@@ -46,12 +46,12 @@ BEGIN
   -- after the load (tables.sql leaves them to this file).
   ALTER TABLE llm_econ.price_snapshot DISABLE TRIGGER ALL;
 
-  -- the seed's price figures: source_kind 'seed' (llm_econ._source_kind() reads the setting)
-  PERFORM pg_catalog.set_config('llm_econ.import_kind', 'seed', true);
+  -- the seed's price figures, of source_kind 'seed' (the kind is the column's default while each
+  -- file loads, a constant rather than llm_econ._source_kind()'s lookup of the setting per row)
+  ALTER TABLE llm_econ.price_snapshot ALTER COLUMN source_kind SET DEFAULT 'seed';
   EXECUTE 'COPY llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour, '
        || 'instance_type, gpus_per_instance, source) FROM '
        || pg_catalog.quote_literal(dir || 'price_seed.csv') || opts;
-  PERFORM pg_catalog.set_config('llm_econ.import_kind', '', true);
 
   -- The GCP history's change points, as llm_econ._load_price_history (import.sql, the loader
   -- users run on their own histories) makes them from data/gcp_gpu_price_history.csv, ids
@@ -62,12 +62,12 @@ BEGIN
   -- loader's lock gives it.
   ALTER TABLE llm_econ.price_snapshot ALTER COLUMN source SET DEFAULT
     'GCP price history 2022-02..2026-08, Cyclenerd/google-cloud-pricing-cost-calculator (Apache-2.0), via data/gcp_gpu_price_history.csv';
-  PERFORM pg_catalog.set_config('llm_econ.import_kind', 'history', true);
+  ALTER TABLE llm_econ.price_snapshot ALTER COLUMN source_kind SET DEFAULT 'history';
   EXECUTE 'COPY llm_econ.price_snapshot (id, observed_at, provider, sku, region, pricing, usd_per_gpu_hour, '
        || 'instance_type, gpus_per_instance) FROM '
        || pg_catalog.quote_literal(dir || 'gcp_gpu_price_history_points.csv') || opts;
-  PERFORM pg_catalog.set_config('llm_econ.import_kind', '', true);
-  ALTER TABLE llm_econ.price_snapshot ALTER COLUMN source DROP DEFAULT;
+  ALTER TABLE llm_econ.price_snapshot ALTER COLUMN source DROP DEFAULT,
+                                      ALTER COLUMN source_kind SET DEFAULT llm_econ._source_kind();
   PERFORM 1 FROM llm_econ.price_snapshot p
    WHERE NOT EXISTS (SELECT 1 FROM llm_econ.gpu_sku g WHERE g.sku OPERATOR(pg_catalog.=) p.sku);
   IF FOUND THEN
