@@ -111,9 +111,8 @@ BEGIN
                                          timestamp '2000-01-01'), timestamp '2100-01-01') END AS t
            FROM obs
          WINDOW w AS (PARTITION BY obs.series_id ORDER BY obs.observed_at)),
-       changes AS (  -- the days a group's prices can change, numbered, each with the group's next such day
-         SELECT c.sku, c.provider, c.pricing, c.day, row_number() OVER w AS n, lead(c.day) OVER w AS next,
-                count(*) OVER (PARTITION BY c.sku, c.provider, c.pricing) AS last_n
+       changes AS (  -- the days a group's prices can change, each with the group's next such day
+         SELECT c.sku, c.provider, c.pricing, c.day, lead(c.day) OVER w AS next
            FROM (SELECT DISTINCT spans.sku, spans.provider, spans.pricing, spans.f AS day FROM spans) c
          WINDOW w AS (PARTITION BY c.sku, c.provider, c.pricing ORDER BY c.day)),
        last AS (
@@ -121,22 +120,19 @@ BEGIN
                 least(greatest(date_trunc('day', max(obs.observed_at) AT TIME ZONE 'UTC'), timestamp '2000-01-01'),
                       timestamp '2100-01-01') AS day
            FROM obs GROUP BY 1, 2, 3),
-       state AS (    -- the group's prices at the end of each such day: the same until the next one.
-                     -- A priced span covers the change days from its own (f is one) up to the one
-                     -- of the series' next observation (t is one) or, without one, the last: by
-                     -- their numbers, so it is spread over the change days only, not every day.
-         SELECT c.sku, c.provider, c.pricing, c.day, c.next, x.offers, x.min_usd, x.median_usd, x.max_usd, x.sum_usd
-           FROM (SELECT s.sku, s.provider, s.pricing, k.n, count(*) AS offers, min(s.usd) AS min_usd,
-                        (percentile_disc(0.5) WITHIN GROUP (ORDER BY s.usd)
-                         + percentile_disc(0.5) WITHIN GROUP (ORDER BY s.usd DESC)) * 0.5 AS median_usd,
-                        max(s.usd) AS max_usd, sum(s.usd) AS sum_usd
+       state AS (    -- the group's prices at the end of each such day: the same until the next one
+         SELECT c.sku, c.provider, c.pricing, c.day, c.next, count(*) AS offers, min(s.usd) AS min_usd,
+                (percentile_disc(0.5) WITHIN GROUP (ORDER BY s.usd)
+                 + percentile_disc(0.5) WITHIN GROUP (ORDER BY s.usd DESC)) * 0.5 AS median_usd,
+                max(s.usd) AS max_usd, sum(s.usd) AS sum_usd
+           FROM changes c
+           JOIN (SELECT s.sku, s.provider, s.pricing, s.usd, d.day   -- each priced span, on the days it covers
                    FROM spans s
-                   JOIN changes cf ON cf.sku = s.sku AND cf.provider = s.provider AND cf.pricing = s.pricing AND cf.day = s.f
-                   LEFT JOIN changes ct ON ct.sku = s.sku AND ct.provider = s.provider AND ct.pricing = s.pricing AND ct.day = s.t
-                  CROSS JOIN LATERAL generate_series(cf.n, coalesce(ct.n - 1, cf.last_n)) AS k(n)
-                  WHERE s.usd IS NOT NULL
-                  GROUP BY s.sku, s.provider, s.pricing, k.n) x
-           JOIN changes c ON c.sku = x.sku AND c.provider = x.provider AND c.pricing = x.pricing AND c.n = x.n),
+                   JOIN last l ON l.sku = s.sku AND l.provider = s.provider AND l.pricing = s.pricing
+                  CROSS JOIN LATERAL generate_series(s.f, coalesce(s.t - interval '1 day', l.day), interval '1 day') AS d(day)
+                  WHERE s.usd IS NOT NULL) s
+             ON s.sku = c.sku AND s.provider = c.provider AND s.pricing = c.pricing AND s.day = c.day
+          GROUP BY c.sku, c.provider, c.pricing, c.day, c.next),
        new_last AS (  -- each group's last observation day (NULL: none left)
          UPDATE llm_econ.price_daily_group gr SET last_day = l.day AT TIME ZONE 'UTC'
            FROM unnest(skus, providers, pricings) AS g(sku, provider, pricing)
