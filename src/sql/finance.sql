@@ -309,6 +309,11 @@ AS 'MODULE_PATHNAME', 'le_focus_staged_rows_fn' LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION llm_econ._focus_staged_rows(text, int4) IS
   'internal: the current role''s focus_staging lines typed as _focus_lines types a text, with each line''s occurrence (k-th line of the file with its charge identity), one row per call so that INSERT ... SELECT streams; part 1 starts a load, parts 2, 3, ... (later statements of the transaction) continue it, work_mem / 64 lines each, until _focus_staged_done() is not NULL; copies are counted in a hash table of at most work_mem, the lines of identities that do not fit are numbered in later rounds from a tuplestore';
 
+CREATE FUNCTION llm_econ._focus_staged_insert(what text, who text, source text, delivery text) RETURNS bigint
+AS 'MODULE_PATHNAME', 'le_focus_staged_insert_fn' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION llm_econ._focus_staged_insert(text, text, text, text) IS
+  'internal: inserts the current role''s focus_staging lines, typed and numbered as _focus_staged_rows does, into spend for tenant who from C (heap in batches; constraints, indexes, triggers and the foreign key as for an INSERT) with no ON CONFLICT: a stored charge is a unique violation of spend_one_line; the lines inserted, or NULL (nothing done) when this INSERT could not be exactly the SQL one (other policies, BEFORE row triggers, a partitioned or distributed spend, ...)';
+
 CREATE FUNCTION llm_econ._focus_staged_done() RETURNS bigint
 AS 'MODULE_PATHNAME', 'le_focus_staged_done_fn' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION llm_econ._focus_staged_done() IS
@@ -475,6 +480,28 @@ BEGIN
               AND s.delivery IS DISTINCT FROM load_focus.delivery
            RETURNING 1)
     SELECT count(*) INTO replaced FROM gone;
+  END IF;
+  -- first from C, with no ON CONFLICT (most loads bring only new charges); a charge already
+  -- stored (a unique violation of spend_one_line) rolls that back, and the SQL path below loads
+  -- the file again, skipping what is stored
+  DECLARE
+    conflict text;
+    conflict_table text;
+    conflict_schema text;
+  BEGIN
+    SELECT llm_econ._focus_staged_insert('focus_staging', who, load_focus.source, load_focus.delivery) INTO inserted;
+  EXCEPTION WHEN unique_violation THEN
+    GET STACKED DIAGNOSTICS conflict = CONSTRAINT_NAME, conflict_table = TABLE_NAME, conflict_schema = SCHEMA_NAME;
+    IF conflict IS DISTINCT FROM 'spend_one_line' OR conflict_table IS DISTINCT FROM 'spend'
+       OR conflict_schema IS DISTINCT FROM 'llm_econ' THEN
+      RAISE;
+    END IF;
+    inserted := NULL;
+  END;
+  IF inserted IS NOT NULL THEN
+    skipped := 0;
+    DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER;
+    RETURN;
   END IF;
   -- the typed lines stream from the staging table into spend (no temporary table, no sort:
   -- copies of a charge are numbered while typing), in INSERTs of at most work_mem / 64 lines each,
