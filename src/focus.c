@@ -393,6 +393,22 @@ static const FocusCol focus_identity[] = {
 	FC_ALLOCATED_METHOD_ID, FC_ALLOCATED_RESOURCE_ID
 };
 
+/*
+ * The last text read of a period column and what it gave (files repeat the
+ * billing period on every line, and a charge period on many): the same text
+ * is not parsed again.  Texts longer than the buffer are always parsed.
+ */
+typedef struct TimeMemo
+{
+	int			len;			/* -1: nothing kept */
+	char		text[48];
+	int64		value;
+	char		norm[MAXINT8LEN + 1];
+} TimeMemo;
+
+/* The period columns, consecutive in FocusCol: ChargePeriodStart/End, BillingPeriodStart/End. */
+#define LE_TIME_COLS 4
+
 /* One line's values of the columns above (NULL = absent or NULL). */
 typedef struct FocusIn
 {
@@ -405,6 +421,7 @@ typedef struct FocusIn
 	Jsonb	   *tags;
 	bool		tags_parsed;
 	const char *provkey;		/* the provider key (NULL: charge_key computes it) */
+	struct TimeMemo *times;		/* the last time read per period column (NULL: none kept) */
 	uint8		digest[16];		/* the charge identity, binary (set by focus_type) */
 } FocusIn;
 
@@ -431,6 +448,7 @@ typedef struct FocusState
 	HTAB	   *aliases;
 	const char *what;
 	MemoryContext rowcxt;
+	TimeMemo	times[LE_TIME_COLS];
 } FocusState;
 
 /* The CONTEXT of an error about one field: the line and the column (call inside ereport). */
@@ -616,6 +634,7 @@ col_time(FocusIn *in, FocusCol c, bool required, bool *isnull)
 	char	   *s = col_cstr(in, c);
 	int			shape;
 	Datum		d;
+	TimeMemo   *memo = NULL;
 
 	*isnull = (s == NULL);
 	if (s == NULL)
@@ -624,11 +643,29 @@ col_time(FocusIn *in, FocusCol c, bool required, bool *isnull)
 			line_error(in, focus_col_names[c], ERRCODE_BAD_COPY_FILE_FORMAT, NULL, "a timestamp is required, got NULL");
 		return (Datum) 0;
 	}
+	if (in->times)
+	{
+		memo = &in->times[c - FC_CHARGE_PERIOD_START];
+		if (memo->len == in->len[c] && memcmp(memo->text, s, memo->len) == 0)
+		{
+			in->norm[c] = memo->norm;
+			return Int64GetDatum(memo->value);
+		}
+	}
 	shape = timestamp_shape(s);
 	if (shape == 0)
 		line_error(in, focus_col_names[c], ERRCODE_BAD_COPY_FILE_FORMAT, s, "not an ISO 8601 timestamp");
 	/* no offset: read as a timestamp without time zone, which is the UTC instant */
 	d = input_named(shape == 2 ? timestamptz_in : timestamp_in, s, in, focus_col_names[c]);
+	if (memo && in->len[c] < (int) sizeof(memo->text))
+	{
+		memo->len = in->len[c];
+		memcpy(memo->text, s, memo->len);
+		memo->value = DatumGetInt64(d);
+		pg_lltoa(memo->value, memo->norm);
+		in->norm[c] = memo->norm;
+	}
+	else
 	{
 		char	   *n = palloc(MAXINT8LEN + 1);
 
@@ -725,6 +762,18 @@ provider_key(const char *name)
 	return out.data;
 }
 
+/* Whether a jsonb object has key. */
+static bool
+jsonb_has_key(Jsonb *j, const char *key)
+{
+	JsonbValue	k;
+
+	k.type = jbvString;
+	k.val.string.val = (char *) key;
+	k.val.string.len = strlen(key);
+	return findJsonbValueFromContainer(&j->root, JB_FOBJECT, &k) != NULL;
+}
+
 /* Tags without the run tags, as canonical JSON text ("" when nothing is left). */
 static char *
 tags_identity(Jsonb *tags)
@@ -734,9 +783,13 @@ tags_identity(Jsonb *tags)
 
 	if (tags == NULL)
 		return "";
-	d = DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(tags), CStringGetTextDatum("run_id"));
-	d = DirectFunctionCall2(jsonb_delete, d, CStringGetTextDatum("x_run_id"));
-	j = DatumGetJsonbP(d);
+	j = tags;
+	if (jsonb_has_key(tags, "run_id") || jsonb_has_key(tags, "x_run_id"))
+	{
+		d = DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(tags), CStringGetTextDatum("run_id"));
+		d = DirectFunctionCall2(jsonb_delete, d, CStringGetTextDatum("x_run_id"));
+		j = DatumGetJsonbP(d);
+	}
 	if (JB_ROOT_COUNT(j) == 0)
 		return "";
 	return JsonbToCString(NULL, &j->root, VARSIZE(j));
@@ -1137,6 +1190,11 @@ focus_header(FocusState *st, const char *what)
 {
 	const char *missing = NULL;
 
+	StaticAssertStmt(FC_CHARGE_PERIOD_END == FC_CHARGE_PERIOD_START + 1 &&
+					 FC_BILLING_PERIOD_START == FC_CHARGE_PERIOD_START + 2 &&
+					 FC_BILLING_PERIOD_END == FC_CHARGE_PERIOD_START + 3, "the period columns are consecutive");
+	for (int t = 0; t < LE_TIME_COLS; t++)
+		st->times[t].len = -1;
 	st->order = palloc(sizeof(int) * st->ncols);
 	for (int i = 0; i < st->ncols; i++)
 		st->order[i] = i;
@@ -1207,6 +1265,7 @@ focus_in_of_record(const FocusState *st, const le_csv *r, long line, FocusIn *in
 	memset(in, 0, sizeof(*in));
 	in->line = line;
 	in->what = st->what;
+	in->times = (TimeMemo *) st->times;
 	for (int c = 0; c < FC__COUNT; c++)
 	{
 		int			i = st->pos[c];
