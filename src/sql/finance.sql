@@ -331,26 +331,32 @@ AS 'MODULE_PATHNAME', 'le_focus_charge_key_fn' LANGUAGE C IMMUTABLE STRICT PARAL
 COMMENT ON FUNCTION llm_econ._focus_charge_key(jsonb) IS
   'internal: the charge identity of a whole original line as jsonb (header name -> value, as 0.2.0 stored record), as an import computes it (row_hash)';
 
--- Why the current role may not import for tenant who (NULL when it may): checked before any parsing,
--- so a refusal is one line naming the grant or the tenant.
-CREATE FUNCTION llm_econ._focus_refusal(fn text, who text, replacing boolean, staged boolean) RETURNS text
+-- Why the current role may not import for tenant who, and what would let it: {message, hint}, NULL
+-- when it may.  Checked before any parsing, so a refusal is one line naming the grant or the tenant,
+-- the GRANT to run in its HINT.
+CREATE FUNCTION llm_econ._focus_refusal(fn text, who text, replacing boolean, staged boolean) RETURNS text[]
 LANGUAGE sql STABLE
 AS $$
   SELECT CASE
     WHEN NOT pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT')
-      THEN pg_catalog.format('%s needs INSERT on llm_econ.spend (GRANT INSERT ON llm_econ.spend TO %I)', $1, CURRENT_USER)
+      THEN ARRAY[pg_catalog.format('%s needs INSERT on llm_econ.spend', $1),
+                 pg_catalog.format('GRANT INSERT ON llm_econ.spend TO %I;', CURRENT_USER)]
     WHEN NOT pg_catalog.has_sequence_privilege('llm_econ.spend_id_seq', 'USAGE')
-      THEN pg_catalog.format('%s needs USAGE on sequence llm_econ.spend_id_seq (GRANT USAGE ON SEQUENCE llm_econ.spend_id_seq TO %I)', $1, CURRENT_USER)
+      THEN ARRAY[pg_catalog.format('%s needs USAGE on sequence llm_econ.spend_id_seq', $1),
+                 pg_catalog.format('GRANT USAGE ON SEQUENCE llm_econ.spend_id_seq TO %I;', CURRENT_USER)]
     WHEN $3 AND NOT (pg_catalog.has_table_privilege('llm_econ.spend', 'SELECT') AND pg_catalog.has_table_privilege('llm_econ.spend', 'DELETE'))
-      THEN pg_catalog.format('%s with a delivery replaces earlier lines and needs SELECT and DELETE on llm_econ.spend (GRANT SELECT, DELETE ON llm_econ.spend TO %I)', $1, CURRENT_USER)
+      THEN ARRAY[pg_catalog.format('%s with a delivery replaces earlier lines and needs SELECT and DELETE on llm_econ.spend', $1),
+                 pg_catalog.format('GRANT SELECT, DELETE ON llm_econ.spend TO %I;', CURRENT_USER)]
     WHEN $4 AND NOT (pg_catalog.has_table_privilege('llm_econ.focus_staging', 'SELECT') AND pg_catalog.has_table_privilege('llm_econ.focus_staging', 'DELETE'))
-      THEN pg_catalog.format('%s needs SELECT and DELETE on llm_econ.focus_staging (GRANT SELECT, INSERT, DELETE ON llm_econ.focus_staging TO %I)', $1, CURRENT_USER)
+      THEN ARRAY[pg_catalog.format('%s needs SELECT and DELETE on llm_econ.focus_staging', $1),
+                 pg_catalog.format('GRANT SELECT, INSERT, DELETE ON llm_econ.focus_staging TO %I;', CURRENT_USER)]
     WHEN pg_catalog.row_security_active('llm_econ.spend') AND NOT llm_econ._is_tenant_member($2)
-      THEN pg_catalog.format('%s: role %I may not write the lines of tenant %I (not a member of that role)', $1, CURRENT_USER, $2)
+      THEN ARRAY[pg_catalog.format('%s: role %I may not write the lines of tenant %I (not a member of that role)', $1, CURRENT_USER, $2),
+                 pg_catalog.format('Pass the tenant of a role %I is a member of, or GRANT %I TO %I;', CURRENT_USER, $2, CURRENT_USER)]
   END
 $$;
 COMMENT ON FUNCTION llm_econ._focus_refusal(text, text, boolean, boolean) IS
-  'internal: why the current role may not import FOCUS lines for a tenant (a missing grant, or not a member of the tenant role), NULL when it may';
+  'internal: why the current role may not import FOCUS lines for a tenant (a missing grant, or not a member of the tenant role) and the GRANT that would let it, as {message, hint}; NULL when it may';
 
 -- Stores the typed lines of the temporary table llm_econ_focus_lines for tenant who: a delivery
 -- replaces the lines that earlier deliveries (or undelivered imports) left for the same provider,
@@ -428,10 +434,10 @@ AS $$
 #variable_conflict use_column
 DECLARE
   who constant text := coalesce(import_focus.tenant, CURRENT_USER);
-  refusal constant text := llm_econ._focus_refusal('import_focus', who, import_focus.delivery IS NOT NULL, false);
+  refusal constant text[] := llm_econ._focus_refusal('import_focus', who, import_focus.delivery IS NOT NULL, false);
 BEGIN
   IF refusal IS NOT NULL THEN
-    RAISE EXCEPTION '%', refusal USING ERRCODE = 'insufficient_privilege';
+    RAISE EXCEPTION '%', refusal[1] USING ERRCODE = 'insufficient_privilege', HINT = refusal[2];
   END IF;
   IF focus_csv IS NULL THEN
     RAISE EXCEPTION 'focus_csv must not be NULL' USING ERRCODE = 'invalid_parameter_value';
@@ -457,13 +463,13 @@ AS $$
 #variable_conflict use_column
 DECLARE
   who constant text := coalesce(load_focus.tenant, CURRENT_USER);
-  refusal constant text := llm_econ._focus_refusal('load_focus', who, load_focus.delivery IS NOT NULL, true);
+  refusal constant text[] := llm_econ._focus_refusal('load_focus', who, load_focus.delivery IS NOT NULL, true);
   part int4 := 0;
   n bigint;
   lines bigint;
 BEGIN
   IF refusal IS NOT NULL THEN
-    RAISE EXCEPTION '%', refusal USING ERRCODE = 'insufficient_privilege';
+    RAISE EXCEPTION '%', refusal[1] USING ERRCODE = 'insufficient_privilege', HINT = refusal[2];
   END IF;
   IF load_focus.delivery IS NOT NULL AND btrim(load_focus.delivery) = '' THEN
     RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
