@@ -163,6 +163,21 @@ SELECT pg_temp.error_report($$SELECT * FROM load_focus(tenant => 'postgres')$$) 
 DELETE FROM focus_staging;
 RESET ROLE;
 
+-- 6. Times in their common shapes are read without PostgreSQL's general parser: each gives the
+-- instant timestamp_in (no offset: UTC) or timestamptz_in gives; the other shapes go to them.
+SELECT t AS written, l.charge_period_start,
+       l.charge_period_start = CASE WHEN t ~ '(Z|[+-][0-9:]+)$' THEN t::timestamptz ELSE t::timestamp AT TIME ZONE 'UTC' END AS same
+  FROM unnest(ARRAY['2024-02-29', '2024-02-29 23:59:59', '2024-09-18T22:00:00Z', '2024-09-18 22:00',
+                    '2024-09-18 22:00:00.5', '2024-09-18T22:00:00.123456Z', '0001-01-01 00:00:00',
+                    '9999-12-31 23:59:59.999999', '2024-09-18 24:00:00', '2024-09-18T22:00:00+02:00',
+                    '2024-09-18 22:00:00.1234567', '2000-02-29 12:00:00']) WITH ORDINALITY AS x(t, n),
+       _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,' || t || ',9999-12-31T23:59:59.999999Z,AWS\n', 'csv') AS l
+ ORDER BY n;
+-- and the dates no calendar has are errors, as before
+SELECT pg_temp.error_report($$SELECT * FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,2023-02-29,2023-03-01,AWS\n', 'csv')$$) AS error;
+SELECT pg_temp.error_report($$SELECT * FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,2023-04-31 10:00:00,2023-05-01,AWS\n', 'csv')$$) AS error;
+SELECT pg_temp.error_report($$SELECT * FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,2023-04-30 10:61:00,2023-05-01,AWS\n', 'csv')$$) AS error;
+
 DELETE FROM spend;
 DELETE FROM focus_staging;
 DROP OWNED BY regress_staged_t, regress_staged_ann, regress_staged_ben;

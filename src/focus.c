@@ -33,6 +33,7 @@
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/datetime.h"
 #include "utils/fmgroids.h"
 #include "utils/formatting.h"
 #include "utils/hsearch.h"
@@ -595,6 +596,71 @@ timestamp_shape(const char *s)
 }
 
 /*
+ * The common shapes of a FOCUS time read without PostgreSQL's general date
+ * parser: YYYY-MM-DD[{T| }HH:MM[:SS[.f{1,6}]]][Z], every field in its range
+ * (years 1-9999, real days of the month, 00:00:00-23:59:59).  The result is
+ * what timestamp_in (no offset: the UTC instant) or timestamptz_in (Z) give
+ * for it; false for anything else (offsets, leap seconds, 24:00, more
+ * fractional digits, a bad field), which the general parser then reads or
+ * names in its error.
+ */
+static bool
+iso_time_fast(const char *s, int64 *out)
+{
+	static const int mdays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	int			y,
+				mo,
+				d,
+				h = 0,
+				mi = 0,
+				sec = 0;
+	int64		frac = 0;
+	const char *p;
+
+#define D2(q) (((q)[0] - '0') * 10 + ((q)[1] - '0'))
+	/* timestamp_shape has checked the digits and separators of the date and of HH:MM[:SS] */
+	y = D2(s) * 100 + D2(s + 2);
+	mo = D2(s + 5);
+	d = D2(s + 8);
+	if (y < 1 || mo < 1 || mo > 12 || d < 1 ||
+		d > mdays[mo - 1] + (mo == 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
+		return false;
+	p = s + 10;
+	if (*p != '\0')
+	{
+		h = D2(p + 1);
+		mi = D2(p + 4);
+		p += 6;
+		if (*p == ':')
+		{
+			sec = D2(p + 1);
+			p += 3;
+			if (*p == '.')
+			{
+				int			digits = 0;
+
+				for (p++; *p >= '0' && *p <= '9'; p++, digits++)
+				{
+					if (digits == 6)
+						return false;
+					frac = frac * 10 + (*p - '0');
+				}
+				for (int k = digits; k < 6; k++)
+					frac *= 10;
+			}
+		}
+		if (*p == 'Z')
+			p++;
+		if (*p != '\0' || h > 23 || mi > 59 || sec > 59)
+			return false;
+	}
+#undef D2
+	*out = (int64) (date2j(y, mo, d) - POSTGRES_EPOCH_JDATE) * USECS_PER_DAY +
+		(((int64) h * 60 + mi) * 60 + sec) * USECS_PER_SEC + frac;
+	return true;
+}
+
+/*
  * Call an input function; its error (a data exception: 22007, 22008, 22P02
  * ...) becomes 22P04 with the line and the column in the CONTEXT; any other
  * error (a cancel, out of memory) is raised again as it is.
@@ -656,7 +722,14 @@ col_time(FocusIn *in, FocusCol c, bool required, bool *isnull)
 	if (shape == 0)
 		line_error(in, focus_col_names[c], ERRCODE_BAD_COPY_FILE_FORMAT, s, "not an ISO 8601 timestamp");
 	/* no offset: read as a timestamp without time zone, which is the UTC instant */
-	d = input_named(shape == 2 ? timestamptz_in : timestamp_in, s, in, focus_col_names[c]);
+	{
+		int64		v;
+
+		if (iso_time_fast(s, &v))
+			d = Int64GetDatum(v);
+		else
+			d = input_named(shape == 2 ? timestamptz_in : timestamp_in, s, in, focus_col_names[c]);
+	}
 	if (memo && in->len[c] < (int) sizeof(memo->text))
 	{
 		memo->len = in->len[c];
