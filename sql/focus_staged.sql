@@ -112,6 +112,21 @@ SELECT * FROM load_focus(source => 'gpus');
 SELECT resource_id, sku FROM spend ORDER BY resource_id;
 DELETE FROM spend;
 
+-- d. another foreign key, on resource_id: a line naming a resource that does not exist is refused,
+-- lines naming one that does, or none (NULL: nothing to check), are stored
+CREATE TABLE regress_resource (id text PRIMARY KEY);
+INSERT INTO regress_resource VALUES ('known');
+ALTER TABLE spend ADD CONSTRAINT regress_resource_fk FOREIGN KEY (resource_id) REFERENCES regress_resource (id);
+INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId'),
+  ('1,1,2025-01-01,2025-01-02,AWS,known'), ('2,2,2025-01-01,2025-01-02,AWS,NULL'), ('3,3,2025-01-01,2025-01-02,AWS,unknown');
+SELECT pg_temp.error_code('SELECT * FROM load_focus()') AS error;
+DELETE FROM focus_staging WHERE line LIKE '%,unknown';
+SELECT * FROM load_focus(source => 'fk');
+SELECT resource_id, billed_cost FROM spend ORDER BY billed_cost;
+DELETE FROM spend;
+ALTER TABLE spend DROP CONSTRAINT regress_resource_fk;
+DROP TABLE regress_resource;
+
 -- 5. Roles and row-level security.
 CREATE ROLE regress_staged_t;
 CREATE ROLE regress_staged_ann LOGIN IN ROLE regress_staged_t;

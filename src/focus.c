@@ -16,6 +16,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_opfamily.h"
+#include "catalog/pg_trigger.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
@@ -2356,9 +2357,63 @@ sku_of_gpu_type(Datum gpu_type, bool *isnull, text **last_in, text **last_out, M
 	return PointerGetDatum(*last_out);
 }
 
+/*
+ * A foreign key's check of an inserted row does nothing when the row's key
+ * columns are all NULL (MATCH SIMPLE and MATCH FULL alike): such a row need
+ * not queue the check, whose firing would fetch the row again to learn that.
+ * FkSkip holds spend's triggers without the foreign keys' insert checks, and
+ * the key columns of those checks; a row with any of them not NULL queues
+ * every trigger, as an INSERT does.
+ */
+typedef struct FkSkip
+{
+	TriggerDesc *all;			/* spend's triggers */
+	TriggerDesc *without;		/* the same without the insert checks (NULL: spend has none) */
+	int			nkeys;
+	AttrNumber	keys[INDEX_MAX_KEYS * 4];	/* the checks' key columns (a check whose columns do not fit stays in without) */
+} FkSkip;
+
+static void
+fk_skip_init(Relation rel, TriggerDesc *td, FkSkip *fs)
+{
+	List	   *fks = RelationGetFKeyList(rel);
+	int			n = 0;
+
+	memset(fs, 0, sizeof(FkSkip));
+	fs->all = td;
+	if (td == NULL)
+		return;
+	fs->without = CopyTriggerDesc(td);
+	fs->without->trig_insert_after_row = false;
+	for (int i = 0; i < td->numtriggers; i++)
+	{
+		Trigger    *t = &td->triggers[i];
+		ForeignKeyCacheInfo *fk = NULL;
+		ListCell   *lc;
+
+		if (t->tgfoid == F_RI_FKEY_CHECK_INS && OidIsValid(t->tgconstraint))
+			foreach(lc, fks)
+				if (((ForeignKeyCacheInfo *) lfirst(lc))->conoid == t->tgconstraint)
+					fk = (ForeignKeyCacheInfo *) lfirst(lc);
+		if (fk && fs->nkeys + fk->nkeys <= (int) lengthof(fs->keys))
+		{
+			for (int k = 0; k < fk->nkeys; k++)
+				fs->keys[fs->nkeys++] = fk->conkey[k];
+			continue;
+		}
+		fs->without->triggers[n++] = fs->without->triggers[i];
+		if (TRIGGER_TYPE_MATCHES(t->tgtype, TRIGGER_TYPE_ROW, TRIGGER_TYPE_AFTER, TRIGGER_TYPE_INSERT))
+			fs->without->trig_insert_after_row = true;
+	}
+	fs->without->numtriggers = n;
+	if (fs->nkeys == 0)
+		fs->without = NULL;
+}
+
 /* Insert the buffered rows: the heap in one call, then each row's index entries and AFTER ROW events. */
 static void
-spend_flush(EState *estate, ResultRelInfo *rri, TupleTableSlot **slots, int n, BulkInsertState bistate)
+spend_flush(EState *estate, ResultRelInfo *rri, TupleTableSlot **slots, int n, BulkInsertState bistate,
+			const FkSkip *fs)
 {
 	MemoryContext old;
 
@@ -2370,10 +2425,16 @@ spend_flush(EState *estate, ResultRelInfo *rri, TupleTableSlot **slots, int n, B
 	for (int i = 0; i < n; i++)
 	{
 		List	   *recheck = NIL;
+		bool		keys_null = (fs->without != NULL);
 
 		if (rri->ri_NumIndices > 0)
 			recheck = ExecInsertIndexTuples(rri, slots[i], estate, false, false, NULL, NIL);
+		for (int k = 0; k < fs->nkeys && keys_null; k++)
+			keys_null = slot_attisnull(slots[i], fs->keys[k]);
+		/* the trigger set in force again right after: events are fired by the full one */
+		rri->ri_TrigDesc = keys_null ? fs->without : fs->all;
 		ExecARInsertTriggers(estate, rri, slots[i], recheck, NULL);
+		rri->ri_TrigDesc = fs->all;
 		list_free(recheck);
 		ExecClearTuple(slots[i]);
 	}
@@ -2421,6 +2482,7 @@ le_focus_staged_insert_fn(PG_FUNCTION_ARGS)
 	ListCell   *lc;
 	text	   *sku_in = NULL,
 			   *sku_out = NULL;
+	FkSkip		fks;
 	int64		n;
 	MemoryContext cxt = CurrentMemoryContext;
 
@@ -2467,6 +2529,7 @@ le_focus_staged_insert_fn(PG_FUNCTION_ARGS)
 		ndef++;
 	}
 	bistate = GetBulkInsertState();
+	fk_skip_init(rel, rri->ri_TrigDesc, &fks);
 
 	sr = staged_load_start(what);
 	AfterTriggerBeginQuery();
@@ -2524,14 +2587,14 @@ le_focus_staged_insert_fn(PG_FUNCTION_ARGS)
 		bytes += sr->rec.len;
 		if (nbuf == LE_FOCUS_MULTI || bytes >= LE_FOCUS_MULTI_BYTES)
 		{
-			spend_flush(estate, rri, slots, nbuf, bistate);
+			spend_flush(estate, rri, slots, nbuf, bistate, &fks);
 			nbuf = 0;
 			bytes = 0;
 		}
 		if (++in_statement >= LE_FOCUS_LINES_PER_STATEMENT())
 		{
 			/* what the other path's next statement would do: the queued checks run and are freed */
-			spend_flush(estate, rri, slots, nbuf, bistate);
+			spend_flush(estate, rri, slots, nbuf, bistate, &fks);
 			nbuf = 0;
 			bytes = 0;
 			ExecASInsertTriggers(estate, rri, NULL);
@@ -2542,7 +2605,7 @@ le_focus_staged_insert_fn(PG_FUNCTION_ARGS)
 			in_statement = 0;
 		}
 	}
-	spend_flush(estate, rri, slots, nbuf, bistate);
+	spend_flush(estate, rri, slots, nbuf, bistate, &fks);
 	ExecASInsertTriggers(estate, rri, NULL);
 	AfterTriggerEndQuery(estate);
 	n = sr->returned;
