@@ -106,7 +106,7 @@ INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing
   ('2025-03-01 00:00+00', 'testq', 'A100-80GB', NULL, 'on_demand', 2.20, 'regress'),
   ('2025-03-16 00:00+00', 'testq', 'A100-80GB', NULL, 'on_demand', NULL, 'regress'),
   ('2025-03-01 00:00+00', 'testq', 'A100-80GB', NULL, 'spot', 0.50, 'regress');
-SELECT * FROM llm_econ.price_series_spans WHERE provider IN ('testp', 'testq') ORDER BY provider, pricing, region, valid_from;
+SELECT * FROM llm_econ.price_series_spans WHERE provider IN ('testp', 'testq') ORDER BY provider, pricing, region, valid_from, sku;
 SELECT * FROM llm_econ.spot_discount_daily
  WHERE provider IN ('testp', 'testq') AND "time" BETWEEN '2025-03-01' AND '2025-03-04' ORDER BY "time", provider;
 -- March: each provider's mean over the month's days of its cheapest series (testq: 15 days at

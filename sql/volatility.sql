@@ -62,6 +62,7 @@ INSERT INTO vol_call (fn, call) VALUES
   ('_sku_itype/1', $$_sku_itype('p5.48xlarge')$$), ('_check_where/2', $$_check_where('gcp', 'us-central1')$$),
   ('_check_max_age/1', $$_check_max_age('1 day')$$), ('_name_key/1', $$_name_key('H100 80GB')$$),
   ('_known_gpus/1', $$_known_gpus('p5.48xlarge')$$), ('_sku_map/1', $$_sku_map(ARRAY['H100', 'p5.48xlarge'])$$), ('_source_kind/0', $$_source_kind()$$),
+  ('_series_id/5', $$_series_id('H100-SXM5', 'gcp', 'on_demand', NULL, 'a3-highgpu-8g')$$),
   ('price_twap/6', $$price_twap('H100-SXM5', 'gcp', 'on_demand', '[2024-06-01, 2024-07-01)')$$),
   ('cheapest_offers/6', $$cheapest_offers(SPEC, '2024-07-01')$$),
   ('_skypilot_offers/2', $$_skypilot_offers('lambda', E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\ngpu_1x_h100_pcie,H100,1,1.99,us-east-1\n')$$),
@@ -123,7 +124,9 @@ SELECT fn, lang, parallel FROM vol_fn WHERE vol = 'v' ORDER BY 1;
 SELECT fn AS immutable_not_parallel_safe FROM vol_fn WHERE vol = 'i' AND parallel <> 's' ORDER BY 1;
 SELECT f.fn, coalesce(r.reason, 'no reason') AS why_not_strict
   FROM vol_fn f
-  LEFT JOIN (VALUES ('_check_pricing/1', 'a NULL pricing passes through as NULL, as STRICT would'),
+  LEFT JOIN (VALUES ('_check_max_age/1', 'a NULL max_age means no bound and passes through'),
+                    ('_check_pricing/1', 'a NULL pricing passes through as NULL, as STRICT would'),
+                    ('_series_id/5', 'a NULL region or instance type is a value of the series key'),
                     ('_skypilot_clouds/0', 'takes no arguments'),
                     ('cost_breakdown/15', 'NULL checkpoint_gb and dataset_gb mean "derive"; other NULLs are errors')) AS r(fn, reason) USING (fn)
  WHERE f.vol = 'i' AND NOT f.strict ORDER BY 1;

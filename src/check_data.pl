@@ -4,7 +4,8 @@
 # Usage: perl src/check_data.pl DATADIR
 #
 # Reads   DATADIR/gpu_sku.csv, gpu_sku_alias.csv, mfu_reference.csv, price_seed.csv,
-#         gcp_gpu_price_history.csv and gcp_gpu_price_history_corrections.csv
+#         gcp_gpu_price_history.csv, gcp_gpu_price_history_points.csv and
+#         gcp_gpu_price_history_corrections.csv
 # Checks  every value of the hand-compiled tables (types, ranges, required fields, names
 #         unique ignoring case, aliases naming a key, sources present) and the columns of
 #         the GCP history.  `make` runs it before building the install script, so a
@@ -35,7 +36,7 @@ gcp_staging();
 
 print STDERR "check_data.pl: " . join(', ', map { "$_ " . ($count{$_} // 0) }
     qw(gpu_sku gpu_sku_alias mfu_reference price_seed gcp_gpu_price_history
-       gcp_gpu_price_history_corrections)) . " rows\n";
+       gcp_gpu_price_history_points gcp_gpu_price_history_corrections)) . " rows\n";
 exit 0;
 
 # ---------------------------------------------------------------------------
@@ -462,7 +463,42 @@ sub gcp_staging {
         }
     }
     emit('gcp_gpu_price_history', \@rows);
+    # src/sql/data.sql sets the staging sequence where staging these lines would leave it
+    my $sql = "$dir/../src/sql/data.sql";
+    if (-e $sql) {
+        open my $fh, '<', $sql or die "$sql: cannot open: $!\n";
+        my ($n) = join('', <$fh>) =~ /setval\('llm_econ\.price_history_staging_id_seq', (\d+)\)/
+          or die "$sql: the setval of price_history_staging_id_seq is missing\n";
+        die "$sql: price_history_staging_id_seq is set to $n, but $file has " . scalar(@rows) . " lines\n"
+          unless $n == @rows;
+    }
+    gcp_points(scalar @prices);
     gcp_corrections();
+}
+
+# The history's change points as the loader makes them (src/gen_history_points.sh writes the
+# file; the regression test shipped_history compares it with the loader): ids consecutive from
+# the first after the seed rows, the loader's kinds of value, SKUs that gpu_sku.csv defines.
+sub gcp_points {
+    my ($seed_rows) = @_;
+    my @cols = qw(id observed_at provider sku region pricing usd_per_gpu_hour instance_type gpus_per_instance);
+    my ($file, @rows) = read_table('gcp_gpu_price_history_points.csv', @cols);
+    my $next = $seed_rows + 1;
+    for my $r (@rows) {
+        my ($ln, $v) = @$r;
+        my $w = "$file:$ln";
+        die "$w: id must be $next (ids follow the seed rows, one per change point in load order), got '$v->{id}'\n"
+          unless $v->{id} eq $next;
+        $next++;
+        iso_to_pg($w, 'observed_at', $v->{observed_at});
+        die "$w: provider must be gcp\n" unless $v->{provider} eq 'gcp';
+        die "$w: sku '$v->{sku}' is not a key of gpu_sku.csv\n" unless $sku_key{$v->{sku}};
+        v_text($w, $_, $v->{$_}, 1) for qw(region instance_type);
+        die "$w: pricing must be on_demand or spot\n" unless $v->{pricing} =~ /^(on_demand|spot)$/;
+        v_money($w, 'usd_per_gpu_hour', $v->{usd_per_gpu_hour}, 0);    # empty = withdrawn
+        v_int($w, 'gpus_per_instance', $v->{gpus_per_instance}, 1, 1, 4096);
+    }
+    emit('gcp_gpu_price_history_points', \@rows);
 }
 
 # Rows of the shipped history known to be wrong (host-only machine prices: region or '*',

@@ -1,12 +1,15 @@
 /* price.c: as-of price lookups in price_snapshot (price_at) and the cost of a run at a looked-up price. */
 #include "llm_econ.h"
+#include "core/series.h"
 
+#include "catalog/namespace.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"
 #include "utils/formatting.h"
+#include "utils/lsyscache.h"
 #include "utils/varlena.h"
 
 /*
@@ -15,17 +18,16 @@
  * (NULL: any; compared as llm_econ._name_key), no older than $7 (NULL: any
  * age): the query of llm_econ._latest_prices, written out so that it needs
  * nothing newer than price_series (the library serves databases not yet
- * updated to this version too).
+ * updated to this version too).  The %s is how an observation belongs to its
+ * series: by series_id since 0.3.0, by the coalesced key in a database still
+ * at 0.2.0 (series_match below).
  */
-static const char *const price_sql =
+static const char *const price_sql_fmt =
 "SELECT pg_catalog.min(o.usd_per_gpu_hour)"
 "  FROM llm_econ.price_series s"
 " CROSS JOIN LATERAL ("
 "       SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p"
-"        WHERE p.sku OPERATOR(pg_catalog.=) s.sku AND p.provider OPERATOR(pg_catalog.=) s.provider"
-"          AND p.pricing OPERATOR(pg_catalog.=) s.pricing"
-"          AND coalesce(p.region, '') OPERATOR(pg_catalog.=) coalesce(s.region, '')"
-"          AND coalesce(p.instance_type, '') OPERATOR(pg_catalog.=) coalesce(s.instance_type, '')"
+"        WHERE %s"
 "          AND p.observed_at OPERATOR(pg_catalog.<=) $4"
 "        ORDER BY p.observed_at DESC LIMIT 1) o"
 " WHERE s.sku OPERATOR(pg_catalog.=) $1"
@@ -36,7 +38,28 @@ static const char *const price_sql =
 "                      OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($6, ' -_', '')))"
 "   AND o.usd_per_gpu_hour IS NOT NULL"
 "   AND ($7 IS NULL OR o.observed_at OPERATOR(pg_catalog.>=) ($4 OPERATOR(pg_catalog.-) $7))";
-static SPIPlanPtr price_plan;
+
+/* The plans of price_sql_fmt: [1] with series_id (0.3.0 on), [0] with the key (0.2.0). */
+static SPIPlanPtr price_plan[2];
+
+/*
+ * Whether the database's price_snapshot has series_id (the extension is at 0.3.0 or later):
+ * catalog cache lookups, cheap enough per call, and right at once after ALTER EXTENSION UPDATE.
+ */
+static bool
+series_match(const char **predicate)
+{
+	Oid			nsp = get_namespace_oid("llm_econ", true);
+	Oid			rel = OidIsValid(nsp) ? get_relname_relid("price_snapshot", nsp) : InvalidOid;
+	bool		by_id = OidIsValid(rel) && get_attnum(rel, "series_id") != InvalidAttrNumber;
+
+	*predicate = by_id ? "p.series_id OPERATOR(pg_catalog.=) s.series_id" :
+		"p.sku OPERATOR(pg_catalog.=) s.sku AND p.provider OPERATOR(pg_catalog.=) s.provider"
+		" AND p.pricing OPERATOR(pg_catalog.=) s.pricing"
+		" AND coalesce(p.region, '') OPERATOR(pg_catalog.=) coalesce(s.region, '')"
+		" AND coalesce(p.instance_type, '') OPERATOR(pg_catalog.=) coalesce(s.instance_type, '')";
+	return by_id;
+}
 
 
 /* Validate a pricing kind (any case, blanks around ignored); returns its canonical name. */
@@ -144,11 +167,22 @@ le_price_lookup(const char *sku, const char *itype, text *provider, text *pricin
 	char		nulls[8] = "       ";
 	bool		isnull;
 	Datum		d;
+	const char *predicate;
+	char	   *sql = NULL;
+	bool		by_id;
 
 	le_check_name("provider", VARDATA_ANY(provider), VARSIZE_ANY_EXHDR(provider));
 	if (region)
 		le_check_name("region", VARDATA_ANY(region), VARSIZE_ANY_EXHDR(region));
 	check_max_age(max_age);
+	/*
+	 * A bound reaching back past the earliest timestamp bounds nothing, and "at" minus it would
+	 * overflow: no bound (a year of slack covers the calendar's month and year lengths).
+	 */
+	if (max_age && !TIMESTAMP_NOT_FINITE(at) &&
+		(double) at / USECS_PER_SEC - le_interval_seconds(max_age) * 1.01
+		< (double) MIN_TIMESTAMP / USECS_PER_SEC + DAYS_PER_YEAR * SECS_PER_DAY)
+		max_age = NULL;
 	args[0] = CStringGetTextDatum(sku);
 	args[1] = PointerGetDatum(provider);
 	args[2] = CStringGetTextDatum(check_pricing(pricing));
@@ -162,7 +196,10 @@ le_price_lookup(const char *sku, const char *itype, text *provider, text *pricin
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	if (SPI_execute_plan(le_spi_plan(&price_plan, price_sql, 7, types), args, nulls, true, 1) != SPI_OK_SELECT)
+	by_id = series_match(&predicate);
+	if (price_plan[by_id] == NULL)
+		sql = psprintf(price_sql_fmt, predicate);
+	if (SPI_execute_plan(le_spi_plan(&price_plan[by_id], sql, 7, types), args, nulls, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "price lookup failed");
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	if (!isnull)
@@ -358,4 +395,28 @@ le_check_max_age_fn(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	check_max_age(PG_GETARG_INTERVAL_P(0));
 	PG_RETURN_INTERVAL_P(PG_GETARG_INTERVAL_P(0));
+}
+
+PG_FUNCTION_INFO_V1(le_series_id_fn);
+
+/*
+ * _series_id(sku, provider, pricing, region, instance_type): the series' id
+ * (core/series.c).  Not strict: a NULL field is a value of the key.
+ */
+Datum
+le_series_id_fn(PG_FUNCTION_ARGS)
+{
+	const char *ptr[LE_SERIES_KEY_FIELDS];
+	size_t		len[LE_SERIES_KEY_FIELDS];
+
+	if (PG_NARGS() != LE_SERIES_KEY_FIELDS)
+		elog(ERROR, "llm_econ._series_id takes %d arguments", LE_SERIES_KEY_FIELDS);
+	for (int i = 0; i < LE_SERIES_KEY_FIELDS; i++)
+	{
+		text	   *t = PG_ARGISNULL(i) ? NULL : PG_GETARG_TEXT_PP(i);
+
+		ptr[i] = t ? VARDATA_ANY(t) : NULL;
+		len[i] = t ? VARSIZE_ANY_EXHDR(t) : 0;
+	}
+	PG_RETURN_INT64(le_series_id(ptr, len));
 }

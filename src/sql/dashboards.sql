@@ -88,32 +88,19 @@ BEGIN
   WITH g AS (
          SELECT * FROM unnest(skus, providers, pricings, since, fresh) AS g(sku, provider, pricing, since, fresh)),
        obs AS (
-         SELECT s.sku, s.provider, s.pricing, s.region, s.instance_type, g.since, o.observed_at, o.usd
+         SELECT s.sku, s.provider, s.pricing, s.series_id, g.since, o.observed_at, o.usd
            FROM g JOIN llm_econ.price_series s
-             ON s.sku = g.sku AND s.provider = g.provider AND s.pricing = g.pricing AND NOT g.fresh
+             ON s.sku = g.sku AND s.provider = g.provider AND s.pricing = g.pricing
           CROSS JOIN LATERAL (
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
-                  WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
-                    AND coalesce(p.region, '') = coalesce(s.region, '')
-                    AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
-                    AND p.observed_at < g.since
+                  WHERE p.series_id = s.series_id AND p.observed_at < g.since AND NOT g.fresh
                   ORDER BY p.observed_at DESC LIMIT 1)
                 UNION ALL
+                -- a group new to the summary (no last day yet) had no observation before this
+                -- statement, so all of its observations count
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
-                  WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
-                    AND coalesce(p.region, '') = coalesce(s.region, '')
-                    AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
-                    AND p.observed_at >= g.since)) AS o(observed_at, usd)
-         UNION ALL
-         -- a group new to the summary (no last day yet) had no observation before this statement,
-         -- so all of its observations count: one index range scan instead of two probes per series
-         SELECT o.sku, o.provider, o.pricing, o.region, o.instance_type, g.since, o.observed_at, o.usd_per_gpu_hour
-           FROM g CROSS JOIN LATERAL (
-                SELECT p.sku, p.provider, p.pricing, p.region, p.instance_type, p.observed_at, p.usd_per_gpu_hour
-                  FROM llm_econ.price_snapshot p
-                 WHERE p.sku = g.sku AND p.provider = g.provider AND p.pricing = g.pricing
-                OFFSET 0) AS o   -- kept a per-group index scan (a join could scan the whole history)
-          WHERE g.fresh),
+                  WHERE p.series_id = s.series_id
+                    AND p.observed_at >= CASE WHEN g.fresh THEN '-infinity' ELSE g.since END)) AS o(observed_at, usd)),
        spans AS (   -- UTC days [f, t) at whose end each observation is in effect (t NULL: to the last
                     -- day), within the days the summary keeps: 2000-01-01 to 2100-01-01
          SELECT obs.sku, obs.provider, obs.pricing, obs.usd,
@@ -123,10 +110,10 @@ BEGIN
                      THEN least(greatest(date_trunc('day', lead(obs.observed_at) OVER w AT TIME ZONE 'UTC'),
                                          timestamp '2000-01-01'), timestamp '2100-01-01') END AS t
            FROM obs
-         WINDOW w AS (PARTITION BY obs.sku, obs.provider, obs.pricing, obs.region, obs.instance_type
-                      ORDER BY obs.observed_at)),
-       changes AS (  -- the days a group's prices can change, each with the group's next such day
-         SELECT c.sku, c.provider, c.pricing, c.day, lead(c.day) OVER w AS next
+         WINDOW w AS (PARTITION BY obs.series_id ORDER BY obs.observed_at)),
+       changes AS (  -- the days a group's prices can change, numbered, each with the group's next such day
+         SELECT c.sku, c.provider, c.pricing, c.day, row_number() OVER w AS n, lead(c.day) OVER w AS next,
+                count(*) OVER (PARTITION BY c.sku, c.provider, c.pricing) AS last_n
            FROM (SELECT DISTINCT spans.sku, spans.provider, spans.pricing, spans.f AS day FROM spans) c
          WINDOW w AS (PARTITION BY c.sku, c.provider, c.pricing ORDER BY c.day)),
        last AS (
@@ -134,19 +121,22 @@ BEGIN
                 least(greatest(date_trunc('day', max(obs.observed_at) AT TIME ZONE 'UTC'), timestamp '2000-01-01'),
                       timestamp '2100-01-01') AS day
            FROM obs GROUP BY 1, 2, 3),
-       state AS (    -- the group's prices at the end of each such day: the same until the next one
-         SELECT c.sku, c.provider, c.pricing, c.day, c.next, count(*) AS offers, min(s.usd) AS min_usd,
-                (percentile_disc(0.5) WITHIN GROUP (ORDER BY s.usd)
-                 + percentile_disc(0.5) WITHIN GROUP (ORDER BY s.usd DESC)) * 0.5 AS median_usd,
-                max(s.usd) AS max_usd, sum(s.usd) AS sum_usd
-           FROM changes c
-           JOIN (SELECT s.sku, s.provider, s.pricing, s.usd, d.day   -- each priced span, on the days it covers
+       state AS (    -- the group's prices at the end of each such day: the same until the next one.
+                     -- A priced span covers the change days from its own (f is one) up to the one
+                     -- of the series' next observation (t is one) or, without one, the last: by
+                     -- their numbers, so it is spread over the change days only, not every day.
+         SELECT c.sku, c.provider, c.pricing, c.day, c.next, x.offers, x.min_usd, x.median_usd, x.max_usd, x.sum_usd
+           FROM (SELECT s.sku, s.provider, s.pricing, k.n, count(*) AS offers, min(s.usd) AS min_usd,
+                        (percentile_disc(0.5) WITHIN GROUP (ORDER BY s.usd)
+                         + percentile_disc(0.5) WITHIN GROUP (ORDER BY s.usd DESC)) * 0.5 AS median_usd,
+                        max(s.usd) AS max_usd, sum(s.usd) AS sum_usd
                    FROM spans s
-                   JOIN last l ON l.sku = s.sku AND l.provider = s.provider AND l.pricing = s.pricing
-                  CROSS JOIN LATERAL generate_series(s.f, coalesce(s.t - interval '1 day', l.day), interval '1 day') AS d(day)
-                  WHERE s.usd IS NOT NULL) s
-             ON s.sku = c.sku AND s.provider = c.provider AND s.pricing = c.pricing AND s.day = c.day
-          GROUP BY c.sku, c.provider, c.pricing, c.day, c.next),
+                   JOIN changes cf ON cf.sku = s.sku AND cf.provider = s.provider AND cf.pricing = s.pricing AND cf.day = s.f
+                   LEFT JOIN changes ct ON ct.sku = s.sku AND ct.provider = s.provider AND ct.pricing = s.pricing AND ct.day = s.t
+                  CROSS JOIN LATERAL generate_series(cf.n, coalesce(ct.n - 1, cf.last_n)) AS k(n)
+                  WHERE s.usd IS NOT NULL
+                  GROUP BY s.sku, s.provider, s.pricing, k.n) x
+           JOIN changes c ON c.sku = x.sku AND c.provider = x.provider AND c.pricing = x.pricing AND c.n = x.n),
        new_last AS (  -- each group's last observation day (NULL: none left)
          UPDATE llm_econ.price_daily_group gr SET last_day = l.day AT TIME ZONE 'UTC'
            FROM unnest(skus, providers, pricings) AS g(sku, provider, pricing)
@@ -338,7 +328,7 @@ COMMENT ON COLUMN llm_econ.price_daily_by_provider.offers IS 'series in effect (
 
 -- Per UTC day: the prices in effect at the end of the day over every series of a SKU and
 -- pricing (0.1.0's view, now read from the summary: same rows, same values).
-CREATE OR REPLACE VIEW llm_econ.price_daily WITH (security_invoker = true) AS
+CREATE VIEW llm_econ.price_daily WITH (security_invoker = true) AS
   SELECT a."time", a.sku, a.pricing,
          pg_catalog.min(a.min_usd) AS min_usd_per_gpu_hour,
          pg_catalog.round(pg_catalog.sum(a.sum_usd) OPERATOR(pg_catalog./) pg_catalog.sum(a.offers), 6) AS avg_usd_per_gpu_hour,
@@ -347,21 +337,33 @@ CREATE OR REPLACE VIEW llm_econ.price_daily WITH (security_invoker = true) AS
          pg_catalog.string_agg(a.provider, ', ' ORDER BY a.provider) AS provider_list
     FROM llm_econ._price_daily_all a
    GROUP BY a."time", a.sku, a.pricing;
+COMMENT ON VIEW llm_econ.price_daily IS
+  'per UTC day, SKU and pricing: min/avg/max $/GPU-hour over every series (provider, region, instance type) in effect at the end of the day';
+COMMENT ON COLUMN llm_econ.price_daily."time" IS 'the day (midnight UTC)';
+COMMENT ON COLUMN llm_econ.price_daily.sku IS 'gpu_sku key';
+COMMENT ON COLUMN llm_econ.price_daily.pricing IS 'on_demand, spot or reserved';
+COMMENT ON COLUMN llm_econ.price_daily.min_usd_per_gpu_hour IS 'cheapest series';
+COMMENT ON COLUMN llm_econ.price_daily.avg_usd_per_gpu_hour IS 'unweighted mean over the series';
+COMMENT ON COLUMN llm_econ.price_daily.max_usd_per_gpu_hour IS 'dearest series';
+COMMENT ON COLUMN llm_econ.price_daily.providers IS 'number of providers with a price in effect';
+COMMENT ON COLUMN llm_econ.price_daily.provider_list IS 'those providers, comma-separated';
+
+GRANT SELECT ON llm_econ.price_daily TO PUBLIC;
 
 -- Each observation's span: from it until the series' next observation (NULL: still in effect).
--- Withdrawals (NULL prices) end a span and start none.  The window partitions by series, so a
--- filter on sku, provider or pricing reads only those series' observations.
+-- Withdrawals (NULL prices) end a span and start none.  Series first, then each one's
+-- observations in time order (one index range scan by series_id), so a filter on sku, provider,
+-- pricing, region or instance type reads only those series' observations.
 CREATE VIEW llm_econ.price_series_spans WITH (security_invoker = true) AS
-  SELECT s.valid_from AS "time", s.sku, s.provider, s.region, s.instance_type, s.pricing, s.valid_from, s.valid_to,
-         s.usd_per_gpu_hour
-    FROM (SELECT p.sku, p.provider, p.region, p.instance_type, p.pricing,
-                 p.observed_at AS valid_from,
-                 pg_catalog.lead(p.observed_at) OVER (
-                   PARTITION BY p.sku, p.provider, p.pricing, p.region, p.instance_type
-                   ORDER BY p.observed_at) AS valid_to,
-                 p.usd_per_gpu_hour
-            FROM llm_econ.price_snapshot p) s
-   WHERE s.usd_per_gpu_hour IS NOT NULL;
+  SELECT o.observed_at AS "time", s.sku, s.provider, s.region, s.instance_type, s.pricing,
+         o.observed_at AS valid_from, o.valid_to, o.usd_per_gpu_hour
+    FROM llm_econ.price_series s
+   CROSS JOIN LATERAL (
+         SELECT p.observed_at, pg_catalog.lead(p.observed_at) OVER (ORDER BY p.observed_at) AS valid_to,
+                p.usd_per_gpu_hour
+           FROM llm_econ.price_snapshot p
+          WHERE p.series_id OPERATOR(pg_catalog.=) s.series_id) AS o
+   WHERE o.usd_per_gpu_hour IS NOT NULL;
 COMMENT ON VIEW llm_econ.price_series_spans IS
   'one row per price in effect: a series'' observation with the time it held, from valid_from until the series'' next observation (valid_to NULL = still in effect); withdrawals appear as the valid_to of the price they end';
 COMMENT ON COLUMN llm_econ.price_series_spans."time" IS 'valid_from, for dashboards';

@@ -22,30 +22,25 @@ LANGUAGE sql STABLE
 AS $$
   WITH cand AS (
          SELECT c.observed_at, c.provider, c.sku, c.region, c.pricing, c.usd, c.instance_type, c.gpus,
-                true AS is_new, c.ord
+                true AS is_new, c.ord,
+                llm_econ._series_id(c.sku, c.provider, c.pricing, c.region, c.instance_type) AS series_id
            FROM unnest($1, $2, $3, $4, $5, $6, $7, $8) WITH ORDINALITY
                 AS c(observed_at, provider, sku, region, pricing, usd, instance_type, gpus, ord)),
        keys AS (
-         SELECT c.provider, c.sku, c.region, c.pricing, c.instance_type, min(c.observed_at) AS first_at
-           FROM cand c GROUP BY 1, 2, 3, 4, 5),
+         SELECT c.provider, c.sku, c.region, c.pricing, c.instance_type, c.series_id, min(c.observed_at) AS first_at
+           FROM cand c GROUP BY 1, 2, 3, 4, 5, 6),
        stored AS (
          SELECT o.observed_at, k.provider, k.sku, k.region, k.pricing, o.usd_per_gpu_hour, k.instance_type,
-                NULL::int4, false, NULL::bigint
+                NULL::int4, false, NULL::bigint, k.series_id
            FROM keys k
           CROSS JOIN LATERAL (
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
-                  WHERE p.sku OPERATOR(pg_catalog.=) k.sku AND p.provider OPERATOR(pg_catalog.=) k.provider
-                    AND p.pricing OPERATOR(pg_catalog.=) k.pricing
-                    AND coalesce(p.region, '') OPERATOR(pg_catalog.=) coalesce(k.region, '')
-                    AND coalesce(p.instance_type, '') OPERATOR(pg_catalog.=) coalesce(k.instance_type, '')
+                  WHERE p.series_id OPERATOR(pg_catalog.=) k.series_id
                     AND p.observed_at OPERATOR(pg_catalog.<) k.first_at
                   ORDER BY p.observed_at DESC LIMIT 1)
                 UNION ALL
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
-                  WHERE p.sku OPERATOR(pg_catalog.=) k.sku AND p.provider OPERATOR(pg_catalog.=) k.provider
-                    AND p.pricing OPERATOR(pg_catalog.=) k.pricing
-                    AND coalesce(p.region, '') OPERATOR(pg_catalog.=) coalesce(k.region, '')
-                    AND coalesce(p.instance_type, '') OPERATOR(pg_catalog.=) coalesce(k.instance_type, '')
+                  WHERE p.series_id OPERATOR(pg_catalog.=) k.series_id
                     AND p.observed_at OPERATOR(pg_catalog.>=) k.first_at)) AS o),
        seq AS (
          SELECT a.*,
@@ -54,13 +49,10 @@ AS $$
                 bool_or(NOT a.is_new) OVER i AS stored_here,
                 min(a.usd) OVER i IS DISTINCT FROM max(a.usd) OVER i
                   OR (bool_or(a.usd IS NULL) OVER i AND bool_or(a.usd IS NOT NULL) OVER i) AS clash_here,
-                row_number() OVER (PARTITION BY a.sku, a.provider, a.pricing, coalesce(a.region, ''),
-                                   coalesce(a.instance_type, ''), a.observed_at ORDER BY a.is_new, a.ord) AS nth_here
+                row_number() OVER (PARTITION BY a.series_id, a.observed_at ORDER BY a.is_new, a.ord) AS nth_here
            FROM (SELECT * FROM cand UNION ALL SELECT * FROM stored) AS a
-         WINDOW w AS (PARTITION BY a.sku, a.provider, a.pricing, coalesce(a.region, ''),
-                      coalesce(a.instance_type, '') ORDER BY a.observed_at, a.is_new, a.ord),
-                i AS (PARTITION BY a.sku, a.provider, a.pricing, coalesce(a.region, ''),
-                      coalesce(a.instance_type, ''), a.observed_at))
+         WINDOW w AS (PARTITION BY a.series_id ORDER BY a.observed_at, a.is_new, a.ord),
+                i AS (PARTITION BY a.series_id, a.observed_at))
   SELECT s.observed_at, s.provider, s.sku, s.region, s.pricing, s.usd, s.instance_type, s.gpus, s.is_new,
          s.is_new AND NOT s.stored_here AND s.nth_here = 1 AND s.usd IS DISTINCT FROM s.prev_usd,
          s.is_new AND s.clash_here
@@ -80,7 +72,7 @@ CREATE FUNCTION llm_econ._record_prices(obs_at timestamptz[], provider text[], s
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
 AS $$
 DECLARE
-  clash text;
+  clash jsonb;   -- the first conflict in time and key order, if any
 BEGIN
   PERFORM llm_econ._lock_providers(_record_prices.provider);
 
@@ -88,7 +80,8 @@ BEGIN
          SELECT * FROM llm_econ._price_changes(obs_at, _record_prices.provider, _record_prices.sku,
                                                _record_prices.region, _record_prices.pricing, usd,
                                                _record_prices.instance_type, gpus)),
-       bad AS (SELECT * FROM changes c WHERE c.conflict LIMIT 1),
+       bad AS (SELECT * FROM changes c WHERE c.conflict
+                ORDER BY c.observed_at, c.provider, c.sku, c.pricing, c.region, c.instance_type LIMIT 1),
        ins AS (
          INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour,
                                               instance_type, gpus_per_instance, source)
@@ -96,16 +89,17 @@ BEGIN
                 _record_prices.source
            FROM changes c
           WHERE c.fresh AND NOT EXISTS (SELECT 1 FROM bad)
+          ORDER BY c.sku, c.provider, c.pricing, c.region NULLS FIRST, c.instance_type NULLS FIRST, c.observed_at  -- ids in key, time order on any plan
          RETURNING usd_per_gpu_hour)
   SELECT (SELECT count(*) FROM ins i WHERE i.usd_per_gpu_hour IS NOT NULL),
          (SELECT count(*) FROM ins i WHERE i.usd_per_gpu_hour IS NULL),
          (SELECT count(*) FROM changes c WHERE c.is_new AND c.usd IS NOT NULL),
-         (SELECT format('%s %s %s in region %s (instance type %s) at %s', b.provider, b.sku, b.pricing,
-                        coalesce(b.region, '(any)'), coalesce(b.instance_type, '(none)'), b.observed_at)
-            FROM bad b)
+         (SELECT pg_catalog.to_jsonb(b) FROM bad b)
     INTO inserted, withdrawn, unchanged, clash;
   IF clash IS NOT NULL THEN
-    RAISE EXCEPTION 'two different prices for %', clash
+    RAISE EXCEPTION 'two different prices for % % % in region % (instance type %) at %',
+                    clash->>'provider', clash->>'sku', clash->>'pricing', coalesce(clash->>'region', '(any)'),
+                    coalesce(clash->>'instance_type', '(none)'), (clash->>'observed_at')::timestamptz
       USING ERRCODE = 'invalid_parameter_value',
             HINT = 'An observation of that series at that instant is already stored, or the input lists it twice.';
   END IF;
@@ -156,7 +150,7 @@ BEGIN
       USING ERRCODE = 'insufficient_privilege';
   END IF;
   WITH mine AS MATERIALIZED (
-         SELECT n.id, n.provider, n.sku, n.pricing, n.region, n.instance_type, n.observed_at, n.usd_per_gpu_hour
+         SELECT n.id, n.provider, n.sku, n.pricing, n.series_id, n.observed_at, n.usd_per_gpu_hour
            FROM new_rows n WHERE n.source_kind = 'catalog' AND n.usd_per_gpu_hour IS NOT NULL),
        peers AS MATERIALIZED (
          SELECT g.provider, g.sku, g.pricing, g.observed_at, x.n, x.med
@@ -180,10 +174,7 @@ BEGIN
                           AND peer.observed_at = m.observed_at
            LEFT JOIN LATERAL (
                  SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
-                  WHERE p.sku = m.sku AND p.provider = m.provider AND p.pricing = m.pricing
-                    AND coalesce(p.region, '') = coalesce(m.region, '')
-                    AND coalesce(p.instance_type, '') = coalesce(m.instance_type, '')
-                    AND p.observed_at < m.observed_at
+                  WHERE p.series_id = m.series_id AND p.observed_at < m.observed_at
                   ORDER BY p.observed_at DESC LIMIT 1) AS prev ON true)
   UPDATE llm_econ.price_snapshot p SET suspect = c.why
     FROM checked c WHERE p.id = c.id AND c.why IS NOT NULL;
@@ -264,24 +255,19 @@ BEGIN
            FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL),
        offers AS (   -- the cheapest offer per series
          SELECT DISTINCT ON (o.sku, o.region, o.pricing, o.instance_type)
-                o.sku, o.region, o.pricing, llm_econ._usd(o.usd) AS usd, o.instance_type, o.gpus
+                o.sku, o.region, o.pricing, llm_econ._usd(o.usd) AS usd, o.instance_type, o.gpus,
+                llm_econ._series_id(o.sku, c, o.pricing, o.region, o.instance_type) AS series_id
            FROM priced o
           ORDER BY o.sku, o.region, o.pricing, o.instance_type, o.usd),
        gone AS (     -- series an earlier catalog of this cloud listed and this one does not
-         SELECT s.sku, s.region, s.pricing, NULL::numeric AS usd, s.instance_type, NULL::int4 AS gpus
+         SELECT s.sku, s.region, s.pricing, NULL::numeric AS usd, s.instance_type, NULL::int4 AS gpus, s.series_id
            FROM llm_econ.price_series s
           CROSS JOIN LATERAL (
                 SELECT p.usd_per_gpu_hour, p.source FROM llm_econ.price_snapshot p
-                 WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
-                   AND coalesce(p.region, '') = coalesce(s.region, '')
-                   AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
-                   AND p.observed_at <= import_skypilot_catalog.observed_at
+                 WHERE p.series_id = s.series_id AND p.observed_at <= import_skypilot_catalog.observed_at
                  ORDER BY p.observed_at DESC LIMIT 1) AS cur
           WHERE s.provider = c AND cur.usd_per_gpu_hour IS NOT NULL AND cur.source = src
-            AND NOT EXISTS (SELECT 1 FROM offers x
-                             WHERE x.sku = s.sku AND x.pricing = s.pricing
-                               AND coalesce(x.region, '') = coalesce(s.region, '')
-                               AND coalesce(x.instance_type, '') = coalesce(s.instance_type, ''))),
+            AND NOT EXISTS (SELECT 1 FROM offers x WHERE x.series_id = s.series_id)),
        cand AS (SELECT * FROM offers UNION ALL SELECT * FROM gone)
   SELECT array_agg(import_skypilot_catalog.observed_at) AS t, array_agg(c) AS pr, array_agg(x.sku) AS sk,
          array_agg(x.region) AS rg, array_agg(x.pricing) AS pc, array_agg(x.usd) AS us,
@@ -324,10 +310,7 @@ BEGIN
       FROM unnest(cv.sk, cv.rg, cv.pc, cv.us, cv.it) AS x(sk, rg, pc, us, it)
       LEFT JOIN LATERAL (
             SELECT p.observed_at, p.usd_per_gpu_hour, p.gpus_per_instance FROM llm_econ.price_snapshot p
-             WHERE p.sku = x.sk AND p.provider = c AND p.pricing = x.pc
-               AND coalesce(p.region, '') = coalesce(x.rg, '')
-               AND coalesce(p.instance_type, '') = coalesce(x.it, '')
-               AND p.observed_at <= next_at
+             WHERE p.series_id = llm_econ._series_id(x.sk, c, x.pc, x.rg, x.it) AND p.observed_at <= next_at
              ORDER BY p.observed_at DESC LIMIT 1) AS st ON true
      WHERE (st.observed_at IS NULL OR st.observed_at < next_at)
        AND x.us IS DISTINCT FROM st.usd_per_gpu_hour;

@@ -15,7 +15,7 @@ COMMENT ON FUNCTION llm_econ._check_max_age(interval) IS 'internal: returns max_
 -- The as-of core every lookup shares: for each series of (sku, provider, pricing) in region
 -- (NULL = any; as given, lower- or upper-cased, so the series key's index still serves) and of instance type itype (NULL = any), its latest observation
 -- at or before "at", unless that observation is a withdrawal or older than max_age (NULL = no
--- bound).  One index probe per series (price_snapshot_one_observation), so the cost grows with
+-- bound).  One index probe per series (price_snapshot_one_observation, by series_id), so the cost grows with
 -- the number of series and log(history), not with the history.  A plain SQL function: the
 -- planner inlines it, and sku, provider and pricing are equalities on price_series' key even in
 -- a generic plan.
@@ -32,11 +32,7 @@ AS $$
    CROSS JOIN LATERAL (
          SELECT p.observed_at, p.usd_per_gpu_hour, p.gpus_per_instance, p.source_kind, p.suspect
            FROM llm_econ.price_snapshot p
-          WHERE p.sku OPERATOR(pg_catalog.=) s.sku
-            AND p.provider OPERATOR(pg_catalog.=) s.provider
-            AND p.pricing OPERATOR(pg_catalog.=) s.pricing
-            AND coalesce(p.region, '') OPERATOR(pg_catalog.=) coalesce(s.region, '')
-            AND coalesce(p.instance_type, '') OPERATOR(pg_catalog.=) coalesce(s.instance_type, '')
+          WHERE p.series_id OPERATOR(pg_catalog.=) s.series_id
             AND p.observed_at OPERATOR(pg_catalog.<=) $4
           ORDER BY p.observed_at DESC
           LIMIT 1) o
@@ -124,27 +120,23 @@ BEGIN
             AND (price_twap.region IS NULL OR s.region = ANY (ARRAY[price_twap.region, lower(price_twap.region), upper(price_twap.region)]))
             AND (itype IS NULL OR llm_econ._name_key(s.instance_type) = llm_econ._name_key(itype))),
        obs AS (     -- each series: its observation in effect at the start, and those inside the period
-         SELECT s.region, s.instance_type, o.observed_at, o.usd_per_gpu_hour
+         SELECT s.series_id, o.observed_at, o.usd_per_gpu_hour
            FROM series s
           CROSS JOIN LATERAL (
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
-                  WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
-                    AND coalesce(p.region, '') = coalesce(s.region, '')
-                    AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
+                  WHERE p.series_id = s.series_id
                     AND p.observed_at <= lower(during)
                   ORDER BY p.observed_at DESC LIMIT 1)
                 UNION ALL
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
-                  WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
-                    AND coalesce(p.region, '') = coalesce(s.region, '')
-                    AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
+                  WHERE p.series_id = s.series_id
                     AND p.observed_at > lower(during) AND p.observed_at < upper(during))) o),
        spans AS (   -- [a, b): when each observation holds (at most max_age), clipped to the period
          SELECT greatest(obs.observed_at, lower(during)) AS a,
                 least(coalesce(lead(obs.observed_at) OVER w, upper(during)), upper(during),
                       CASE WHEN max_age IS NULL THEN upper(during) ELSE obs.observed_at + max_age END) AS b,
                 obs.usd_per_gpu_hour AS p
-           FROM obs WINDOW w AS (PARTITION BY obs.region, obs.instance_type ORDER BY obs.observed_at)),
+           FROM obs WINDOW w AS (PARTITION BY obs.series_id ORDER BY obs.observed_at)),
        cuts AS (SELECT a AS t FROM spans UNION SELECT b FROM spans),
        pieces AS (SELECT t AS a, lead(t) OVER (ORDER BY t) AS b FROM cuts),
        cheapest AS (
@@ -214,39 +206,4 @@ COMMENT ON COLUMN llm_econ.price_history.source_kind IS 'catalog, history, seed 
 COMMENT ON COLUMN llm_econ.price_history.gpus_per_instance IS 'GPUs in the machine type';
 COMMENT ON COLUMN llm_econ.price_history.suspect IS 'NULL = passed the import checks; else why the price looks wrong';
 
--- Per UTC day: the prices in effect at the end of the day over every series of a SKU and pricing.
-CREATE VIEW llm_econ.price_daily WITH (security_invoker = true) AS
-  WITH spans AS (
-         SELECT p.sku, p.pricing, p.provider, p.usd_per_gpu_hour,
-                p.observed_at AS t0,
-                coalesce(lead(p.observed_at) OVER w, pg_catalog.now()) AS t1
-           FROM llm_econ.price_snapshot p
-         WINDOW w AS (PARTITION BY p.sku, p.provider, p.pricing, coalesce(p.region, ''),
-                                   coalesce(p.instance_type, '') ORDER BY p.observed_at)),
-       days AS (   -- the days at whose end (next midnight UTC) the observation is in effect
-         SELECT d.day, s.sku, s.pricing, s.provider, s.usd_per_gpu_hour
-           FROM spans s
-          CROSS JOIN LATERAL generate_series(date_trunc('day', s.t0 AT TIME ZONE 'UTC'),
-                                             date_trunc('day', s.t1 AT TIME ZONE 'UTC') - interval '1 day',
-                                             interval '1 day') AS d(day)
-          WHERE s.usd_per_gpu_hour IS NOT NULL)
-  SELECT (day AT TIME ZONE 'UTC') AS "time", sku, pricing,
-         min(usd_per_gpu_hour) AS min_usd_per_gpu_hour,
-         round(avg(usd_per_gpu_hour), 6) AS avg_usd_per_gpu_hour,
-         max(usd_per_gpu_hour) AS max_usd_per_gpu_hour,
-         count(DISTINCT provider) AS providers,
-         string_agg(DISTINCT provider, ', ' ORDER BY provider) AS provider_list
-    FROM days
-   GROUP BY day, sku, pricing;
-COMMENT ON VIEW llm_econ.price_daily IS
-  'per UTC day, SKU and pricing: min/avg/max $/GPU-hour over every series (provider, region, instance type) in effect at the end of the day';
-COMMENT ON COLUMN llm_econ.price_daily."time" IS 'the day (midnight UTC)';
-COMMENT ON COLUMN llm_econ.price_daily.sku IS 'gpu_sku key';
-COMMENT ON COLUMN llm_econ.price_daily.pricing IS 'on_demand, spot or reserved';
-COMMENT ON COLUMN llm_econ.price_daily.min_usd_per_gpu_hour IS 'cheapest series';
-COMMENT ON COLUMN llm_econ.price_daily.avg_usd_per_gpu_hour IS 'unweighted mean over the series';
-COMMENT ON COLUMN llm_econ.price_daily.max_usd_per_gpu_hour IS 'dearest series';
-COMMENT ON COLUMN llm_econ.price_daily.providers IS 'number of providers with a price in effect';
-COMMENT ON COLUMN llm_econ.price_daily.provider_list IS 'those providers, comma-separated';
-
-GRANT SELECT ON llm_econ.price_history, llm_econ.price_daily TO PUBLIC;
+GRANT SELECT ON llm_econ.price_history TO PUBLIC;

@@ -105,6 +105,15 @@ AS $$ SELECT coalesce(nullif(pg_catalog.current_setting('llm_econ.import_kind', 
 COMMENT ON FUNCTION llm_econ._source_kind() IS
   'internal: default of price_snapshot.source_kind: the importer''s kind while it writes (llm_econ.import_kind), else manual';
 
+-- The id of a price series: a stable 64-bit hash of its key (src/core/series.c says why a hash
+-- and what a collision does).  Not STRICT: region and instance_type may be NULL, and NULL is a
+-- value of the key.
+CREATE FUNCTION llm_econ._series_id(sku text, provider text, pricing text, region text, instance_type text)
+RETURNS int8
+AS 'MODULE_PATHNAME', 'le_series_id_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._series_id(text, text, text, text, text) IS
+  'internal: the id of the price series (sku, provider, pricing, region, instance_type), a stable 64-bit hash; NULL region or instance type count as values';
+
 CREATE TABLE llm_econ.price_snapshot (
     id                 bigserial PRIMARY KEY,
     observed_at        timestamptz NOT NULL CHECK (pg_catalog.isfinite(observed_at)),
@@ -119,14 +128,14 @@ CREATE TABLE llm_econ.price_snapshot (
     builtin            boolean NOT NULL DEFAULT false,
     source_kind        text NOT NULL DEFAULT llm_econ._source_kind()
                        CHECK (source_kind OPERATOR(pg_catalog.=) ANY (ARRAY['catalog', 'history', 'seed', 'manual'])),
-    suspect            text CHECK (suspect OPERATOR(pg_catalog.<>) '')
+    suspect            text CHECK (suspect OPERATOR(pg_catalog.<>) ''),
+    series_id          int8 NOT NULL
+                       GENERATED ALWAYS AS (llm_econ._series_id(sku, provider, pricing, region, instance_type)) STORED
 );
 
--- One observation per series and instant (region and instance_type NULL count as values: the
--- CHECKs above forbid '', so coalescing to '' is exact).  The same index serves as-of lookups:
--- for one series, "latest observation at or before t" is a single backward index probe.
-CREATE UNIQUE INDEX price_snapshot_one_observation ON llm_econ.price_snapshot
-    (sku, provider, pricing, (coalesce(region, '')), (coalesce(instance_type, '')), observed_at);
+-- One observation per series and instant.  The same index serves as-of lookups: for one
+-- series, "latest observation at or before t" is a single backward index probe.
+CREATE UNIQUE INDEX price_snapshot_one_observation ON llm_econ.price_snapshot (series_id, observed_at);
 CREATE INDEX price_snapshot_observed_at ON llm_econ.price_snapshot (observed_at);
 
 COMMENT ON TABLE llm_econ.price_snapshot IS
@@ -144,6 +153,7 @@ COMMENT ON COLUMN llm_econ.price_snapshot.source IS 'where the observation comes
 COMMENT ON COLUMN llm_econ.price_snapshot.builtin IS 'true for rows shipped with the extension';
 COMMENT ON COLUMN llm_econ.price_snapshot.source_kind IS 'what kind of source: catalog (import_skypilot_catalog), history (load_price_history), seed (shipped seed figure), manual (entered by hand, the default)';
 COMMENT ON COLUMN llm_econ.price_snapshot.suspect IS 'NULL = passed the import checks; else why the price looks wrong (far from the same provider''s other offers of the SKU, or from the series'' previous price); cheapest_offers leaves suspect rows out unless asked';
+COMMENT ON COLUMN llm_econ.price_snapshot.series_id IS 'generated: the series'' id, llm_econ._series_id(sku, provider, pricing, region, instance_type) = price_series.series_id';
 
 -- The dates at which each provider's catalogs (per source) were imported, even when an import
 -- stored nothing new: a catalog imported out of date order is reconciled with the next one.
@@ -174,7 +184,10 @@ CREATE TABLE llm_econ.price_series (
     pricing        text NOT NULL,
     region         text,
     instance_type  text,
-    CONSTRAINT price_series_key UNIQUE NULLS NOT DISTINCT (sku, provider, pricing, region, instance_type)
+    series_id      int8 NOT NULL
+                   GENERATED ALWAYS AS (llm_econ._series_id(sku, provider, pricing, region, instance_type)) STORED,
+    CONSTRAINT price_series_key UNIQUE NULLS NOT DISTINCT (sku, provider, pricing, region, instance_type),
+    CONSTRAINT price_series_id PRIMARY KEY (series_id)
 );
 COMMENT ON TABLE llm_econ.price_series IS
   'derived: the distinct (sku, provider, pricing, region, instance_type) series of price_snapshot, maintained by trigger';
@@ -183,6 +196,7 @@ COMMENT ON COLUMN llm_econ.price_series.provider IS 'provider, lower case';
 COMMENT ON COLUMN llm_econ.price_series.pricing IS 'on_demand, spot or reserved';
 COMMENT ON COLUMN llm_econ.price_series.region IS 'region; NULL = provider-wide';
 COMMENT ON COLUMN llm_econ.price_series.instance_type IS 'machine type; NULL = not given';
+COMMENT ON COLUMN llm_econ.price_series.series_id IS 'generated: the series'' id (llm_econ._series_id of the key), what price_snapshot.series_id refers to';
 
 -- SECURITY DEFINER (with a fixed search_path) so that roles allowed to write prices need no
 -- grant on this derived table; EXECUTE is revoked from PUBLIC (a trigger fires whatever the
@@ -190,6 +204,8 @@ COMMENT ON COLUMN llm_econ.price_series.instance_type IS 'machine type; NULL = n
 -- anything but a trigger of price_snapshot.  Existing series rows are locked (ON CONFLICT DO
 -- UPDATE locks every conflicting row, even when its WHERE is false), so a concurrent delete of
 -- a series' last observation waits for this insert and then sees it (_price_series_prune).
+-- The conflict is on the key, not the id: a new key whose id another key already has (a hash
+-- collision) fails on price_series_id instead of joining that series.
 CREATE FUNCTION llm_econ._price_series_add() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN

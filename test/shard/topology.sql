@@ -26,13 +26,13 @@ CREATE USER MAPPING FOR PUBLIC SERVER shard2 OPTIONS (user 'llm_econ_fdw', passw
 CREATE SCHEMA sharded;
 COMMENT ON SCHEMA sharded IS 'llm_econ price history and spend partitioned over the shards (postgres_fdw foreign partitions)';
 
--- Same columns (and defaults) as the extension's tables.  Ids of rows inserted here come from
+-- Same columns (and defaults, and the generated series_id) as the extension's tables.  Ids of rows inserted here come from
 -- coordinator sequences starting at 10^15, far above the shards' own sequences (shipped rows keep
 -- their ids), so ids stay unique across shards; the natural keys (price: sku, provider, pricing,
 -- region, instance_type, observed_at; spend: tenant, row_hash, occurrence) contain the partition
 -- key, so each shard's unique index enforces them globally.
 CREATE SEQUENCE sharded.price_snapshot_id_seq START 1000000000000000;
-CREATE TABLE sharded.price_snapshot (LIKE llm_econ.price_snapshot INCLUDING DEFAULTS) PARTITION BY LIST (provider);
+CREATE TABLE sharded.price_snapshot (LIKE llm_econ.price_snapshot INCLUDING DEFAULTS INCLUDING GENERATED) PARTITION BY LIST (provider);
 ALTER TABLE sharded.price_snapshot ALTER COLUMN id SET DEFAULT nextval('sharded.price_snapshot_id_seq');
 ALTER SEQUENCE sharded.price_snapshot_id_seq OWNED BY sharded.price_snapshot.id;
 CREATE FOREIGN TABLE sharded.price_snapshot_shard1 PARTITION OF sharded.price_snapshot

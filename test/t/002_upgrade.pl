@@ -114,7 +114,7 @@ sub table_sums
   my $pva = $keep_import_time ? '' : q{
     UNION ALL SELECT 'plan_vs_actual ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY to_jsonb(t)::text)) FROM llm_econ.plan_vs_actual t};
   # price_snapshot columns added by 0.3.0, left out when comparing a row before and after the update
-  my $new = $pre_030_columns ? " - 'source_kind' - 'suspect'" : '';
+  my $new = $pre_030_columns ? " - 'source_kind' - 'suspect' - 'series_id'" : '';
   return q1($db, qq{SELECT string_agg(x, E'\\n' ORDER BY x) FROM (
     SELECT 'gpu_sku ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY sku)) FROM llm_econ.gpu_sku t
     UNION ALL SELECT 'gpu_sku_user ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY sku)) FROM llm_econ.gpu_sku t WHERE NOT builtin
@@ -140,11 +140,17 @@ my $before = table_sums('upgraded', 1, 1);
 like($before, qr/^run_plan 4 /m, 'setup: 0.1.0 database has the plans');
 like($before, qr/^spend 5 /m, 'setup: 0.1.0 database has the bills');
 like($before, qr/^price_snapshot_user 1[0-9] /m, 'setup: 0.1.0 database has the user prices');
+# The library serves a database not yet updated (its price lookups join by the five-column key
+# there, by series_id from 0.3.0 on): the same answer before and after the update.
+my $price_sql = q{SELECT llm_econ.price_at('H100-SXM5', 'gcp', 'on_demand', '2025-01-01')};
+my $price_before = q1('upgraded', $price_sql);
+like($price_before, qr/^[0-9.]+$/, 'price_at works at 0.1.0 with the current library');
 my ($ret, $stdout, $stderr) = $node->psql('upgraded', 'ALTER EXTENSION llm_econ UPDATE');
 is($ret, 0, 'ALTER EXTENSION llm_econ UPDATE succeeds');
 is($stderr, '', 'ALTER EXTENSION llm_econ UPDATE says nothing (no warning, no notice)');
 is(q1('upgraded', q{SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'}), $target, 'extversion is the current version after the update');
 my $after = table_sums('upgraded', 1, 1);
+is(q1('upgraded', $price_sql), $price_before, 'price_at gives the same price after the update (by series_id)');
 # 0.3.0 renames gpu_sku columns, rewrites shipped rows (gpu_sku, mfu_reference), adds shipped aliases (the TPU, Trainium,
 # Azure, Lambda and RunPod names), removes the shipped host-only GCP prices (so price_series changes too) and rewrites the
 # stored plans' specs (new fields, HBM as the driver reports it), on purpose; every other table, the user's price rows

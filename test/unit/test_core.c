@@ -513,6 +513,7 @@ main(void)
 	test_csv();
 	test_bill();
 	test_guard();
+	test_series();
 	test_step();
 	test_step_spec();
 	printf("%d passed, %d failed\n", passed, failed);

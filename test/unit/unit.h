@@ -28,6 +28,7 @@ extern le_spec unit_spec(double n, double d, int g, int gpn, double tflops, doub
 extern void test_csv(void);
 extern void test_bill(void);
 extern void test_guard(void);
+extern void test_series(void);
 extern void test_step(void);
 extern void test_step_spec(void);
 

@@ -23,6 +23,78 @@ ALTER TABLE llm_econ.price_snapshot
 COMMENT ON COLUMN llm_econ.price_snapshot.source_kind IS 'what kind of source: catalog (import_skypilot_catalog), history (load_price_history), seed (shipped seed figure), manual (entered by hand, the default)';
 COMMENT ON COLUMN llm_econ.price_snapshot.suspect IS 'NULL = passed the import checks; else why the price looks wrong (far from the same provider''s other offers of the SKU, or from the series'' previous price); cheapest_offers leaves suspect rows out unless asked';
 
+-- The id of a price series: a stable 64-bit hash of its key (src/core/series.c says why a hash
+-- and what a collision does).  Not STRICT: region and instance_type may be NULL, and NULL is a
+-- value of the key.
+CREATE FUNCTION llm_econ._series_id(sku text, provider text, pricing text, region text, instance_type text)
+RETURNS int8
+AS 'MODULE_PATHNAME', 'le_series_id_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._series_id(text, text, text, text, text) IS
+  'internal: the id of the price series (sku, provider, pricing, region, instance_type), a stable 64-bit hash; NULL region or instance type count as values';
+
+-- Series ids (src/core/series.c): a generated column on both tables, added after the columns
+-- above as a fresh install has it; one observation per series and instant is now keyed by it.
+ALTER TABLE llm_econ.price_snapshot
+  ADD COLUMN series_id int8 NOT NULL
+      GENERATED ALWAYS AS (llm_econ._series_id(sku, provider, pricing, region, instance_type)) STORED;
+COMMENT ON COLUMN llm_econ.price_snapshot.series_id IS 'generated: the series'' id, llm_econ._series_id(sku, provider, pricing, region, instance_type) = price_series.series_id';
+DROP INDEX llm_econ.price_snapshot_one_observation;
+CREATE UNIQUE INDEX price_snapshot_one_observation ON llm_econ.price_snapshot (series_id, observed_at);
+ALTER TABLE llm_econ.price_series
+  ADD COLUMN series_id int8 NOT NULL
+      GENERATED ALWAYS AS (llm_econ._series_id(sku, provider, pricing, region, instance_type)) STORED,
+  ADD CONSTRAINT price_series_id PRIMARY KEY (series_id);
+COMMENT ON COLUMN llm_econ.price_series.series_id IS 'generated: the series'' id (llm_econ._series_id of the key), what price_snapshot.series_id refers to';
+
+-- The importers' change points, by series id.
+CREATE OR REPLACE FUNCTION llm_econ._price_changes(obs_at timestamptz[], provider text[], sku text[], region text[],
+                                        pricing text[], usd numeric[], instance_type text[], gpus int4[])
+RETURNS TABLE (observed_at timestamptz, provider text, sku text, region text, pricing text, usd numeric,
+               instance_type text, gpus int4, is_new boolean, fresh boolean, conflict boolean)
+LANGUAGE sql STABLE
+AS $$
+  WITH cand AS (
+         SELECT c.observed_at, c.provider, c.sku, c.region, c.pricing, c.usd, c.instance_type, c.gpus,
+                true AS is_new, c.ord,
+                llm_econ._series_id(c.sku, c.provider, c.pricing, c.region, c.instance_type) AS series_id
+           FROM unnest($1, $2, $3, $4, $5, $6, $7, $8) WITH ORDINALITY
+                AS c(observed_at, provider, sku, region, pricing, usd, instance_type, gpus, ord)),
+       keys AS (
+         SELECT c.provider, c.sku, c.region, c.pricing, c.instance_type, c.series_id, min(c.observed_at) AS first_at
+           FROM cand c GROUP BY 1, 2, 3, 4, 5, 6),
+       stored AS (
+         SELECT o.observed_at, k.provider, k.sku, k.region, k.pricing, o.usd_per_gpu_hour, k.instance_type,
+                NULL::int4, false, NULL::bigint, k.series_id
+           FROM keys k
+          CROSS JOIN LATERAL (
+                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                  WHERE p.series_id OPERATOR(pg_catalog.=) k.series_id
+                    AND p.observed_at OPERATOR(pg_catalog.<) k.first_at
+                  ORDER BY p.observed_at DESC LIMIT 1)
+                UNION ALL
+                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                  WHERE p.series_id OPERATOR(pg_catalog.=) k.series_id
+                    AND p.observed_at OPERATOR(pg_catalog.>=) k.first_at)) AS o),
+       seq AS (
+         SELECT a.*,
+                lag(a.usd) OVER w AS prev_usd,
+                -- at this instant: is something stored, is it another price, is this the first candidate
+                bool_or(NOT a.is_new) OVER i AS stored_here,
+                min(a.usd) OVER i IS DISTINCT FROM max(a.usd) OVER i
+                  OR (bool_or(a.usd IS NULL) OVER i AND bool_or(a.usd IS NOT NULL) OVER i) AS clash_here,
+                row_number() OVER (PARTITION BY a.series_id, a.observed_at ORDER BY a.is_new, a.ord) AS nth_here
+           FROM (SELECT * FROM cand UNION ALL SELECT * FROM stored) AS a
+         WINDOW w AS (PARTITION BY a.series_id ORDER BY a.observed_at, a.is_new, a.ord),
+                i AS (PARTITION BY a.series_id, a.observed_at))
+  SELECT s.observed_at, s.provider, s.sku, s.region, s.pricing, s.usd, s.instance_type, s.gpus, s.is_new,
+         s.is_new AND NOT s.stored_here AND s.nth_here = 1 AND s.usd IS DISTINCT FROM s.prev_usd,
+         s.is_new AND s.clash_here
+    FROM seq s
+$$;
+COMMENT ON FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[]) IS
+  'internal: annotates candidate observations: fresh = a change point to store; conflict = another price for the same series and instant';
+
+
 -- The dates at which each provider's catalogs (per source) were imported, even when an import
 -- stored nothing new: a catalog imported out of date order is reconciled with the next one.
 CREATE TABLE llm_econ.price_import (
@@ -71,10 +143,7 @@ DELETE FROM llm_econ.price_snapshot p
         OR (p.region = 'northamerica-northeast2' AND p.instance_type LIKE 'a2-megagpu-%' AND p.observed_at >= '2022-02-09 23:07:12+00' AND p.observed_at < '2024-08-17 12:36:16+00' AND p.usd_per_gpu_hour < 2::numeric)
         OR (p.instance_type LIKE 'a3-megagpu-%' AND p.observed_at >= '2024-08-17 10:14:16+00' AND p.observed_at < '2024-08-17 12:36:15+00' AND p.usd_per_gpu_hour < 3::numeric));
 DELETE FROM llm_econ.price_series s
- WHERE NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p
-                    WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
-                      AND coalesce(p.region, '') = coalesce(s.region, '')
-                      AND coalesce(p.instance_type, '') = coalesce(s.instance_type, ''));
+ WHERE NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p WHERE p.series_id = s.series_id);
 
 -- The new SKU and aliases (data/gpu_sku.csv, data/gpu_sku_alias.csv), as a fresh install has them.
 -- gpu_sku by position (the column list may be renamed by another part of this update)
@@ -197,11 +266,7 @@ AS $$
    CROSS JOIN LATERAL (
          SELECT p.observed_at, p.usd_per_gpu_hour, p.gpus_per_instance, p.source_kind, p.suspect
            FROM llm_econ.price_snapshot p
-          WHERE p.sku OPERATOR(pg_catalog.=) s.sku
-            AND p.provider OPERATOR(pg_catalog.=) s.provider
-            AND p.pricing OPERATOR(pg_catalog.=) s.pricing
-            AND coalesce(p.region, '') OPERATOR(pg_catalog.=) coalesce(s.region, '')
-            AND coalesce(p.instance_type, '') OPERATOR(pg_catalog.=) coalesce(s.instance_type, '')
+          WHERE p.series_id OPERATOR(pg_catalog.=) s.series_id
             AND p.observed_at OPERATOR(pg_catalog.<=) $4
           ORDER BY p.observed_at DESC
           LIMIT 1) o
@@ -289,27 +354,23 @@ BEGIN
             AND (price_twap.region IS NULL OR s.region = ANY (ARRAY[price_twap.region, lower(price_twap.region), upper(price_twap.region)]))
             AND (itype IS NULL OR llm_econ._name_key(s.instance_type) = llm_econ._name_key(itype))),
        obs AS (     -- each series: its observation in effect at the start, and those inside the period
-         SELECT s.region, s.instance_type, o.observed_at, o.usd_per_gpu_hour
+         SELECT s.series_id, o.observed_at, o.usd_per_gpu_hour
            FROM series s
           CROSS JOIN LATERAL (
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
-                  WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
-                    AND coalesce(p.region, '') = coalesce(s.region, '')
-                    AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
+                  WHERE p.series_id = s.series_id
                     AND p.observed_at <= lower(during)
                   ORDER BY p.observed_at DESC LIMIT 1)
                 UNION ALL
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
-                  WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
-                    AND coalesce(p.region, '') = coalesce(s.region, '')
-                    AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
+                  WHERE p.series_id = s.series_id
                     AND p.observed_at > lower(during) AND p.observed_at < upper(during))) o),
        spans AS (   -- [a, b): when each observation holds (at most max_age), clipped to the period
          SELECT greatest(obs.observed_at, lower(during)) AS a,
                 least(coalesce(lead(obs.observed_at) OVER w, upper(during)), upper(during),
                       CASE WHEN max_age IS NULL THEN upper(during) ELSE obs.observed_at + max_age END) AS b,
                 obs.usd_per_gpu_hour AS p
-           FROM obs WINDOW w AS (PARTITION BY obs.region, obs.instance_type ORDER BY obs.observed_at)),
+           FROM obs WINDOW w AS (PARTITION BY obs.series_id ORDER BY obs.observed_at)),
        cuts AS (SELECT a AS t FROM spans UNION SELECT b FROM spans),
        pieces AS (SELECT t AS a, lead(t) OVER (ORDER BY t) AS b FROM cuts),
        cheapest AS (
@@ -387,33 +448,14 @@ AS 'MODULE_PATHNAME', 'le_skypilot_offers' LANGUAGE C IMMUTABLE STRICT PARALLEL 
 COMMENT ON FUNCTION llm_econ._skypilot_offers(text, text) IS
   'internal: parses one SkyPilot vms.csv into per-GPU offers (cheapest zone per region; GCP host + accelerator) with the instance price per hour; used by import_skypilot_catalog';
 
--- A name (key or alias; case, spaces, - and _ ignored) to its gpu_sku key; NULL when unknown
--- (importers count those).  An exact spelling wins over a normalised one, a key over an alias.
-CREATE OR REPLACE FUNCTION llm_econ._sku_find(name text) RETURNS text
-LANGUAGE sql STABLE PARALLEL SAFE
-AS $$
-  SELECT m.sku FROM (
-      SELECT g.sku, 0 AS pref, pg_catalog.lower(g.sku) OPERATOR(pg_catalog.<>) pg_catalog.lower($1) AS inexact
-        FROM llm_econ.gpu_sku g
-       WHERE llm_econ._name_key(g.sku) OPERATOR(pg_catalog.=) llm_econ._name_key($1)
-      UNION ALL
-      SELECT a.sku, 1, pg_catalog.lower(a.alias) OPERATOR(pg_catalog.<>) pg_catalog.lower($1)
-        FROM llm_econ.gpu_sku_alias a
-       WHERE llm_econ._name_key(a.alias) OPERATOR(pg_catalog.=) llm_econ._name_key($1)) AS m
-   ORDER BY m.inexact, m.pref LIMIT 1
-$$;
-COMMENT ON FUNCTION llm_econ._sku_find(text) IS 'internal: the gpu_sku key of a name or alias (case, spaces, - and _ ignored), or NULL';
-
 -- The GPUs per machine gpu_sku_alias knows for a machine type (NULL: unknown).
+CREATE OR REPLACE FUNCTION llm_econ._sku_find(name text) RETURNS text
+AS 'MODULE_PATHNAME', 'le_sku_find_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._sku_find(text) IS 'internal: the gpu_sku key of a name or alias (case, spaces, - and _ ignored; exact spelling first, keys before aliases), or NULL';
+
 CREATE FUNCTION llm_econ._known_gpus(instance_type text) RETURNS int4
-LANGUAGE sql STABLE PARALLEL SAFE
-AS $$
-  SELECT a.gpus_per_instance FROM llm_econ.gpu_sku_alias a
-   WHERE llm_econ._name_key(a.alias) OPERATOR(pg_catalog.=) llm_econ._name_key($1)
-     AND a.gpus_per_instance IS NOT NULL
-   ORDER BY pg_catalog.lower(a.alias) OPERATOR(pg_catalog.<>) pg_catalog.lower($1) LIMIT 1
-$$;
-COMMENT ON FUNCTION llm_econ._known_gpus(text) IS 'internal: GPUs per machine of a machine type per gpu_sku_alias, or NULL when unknown';
+AS 'MODULE_PATHNAME', 'le_known_gpus_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._known_gpus(text) IS 'internal: GPUs per machine of a machine type per gpu_sku_alias (exact spelling first), or NULL when unknown';
 
 -- A catalog price is suspect when it is more than 3x away (either way) from the median of the
 -- same provider's offers of that SKU and pricing in effect at the same instant (once the
@@ -432,7 +474,7 @@ BEGIN
       USING ERRCODE = 'insufficient_privilege';
   END IF;
   WITH mine AS MATERIALIZED (
-         SELECT n.id, n.provider, n.sku, n.pricing, n.region, n.instance_type, n.observed_at, n.usd_per_gpu_hour
+         SELECT n.id, n.provider, n.sku, n.pricing, n.series_id, n.observed_at, n.usd_per_gpu_hour
            FROM new_rows n WHERE n.source_kind = 'catalog' AND n.usd_per_gpu_hour IS NOT NULL),
        peers AS MATERIALIZED (
          SELECT g.provider, g.sku, g.pricing, g.observed_at, x.n, x.med
@@ -456,10 +498,7 @@ BEGIN
                           AND peer.observed_at = m.observed_at
            LEFT JOIN LATERAL (
                  SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
-                  WHERE p.sku = m.sku AND p.provider = m.provider AND p.pricing = m.pricing
-                    AND coalesce(p.region, '') = coalesce(m.region, '')
-                    AND coalesce(p.instance_type, '') = coalesce(m.instance_type, '')
-                    AND p.observed_at < m.observed_at
+                  WHERE p.series_id = m.series_id AND p.observed_at < m.observed_at
                   ORDER BY p.observed_at DESC LIMIT 1) AS prev ON true)
   UPDATE llm_econ.price_snapshot p SET suspect = c.why
     FROM checked c WHERE p.id = c.id AND c.why IS NOT NULL;
@@ -516,17 +555,16 @@ BEGIN
                 LATERAL (VALUES (r.instance_type), (r.accelerator),
                                 (r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END)) AS v(n)
           WHERE v.n IS NOT NULL),
-       map AS MATERIALIZED (SELECT names.n, llm_econ._sku_find(names.n) AS sku FROM names),
-       known AS MATERIALIZED (
-         SELECT t.instance_type, llm_econ._known_gpus(t.instance_type) AS gpus
-           FROM (SELECT DISTINCT r.instance_type FROM raw r WHERE r.instance_type IS NOT NULL) AS t),
+       -- _sku_find's and _known_gpus's rule for all names in one query
+       map AS MATERIALIZED (SELECT m.name AS n, m.sku, m.gpus_per_instance AS gpus
+                              FROM llm_econ._sku_map(ARRAY(SELECT names.n FROM names)) AS m),
        parsed AS MATERIALIZED (
          SELECT r.*, coalesce(mi.sku, mv.sku, ma.sku) AS sku, k.gpus AS known_gpus
            FROM raw r
            LEFT JOIN map mi ON mi.n = r.instance_type
            LEFT JOIN map mv ON mv.n = r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END
            LEFT JOIN map ma ON ma.n = r.accelerator
-           LEFT JOIN known k ON k.instance_type = r.instance_type),
+           LEFT JOIN map k ON k.n = r.instance_type),
        priced AS (
          SELECT p.sku, p.region, p.pricing, p.instance_type, coalesce(p.known_gpus, p.gpus_per_instance) AS gpus,
                 CASE WHEN p.known_gpus IS NULL OR p.known_gpus = p.gpus_per_instance THEN p.usd_per_gpu_hour
@@ -534,24 +572,19 @@ BEGIN
            FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL),
        offers AS (   -- the cheapest offer per series
          SELECT DISTINCT ON (o.sku, o.region, o.pricing, o.instance_type)
-                o.sku, o.region, o.pricing, llm_econ._usd(o.usd) AS usd, o.instance_type, o.gpus
+                o.sku, o.region, o.pricing, llm_econ._usd(o.usd) AS usd, o.instance_type, o.gpus,
+                llm_econ._series_id(o.sku, c, o.pricing, o.region, o.instance_type) AS series_id
            FROM priced o
           ORDER BY o.sku, o.region, o.pricing, o.instance_type, o.usd),
        gone AS (     -- series an earlier catalog of this cloud listed and this one does not
-         SELECT s.sku, s.region, s.pricing, NULL::numeric AS usd, s.instance_type, NULL::int4 AS gpus
+         SELECT s.sku, s.region, s.pricing, NULL::numeric AS usd, s.instance_type, NULL::int4 AS gpus, s.series_id
            FROM llm_econ.price_series s
           CROSS JOIN LATERAL (
                 SELECT p.usd_per_gpu_hour, p.source FROM llm_econ.price_snapshot p
-                 WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
-                   AND coalesce(p.region, '') = coalesce(s.region, '')
-                   AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
-                   AND p.observed_at <= import_skypilot_catalog.observed_at
+                 WHERE p.series_id = s.series_id AND p.observed_at <= import_skypilot_catalog.observed_at
                  ORDER BY p.observed_at DESC LIMIT 1) AS cur
           WHERE s.provider = c AND cur.usd_per_gpu_hour IS NOT NULL AND cur.source = src
-            AND NOT EXISTS (SELECT 1 FROM offers x
-                             WHERE x.sku = s.sku AND x.pricing = s.pricing
-                               AND coalesce(x.region, '') = coalesce(s.region, '')
-                               AND coalesce(x.instance_type, '') = coalesce(s.instance_type, ''))),
+            AND NOT EXISTS (SELECT 1 FROM offers x WHERE x.series_id = s.series_id)),
        cand AS (SELECT * FROM offers UNION ALL SELECT * FROM gone)
   SELECT array_agg(import_skypilot_catalog.observed_at) AS t, array_agg(c) AS pr, array_agg(x.sku) AS sk,
          array_agg(x.region) AS rg, array_agg(x.pricing) AS pc, array_agg(x.usd) AS us,
@@ -594,10 +627,7 @@ BEGIN
       FROM unnest(cv.sk, cv.rg, cv.pc, cv.us, cv.it) AS x(sk, rg, pc, us, it)
       LEFT JOIN LATERAL (
             SELECT p.observed_at, p.usd_per_gpu_hour, p.gpus_per_instance FROM llm_econ.price_snapshot p
-             WHERE p.sku = x.sk AND p.provider = c AND p.pricing = x.pc
-               AND coalesce(p.region, '') = coalesce(x.rg, '')
-               AND coalesce(p.instance_type, '') = coalesce(x.it, '')
-               AND p.observed_at <= next_at
+             WHERE p.series_id = llm_econ._series_id(x.sk, c, x.pc, x.rg, x.it) AND p.observed_at <= next_at
              ORDER BY p.observed_at DESC LIMIT 1) AS st ON true
      WHERE (st.observed_at IS NULL OR st.observed_at < next_at)
        AND x.us IS DISTINCT FROM st.usd_per_gpu_hour;
@@ -643,129 +673,4 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION llm_econ.import_skypilot_catalog(text, text, timestamptz) IS
   'imports one SkyPilot vms.csv (any cloud; columns found by header name) as one dated snapshot of per-GPU prices: new rows only where a series'' price changes; the GPU count gpu_sku_alias knows wins over the catalog''s (corrected), machine types without a known count are reported (unverified), prices more than 3x from the same provider''s other offers or the previous price are flagged (suspect); skipped rows are counted with a NOTICE naming the fix; series an earlier catalog listed and this one does not are withdrawn, and a backfilled catalog is reconciled with the next later one';
-
-CREATE OR REPLACE FUNCTION llm_econ._load_price_history(source text, on_mismatch text, quiet boolean,
-    OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint)
-LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
-AS $$
-#variable_conflict use_column
-DECLARE
-  num constant text := '^[0-9]+(\.[0-9]+)?$';
-  ts constant text := '^[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)$';
-  bad record;
-  names text;
-  me text;
-BEGIN
-  IF source IS NULL OR btrim(source) = '' THEN
-    RAISE EXCEPTION 'source must name where the history comes from' USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  IF on_mismatch IS NULL OR on_mismatch NOT IN ('error', 'skip') THEN
-    RAISE EXCEPTION 'on_mismatch must be one of error, skip, got "%"', on_mismatch USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  IF current_setting('transaction_isolation') <> 'read committed' THEN
-    RAISE EXCEPTION '% must run at READ COMMITTED, not %', 'load_price_history', upper(current_setting('transaction_isolation'))
-      USING ERRCODE = 'invalid_transaction_state',
-            HINT = 'Imports serialise with other imports of the same provider and must see their commits.';
-  END IF;
-  me := CURRENT_USER;   -- only the rows this role staged: two writers never load each other's
-
-  -- 1. every field well-formed; the first bad line is the error
-  SELECT * INTO bad FROM (
-    SELECT row_number() OVER (ORDER BY s.id) + 1 AS line, s.*,
-           CASE
-             WHEN s.observed_at IS NULL OR s.observed_at !~ ts THEN 'observed_at is not an ISO 8601 timestamp'
-             WHEN s.valid_to IS NULL OR s.valid_to !~ ts THEN 'valid_to is not an ISO 8601 timestamp'
-             WHEN s.cloud IS NULL OR s.cloud !~ '^[a-z0-9][a-z0-9._-]*$' THEN 'cloud must be a lower-case provider name'
-             WHEN s.region IS NULL OR s.region = '' THEN 'region is empty'
-             WHEN s.instance_type IS NULL OR s.instance_type = '' THEN 'instance_type is empty'
-             WHEN s.accelerator IS NULL OR s.accelerator = '' THEN 'accelerator is empty'
-             WHEN s.accelerator_count IS NULL OR s.accelerator_count !~ '^[1-9][0-9]{0,3}(\.0+)?$' THEN 'accelerator_count is not a whole number in [1, 9999]'
-             WHEN coalesce(s.price_on_demand_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'price_on_demand_usd_per_hour is not a non-negative number'
-             WHEN coalesce(s.spot_price_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'spot_price_usd_per_hour is not a non-negative number'
-             WHEN coalesce(s.price_on_demand_per_gpu_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'price_on_demand_per_gpu_usd_per_hour is not a non-negative number'
-             WHEN coalesce(s.spot_price_per_gpu_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'spot_price_per_gpu_usd_per_hour is not a non-negative number'
-           END AS problem
-      FROM llm_econ.price_history_staging s WHERE s.staged_by = me) AS v
-   WHERE v.problem IS NOT NULL ORDER BY v.line LIMIT 1;
-  IF FOUND THEN
-    RAISE EXCEPTION 'price_history_staging line %: %', bad.line, bad.problem
-      USING ERRCODE = 'invalid_parameter_value',
-            DETAIL = format('observed_at=%L valid_to=%L cloud=%L region=%L instance_type=%L accelerator=%L count=%L prices=%L/%L/%L/%L',
-                            bad.observed_at, bad.valid_to, bad.cloud, bad.region, bad.instance_type, bad.accelerator,
-                            bad.accelerator_count, bad.price_on_demand_usd_per_hour, bad.spot_price_usd_per_hour,
-                            bad.price_on_demand_per_gpu_usd_per_hour, bad.spot_price_per_gpu_usd_per_hour),
-            HINT = 'Lines count from 2: line 1 is the CSV header.';
-  END IF;
-
-  -- 2. the patterns above still let an impossible date through (2024-02-30): find its line
-  BEGIN
-    PERFORM count(h.*) FROM llm_econ._staged_history() AS h;   -- count(h.*) evaluates every cast
-  EXCEPTION WHEN datetime_field_overflow OR invalid_datetime_format THEN
-    FOR bad IN SELECT row_number() OVER (ORDER BY s.id) + 1 AS line, s.observed_at, s.valid_to
-                 FROM llm_econ.price_history_staging s WHERE s.staged_by = me ORDER BY s.id LOOP
-      BEGIN
-        PERFORM bad.observed_at::timestamptz, bad.valid_to::timestamptz;
-      EXCEPTION WHEN OTHERS THEN
-        RAISE EXCEPTION 'price_history_staging line %: %', bad.line, SQLERRM USING ERRCODE = 'invalid_parameter_value';
-      END;
-    END LOOP;
-    RAISE;
-  END;
-
-  SELECT * INTO bad FROM llm_econ._staged_history() h WHERE h.valid_to <= h.observed_at ORDER BY h.line LIMIT 1;
-  IF FOUND THEN
-    RAISE EXCEPTION 'price_history_staging line %: valid_to % is not after observed_at %', bad.line, bad.valid_to, bad.observed_at
-      USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  SELECT * INTO bad FROM llm_econ._staged_history() h WHERE h.observed_at > now() + interval '1 day' ORDER BY h.line LIMIT 1;
-  IF FOUND THEN
-    RAISE EXCEPTION 'price_history_staging line %: observed_at % is later than now() + 1 day', bad.line, bad.observed_at
-      USING ERRCODE = 'invalid_parameter_value', HINT = 'A price cannot be observed in the future.';
-  END IF;
-  IF on_mismatch = 'error' THEN
-    SELECT * INTO bad FROM llm_econ._staged_history() h
-     WHERE h.problem IS NOT NULL AND h.problem NOT LIKE 'unknown%' ORDER BY h.line LIMIT 1;
-    IF FOUND THEN
-      RAISE EXCEPTION 'price_history_staging line %: %', bad.line, bad.problem USING ERRCODE = 'invalid_parameter_value',
-        HINT = 'The instance type decides the GPU; on_mismatch => ''skip'' counts such lines as skipped.';
-    END IF;
-  END IF;
-
-  PERFORM set_config('llm_econ.import_kind', 'history', true);
-  -- 3. candidates: each line's prices (0 or empty = not offered), and withdrawals where a
-  --    machine disappears (a gap before its next line, or an end before the end of coverage)
-  WITH staged AS MATERIALIZED (SELECT * FROM llm_econ._staged_history()),
-       h AS (
-         SELECT x.*, lead(x.observed_at) OVER (PARTITION BY x.cloud, x.region, x.instance_type ORDER BY x.observed_at) AS next_at,
-                (SELECT max(y.valid_to) FROM staged y) AS coverage_end
-           FROM staged x WHERE x.problem IS NULL),
-       cand AS (
-         SELECT h.observed_at AS t, h.cloud, h.sku, h.region, k.pricing,
-                nullif(CASE k.pricing WHEN 'on_demand' THEN h.od ELSE h.spot END, 0) AS usd,
-                h.instance_type, h.n
-           FROM h CROSS JOIN (VALUES ('on_demand'), ('spot')) AS k(pricing)
-         UNION ALL
-         SELECT h.valid_to, h.cloud, h.sku, h.region, k.pricing, NULL, h.instance_type, h.n
-           FROM h CROSS JOIN (VALUES ('on_demand'), ('spot')) AS k(pricing)
-          WHERE (h.next_at IS NULL AND h.valid_to < h.coverage_end) OR h.valid_to < h.next_at),
-       arr AS (SELECT array_agg(t) AS t, array_agg(cloud) AS pr, array_agg(sku) AS sk, array_agg(region) AS rg,
-                      array_agg(pricing) AS pc, array_agg(usd) AS us, array_agg(instance_type) AS it, array_agg(n) AS gp
-                 FROM (SELECT * FROM cand ORDER BY t) AS o),
-       stats AS (SELECT count(*) AS n, string_agg(DISTINCT x.problem, '; ') AS names
-                   FROM staged x WHERE x.problem IS NOT NULL)
-  SELECT rp.inserted, rp.unchanged, rp.withdrawn, stats.n, stats.names
-    INTO inserted, unchanged, withdrawn, skipped, names
-    FROM arr, stats, LATERAL llm_econ._record_prices(arr.t, arr.pr, arr.sk, arr.rg, arr.pc, arr.us, arr.it, arr.gp, source) AS rp;
-  PERFORM set_config('llm_econ.import_kind', '', true);
-  IF skipped > 0 AND NOT quiet THEN
-    RAISE NOTICE 'skipped % lines: %', skipped, left(names, 500);
-  END IF;
-
-  DELETE FROM llm_econ.price_history_staging s WHERE s.staged_by = me;
-  inserted := coalesce(inserted, 0);
-  unchanged := coalesce(unchanged, 0);
-  withdrawn := coalesce(withdrawn, 0);
-END $$;
-COMMENT ON FUNCTION llm_econ._load_price_history(text, text, boolean) IS
-  'internal: load_price_history with the install script''s quiet mode';
 

@@ -70,7 +70,7 @@ BEGIN
   IF NEW.usd_per_gpu_hour IS NULL THEN
     NEW.usd_per_gpu_hour := llm_econ.price_at((NEW.spec).sku, NEW.provider, NEW.pricing, NEW.planned_at, NEW.region);
     IF NEW.usd_per_gpu_hour IS NULL THEN
-      RAISE EXCEPTION 'no % price is known for sku % from provider "%" at %', NEW.pricing, (NEW.spec).sku,
+      RAISE EXCEPTION 'no % price is known for sku "%" from provider "%" at %', NEW.pricing, (NEW.spec).sku,
                       NEW.provider, NEW.planned_at
         USING ERRCODE = 'invalid_parameter_value',
               HINT = 'Give usd_per_gpu_hour, or add the price to llm_econ.price_snapshot.';

@@ -59,7 +59,7 @@ BEGIN
     INTO price_low, price_high, watts
     FROM llm_econ.gpu_sku g WHERE g.sku OPERATOR(pg_catalog.=) key;
   IF price_low IS NULL AND price_high IS NULL THEN
-    RAISE EXCEPTION 'sku % has no list price', key USING ERRCODE = 'invalid_parameter_value',
+    RAISE EXCEPTION 'sku "%" has no list price', key USING ERRCODE = 'invalid_parameter_value',
       HINT = 'Set list_price_usd_low and list_price_usd_high in llm_econ.gpu_sku.';
   END IF;
   -- purchase price: the midpoint of the quoted range (the one end given when only one is)

@@ -1,12 +1,4 @@
--- 90_house.sql: the house-keeping of 0.3.0 (issue 18): one SKU rule in C (src/sku.c) that SQL calls; the series prune and the history loader read their input once. It carries the final definitions of the functions several parts of this round changed (import_skypilot_catalog, _staged_history, _load_price_history, _price_series_prune), so the parts before it no longer repeat them.
-
-CREATE OR REPLACE FUNCTION llm_econ._sku_find(name text) RETURNS text
-AS 'MODULE_PATHNAME', 'le_sku_find_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION llm_econ._sku_find(text) IS 'internal: the gpu_sku key of a name or alias (case, spaces, - and _ ignored; exact spelling first, keys before aliases), or NULL';
-
-CREATE OR REPLACE FUNCTION llm_econ._known_gpus(instance_type text) RETURNS int4
-AS 'MODULE_PATHNAME', 'le_known_gpus_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION llm_econ._known_gpus(text) IS 'internal: GPUs per machine of a machine type per gpu_sku_alias (exact spelling first), or NULL when unknown';
+-- 90_house.sql: the house-keeping of 0.3.0 (issue 18): one SKU rule in C (src/sku.c) that SQL calls; the series prune and the history loader read their input once. It carries the final definitions of the functions several parts of this round changed (_staged_history, _load_price_history, _price_series_prune), so the parts before it no longer repeat them; import_skypilot_catalog, _sku_find and _known_gpus have theirs in 20_prices.sql.
 
 CREATE OR REPLACE FUNCTION llm_econ._sku_map(names text[], OUT name text, OUT sku text, OUT gpus_per_instance int4)
 RETURNS SETOF record
@@ -43,224 +35,36 @@ AS $$
 $$;
 COMMENT ON FUNCTION llm_econ._staged_history() IS 'internal: the rows the current role staged in price_history_staging, typed, with line numbers and SKUs';
 
-CREATE OR REPLACE FUNCTION llm_econ.import_skypilot_catalog(cloud text, catalog_csv text, observed_at timestamptz,
-    OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint,
-    OUT corrected bigint, OUT unverified bigint, OUT suspect bigint)
-LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
-AS $$
-#variable_conflict use_column
-DECLARE
-  c text := lower(btrim(cloud));
-  src text;
-  unknown text;
-  cv record;
-  stats record;
-  fix record;
-  next_at timestamptz;
-  have_fix boolean := false;
-  rp record;
-BEGIN
-  IF cloud IS NULL OR catalog_csv IS NULL OR observed_at IS NULL THEN
-    RAISE EXCEPTION 'cloud, catalog_csv and observed_at must not be NULL' USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  IF current_setting('transaction_isolation') <> 'read committed' THEN
-    RAISE EXCEPTION '% must run at READ COMMITTED, not %', 'import_skypilot_catalog', upper(current_setting('transaction_isolation'))
-      USING ERRCODE = 'invalid_transaction_state',
-            HINT = 'Imports serialise with other imports of the same provider and must see their commits.';
-  END IF;
-  IF NOT (c = ANY (llm_econ._skypilot_clouds())) THEN
-    RAISE EXCEPTION 'unknown cloud "%"', cloud USING ERRCODE = 'invalid_parameter_value',
-      DETAIL = 'Known clouds: ' || array_to_string(llm_econ._skypilot_clouds(), ', ') || '.';
-  END IF;
-  IF NOT isfinite(observed_at) OR observed_at > now() + interval '1 day' THEN
-    RAISE EXCEPTION 'observed_at must be at most now() + 1 day, got %', observed_at
-      USING ERRCODE = 'invalid_parameter_value', HINT = 'A catalog cannot be observed in the future.';
-  END IF;
-  src := 'SkyPilot catalog vms.csv (' || c || ')';
-
-  -- one importer per provider at a time; a malformed catalog raises before anything is stored
-  PERFORM llm_econ._lock_providers(ARRAY[c]);
-  -- 1. the catalog's offers, with the GPU count gpu_sku_alias knows for each machine type (it
-  --    wins over the catalog's), and the series an earlier catalog listed and this one does not
-  WITH raw AS MATERIALIZED (SELECT o.* FROM llm_econ._skypilot_offers(c, catalog_csv) AS o),
-       names AS (   -- each distinct name is looked up once
-         SELECT DISTINCT v.n FROM raw r,
-                LATERAL (VALUES (r.instance_type), (r.accelerator),
-                                (r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END)) AS v(n)
-          WHERE v.n IS NOT NULL),
-       -- _sku_find's and _known_gpus's rule for all names in one query
-       map AS MATERIALIZED (SELECT m.name AS n, m.sku, m.gpus_per_instance AS gpus
-                              FROM llm_econ._sku_map(ARRAY(SELECT names.n FROM names)) AS m),
-       parsed AS MATERIALIZED (
-         SELECT r.*, coalesce(mi.sku, mv.sku, ma.sku) AS sku, k.gpus AS known_gpus
-           FROM raw r
-           LEFT JOIN map mi ON mi.n = r.instance_type
-           LEFT JOIN map mv ON mv.n = r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END
-           LEFT JOIN map ma ON ma.n = r.accelerator
-           LEFT JOIN map k ON k.n = r.instance_type),
-       priced AS (
-         SELECT p.sku, p.region, p.pricing, p.instance_type, coalesce(p.known_gpus, p.gpus_per_instance) AS gpus,
-                CASE WHEN p.known_gpus IS NULL OR p.known_gpus = p.gpus_per_instance THEN p.usd_per_gpu_hour
-                     ELSE round(p.usd_per_hour / p.known_gpus::numeric, 10) END AS usd
-           FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL),
-       offers AS (   -- the cheapest offer per series
-         SELECT DISTINCT ON (o.sku, o.region, o.pricing, o.instance_type)
-                o.sku, o.region, o.pricing, llm_econ._usd(o.usd) AS usd, o.instance_type, o.gpus
-           FROM priced o
-          ORDER BY o.sku, o.region, o.pricing, o.instance_type, o.usd),
-       gone AS (     -- series an earlier catalog of this cloud listed and this one does not
-         SELECT s.sku, s.region, s.pricing, NULL::numeric AS usd, s.instance_type, NULL::int4 AS gpus
-           FROM llm_econ.price_series s
-          CROSS JOIN LATERAL (
-                SELECT p.usd_per_gpu_hour, p.source FROM llm_econ.price_snapshot p
-                 WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
-                   AND coalesce(p.region, '') = coalesce(s.region, '')
-                   AND coalesce(p.instance_type, '') = coalesce(s.instance_type, '')
-                   AND p.observed_at <= import_skypilot_catalog.observed_at
-                 ORDER BY p.observed_at DESC LIMIT 1) AS cur
-          WHERE s.provider = c AND cur.usd_per_gpu_hour IS NOT NULL AND cur.source = src
-            AND NOT EXISTS (SELECT 1 FROM offers x
-                             WHERE x.sku = s.sku AND x.pricing = s.pricing
-                               AND coalesce(x.region, '') = coalesce(s.region, '')
-                               AND coalesce(x.instance_type, '') = coalesce(s.instance_type, ''))),
-       cand AS (SELECT * FROM offers UNION ALL SELECT * FROM gone)
-  SELECT array_agg(import_skypilot_catalog.observed_at) AS t, array_agg(c) AS pr, array_agg(x.sku) AS sk,
-         array_agg(x.region) AS rg, array_agg(x.pricing) AS pc, array_agg(x.usd) AS us,
-         array_agg(x.instance_type) AS it, array_agg(x.gpus) AS gp,
-         (SELECT coalesce(sum(p.catalog_rows) FILTER (WHERE p.sku IS NULL OR p.usd_per_gpu_hour IS NULL), 0) FROM parsed p) AS skipped,
-         (SELECT string_agg(format('%s row(s) of %s: %s', w.n, w.names, w.why), '; ' ORDER BY w.why) FROM (
-            SELECT sum(q.catalog_rows) AS n, string_agg(DISTINCT coalesce(q.accelerator, '?'), ', ') AS names, q.why
-              FROM (SELECT p.catalog_rows, p.accelerator,
-                           CASE
-                             WHEN p.sku IS NOT NULL AND p.instance_type IS NULL
-                               THEN 'GCP accelerator rows no machine type pairs with in their zone; the machine''s price is missing, so the catalog cannot price them'
-                             WHEN p.sku IS NOT NULL
-                               THEN 'GCP machine rows no accelerator row pairs with in their zone; the GPUs'' price is missing, so the catalog cannot price them'
-                             WHEN p.accelerator ~* '^tpu'
-                               THEN 'TPUs, not GPUs; not priced here'
-                             ELSE 'unknown names: add them to llm_econ.gpu_sku_alias, or, for a part gpu_sku lacks, a llm_econ.gpu_sku row with its source'
-                           END AS why
-                      FROM parsed p WHERE p.sku IS NULL OR p.usd_per_gpu_hour IS NULL) AS q
-             GROUP BY q.why) AS w) AS skip_why,
-         (SELECT count(*) FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL
-                                          AND p.known_gpus <> p.gpus_per_instance) AS corrected,
-         (SELECT string_agg(DISTINCT format('%s lists %s GPUs per machine, %s known', p.instance_type, p.gpus_per_instance, p.known_gpus), '; ')
-            FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.known_gpus <> p.gpus_per_instance) AS corrected_why,
-         (SELECT count(DISTINCT p.instance_type) FROM parsed p
-           WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified,
-         (SELECT string_agg(DISTINCT p.instance_type, ', ') FROM parsed p
-           WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified_why
-    INTO cv FROM cand x;
-
-  -- 2. a backfill (a later catalog of this cloud is stored already): what that later catalog
-  --    listed must still hold from its date on, so each series this import changes gets, at that
-  --    date, the price it had there (or a withdrawal when the later catalog did not list it)
-  SELECT min(i.observed_at) INTO next_at FROM llm_econ.price_import i
-   WHERE i.provider = c AND i.source = src AND i.observed_at > import_skypilot_catalog.observed_at;
-  IF next_at IS NOT NULL AND cv.sk IS NOT NULL THEN
-    SELECT array_agg(next_at) AS t, array_agg(c) AS pr, array_agg(x.sk) AS sk, array_agg(x.rg) AS rg,
-           array_agg(x.pc) AS pc, array_agg(st.usd_per_gpu_hour) AS us, array_agg(x.it) AS it,
-           array_agg(st.gpus_per_instance) AS gp
-      INTO fix
-      FROM unnest(cv.sk, cv.rg, cv.pc, cv.us, cv.it) AS x(sk, rg, pc, us, it)
-      LEFT JOIN LATERAL (
-            SELECT p.observed_at, p.usd_per_gpu_hour, p.gpus_per_instance FROM llm_econ.price_snapshot p
-             WHERE p.sku = x.sk AND p.provider = c AND p.pricing = x.pc
-               AND coalesce(p.region, '') = coalesce(x.rg, '')
-               AND coalesce(p.instance_type, '') = coalesce(x.it, '')
-               AND p.observed_at <= next_at
-             ORDER BY p.observed_at DESC LIMIT 1) AS st ON true
-     WHERE (st.observed_at IS NULL OR st.observed_at < next_at)
-       AND x.us IS DISTINCT FROM st.usd_per_gpu_hour;
-    have_fix := fix.t IS NOT NULL;
-  END IF;
-
-  -- 3. store (rows written here are of kind catalog), then check the new prices
-  PERFORM set_config('llm_econ.import_kind', 'catalog', true);
-  SELECT * INTO rp FROM llm_econ._record_prices(cv.t, cv.pr, cv.sk, cv.rg, cv.pc, cv.us, cv.it, cv.gp, src);
-  inserted := coalesce(rp.inserted, 0);
-  unchanged := coalesce(rp.unchanged, 0);
-  withdrawn := coalesce(rp.withdrawn, 0);
-  IF have_fix THEN
-    SELECT * INTO rp FROM llm_econ._record_prices(fix.t, fix.pr, fix.sk, fix.rg, fix.pc, fix.us, fix.it, fix.gp, src);
-    inserted := inserted + coalesce(rp.inserted, 0);
-    withdrawn := withdrawn + coalesce(rp.withdrawn, 0);
-  END IF;
-  PERFORM set_config('llm_econ.import_kind', '', true);
-  INSERT INTO llm_econ.price_import (provider, source, observed_at)
-  VALUES (c, src, import_skypilot_catalog.observed_at) ON CONFLICT DO NOTHING;
-  SELECT count(*) INTO suspect FROM llm_econ.price_snapshot p
-   WHERE p.provider = c AND p.source = src AND p.observed_at IN (import_skypilot_catalog.observed_at, next_at)
-     AND p.suspect IS NOT NULL;
-  skipped := cv.skipped;
-  corrected := cv.corrected;
-  unverified := cv.unverified;
-
-  IF skipped > 0 THEN
-    RAISE NOTICE 'skipped % catalog rows: %', skipped, cv.skip_why;
-  END IF;
-  IF corrected > 0 THEN
-    RAISE NOTICE 'corrected the GPU count of % catalog offers: %', corrected, cv.corrected_why
-      USING HINT = 'The count in llm_econ.gpu_sku_alias wins over the catalog''s; per-GPU prices use it.';
-  END IF;
-  IF unverified > 0 THEN
-    RAISE NOTICE '% machine types have no known GPU count and were priced with the catalog''s: %', unverified, left(cv.unverified_why, 500)
-      USING HINT = 'Add them to llm_econ.gpu_sku_alias with gpus_per_instance.';
-  END IF;
-  IF suspect > 0 THEN
-    RAISE NOTICE '% prices are more than 3x from the same provider''s other offers of the SKU or from the series'' previous price', suspect
-      USING HINT = 'They are stored with price_snapshot.suspect set; cheapest_offers leaves them out unless include_suspect => true.';
-  END IF;
-END $$;
-COMMENT ON FUNCTION llm_econ.import_skypilot_catalog(text, text, timestamptz) IS
-  'imports one SkyPilot vms.csv (any cloud; columns found by header name) as one dated snapshot of per-GPU prices: new rows only where a series'' price changes; the GPU count gpu_sku_alias knows wins over the catalog''s (corrected), machine types without a known count are reported (unverified), prices more than 3x from the same provider''s other offers or the previous price are flagged (suspect); skipped rows are counted with a NOTICE naming the fix; series an earlier catalog listed and this one does not are withdrawn, and a backfilled catalog is reconciled with the next later one';
-
 
 CREATE OR REPLACE FUNCTION llm_econ._price_series_prune() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
-  skus text[];
-  providers text[];
-  pricings text[];
-  regions text[];
-  itypes text[];
+  ids int8[];
 BEGIN
   IF TG_RELID OPERATOR(pg_catalog.<>) 'llm_econ.price_snapshot'::regclass OR TG_LEVEL <> 'STATEMENT'
      OR TG_WHEN <> 'AFTER' OR TG_OP NOT IN ('DELETE', 'UPDATE') THEN
     RAISE EXCEPTION 'llm_econ._price_series_prune() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
       USING ERRCODE = 'insufficient_privilege';
   END IF;
-  -- 1. lock the candidate series, keeping their keys.  Equality on coalesced keys (CHECKs forbid
-  --    ''), so the joins can hash.  An UPDATE can empty only the series of rows it moved to
+  -- 1. lock the candidate series.  An UPDATE can empty only the series of rows it moved to
   --    another series: the rows whose id now holds the same series (as after the suspect flag's
   --    UPDATE) are left out, with one primary-key probe each.
-  SELECT array_agg(c.sku), array_agg(c.provider), array_agg(c.pricing), array_agg(c.region), array_agg(c.instance_type)
-    INTO skus, providers, pricings, regions, itypes
-    FROM (SELECT s.sku, s.provider, s.pricing, coalesce(s.region, '') AS region, coalesce(s.instance_type, '') AS instance_type
+  SELECT array_agg(c.series_id) INTO ids
+    FROM (SELECT s.series_id
             FROM llm_econ.price_series s
-            JOIN (SELECT DISTINCT o.sku, o.provider, o.pricing, coalesce(o.region, '') AS region,
-                         coalesce(o.instance_type, '') AS instance_type FROM old_rows o
-                   WHERE TG_OP = 'DELETE'
-                      OR NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p
-                                      WHERE p.id = o.id AND p.sku = o.sku AND p.provider = o.provider AND p.pricing = o.pricing
-                                        AND p.region IS NOT DISTINCT FROM o.region
-                                        AND p.instance_type IS NOT DISTINCT FROM o.instance_type)) AS gone
-              ON s.sku = gone.sku AND s.provider = gone.provider AND s.pricing = gone.pricing
-             AND coalesce(s.region, '') = gone.region AND coalesce(s.instance_type, '') = gone.instance_type
-           ORDER BY s.sku, s.provider, s.pricing, s.region, s.instance_type
+           WHERE s.series_id IN (SELECT o.series_id FROM old_rows o
+                                  WHERE TG_OP = 'DELETE'
+                                     OR NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p
+                                                     WHERE p.id = o.id AND p.series_id = o.series_id))
+           ORDER BY s.series_id
              FOR UPDATE OF s) AS c;
-  IF skus IS NULL THEN
+  IF ids IS NULL THEN
     RETURN NULL;
   END IF;
   -- 2. in a new statement (a new snapshot), delete those still without observations
   DELETE FROM llm_econ.price_series s
-   USING unnest(skus, providers, pricings, regions, itypes) AS gone(sku, provider, pricing, region, instance_type)
-   WHERE s.sku = gone.sku AND s.provider = gone.provider AND s.pricing = gone.pricing
-     AND coalesce(s.region, '') = gone.region AND coalesce(s.instance_type, '') = gone.instance_type
-     AND NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p
-                      WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
-                        AND coalesce(p.region, '') = coalesce(s.region, '')
-                        AND coalesce(p.instance_type, '') = coalesce(s.instance_type, ''));
+   WHERE s.series_id = ANY (ids)
+     AND NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p WHERE p.series_id = s.series_id);
   RETURN NULL;
 END $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._price_series_prune() FROM PUBLIC;
