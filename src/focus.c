@@ -1,4 +1,4 @@
-/* focus.c: FOCUS billing exports (CSV text or staged lines) as typed spend rows, each with its charge identity; CSV text as rows of jsonb. */
+/* focus.c: FOCUS billing exports (CSV text or staged lines) as typed spend rows, each with its charge identity, and the staged file inserted into spend from C; CSV text as rows of jsonb. */
 #include "llm_econ.h"
 
 #include <math.h>
@@ -9,7 +9,6 @@
 #include "access/heapam.h"
 #include "access/htup_details.h"
 #include "access/nbtree.h"
-#include "access/relscan.h"
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/xact.h"
@@ -29,7 +28,6 @@
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "optimizer/optimizer.h"
-#include "parser/parsetree.h"
 #include "rewrite/rewriteHandler.h"
 #include "utils/acl.h"
 #include "utils/array.h"
@@ -43,7 +41,6 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/resowner.h"
-#include "utils/rls.h"
 #include "utils/snapmgr.h"
 #include "utils/tuplestore.h"
 
