@@ -1067,7 +1067,7 @@ alias_in_words(HTAB *h, const char *s)
 	return NULL;
 }
 
-/* Output columns of the typed rows (see _focus_lines in finance.sql). */
+/* Output columns of the typed rows (the type llm_econ._focus_line in finance.sql; occurrence is O__COUNT). */
 enum
 {
 	O_LINE, O_RECORD, O_CPS, O_CPE, O_BPS, O_BPE, O_PROVIDER, O_SERVICE_NAME, O_SERVICE_CATEGORY,
@@ -1385,14 +1385,17 @@ static void
 focus_emit(FocusState *st, le_csv *r, long line, ReturnSetInfo *rsinfo)
 {
 	FocusIn		in;
-	Datum		values[O__COUNT];
-	bool		nulls[O__COUNT];
+	Datum		values[O__COUNT + 1];
+	bool		nulls[O__COUNT + 1];
 	MemoryContext old;
 
 	focus_check_record(st, r, line);
 	old = MemoryContextSwitchTo(st->rowcxt);
 	focus_in_of_record(st, r, line, &in);
 	focus_type(st, &in, record_jsonb(r, st->names, st->ncols, st->order, st->recmode), values, nulls);
+	/* the copies of a charge are numbered by the caller (_focus_store) */
+	values[O__COUNT] = (Datum) 0;
+	nulls[O__COUNT] = true;
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(st->rowcxt);
@@ -1416,6 +1419,8 @@ le_focus_lines_fn(PG_FUNCTION_ARGS)
 	MemoryContext entry = CurrentMemoryContext;
 
 	InitMaterializedSRF(fcinfo, 0);
+	if (rsinfo->setDesc->natts != O__COUNT + 1)
+		elog(ERROR, "_focus_lines: wrong result type");
 	memset(&st, 0, sizeof(st));
 	st.what = what;
 	st.rowcxt = AllocSetContextCreate(CurrentMemoryContext, "llm_econ focus line", 0, 256 * 1024, 1024 * 1024);
@@ -1956,7 +1961,7 @@ staged_close(StagedRows *sr)
 	}
 }
 
-/* The typed rows' columns (see _focus_staged_rows in finance.sql): O__COUNT and the occurrence. */
+/* The typed rows' columns (llm_econ._focus_line in finance.sql): O__COUNT and the occurrence. */
 static TupleDesc
 staged_tupdesc(void)
 {

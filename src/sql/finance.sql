@@ -265,16 +265,50 @@ COMMENT ON FUNCTION llm_econ._usd_per_unit(text, timestamptz) IS
 -- p5.48xlarge Instance Hour"), GPUs per machine (SkuPriceDetails' GpuCount, a whole number, else the
 -- alias's), GPU-hours, amounts, the run (Tags run_id, x_run_id column, Tags x_run_id), and the charge
 -- identity (row_hash).  The first bad line is an error naming the line and the column.
-CREATE FUNCTION llm_econ._focus_lines(csv text, what text,
-    OUT line int4, OUT record jsonb, OUT charge_period_start timestamptz, OUT charge_period_end timestamptz,
-    OUT billing_period_start timestamptz, OUT billing_period_end timestamptz, OUT provider text,
-    OUT service_name text, OUT service_category text, OUT charge_category text, OUT charge_description text,
-    OUT pricing_category text, OUT pricing text, OUT region text, OUT sku text, OUT instance_type text,
-    OUT gpus_per_instance int4, OUT gpu_type text, OUT consumed_quantity numeric, OUT consumed_unit text,
-    OUT gpu_hours numeric, OUT billed_cost numeric, OUT effective_cost numeric, OUT list_cost numeric,
-    OUT billing_currency text, OUT run_id text, OUT resource_id text, OUT tags jsonb,
-    OUT billing_account_id text, OUT row_hash text)
-RETURNS SETOF record
+CREATE TYPE llm_econ._focus_line AS (
+    line int4, record jsonb, charge_period_start timestamptz, charge_period_end timestamptz,
+    billing_period_start timestamptz, billing_period_end timestamptz, provider text, service_name text,
+    service_category text, charge_category text, charge_description text, pricing_category text, pricing text,
+    region text, sku text, instance_type text, gpus_per_instance int4, gpu_type text, consumed_quantity numeric,
+    consumed_unit text, gpu_hours numeric, billed_cost numeric, effective_cost numeric, list_cost numeric,
+    billing_currency text, run_id text, resource_id text, tags jsonb, billing_account_id text, row_hash text,
+    occurrence int4
+);
+COMMENT ON TYPE llm_econ._focus_line IS
+  'internal: a FOCUS line typed for llm_econ.spend (what _focus_lines and _focus_staged_rows return, and the importers'' temporary table holds): the file line, record, the typed columns, gpu_type (for a SKU not found from the machine type), the charge identity row_hash, and occurrence (the k-th line of the file with that identity; NULL from _focus_lines, whose caller numbers the copies)';
+COMMENT ON COLUMN llm_econ._focus_line.line IS 'the line of the file (the first physical line of the record)';
+COMMENT ON COLUMN llm_econ._focus_line.record IS 'the columns no typed column holds, header name -> value';
+COMMENT ON COLUMN llm_econ._focus_line.charge_period_start IS 'ChargePeriodStart (UTC when no offset is written)';
+COMMENT ON COLUMN llm_econ._focus_line.charge_period_end IS 'ChargePeriodEnd';
+COMMENT ON COLUMN llm_econ._focus_line.billing_period_start IS 'BillingPeriodStart';
+COMMENT ON COLUMN llm_econ._focus_line.billing_period_end IS 'BillingPeriodEnd';
+COMMENT ON COLUMN llm_econ._focus_line.provider IS 'the provider key of ServiceProviderName or ProviderName';
+COMMENT ON COLUMN llm_econ._focus_line.service_name IS 'ServiceName';
+COMMENT ON COLUMN llm_econ._focus_line.service_category IS 'ServiceCategory';
+COMMENT ON COLUMN llm_econ._focus_line.charge_category IS 'ChargeCategory';
+COMMENT ON COLUMN llm_econ._focus_line.charge_description IS 'ChargeDescription';
+COMMENT ON COLUMN llm_econ._focus_line.pricing_category IS 'PricingCategory';
+COMMENT ON COLUMN llm_econ._focus_line.pricing IS 'on_demand, spot or reserved, from PricingCategory';
+COMMENT ON COLUMN llm_econ._focus_line.region IS 'RegionId, else Region';
+COMMENT ON COLUMN llm_econ._focus_line.sku IS 'the gpu_sku key of the machine type, when it is a known alias';
+COMMENT ON COLUMN llm_econ._focus_line.instance_type IS 'the GPU machine type (alias spelling)';
+COMMENT ON COLUMN llm_econ._focus_line.gpus_per_instance IS 'GPUs of the machine (SkuPriceDetails GpuCount, else the aliass)';
+COMMENT ON COLUMN llm_econ._focus_line.gpu_type IS 'SkuPriceDetails GpuType: the SKU is looked up from it when the machine type gives none';
+COMMENT ON COLUMN llm_econ._focus_line.consumed_quantity IS 'ConsumedQuantity';
+COMMENT ON COLUMN llm_econ._focus_line.consumed_unit IS 'ConsumedUnit';
+COMMENT ON COLUMN llm_econ._focus_line.gpu_hours IS 'ConsumedQuantity in hours x GPUs, for GPU machine lines';
+COMMENT ON COLUMN llm_econ._focus_line.billed_cost IS 'BilledCost';
+COMMENT ON COLUMN llm_econ._focus_line.effective_cost IS 'EffectiveCost';
+COMMENT ON COLUMN llm_econ._focus_line.list_cost IS 'ListCost';
+COMMENT ON COLUMN llm_econ._focus_line.billing_currency IS 'BillingCurrency';
+COMMENT ON COLUMN llm_econ._focus_line.run_id IS 'the run: Tags run_id, x_run_id column, Tags x_run_id';
+COMMENT ON COLUMN llm_econ._focus_line.resource_id IS 'ResourceId, else AllocatedResourceId';
+COMMENT ON COLUMN llm_econ._focus_line.tags IS 'Tags as a JSON object';
+COMMENT ON COLUMN llm_econ._focus_line.billing_account_id IS 'BillingAccountId';
+COMMENT ON COLUMN llm_econ._focus_line.row_hash IS 'the charge identity (md5 hex)';
+COMMENT ON COLUMN llm_econ._focus_line.occurrence IS 'the k-th line of the file with this charge identity; NULL from _focus_lines';
+
+CREATE FUNCTION llm_econ._focus_lines(csv text, what text) RETURNS SETOF llm_econ._focus_line
 AS 'MODULE_PATHNAME', 'le_focus_lines_fn' LANGUAGE C STABLE STRICT;
 COMMENT ON FUNCTION llm_econ._focus_lines(text, text) IS
   'internal: the data lines of a FOCUS CSV text typed for llm_econ.spend, with their charge identity; 22023 naming the line and column of the first bad line';
@@ -295,16 +329,7 @@ ALTER TABLE llm_econ.focus_staging ENABLE ROW LEVEL SECURITY;
 CREATE POLICY focus_staging_writer ON llm_econ.focus_staging
     USING (writer OPERATOR(pg_catalog.=) CURRENT_USER) WITH CHECK (writer OPERATOR(pg_catalog.=) CURRENT_USER);
 
-CREATE FUNCTION llm_econ._focus_staged_rows(what text, part int4,
-    OUT line int4, OUT record jsonb, OUT charge_period_start timestamptz, OUT charge_period_end timestamptz,
-    OUT billing_period_start timestamptz, OUT billing_period_end timestamptz, OUT provider text,
-    OUT service_name text, OUT service_category text, OUT charge_category text, OUT charge_description text,
-    OUT pricing_category text, OUT pricing text, OUT region text, OUT sku text, OUT instance_type text,
-    OUT gpus_per_instance int4, OUT gpu_type text, OUT consumed_quantity numeric, OUT consumed_unit text,
-    OUT gpu_hours numeric, OUT billed_cost numeric, OUT effective_cost numeric, OUT list_cost numeric,
-    OUT billing_currency text, OUT run_id text, OUT resource_id text, OUT tags jsonb,
-    OUT billing_account_id text, OUT row_hash text, OUT occurrence int4)
-RETURNS SETOF record
+CREATE FUNCTION llm_econ._focus_staged_rows(what text, part int4) RETURNS SETOF llm_econ._focus_line
 AS 'MODULE_PATHNAME', 'le_focus_staged_rows_fn' LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION llm_econ._focus_staged_rows(text, int4) IS
   'internal: the current role''s focus_staging lines typed as _focus_lines types a text, with each line''s occurrence (k-th line of the file with its charge identity), one row per call so that INSERT ... SELECT streams; part 1 starts a load, parts 2, 3, ... (later statements of the transaction) continue it, work_mem / 64 lines each, until _focus_staged_done() is not NULL; copies are counted in a hash table of at most work_mem, the lines of identities that do not fit are numbered in later rounds from a tuplestore';
@@ -382,7 +407,7 @@ BEGIN
     SELECT count(*) INTO replaced FROM gone;
   END IF;
   WITH numbered AS (
-         SELECT f.*, row_number() OVER (PARTITION BY f.row_hash ORDER BY f.line) AS occurrence
+         SELECT f.*, row_number() OVER (PARTITION BY f.row_hash ORDER BY f.line) AS nth
            FROM llm_econ_focus_lines f),
        ins AS (
          INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
@@ -396,7 +421,7 @@ BEGIN
                 coalesce(n.sku, CASE WHEN n.gpu_type IS NOT NULL THEN llm_econ._sku_find(n.gpu_type) END),
                 n.instance_type, n.gpus_per_instance, n.consumed_quantity, n.consumed_unit, n.gpu_hours,
                 n.billed_cost, n.effective_cost, n.list_cost, n.billing_currency, n.run_id, n.resource_id, n.tags,
-                n.record, _focus_store.source, n.line, n.row_hash, n.occurrence, n.billing_account_id,
+                n.record, _focus_store.source, n.line, n.row_hash, n.nth, n.billing_account_id,
                 _focus_store.delivery
            FROM numbered n
          ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING
@@ -416,14 +441,7 @@ BEGIN
   IF pg_catalog.to_regclass('pg_temp.llm_econ_focus_lines') IS NOT NULL THEN
     RETURN;
   END IF;
-  CREATE TEMP TABLE llm_econ_focus_lines (
-    line int4, record jsonb, charge_period_start timestamptz, charge_period_end timestamptz,
-    billing_period_start timestamptz, billing_period_end timestamptz, provider text, service_name text,
-    service_category text, charge_category text, charge_description text, pricing_category text, pricing text,
-    region text, sku text, instance_type text, gpus_per_instance int4, gpu_type text, consumed_quantity numeric,
-    consumed_unit text, gpu_hours numeric, billed_cost numeric, effective_cost numeric, list_cost numeric,
-    billing_currency text, run_id text, resource_id text, tags jsonb, billing_account_id text, row_hash text
-  ) ON COMMIT DROP;
+  CREATE TEMP TABLE llm_econ_focus_lines OF llm_econ._focus_line ON COMMIT DROP;
 END $$;
 COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates the transaction''s temporary table of typed FOCUS lines unless it exists';
 

@@ -129,25 +129,8 @@ $$;
 COMMENT ON FUNCTION llm_econ._usd_per_unit(text, timestamptz) IS
   'internal: USD per unit of currency at an instant (1 for USD or no currency, else the fx_rate in effect; NULL when no rate is known)';
 
--- FOCUS lines typed in C: periods (UTC when no offset is written, date-only included), the provider
--- key (AWS -> aws, Microsoft -> azure, ...), pricing, the GPU machine (SkuPriceDetails' InstanceType,
--- else a word of ChargeDescription that is a machine-type alias: AWS writes "... per On Demand Linux
--- p5.48xlarge Instance Hour"), GPUs per machine (SkuPriceDetails' GpuCount, a whole number, else the
--- alias's), GPU-hours, amounts, the run (Tags run_id, x_run_id column, Tags x_run_id), and the charge
--- identity (row_hash).  The first bad line is an error naming the line and the column.
-CREATE FUNCTION llm_econ._focus_lines(csv text, what text,
-    OUT line int4, OUT record jsonb, OUT charge_period_start timestamptz, OUT charge_period_end timestamptz,
-    OUT billing_period_start timestamptz, OUT billing_period_end timestamptz, OUT provider text,
-    OUT service_name text, OUT service_category text, OUT charge_category text, OUT charge_description text,
-    OUT pricing_category text, OUT pricing text, OUT region text, OUT sku text, OUT instance_type text,
-    OUT gpus_per_instance int4, OUT gpu_type text, OUT consumed_quantity numeric, OUT consumed_unit text,
-    OUT gpu_hours numeric, OUT billed_cost numeric, OUT effective_cost numeric, OUT list_cost numeric,
-    OUT billing_currency text, OUT run_id text, OUT resource_id text, OUT tags jsonb,
-    OUT billing_account_id text, OUT row_hash text)
-RETURNS SETOF record
-AS 'MODULE_PATHNAME', 'le_focus_lines_fn' LANGUAGE C STABLE STRICT;
-COMMENT ON FUNCTION llm_econ._focus_lines(text, text) IS
-  'internal: the data lines of a FOCUS CSV text typed for llm_econ.spend, with their charge identity; 22023 naming the line and column of the first bad line';
+-- _focus_lines and _focus_staged_rows (returning llm_econ._focus_line), _focus_store and _focus_temp:
+-- in 92_focus_speed.sql, their final definitions.
 
 -- The staged path: \copy a FOCUS file into focus_staging, one physical line per row, then load_focus().
 CREATE TABLE llm_econ.focus_staging (
@@ -165,20 +148,6 @@ ALTER TABLE llm_econ.focus_staging ENABLE ROW LEVEL SECURITY;
 CREATE POLICY focus_staging_writer ON llm_econ.focus_staging
     USING (writer OPERATOR(pg_catalog.=) CURRENT_USER) WITH CHECK (writer OPERATOR(pg_catalog.=) CURRENT_USER);
 
-CREATE FUNCTION llm_econ._focus_staged_rows(what text, part int4,
-    OUT line int4, OUT record jsonb, OUT charge_period_start timestamptz, OUT charge_period_end timestamptz,
-    OUT billing_period_start timestamptz, OUT billing_period_end timestamptz, OUT provider text,
-    OUT service_name text, OUT service_category text, OUT charge_category text, OUT charge_description text,
-    OUT pricing_category text, OUT pricing text, OUT region text, OUT sku text, OUT instance_type text,
-    OUT gpus_per_instance int4, OUT gpu_type text, OUT consumed_quantity numeric, OUT consumed_unit text,
-    OUT gpu_hours numeric, OUT billed_cost numeric, OUT effective_cost numeric, OUT list_cost numeric,
-    OUT billing_currency text, OUT run_id text, OUT resource_id text, OUT tags jsonb,
-    OUT billing_account_id text, OUT row_hash text, OUT occurrence int4)
-RETURNS SETOF record
-AS 'MODULE_PATHNAME', 'le_focus_staged_rows_fn' LANGUAGE C VOLATILE STRICT;
-COMMENT ON FUNCTION llm_econ._focus_staged_rows(text, int4) IS
-  'internal: the current role''s focus_staging lines typed as _focus_lines types a text, with each line''s occurrence (k-th line of the file with its charge identity), one row per call so that INSERT ... SELECT streams; part 1 starts a load, parts 2, 3, ... (later statements of the transaction) continue it, work_mem / 64 lines each, until _focus_staged_done() is not NULL; copies are counted in a hash table of at most work_mem, the lines of identities that do not fit are numbered in later rounds from a tuplestore';
-
 CREATE FUNCTION llm_econ._focus_staged_done() RETURNS bigint
 AS 'MODULE_PATHNAME', 'le_focus_staged_done_fn' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION llm_econ._focus_staged_done() IS
@@ -195,75 +164,6 @@ CREATE FUNCTION llm_econ._focus_charge_key(record jsonb) RETURNS text
 AS 'MODULE_PATHNAME', 'le_focus_charge_key_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._focus_charge_key(jsonb) IS
   'internal: the charge identity of a whole original line as jsonb (header name -> value, as 0.2.0 stored record), as an import computes it (row_hash)';
-
--- Stores the typed lines of the temporary table llm_econ_focus_lines for tenant who: a delivery
--- replaces the lines that earlier deliveries (or undelivered imports) left for the same provider,
--- billing account and billing period; then every charge not already stored is inserted (the k-th
--- copy of a charge in the file is its occurrence k).
-CREATE FUNCTION llm_econ._focus_store(who text, source text, delivery text,
-    OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
-LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
-AS $$
-#variable_conflict use_column
-BEGIN
-  PERFORM llm_econ._focus_temp();
-  replaced := 0;
-  IF _focus_store.delivery IS NOT NULL THEN
-    WITH periods AS (SELECT DISTINCT f.provider, f.billing_account_id, f.billing_period_start FROM llm_econ_focus_lines f),
-         gone AS (
-           DELETE FROM llm_econ.spend s USING periods p
-            WHERE s.tenant = who AND s.provider = p.provider
-              AND s.billing_account_id IS NOT DISTINCT FROM p.billing_account_id
-              AND s.billing_period_start IS NOT DISTINCT FROM p.billing_period_start
-              AND s.delivery IS DISTINCT FROM _focus_store.delivery
-           RETURNING 1)
-    SELECT count(*) INTO replaced FROM gone;
-  END IF;
-  WITH numbered AS (
-         SELECT f.*, row_number() OVER (PARTITION BY f.row_hash ORDER BY f.line) AS occurrence
-           FROM llm_econ_focus_lines f),
-       ins AS (
-         INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
-                billing_period_end, provider, service_name, service_category, charge_category, charge_description,
-                pricing_category, pricing, region, sku, instance_type, gpus_per_instance, consumed_quantity,
-                consumed_unit, gpu_hours, billed_cost, effective_cost, list_cost, billing_currency, run_id,
-                resource_id, tags, record, source, line, row_hash, occurrence, billing_account_id, delivery)
-         SELECT who, n.charge_period_start, n.charge_period_end, n.billing_period_start, n.billing_period_end,
-                n.provider, n.service_name, n.service_category, n.charge_category, n.charge_description,
-                n.pricing_category, n.pricing, n.region,
-                coalesce(n.sku, CASE WHEN n.gpu_type IS NOT NULL THEN llm_econ._sku_find(n.gpu_type) END),
-                n.instance_type, n.gpus_per_instance, n.consumed_quantity, n.consumed_unit, n.gpu_hours,
-                n.billed_cost, n.effective_cost, n.list_cost, n.billing_currency, n.run_id, n.resource_id, n.tags,
-                n.record, _focus_store.source, n.line, n.row_hash, n.occurrence, n.billing_account_id,
-                _focus_store.delivery
-           FROM numbered n
-         ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING
-         RETURNING 1)
-  SELECT (SELECT count(*) FROM ins), (SELECT count(*) FROM llm_econ_focus_lines) - (SELECT count(*) FROM ins)
-    INTO inserted, skipped;
-  TRUNCATE llm_econ_focus_lines;
-END $$;
-COMMENT ON FUNCTION llm_econ._focus_store(text, text, text) IS
-  'internal: stores the typed FOCUS lines of the temporary table llm_econ_focus_lines (replacing earlier deliveries of the same periods when a delivery is given)';
-
--- The temporary table the importers type lines into (dropped at commit).
-CREATE FUNCTION llm_econ._focus_temp() RETURNS void
-LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-  IF pg_catalog.to_regclass('pg_temp.llm_econ_focus_lines') IS NOT NULL THEN
-    RETURN;
-  END IF;
-  CREATE TEMP TABLE llm_econ_focus_lines (
-    line int4, record jsonb, charge_period_start timestamptz, charge_period_end timestamptz,
-    billing_period_start timestamptz, billing_period_end timestamptz, provider text, service_name text,
-    service_category text, charge_category text, charge_description text, pricing_category text, pricing text,
-    region text, sku text, instance_type text, gpus_per_instance int4, gpu_type text, consumed_quantity numeric,
-    consumed_unit text, gpu_hours numeric, billed_cost numeric, effective_cost numeric, list_cost numeric,
-    billing_currency text, run_id text, resource_id text, tags jsonb, billing_account_id text, row_hash text
-  ) ON COMMIT DROP;
-END $$;
-COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates the transaction''s temporary table of typed FOCUS lines unless it exists';
 
 -- import_focus, load_focus and _focus_refusal: in 92_focus_speed.sql, their final definitions.
 
