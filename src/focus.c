@@ -259,8 +259,6 @@ le_csv_records_fn(PG_FUNCTION_ARGS)
 	out_max = in_len * LE_CSV_MAX_EXPANSION + ((size_t) 64 << 20);
 	while ((st = le_csv_next(&r)) == LE_CSV_RECORD)
 	{
-		JsonbParseState *state = NULL;
-		JsonbValue *res;
 		Datum		values[2];
 		bool		nulls[2] = {false, false};
 
@@ -280,30 +278,8 @@ le_csv_records_fn(PG_FUNCTION_ARGS)
 							out_max >> 20, LE_CSV_MAX_EXPANSION),
 					 errdetail("Each row repeats the %d header names, %zu bytes of names.", ncols, names_len),
 					 errcontext("%s line %ld", what, r.rec_line)));
-		pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
-		for (int i = 0; i < ncols; i++)
-		{
-			JsonbValue	k,
-						v;
-			const le_csv_field *f = &r.fields[i];
-
-			k.type = jbvString;
-			k.val.string.val = names[i];
-			k.val.string.len = strlen(names[i]);
-			pushJsonbValue(&state, WJB_KEY, &k);
-			if (f->len == 0 || (f->len == 4 && memcmp(f->ptr, "NULL", 4) == 0))
-				v.type = jbvNull;
-			else
-			{
-				v.type = jbvString;
-				v.val.string.val = (char *) f->ptr;
-				v.val.string.len = (int) f->len;
-			}
-			pushJsonbValue(&state, WJB_VALUE, &v);
-		}
-		res = pushJsonbValue(&state, WJB_END_OBJECT, NULL);
 		values[0] = Int32GetDatum((int32) r.rec_line);
-		values[1] = JsonbPGetDatum(JsonbValueToJsonb(res));
+		values[1] = record_jsonb(&r, names, ncols, NULL, NULL);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	if (st == LE_CSV_ERROR)
