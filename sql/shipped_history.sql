@@ -59,3 +59,29 @@ SELECT count(*) AS loaded, count(*) FILTER (WHERE source_kind = 'history') AS of
   FROM llm_econ.price_snapshot WHERE provider = 'gcp';
 ROLLBACK;
 SELECT setval('llm_econ.price_snapshot_id_seq', :seq_last, :'seq_called'::boolean) = :seq_last AS sequence_restored;
+
+-- The shipped daily summary (data/price_daily_group.csv, data/price_daily_summary.csv, COPY'd
+-- by the install script) is what _price_daily_refresh makes of the installed prices: rebuild it
+-- from scratch, as an updated install does, and compare (prices as text: 2.0 <> 2.00).
+BEGIN;
+CREATE TEMP TABLE shipped_group AS SELECT sku, provider, pricing, last_day FROM llm_econ.price_daily_group;
+CREATE TEMP TABLE shipped_summary AS
+  SELECT "time", sku, provider, pricing, offers, min_usd::text, median_usd::text, max_usd::text, sum_usd::text
+    FROM llm_econ.price_daily_summary;
+DELETE FROM llm_econ.price_daily_summary;
+DELETE FROM llm_econ.price_daily_group;
+INSERT INTO llm_econ.price_daily_group (sku, provider, pricing, dirty_since)
+SELECT DISTINCT s.sku, s.provider, s.pricing, '-infinity'::timestamptz FROM llm_econ.price_series s;
+SELECT llm_econ._price_daily_refresh();
+SELECT (SELECT count(*) FROM shipped_group) AS shipped_groups, (SELECT count(*) FROM shipped_summary) AS shipped_days,
+       (SELECT count(*) FROM (SELECT * FROM shipped_group
+                              EXCEPT SELECT sku, provider, pricing, last_day FROM llm_econ.price_daily_group) x) AS groups_not_rebuilt,
+       (SELECT count(*) FROM (SELECT sku, provider, pricing, last_day FROM llm_econ.price_daily_group
+                              EXCEPT SELECT * FROM shipped_group) x) AS groups_not_shipped,
+       (SELECT count(*) FROM (SELECT * FROM shipped_summary
+                              EXCEPT SELECT "time", sku, provider, pricing, offers, min_usd::text, median_usd::text,
+                                            max_usd::text, sum_usd::text FROM llm_econ.price_daily_summary) x) AS days_not_rebuilt,
+       (SELECT count(*) FROM (SELECT "time", sku, provider, pricing, offers, min_usd::text, median_usd::text,
+                                     max_usd::text, sum_usd::text FROM llm_econ.price_daily_summary
+                              EXCEPT SELECT * FROM shipped_summary) x) AS days_not_shipped;
+ROLLBACK;

@@ -4,8 +4,8 @@
 # Usage: perl src/check_data.pl DATADIR
 #
 # Reads   DATADIR/gpu_sku.csv, gpu_sku_alias.csv, mfu_reference.csv, price_seed.csv,
-#         gcp_gpu_price_history.csv, gcp_gpu_price_history_points.csv and
-#         gcp_gpu_price_history_corrections.csv
+#         gcp_gpu_price_history.csv, gcp_gpu_price_history_points.csv,
+#         gcp_gpu_price_history_corrections.csv, price_daily_group.csv and price_daily_summary.csv
 # Checks  every value of the hand-compiled tables (types, ranges, required fields, names
 #         unique ignoring case, aliases naming a key, sources present) and the columns of
 #         the GCP history.  `make` runs it before building the install script, so a
@@ -33,10 +33,12 @@ mfu_reference();
 my @prices = price_seed();
 emit('price_seed', \@prices);
 gcp_staging();
+daily_summary();
 
 print STDERR "check_data.pl: " . join(', ', map { "$_ " . ($count{$_} // 0) }
     qw(gpu_sku gpu_sku_alias mfu_reference price_seed gcp_gpu_price_history
-       gcp_gpu_price_history_points gcp_gpu_price_history_corrections)) . " rows\n";
+       gcp_gpu_price_history_points gcp_gpu_price_history_corrections price_daily_group
+       price_daily_summary)) . " rows\n";
 exit 0;
 
 # ---------------------------------------------------------------------------
@@ -519,4 +521,42 @@ sub gcp_corrections {
         v_money($w, 'below_usd_per_gpu_hour', $v->{below_usd_per_gpu_hour}, 1);
     }
     emit('gcp_gpu_price_history_corrections', \@rows);
+}
+
+# The daily summary of the shipped prices (src/gen_history_points.sh writes both files; the
+# regression test shipped_history rebuilds the summary and compares): midnight UTC days,
+# known SKUs and pricings, positive counts and prices, min <= median <= max, and every day of
+# a group no later than the group's last day.
+sub daily_summary {
+    my ($gfile, @groups) = read_table('price_daily_group.csv', qw(sku provider pricing last_day));
+    my %last;
+    for my $r (@groups) {
+        my ($ln, $v) = @$r;
+        my $w = "$gfile:$ln";
+        die "$w: sku '$v->{sku}' is not a key of gpu_sku.csv\n" unless $sku_key{$v->{sku}};
+        die "$w: provider must match ^[a-z0-9][a-z0-9._-]*\$\n" unless $v->{provider} =~ /^[a-z0-9][a-z0-9._-]*$/;
+        die "$w: pricing must be on_demand, spot or reserved\n" unless $v->{pricing} =~ /^(on_demand|spot|reserved)$/;
+        my $day = iso_to_pg($w, 'last_day', $v->{last_day});
+        die "$w: last_day must be a midnight UTC\n" unless $day =~ / 00:00:00\+00$/;
+        my $k = "$v->{sku}|$v->{provider}|$v->{pricing}";
+        die "$w: group $k listed twice\n" if exists $last{$k};
+        $last{$k} = $day;
+    }
+    emit('price_daily_group', \@groups);
+    my ($sfile, @days) = read_table('price_daily_summary.csv',
+        qw(time sku provider pricing offers min_usd median_usd max_usd sum_usd));
+    for my $r (@days) {
+        my ($ln, $v) = @$r;
+        my $w = "$sfile:$ln";
+        my $k = "$v->{sku}|$v->{provider}|$v->{pricing}";
+        die "$w: group $k is not in $gfile\n" unless exists $last{$k};
+        my $day = iso_to_pg($w, 'time', $v->{time});
+        die "$w: time must be a midnight UTC\n" unless $day =~ / 00:00:00\+00$/;
+        die "$w: time is after the group's last day $last{$k}\n" if $day gt $last{$k};
+        v_int($w, 'offers', $v->{offers}, 1, 1, 100000000);
+        v_money($w, $_, $v->{$_}, 1) for qw(min_usd median_usd max_usd sum_usd);
+        die "$w: min_usd <= median_usd <= max_usd does not hold\n"
+          unless $v->{min_usd} <= $v->{median_usd} && $v->{median_usd} <= $v->{max_usd};
+    }
+    emit('price_daily_summary', \@days);
 }

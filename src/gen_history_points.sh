@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gen_history_points.sh: rewrites data/gcp_gpu_price_history_points.csv, the GCP history's change points as llm_econ._load_price_history makes them from data/gcp_gpu_price_history.csv.
+# gen_history_points.sh: rewrites data/gcp_gpu_price_history_points.csv, the GCP history's change points as llm_econ._load_price_history makes them from data/gcp_gpu_price_history.csv, and the daily summary of the shipped prices (data/price_daily_group.csv, data/price_daily_summary.csv).
 #
 # Run as root after `make install` (PG_CONFIG: which PostgreSQL, default the system's 15), when
 # the raw history, the SKU tables or the loader change:
@@ -44,5 +44,32 @@ COPY (SELECT id, observed_at, provider, sku, region, pricing, usd_per_gpu_hour, 
         FROM llm_econ.price_snapshot WHERE provider = 'gcp' ORDER BY id) TO STDOUT WITH (FORMAT csv, HEADER);
 ROLLBACK;
 SQL
-grep -v '^COPY ' "$DB/points.csv" > "$OUT"
-echo "$OUT: $(( $(wc -l < "$OUT") - 1 )) change points" >&2
+grep -v '^COPY ' "$DB/points.csv" > "$OUT.new"
+if cmp -s "$OUT.new" "$OUT"; then rm "$OUT.new"; changed=0; else mv "$OUT.new" "$OUT"; changed=1; fi
+echo "$OUT: $(( $(wc -l < "$OUT") - 1 )) change points$([ $changed = 1 ] && echo ', changed')" >&2
+
+# The daily summary of the installed prices, rebuilt from scratch as an updated install builds
+# it (data/price_daily_group.csv, data/price_daily_summary.csv; the install script COPYs them).
+# It is computed from the points installed, so after the points changed: make install, run again.
+for t in group summary; do
+  case $t in
+    group) cols='sku, provider, pricing, last_day'; key='sku, provider, pricing' ;;
+    summary) cols='"time", sku, provider, pricing, offers, min_usd, median_usd, max_usd, sum_usd'; key='sku, provider, pricing, "time"' ;;
+  esac
+  runuser -u postgres -- "$BINDIR/psql" -X -q -At -v ON_ERROR_STOP=1 -h "$DB" -p "$PORT" -d postgres > "$DB/$t.csv" <<SQL
+SET client_min_messages = warning;
+SET DateStyle = ISO;
+SET TimeZone = 'UTC';
+BEGIN;
+DELETE FROM llm_econ.price_daily_summary;
+DELETE FROM llm_econ.price_daily_group;
+INSERT INTO llm_econ.price_daily_group (sku, provider, pricing, dirty_since)
+SELECT DISTINCT s.sku, s.provider, s.pricing, '-infinity'::timestamptz FROM llm_econ.price_series s;
+SELECT llm_econ._price_daily_refresh() \g /dev/null
+COPY (SELECT $cols FROM llm_econ.price_daily_$t ORDER BY $key) TO STDOUT WITH (FORMAT csv, HEADER);
+ROLLBACK;
+SQL
+  grep -v '^COPY ' "$DB/$t.csv" > "data/price_daily_$t.csv"
+  echo "data/price_daily_$t.csv: $(( $(wc -l < "data/price_daily_$t.csv") - 1 )) rows" >&2
+done
+[ $changed = 0 ] || echo "$0: the change points changed: make install, then run this again for the summary" >&2

@@ -39,40 +39,45 @@ BEGIN
   EXECUTE 'COPY llm_econ.mfu_reference (config, hardware, mfu, year, source) FROM '
        || pg_catalog.quote_literal(dir || 'mfu_reference.csv') || opts;
 
-  -- the seed's price figures: source_kind 'seed' (llm_econ._source_kind() reads the setting)
-  PERFORM pg_catalog.set_config('llm_econ.import_kind', 'seed', true);
+  -- The prices go in as a bulk load, as pg_restore --disable-triggers does it: the triggers
+  -- are off (the per-row foreign key check; the import lock: no importer named a provider; the
+  -- suspect check: catalog rows only; the series one), the SKUs are checked once afterwards,
+  -- price_series is filled once at the end, and price_snapshot's secondary indexes are built
+  -- after the load (tables.sql leaves them to this file).
+  ALTER TABLE llm_econ.price_snapshot DISABLE TRIGGER ALL;
+
+  -- the seed's price figures, of source_kind 'seed' (the kind is the column's default while each
+  -- file loads, a constant rather than llm_econ._source_kind()'s lookup of the setting per row)
+  ALTER TABLE llm_econ.price_snapshot ALTER COLUMN source_kind SET DEFAULT 'seed';
   EXECUTE 'COPY llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour, '
        || 'instance_type, gpus_per_instance, source) FROM '
        || pg_catalog.quote_literal(dir || 'price_seed.csv') || opts;
-  PERFORM pg_catalog.set_config('llm_econ.import_kind', '', true);
 
   -- The GCP history's change points, as llm_econ._load_price_history (import.sql, the loader
   -- users run on their own histories) makes them from data/gcp_gpu_price_history.csv, ids
   -- included: gcp_gpu_price_history_points.csv, written by src/gen_history_points.sh and
   -- checked against the loader by the regression test shipped_history, so they cannot drift.
   -- COPY instead of the loader (1.1 s; see README, "Install script and CREATE EXTENSION").
-  -- A bulk load, as pg_restore --disable-triggers does it: the per-row foreign key check and
-  -- the statement triggers that do nothing for these rows (the import lock: no importer named
-  -- a provider; the suspect check: catalog rows only) are off during the COPY and the SKUs
-  -- are checked once after it; the price_series trigger stays on.  The sequence goes where
-  -- the loader leaves it, and the import lock gets the row the loader's lock gives it.
+  -- The sequence goes where the loader leaves it, and the import lock gets the row the
+  -- loader's lock gives it.
   ALTER TABLE llm_econ.price_snapshot ALTER COLUMN source SET DEFAULT
     'GCP price history 2022-02..2026-08, Cyclenerd/google-cloud-pricing-cost-calculator (Apache-2.0), via data/gcp_gpu_price_history.csv';
-  ALTER TABLE llm_econ.price_snapshot DISABLE TRIGGER ALL;
-  ALTER TABLE llm_econ.price_snapshot ENABLE TRIGGER price_snapshot_series_ins;
-  PERFORM pg_catalog.set_config('llm_econ.import_kind', 'history', true);
+  ALTER TABLE llm_econ.price_snapshot ALTER COLUMN source_kind SET DEFAULT 'history';
   EXECUTE 'COPY llm_econ.price_snapshot (id, observed_at, provider, sku, region, pricing, usd_per_gpu_hour, '
        || 'instance_type, gpus_per_instance) FROM '
        || pg_catalog.quote_literal(dir || 'gcp_gpu_price_history_points.csv') || opts;
-  PERFORM pg_catalog.set_config('llm_econ.import_kind', '', true);
-  ALTER TABLE llm_econ.price_snapshot ENABLE TRIGGER ALL;
-  ALTER TABLE llm_econ.price_snapshot ALTER COLUMN source DROP DEFAULT;
+  ALTER TABLE llm_econ.price_snapshot ALTER COLUMN source DROP DEFAULT,
+                                      ALTER COLUMN source_kind SET DEFAULT llm_econ._source_kind();
   PERFORM 1 FROM llm_econ.price_snapshot p
    WHERE NOT EXISTS (SELECT 1 FROM llm_econ.gpu_sku g WHERE g.sku OPERATOR(pg_catalog.=) p.sku);
   IF FOUND THEN
-    RAISE EXCEPTION 'gcp_gpu_price_history_points.csv names a SKU that gpu_sku.csv does not define'
+    RAISE EXCEPTION 'a shipped price names a SKU that gpu_sku.csv does not define'
       USING ERRCODE = 'foreign_key_violation';
   END IF;
+  -- One observation per series and instant.  The same index serves as-of lookups: for one
+  -- series, "latest observation at or before t" is a single backward index probe.
+  CREATE UNIQUE INDEX price_snapshot_one_observation ON llm_econ.price_snapshot (series_id, observed_at);
+  CREATE INDEX price_snapshot_observed_at ON llm_econ.price_snapshot (observed_at);
   PERFORM pg_catalog.setval('llm_econ.price_snapshot_id_seq', max(p.id)) FROM llm_econ.price_snapshot p;
   INSERT INTO llm_econ.import_lock (provider) VALUES ('gcp');
   -- and the staging table's ids go on after the raw file's lines, as when the install staged
@@ -88,7 +93,7 @@ BEGIN
   -- host-only machine prices, by region ('*' = any), machine-type prefix, period and the price
   -- below which a row is host-only) are deleted after the load, so the loaded rows keep their
   -- ids and an updated install (src/update/0.3.0/20_prices.sql) deletes the same rows.  Their
-  -- series keep any withdrawal rows; a series left without rows leaves price_series.
+  -- series keep any withdrawal rows; a series left without rows is not one of price_series.
   CREATE TABLE llm_econ._shipped_correction (
       region text NOT NULL, instance_type_prefix text NOT NULL, observed_from timestamptz NOT NULL,
       observed_to timestamptz NOT NULL, below_usd_per_gpu_hour numeric NOT NULL, reason text NOT NULL,
@@ -103,8 +108,9 @@ BEGIN
      AND p.observed_at OPERATOR(pg_catalog.>=) c.observed_from AND p.observed_at OPERATOR(pg_catalog.<) c.observed_to
      AND p.usd_per_gpu_hour OPERATOR(pg_catalog.<) c.below_usd_per_gpu_hour;
   DROP TABLE llm_econ._shipped_correction;
-  DELETE FROM llm_econ.price_series s
-   WHERE NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p
-                      WHERE p.series_id OPERATOR(pg_catalog.=) s.series_id);
+  -- the series of the rows loaded, as the trigger (tables.sql, _price_series_add) records them
+  INSERT INTO llm_econ.price_series (sku, provider, pricing, region, instance_type)
+  SELECT DISTINCT p.sku, p.provider, p.pricing, p.region, p.instance_type FROM llm_econ.price_snapshot p;
+  ALTER TABLE llm_econ.price_snapshot ENABLE TRIGGER ALL;
 END
 $load$;

@@ -339,15 +339,15 @@ BEGIN
   unverified := cv.unverified;
 
   IF skipped > 0 THEN
-    RAISE NOTICE 'skipped % catalog rows: %', skipped, cv.skip_why;
+    RAISE NOTICE 'skipped % catalog rows', skipped USING DETAIL = cv.skip_why || '.';
   END IF;
   IF corrected > 0 THEN
-    RAISE NOTICE 'corrected the GPU count of % catalog offers: %', corrected, cv.corrected_why
-      USING HINT = 'The count in llm_econ.gpu_sku_alias wins over the catalog''s; per-GPU prices use it.';
+    RAISE NOTICE 'corrected the GPU count of % catalog offers', corrected
+      USING DETAIL = cv.corrected_why || '.', HINT = 'The count in llm_econ.gpu_sku_alias wins over the catalog''s; per-GPU prices use it.';
   END IF;
   IF unverified > 0 THEN
-    RAISE NOTICE '% machine types have no known GPU count and were priced with the catalog''s: %', unverified, left(cv.unverified_why, 500)
-      USING HINT = 'Add them to llm_econ.gpu_sku_alias with gpus_per_instance.';
+    RAISE NOTICE '% machine types have no known GPU count and were priced with the catalog''s', unverified
+      USING DETAIL = 'Those machine types: ' || left(cv.unverified_why, 500) || '.', HINT = 'Add them to llm_econ.gpu_sku_alias with gpus_per_instance.';
   END IF;
   IF suspect > 0 THEN
     RAISE NOTICE '% prices are more than 3x from the same provider''s other offers of the SKU or from the series'' previous price', suspect
@@ -547,7 +547,7 @@ BEGIN
     FROM arr, stats, LATERAL llm_econ._record_prices(arr.t, arr.pr, arr.sk, arr.rg, arr.pc, arr.us, arr.it, arr.gp, source) AS rp;
   PERFORM set_config('llm_econ.import_kind', '', true);
   IF skipped > 0 AND NOT quiet THEN
-    RAISE NOTICE 'skipped % lines: %', skipped, left(names, 500);
+    RAISE NOTICE 'skipped % lines', skipped USING DETAIL = 'Why: ' || left(names, 500) || '.';
   END IF;
 
   DELETE FROM llm_econ.price_history_staging s WHERE s.staged_by = me;

@@ -133,10 +133,9 @@ CREATE TABLE llm_econ.price_snapshot (
                        GENERATED ALWAYS AS (llm_econ._series_id(sku, provider, pricing, region, instance_type)) STORED
 );
 
--- One observation per series and instant.  The same index serves as-of lookups: for one
--- series, "latest observation at or before t" is a single backward index probe.
-CREATE UNIQUE INDEX price_snapshot_one_observation ON llm_econ.price_snapshot (series_id, observed_at);
-CREATE INDEX price_snapshot_observed_at ON llm_econ.price_snapshot (observed_at);
+-- Its indexes, price_snapshot_one_observation (series_id, observed_at: one observation per
+-- series and instant, and the as-of probe) and price_snapshot_observed_at, are built by
+-- data.sql after the shipped rows load.
 
 COMMENT ON TABLE llm_econ.price_snapshot IS
   'dated $/GPU-hour observations; a series is (sku, provider, pricing, region, instance_type) and its price holds from observed_at until the series'' next observation';

@@ -194,7 +194,7 @@ is(q1('restored', $as_bob), '0', "RLS enforced in the restore: bob sees none of 
 my $series = q{SELECT count(*) || ' ' || md5(string_agg(s::text, E'\n' ORDER BY s::text)) FROM llm_econ.price_series s};
 is(q1('restored', $series), q1('orig', $series), 'price_series rebuilt identical (count and md5)');
 is(q1('restored', $series), q1('restored', q{SELECT count(*) || ' ' || md5(string_agg(s::text, E'\n' ORDER BY s::text))
-                                              FROM (SELECT DISTINCT sku, provider, pricing, region, instance_type
+                                              FROM (SELECT DISTINCT sku, provider, pricing, region, instance_type, series_id
                                                       FROM llm_econ.price_snapshot) s}),
    'price_series in the restore is exactly the distinct series of price_snapshot');
 

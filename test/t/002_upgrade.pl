@@ -104,7 +104,8 @@ sub setup_for
 # 0.3.0 re-keys spend (row_hash = the charge identity, occurrence renumbered, billing_account_id
 # filled, delivery added, record reduced to the columns no typed column holds) and plan_vs_actual
 # gains rows and columns: that comparison leaves those out, and the comparison with a fresh install
-# checks them.
+# checks them.  The daily summary (0.3.0) is compared across databases only: a fresh install ships
+# the summary of its shipped prices, an updated one builds it from its own, and the two must agree.
 sub table_sums
 {
   my ($db, $keep_import_time, $pre_030_columns) = @_;
@@ -112,7 +113,9 @@ sub table_sums
     ? " - 'row_hash' - 'occurrence' - 'billing_account_id' - 'delivery' - 'record'"
     : " - 'imported_at'";
   my $pva = $keep_import_time ? '' : q{
-    UNION ALL SELECT 'plan_vs_actual ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY to_jsonb(t)::text)) FROM llm_econ.plan_vs_actual t};
+    UNION ALL SELECT 'plan_vs_actual ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY to_jsonb(t)::text)) FROM llm_econ.plan_vs_actual t
+    UNION ALL SELECT 'price_daily_group ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY sku, provider, pricing)) FROM llm_econ.price_daily_group t
+    UNION ALL SELECT 'price_daily_summary ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY sku, provider, pricing, "time")) FROM llm_econ.price_daily_summary t};
   # price_snapshot columns added by 0.3.0, left out when comparing a row before and after the update
   my $new = $pre_030_columns ? " - 'source_kind' - 'suspect' - 'series_id'" : '';
   return q1($db, qq{SELECT string_agg(x, E'\\n' ORDER BY x) FROM (
@@ -277,7 +280,7 @@ my $u = table_sums('upgraded', 0);
 my $f = table_sums('fresh', 0);
 is($u, $f, 'per-table checksums identical, shipped and user rows (spend without imported_at)');
 for my $t (qw(gpu_sku gpu_sku_user gpu_sku_alias gpu_sku_alias_user mfu_reference price_snapshot price_snapshot_user price_series
-               price_history_staging run_plan spend plan_vs_actual sequences))
+               price_history_staging run_plan spend plan_vs_actual price_daily_group price_daily_summary sequences))
 {
   my ($lu) = $u =~ /^(\Q$t\E .*)$/m;
   my ($lf) = $f =~ /^(\Q$t\E .*)$/m;

@@ -656,15 +656,15 @@ BEGIN
   unverified := cv.unverified;
 
   IF skipped > 0 THEN
-    RAISE NOTICE 'skipped % catalog rows: %', skipped, cv.skip_why;
+    RAISE NOTICE 'skipped % catalog rows', skipped USING DETAIL = cv.skip_why || '.';
   END IF;
   IF corrected > 0 THEN
-    RAISE NOTICE 'corrected the GPU count of % catalog offers: %', corrected, cv.corrected_why
-      USING HINT = 'The count in llm_econ.gpu_sku_alias wins over the catalog''s; per-GPU prices use it.';
+    RAISE NOTICE 'corrected the GPU count of % catalog offers', corrected
+      USING DETAIL = cv.corrected_why || '.', HINT = 'The count in llm_econ.gpu_sku_alias wins over the catalog''s; per-GPU prices use it.';
   END IF;
   IF unverified > 0 THEN
-    RAISE NOTICE '% machine types have no known GPU count and were priced with the catalog''s: %', unverified, left(cv.unverified_why, 500)
-      USING HINT = 'Add them to llm_econ.gpu_sku_alias with gpus_per_instance.';
+    RAISE NOTICE '% machine types have no known GPU count and were priced with the catalog''s', unverified
+      USING DETAIL = 'Those machine types: ' || left(cv.unverified_why, 500) || '.', HINT = 'Add them to llm_econ.gpu_sku_alias with gpus_per_instance.';
   END IF;
   IF suspect > 0 THEN
     RAISE NOTICE '% prices are more than 3x from the same provider''s other offers of the SKU or from the series'' previous price', suspect

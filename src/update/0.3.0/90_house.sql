@@ -193,7 +193,7 @@ BEGIN
     FROM arr, stats, LATERAL llm_econ._record_prices(arr.t, arr.pr, arr.sk, arr.rg, arr.pc, arr.us, arr.it, arr.gp, source) AS rp;
   PERFORM set_config('llm_econ.import_kind', '', true);
   IF skipped > 0 AND NOT quiet THEN
-    RAISE NOTICE 'skipped % lines: %', skipped, left(names, 500);
+    RAISE NOTICE 'skipped % lines', skipped USING DETAIL = 'Why: ' || left(names, 500) || '.';
   END IF;
 
   DELETE FROM llm_econ.price_history_staging s WHERE s.staged_by = me;
