@@ -28,6 +28,7 @@
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "optimizer/optimizer.h"
+#include "parser/parse_relation.h"
 #include "rewrite/rewriteHandler.h"
 #include "utils/acl.h"
 #include "utils/array.h"
@@ -1867,7 +1868,7 @@ staged_scan_open(StagedRows *sr)
 	sr->scan_heap = heap;
 	sr->scan_index = index;
 	sr->scan_snap = RegisterSnapshotOnOwner(GetActiveSnapshot(), sr->owner);
-	sr->scan = index_beginscan(heap, index, sr->scan_snap, 1, 0);
+	sr->scan = le_index_beginscan(heap, index, sr->scan_snap, 1, 0);
 	ScanKeyEntryInitialize(&sr->scan_key, 0, 1, BTEqualStrategyNumber, InvalidOid,
 						   index->rd_indcollation[0], F_TEXTEQ,
 						   CStringGetTextDatum(GetUserNameFromId(GetUserId(), false)));
@@ -2228,6 +2229,8 @@ spend_fast_ok(Relation rel, text *who, AttrNumber *attnos, List **defaults)
 	TupleDesc	td = RelationGetDescr(rel);
 	TriggerDesc *trig = rel->trigdesc;
 	RangeTblEntry *rte;
+	List	   *perminfos = NIL;
+	LePermInfo *perm;
 	bool		ok;
 
 	*defaults = NIL;
@@ -2268,10 +2271,11 @@ spend_fast_ok(Relation rel, text *who, AttrNumber *attnos, List **defaults)
 	rte->relid = RelationGetRelid(rel);
 	rte->relkind = rel->rd_rel->relkind;
 	rte->rellockmode = RowExclusiveLock;
-	rte->requiredPerms = ACL_INSERT;
+	perm = le_perminfo(rte, &perminfos);
+	perm->requiredPerms = ACL_INSERT;
 	for (int c = 0; c < (int) LE_SPEND_COLS; c++)
-		rte->insertedCols = bms_add_member(rte->insertedCols, attnos[c] - FirstLowInvalidHeapAttributeNumber);
-	if (!ExecCheckRTPerms(list_make1(rte), false))
+		perm->insertedCols = bms_add_member(perm->insertedCols, attnos[c] - FirstLowInvalidHeapAttributeNumber);
+	if (!le_check_permissions(list_make1(rte), perminfos, false))
 		return false;
 	/* row-level security */
 	{
@@ -2406,7 +2410,7 @@ spend_flush(EState *estate, ResultRelInfo *rri, TupleTableSlot **slots, int n, B
 		bool		keys_null = (fs->without != NULL);
 
 		if (rri->ri_NumIndices > 0)
-			recheck = ExecInsertIndexTuples(rri, slots[i], estate, false, false, NULL, NIL);
+			recheck = le_insert_index_tuples(rri, slots[i], estate);
 		for (int k = 0; k < fs->nkeys && keys_null; k++)
 			keys_null = slot_attisnull(slots[i], fs->keys[k]);
 		/* the trigger set in force again right after: events are fired by the full one */
@@ -2445,6 +2449,8 @@ le_focus_staged_insert_fn(PG_FUNCTION_ARGS)
 	EState	   *estate;
 	ResultRelInfo *rri;
 	RangeTblEntry *rte;
+	List	   *perminfos = NIL;
+	LePermInfo *perm;
 	TupleTableSlot *slots[LE_FOCUS_MULTI];
 	int			nslots = 0;
 	int			nbuf = 0;
@@ -2485,13 +2491,14 @@ le_focus_staged_insert_fn(PG_FUNCTION_ARGS)
 	rte->relid = relid;
 	rte->relkind = rel->rd_rel->relkind;
 	rte->rellockmode = RowExclusiveLock;
-	rte->requiredPerms = ACL_INSERT;
+	perm = le_perminfo(rte, &perminfos);
+	perm->requiredPerms = ACL_INSERT;
 	for (int c = 0; c < (int) LE_SPEND_COLS; c++)
-		rte->insertedCols = bms_add_member(rte->insertedCols, attnos[c] - FirstLowInvalidHeapAttributeNumber);
-	ExecInitRangeTable(estate, list_make1(rte));
+		perm->insertedCols = bms_add_member(perm->insertedCols, attnos[c] - FirstLowInvalidHeapAttributeNumber);
+	le_init_range_table(estate, list_make1(rte), perminfos);
 	rri = makeNode(ResultRelInfo);
 	ExecInitResultRelation(estate, rri, 1);
-	CheckValidResultRel(rri, CMD_INSERT);
+	le_check_valid_insert_rel(rri);
 	ExecOpenIndices(rri, false);
 	estate->es_output_cid = GetCurrentCommandId(true);
 	ndef = list_length(defaults);
