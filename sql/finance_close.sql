@@ -323,8 +323,8 @@ RESET ROLE;
 -- the owner sees both, each with its own tenant's spend (0.2.0 summed them into one row)
 SELECT run_id, tenant, status, provider, billed_usd FROM plan_vs_actual ORDER BY tenant, status, provider;
 
--- 11. Quiet refusals: one line naming the grant or the tenant, before any parsing (0.2.0 printed
--- 40-60 lines of internal SQL as CONTEXT).
+-- 11. Quiet refusals: one line naming the grant or the tenant, before any parsing, and the GRANT to
+-- run in the HINT (0.2.0 printed 40-60 lines of internal SQL as CONTEXT).
 \set SHOW_CONTEXT always
 SET ROLE regress_close_nobody;
 SELECT * FROM import_focus('this is not even read');

@@ -1,26 +1,48 @@
-/* focus.c: FOCUS billing exports (CSV text or staged lines) as typed spend rows, each with its charge identity; CSV text as rows of jsonb. */
+/* focus.c: FOCUS billing exports (CSV text or staged lines) as typed spend rows, each with its charge identity, and the staged file inserted into spend from C; CSV text as rows of jsonb. */
 #include "llm_econ.h"
 
 #include <math.h>
 
 #include "core/csv.h"
 #include "core/guard.h"
+#include "access/genam.h"
+#include "access/heapam.h"
 #include "access/htup_details.h"
+#include "access/nbtree.h"
+#include "access/table.h"
+#include "access/tableam.h"
 #include "access/xact.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_opfamily.h"
+#include "catalog/pg_trigger.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
+#include "commands/extension.h"
+#include "commands/trigger.h"
 #include "common/md5.h"
+#include "executor/executor.h"
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "optimizer/optimizer.h"
+#include "parser/parse_relation.h"
+#include "rewrite/rewriteHandler.h"
+#include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/datetime.h"
+#include "utils/fmgroids.h"
 #include "utils/formatting.h"
 #include "utils/hsearch.h"
 #include "utils/jsonb.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/rel.h"
 #include "utils/resowner.h"
+#include "utils/snapmgr.h"
 #include "utils/tuplestore.h"
 
 /* Start reading csv with the core's reader (palloc'd memory). */
@@ -238,8 +260,6 @@ le_csv_records_fn(PG_FUNCTION_ARGS)
 	out_max = in_len * LE_CSV_MAX_EXPANSION + ((size_t) 64 << 20);
 	while ((st = le_csv_next(&r)) == LE_CSV_RECORD)
 	{
-		JsonbParseState *state = NULL;
-		JsonbValue *res;
 		Datum		values[2];
 		bool		nulls[2] = {false, false};
 
@@ -259,30 +279,8 @@ le_csv_records_fn(PG_FUNCTION_ARGS)
 							out_max >> 20, LE_CSV_MAX_EXPANSION),
 					 errdetail("Each row repeats the %d header names, %zu bytes of names.", ncols, names_len),
 					 errcontext("%s line %ld", what, r.rec_line)));
-		pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
-		for (int i = 0; i < ncols; i++)
-		{
-			JsonbValue	k,
-						v;
-			const le_csv_field *f = &r.fields[i];
-
-			k.type = jbvString;
-			k.val.string.val = names[i];
-			k.val.string.len = strlen(names[i]);
-			pushJsonbValue(&state, WJB_KEY, &k);
-			if (f->len == 0 || (f->len == 4 && memcmp(f->ptr, "NULL", 4) == 0))
-				v.type = jbvNull;
-			else
-			{
-				v.type = jbvString;
-				v.val.string.val = (char *) f->ptr;
-				v.val.string.len = (int) f->len;
-			}
-			pushJsonbValue(&state, WJB_VALUE, &v);
-		}
-		res = pushJsonbValue(&state, WJB_END_OBJECT, NULL);
 		values[0] = Int32GetDatum((int32) r.rec_line);
-		values[1] = JsonbPGetDatum(JsonbValueToJsonb(res));
+		values[1] = record_jsonb(&r, names, ncols, NULL, NULL);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	if (st == LE_CSV_ERROR)
@@ -371,6 +369,22 @@ static const FocusCol focus_identity[] = {
 	FC_ALLOCATED_METHOD_ID, FC_ALLOCATED_RESOURCE_ID
 };
 
+/*
+ * The last text read of a period column and what it gave (files repeat the
+ * billing period on every line, and a charge period on many): the same text
+ * is not parsed again.  Texts longer than the buffer are always parsed.
+ */
+typedef struct TimeMemo
+{
+	int			len;			/* -1: nothing kept */
+	char		text[48];
+	int64		value;
+	char		norm[MAXINT8LEN + 1];
+} TimeMemo;
+
+/* The period columns, consecutive in FocusCol: ChargePeriodStart/End, BillingPeriodStart/End. */
+#define LE_TIME_COLS 4
+
 /* One line's values of the columns above (NULL = absent or NULL). */
 typedef struct FocusIn
 {
@@ -383,6 +397,7 @@ typedef struct FocusIn
 	Jsonb	   *tags;
 	bool		tags_parsed;
 	const char *provkey;		/* the provider key (NULL: charge_key computes it) */
+	struct TimeMemo *times;		/* the last time read per period column (NULL: none kept) */
 	uint8		digest[16];		/* the charge identity, binary (set by focus_type) */
 } FocusIn;
 
@@ -409,6 +424,7 @@ typedef struct FocusState
 	HTAB	   *aliases;
 	const char *what;
 	MemoryContext rowcxt;
+	TimeMemo	times[LE_TIME_COLS];
 } FocusState;
 
 /* The CONTEXT of an error about one field: the line and the column (call inside ereport). */
@@ -555,6 +571,71 @@ timestamp_shape(const char *s)
 }
 
 /*
+ * The common shapes of a FOCUS time read without PostgreSQL's general date
+ * parser: YYYY-MM-DD[{T| }HH:MM[:SS[.f{1,6}]]][Z], every field in its range
+ * (years 1-9999, real days of the month, 00:00:00-23:59:59).  The result is
+ * what timestamp_in (no offset: the UTC instant) or timestamptz_in (Z) give
+ * for it; false for anything else (offsets, leap seconds, 24:00, more
+ * fractional digits, a bad field), which the general parser then reads or
+ * names in its error.
+ */
+static bool
+iso_time_fast(const char *s, int64 *out)
+{
+	static const int mdays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	int			y,
+				mo,
+				d,
+				h = 0,
+				mi = 0,
+				sec = 0;
+	int64		frac = 0;
+	const char *p;
+
+#define D2(q) (((q)[0] - '0') * 10 + ((q)[1] - '0'))
+	/* timestamp_shape has checked the digits and separators of the date and of HH:MM[:SS] */
+	y = D2(s) * 100 + D2(s + 2);
+	mo = D2(s + 5);
+	d = D2(s + 8);
+	if (y < 1 || mo < 1 || mo > 12 || d < 1 ||
+		d > mdays[mo - 1] + (mo == 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
+		return false;
+	p = s + 10;
+	if (*p != '\0')
+	{
+		h = D2(p + 1);
+		mi = D2(p + 4);
+		p += 6;
+		if (*p == ':')
+		{
+			sec = D2(p + 1);
+			p += 3;
+			if (*p == '.')
+			{
+				int			digits = 0;
+
+				for (p++; *p >= '0' && *p <= '9'; p++, digits++)
+				{
+					if (digits == 6)
+						return false;
+					frac = frac * 10 + (*p - '0');
+				}
+				for (int k = digits; k < 6; k++)
+					frac *= 10;
+			}
+		}
+		if (*p == 'Z')
+			p++;
+		if (*p != '\0' || h > 23 || mi > 59 || sec > 59)
+			return false;
+	}
+#undef D2
+	*out = (int64) (date2j(y, mo, d) - POSTGRES_EPOCH_JDATE) * USECS_PER_DAY +
+		(((int64) h * 60 + mi) * 60 + sec) * USECS_PER_SEC + frac;
+	return true;
+}
+
+/*
  * Call an input function; its error (a data exception: 22007, 22008, 22P02
  * ...) becomes 22P04 with the line and the column in the CONTEXT; any other
  * error (a cancel, out of memory) is raised again as it is.
@@ -594,6 +675,7 @@ col_time(FocusIn *in, FocusCol c, bool required, bool *isnull)
 	char	   *s = col_cstr(in, c);
 	int			shape;
 	Datum		d;
+	TimeMemo   *memo = NULL;
 
 	*isnull = (s == NULL);
 	if (s == NULL)
@@ -602,11 +684,36 @@ col_time(FocusIn *in, FocusCol c, bool required, bool *isnull)
 			line_error(in, focus_col_names[c], ERRCODE_BAD_COPY_FILE_FORMAT, NULL, "a timestamp is required, got NULL");
 		return (Datum) 0;
 	}
+	if (in->times)
+	{
+		memo = &in->times[c - FC_CHARGE_PERIOD_START];
+		if (memo->len == in->len[c] && memcmp(memo->text, s, memo->len) == 0)
+		{
+			in->norm[c] = memo->norm;
+			return Int64GetDatum(memo->value);
+		}
+	}
 	shape = timestamp_shape(s);
 	if (shape == 0)
 		line_error(in, focus_col_names[c], ERRCODE_BAD_COPY_FILE_FORMAT, s, "not an ISO 8601 timestamp");
 	/* no offset: read as a timestamp without time zone, which is the UTC instant */
-	d = input_named(shape == 2 ? timestamptz_in : timestamp_in, s, in, focus_col_names[c]);
+	{
+		int64		v;
+
+		if (iso_time_fast(s, &v))
+			d = Int64GetDatum(v);
+		else
+			d = input_named(shape == 2 ? timestamptz_in : timestamp_in, s, in, focus_col_names[c]);
+	}
+	if (memo && in->len[c] < (int) sizeof(memo->text))
+	{
+		memo->len = in->len[c];
+		memcpy(memo->text, s, memo->len);
+		memo->value = DatumGetInt64(d);
+		pg_lltoa(memo->value, memo->norm);
+		in->norm[c] = memo->norm;
+	}
+	else
 	{
 		char	   *n = palloc(MAXINT8LEN + 1);
 
@@ -703,6 +810,18 @@ provider_key(const char *name)
 	return out.data;
 }
 
+/* Whether a jsonb object has key. */
+static bool
+jsonb_has_key(Jsonb *j, const char *key)
+{
+	JsonbValue	k;
+
+	k.type = jbvString;
+	k.val.string.val = (char *) key;
+	k.val.string.len = strlen(key);
+	return findJsonbValueFromContainer(&j->root, JB_FOBJECT, &k) != NULL;
+}
+
 /* Tags without the run tags, as canonical JSON text ("" when nothing is left). */
 static char *
 tags_identity(Jsonb *tags)
@@ -712,9 +831,13 @@ tags_identity(Jsonb *tags)
 
 	if (tags == NULL)
 		return "";
-	d = DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(tags), CStringGetTextDatum("run_id"));
-	d = DirectFunctionCall2(jsonb_delete, d, CStringGetTextDatum("x_run_id"));
-	j = DatumGetJsonbP(d);
+	j = tags;
+	if (jsonb_has_key(tags, "run_id") || jsonb_has_key(tags, "x_run_id"))
+	{
+		d = DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(tags), CStringGetTextDatum("run_id"));
+		d = DirectFunctionCall2(jsonb_delete, d, CStringGetTextDatum("x_run_id"));
+		j = DatumGetJsonbP(d);
+	}
 	if (JB_ROOT_COUNT(j) == 0)
 		return "";
 	return JsonbToCString(NULL, &j->root, VARSIZE(j));
@@ -921,7 +1044,7 @@ alias_in_words(HTAB *h, const char *s)
 	return NULL;
 }
 
-/* Output columns of the typed rows (see _focus_lines in finance.sql). */
+/* Output columns of the typed rows (the type llm_econ._focus_line in finance.sql; occurrence is O__COUNT). */
 enum
 {
 	O_LINE, O_RECORD, O_CPS, O_CPE, O_BPS, O_BPE, O_PROVIDER, O_SERVICE_NAME, O_SERVICE_CATEGORY,
@@ -1115,6 +1238,11 @@ focus_header(FocusState *st, const char *what)
 {
 	const char *missing = NULL;
 
+	StaticAssertStmt(FC_CHARGE_PERIOD_END == FC_CHARGE_PERIOD_START + 1 &&
+					 FC_BILLING_PERIOD_START == FC_CHARGE_PERIOD_START + 2 &&
+					 FC_BILLING_PERIOD_END == FC_CHARGE_PERIOD_START + 3, "the period columns are consecutive");
+	for (int t = 0; t < LE_TIME_COLS; t++)
+		st->times[t].len = -1;
 	st->order = palloc(sizeof(int) * st->ncols);
 	for (int i = 0; i < st->ncols; i++)
 		st->order[i] = i;
@@ -1185,6 +1313,7 @@ focus_in_of_record(const FocusState *st, const le_csv *r, long line, FocusIn *in
 	memset(in, 0, sizeof(*in));
 	in->line = line;
 	in->what = st->what;
+	in->times = (TimeMemo *) st->times;
 	for (int c = 0; c < FC__COUNT; c++)
 	{
 		int			i = st->pos[c];
@@ -1233,14 +1362,17 @@ static void
 focus_emit(FocusState *st, le_csv *r, long line, ReturnSetInfo *rsinfo)
 {
 	FocusIn		in;
-	Datum		values[O__COUNT];
-	bool		nulls[O__COUNT];
+	Datum		values[O__COUNT + 1];
+	bool		nulls[O__COUNT + 1];
 	MemoryContext old;
 
 	focus_check_record(st, r, line);
 	old = MemoryContextSwitchTo(st->rowcxt);
 	focus_in_of_record(st, r, line, &in);
 	focus_type(st, &in, record_jsonb(r, st->names, st->ncols, st->order, st->recmode), values, nulls);
+	/* the copies of a charge are numbered by the caller (_focus_store) */
+	values[O__COUNT] = (Datum) 0;
+	nulls[O__COUNT] = true;
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(st->rowcxt);
@@ -1264,6 +1396,8 @@ le_focus_lines_fn(PG_FUNCTION_ARGS)
 	MemoryContext entry = CurrentMemoryContext;
 
 	InitMaterializedSRF(fcinfo, 0);
+	if (rsinfo->setDesc->natts != O__COUNT + 1)
+		elog(ERROR, "_focus_lines: wrong result type");
 	memset(&st, 0, sizeof(st));
 	st.what = what;
 	st.rowcxt = AllocSetContextCreate(CurrentMemoryContext, "llm_econ focus line", 0, 256 * 1024, 1024 * 1024);
@@ -1378,7 +1512,16 @@ typedef struct StagedRows
 {
 	FocusState	st;
 	TupleDesc	tupdesc;		/* O__COUNT columns and occurrence */
-	char	   *portal;			/* the cursor over the staged lines */
+	MemoryContext cxt;			/* the load's */
+	char	   *portal;			/* the cursor over the staged lines (NULL: read directly) */
+	/* the direct read of the staged lines: an index scan of (writer, id) */
+	Relation	scan_heap;
+	Relation	scan_index;
+	IndexScanDesc scan;
+	TupleTableSlot *scan_slot;
+	Snapshot	scan_snap;
+	AttrNumber	line_attno;
+	ScanKeyData scan_key;
 	MemoryContext batchcxt;		/* the current batch of staged lines */
 	text	  **batch;
 	int			nbatch;
@@ -1400,27 +1543,7 @@ typedef struct StagedRows
 	bool		done;			/* every line returned */
 } StagedRows;
 
-/* Forget the load at the end of the transaction (its context goes with it). */
-static void
-focus_xact_cb(XactEvent event, void *arg)
-{
-	focus_load = NULL;
-	focus_load_cxt = NULL;
-	focus_load_subxact = InvalidSubTransactionId;
-}
-
-/* Drop the load when the subtransaction that began it is rolled back. */
-static void
-focus_subxact_cb(SubXactEvent event, SubTransactionId mySubid, SubTransactionId parentSubid, void *arg)
-{
-	if (event == SUBXACT_EVENT_ABORT_SUB && focus_load_cxt != NULL && focus_load_subxact == mySubid)
-	{
-		MemoryContextDelete(focus_load_cxt);
-		focus_load = NULL;
-		focus_load_cxt = NULL;
-		focus_load_subxact = InvalidSubTransactionId;
-	}
-}
+static void staged_scan_close(StagedRows *sr);
 
 /* Drop the current load, if any (its cursor is closed by the caller or by the transaction's end). */
 static void
@@ -1428,6 +1551,8 @@ focus_load_drop(void)
 {
 	if (focus_load_cxt != NULL)
 	{
+		if (focus_load)
+			staged_scan_close(focus_load);
 		if (focus_load && focus_load->reading)
 			tuplestore_end(focus_load->reading);
 		if (focus_load && focus_load->spill)
@@ -1439,7 +1564,44 @@ focus_load_drop(void)
 	focus_load_subxact = InvalidSubTransactionId;
 }
 
-/* Fetch the next batch of staged lines through the cursor (false at the end). */
+/*
+ * At the end of the transaction: a load left unfinished at a commit is
+ * closed (its scan, files and snapshot released, not reported as leaks);
+ * after an abort it is only forgotten (its context and resources go with the
+ * transaction).
+ */
+static void
+focus_xact_cb(XactEvent event, void *arg)
+{
+	if (event == XACT_EVENT_PRE_COMMIT || event == XACT_EVENT_PARALLEL_PRE_COMMIT ||
+		event == XACT_EVENT_PRE_PREPARE)
+		focus_load_drop();
+	focus_load = NULL;
+	focus_load_cxt = NULL;
+	focus_load_subxact = InvalidSubTransactionId;
+}
+
+/* Drop the load when the subtransaction that began it ends (rolled back: its resources went with it). */
+static void
+focus_subxact_cb(SubXactEvent event, SubTransactionId mySubid, SubTransactionId parentSubid, void *arg)
+{
+	if (focus_load_cxt == NULL || focus_load_subxact != mySubid)
+		return;
+	if (event == SUBXACT_EVENT_PRE_COMMIT_SUB)
+		focus_load_drop();
+	else if (event == SUBXACT_EVENT_ABORT_SUB)
+	{
+		MemoryContextDelete(focus_load_cxt);
+		focus_load = NULL;
+		focus_load_cxt = NULL;
+		focus_load_subxact = InvalidSubTransactionId;
+	}
+}
+
+/* Staged lines fetched at a time. */
+#define LE_FOCUS_BATCH 256
+
+/* Fetch the next batch of staged lines, directly or through the cursor (false at the end). */
 static bool
 staged_fetch(StagedRows *sr)
 {
@@ -1449,12 +1611,48 @@ staged_fetch(StagedRows *sr)
 	sr->nbatch = sr->ibatch = 0;
 	if (sr->eof)
 		return false;
+	if (sr->scan)
+	{
+		ResourceOwner saved = CurrentResourceOwner;
+		MemoryContext old = MemoryContextSwitchTo(sr->cxt);
+
+		sr->batch = MemoryContextAlloc(sr->batchcxt, sizeof(text *) * LE_FOCUS_BATCH);
+		/* the scan's buffer pins belong to the load, not to this statement */
+		CurrentResourceOwner = sr->owner;
+		PG_TRY();
+		{
+			while (sr->nbatch < LE_FOCUS_BATCH)
+			{
+				bool		isnull;
+				Datum		d;
+
+				/* at the end, for good: another call would start the scan again */
+				if (!index_getnext_slot(sr->scan, ForwardScanDirection, sr->scan_slot))
+				{
+					sr->eof = true;
+					break;
+				}
+				d = slot_getattr(sr->scan_slot, sr->line_attno, &isnull);
+
+				MemoryContextSwitchTo(sr->batchcxt);
+				sr->batch[sr->nbatch++] = isnull ? NULL : DatumGetTextPCopy(d);
+				MemoryContextSwitchTo(sr->cxt);
+			}
+		}
+		PG_FINALLY();
+		{
+			CurrentResourceOwner = saved;
+		}
+		PG_END_TRY();
+		MemoryContextSwitchTo(old);
+		return sr->nbatch > 0;
+	}
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	cur = SPI_cursor_find(sr->portal);
 	if (cur == NULL)
 		elog(ERROR, "the cursor over focus_staging is gone");
-	SPI_cursor_fetch(cur, true, 1000);
+	SPI_cursor_fetch(cur, true, LE_FOCUS_BATCH);
 	if (SPI_processed == 0)
 		sr->eof = true;
 	else
@@ -1472,6 +1670,7 @@ staged_fetch(StagedRows *sr)
 		sr->nbatch = (int) SPI_processed;
 		MemoryContextSwitchTo(old);
 	}
+	SPI_freetuptable(SPI_tuptable);
 	SPI_finish();
 	return sr->nbatch > 0;
 }
@@ -1530,14 +1729,14 @@ hex_digit(char c)
 }
 
 /*
- * A typed line with its occurrence (the k-th line of the file with its
- * identity) as a result tuple in *d; false when its identity is new and the
- * table is full: the line is then kept for the next round, when the table
- * holds the identities that did not fit (every line of such an identity is
- * kept, in file order, so it is numbered right then).
+ * Number a typed line: its occurrence (the k-th line of the file with its
+ * identity) in values[O__COUNT]; false when its identity is new and the table
+ * is full: the line is then kept for the next round, when the table holds the
+ * identities that did not fit (every line of such an identity is kept, in
+ * file order, so it is numbered right then).
  */
 static bool
-staged_row(StagedRows *sr, Datum *values, bool *nulls, const ChargeKey *k, Datum *d)
+staged_count(StagedRows *sr, Datum *values, bool *nulls, const ChargeKey *k)
 {
 	ChargeCount *e = chargecount_lookup(sr->counts, *k);
 
@@ -1551,7 +1750,7 @@ staged_row(StagedRows *sr, Datum *values, bool *nulls, const ChargeKey *k, Datum
 
 			if (sr->spill == NULL)
 			{
-				MemoryContext old = MemoryContextSwitchTo(sr->st.rowcxt->parent);
+				MemoryContext old = MemoryContextSwitchTo(sr->cxt);
 
 				sr->spill = tuplestore_begin_heap(false, false, work_mem);
 				MemoryContextSwitchTo(old);
@@ -1578,45 +1777,202 @@ staged_row(StagedRows *sr, Datum *values, bool *nulls, const ChargeKey *k, Datum
 	values[O__COUNT] = Int32GetDatum((int32) Min(e->count, (uint32) PG_INT32_MAX));
 	nulls[O__COUNT] = false;
 	sr->returned++;
-	*d = HeapTupleGetDatum(heap_form_tuple(sr->tupdesc, values, nulls));
 	return true;
 }
 
 /*
- * Open the cursor over the current role's staged lines in load order, inside
- * SPI; its portal name is kept in cxt.  A fast-start plan: the (writer, id)
- * index gives the order, no sort of the whole file.
+ * Whether the staged lines may be read directly (an index scan of
+ * focus_staging's (writer, id) index, no SPI copies) and mean what the
+ * cursor's query reads: the role has SELECT on focus_staging, and row-level
+ * security either does not apply to it or applies with the shipped policy
+ * only (writer = CURRENT_USER, which the scan's key is).  Any other policy
+ * (restrictive ones included) and the cursor reads, with the policies
+ * applied by PostgreSQL.  Inside SPI.
  */
-static char *
-staged_cursor_open(MemoryContext cxt)
+static bool
+staged_direct_ok(void)
 {
-	SPIPlanPtr	plan = SPI_prepare_cursor("SELECT s.line FROM llm_econ.focus_staging s "
-										  "WHERE s.writer OPERATOR(pg_catalog.=) CURRENT_USER ORDER BY s.id",
-										  0, NULL, CURSOR_OPT_FAST_PLAN);
+	static SPIPlanPtr plan = NULL;
+	bool		isnull;
+	Datum		d;
+
+	plan = le_spi_plan(&plan,
+					   "SELECT pg_catalog.has_table_privilege('llm_econ.focus_staging', 'SELECT') "
+					   "AND (NOT pg_catalog.row_security_active('llm_econ.focus_staging') "
+					   "OR (SELECT pg_catalog.count(*) OPERATOR(pg_catalog.=) 1 AND pg_catalog.bool_and("
+					   "p.polname OPERATOR(pg_catalog.=) 'focus_staging_writer' AND p.polpermissive "
+					   "AND p.polcmd OPERATOR(pg_catalog.=) '*' AND p.polroles OPERATOR(pg_catalog.=) '{0}' "
+					   "AND pg_catalog.pg_get_expr(p.polqual, p.polrelid) OPERATOR(pg_catalog.=) '(writer = CURRENT_USER)') "
+					   "FROM pg_catalog.pg_policy p WHERE p.polrelid OPERATOR(pg_catalog.=) 'llm_econ.focus_staging'::pg_catalog.regclass))",
+					   0, NULL);
+	if (SPI_execute_plan(plan, NULL, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "checking focus_staging's policies failed");
+	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	SPI_freetuptable(SPI_tuptable);
+	return !isnull && DatumGetBool(d);
+}
+
+/*
+ * Open the direct read of the current role's staged lines in load order (a
+ * btree whose first columns are writer and id: the order the cursor's plan
+ * gives); false when there is no such index.  Its relations, pins and
+ * snapshot belong to the load's resource owner.
+ */
+static bool
+staged_scan_open(StagedRows *sr)
+{
+	Oid			relid = get_relname_relid("focus_staging", get_namespace_oid("llm_econ", false));
+	Relation	heap;
+	Relation	index = NULL;
+	AttrNumber	writer,
+				id;
+	List	   *indexes;
+	ListCell   *lc;
+	ResourceOwner saved = CurrentResourceOwner;
+	MemoryContext old;
+
+	if (!OidIsValid(relid))
+		return false;
+	old = MemoryContextSwitchTo(sr->cxt);
+	CurrentResourceOwner = sr->owner;
+	heap = table_open(relid, AccessShareLock);
+	writer = get_attnum(relid, "writer");
+	id = get_attnum(relid, "id");
+	sr->line_attno = get_attnum(relid, "line");
+	indexes = RelationGetIndexList(heap);
+	foreach(lc, indexes)
+	{
+		Relation	i = index_open(lfirst_oid(lc), AccessShareLock);
+
+		if (i->rd_rel->relam == BTREE_AM_OID && i->rd_index->indisvalid && i->rd_index->indnkeyatts >= 2 &&
+			i->rd_index->indkey.values[0] == writer && i->rd_index->indkey.values[1] == id &&
+			i->rd_opfamily[0] == TEXT_BTREE_FAM_OID && i->rd_opfamily[1] == INTEGER_BTREE_FAM_OID &&
+			(i->rd_indoption[0] & INDOPTION_DESC) == 0 && (i->rd_indoption[1] & INDOPTION_DESC) == 0 &&
+			RelationGetIndexPredicate(i) == NIL && RelationGetIndexExpressions(i) == NIL)
+		{
+			index = i;
+			break;
+		}
+		index_close(i, AccessShareLock);
+	}
+	if (index == NULL || writer == InvalidAttrNumber || id == InvalidAttrNumber ||
+		sr->line_attno == InvalidAttrNumber)
+	{
+		if (index)
+			index_close(index, AccessShareLock);
+		table_close(heap, AccessShareLock);
+		CurrentResourceOwner = saved;
+		MemoryContextSwitchTo(old);
+		return false;
+	}
+	sr->scan_heap = heap;
+	sr->scan_index = index;
+	sr->scan_snap = RegisterSnapshotOnOwner(GetActiveSnapshot(), sr->owner);
+	sr->scan = le_index_beginscan(heap, index, sr->scan_snap, 1, 0);
+	ScanKeyEntryInitialize(&sr->scan_key, 0, 1, BTEqualStrategyNumber, InvalidOid,
+						   index->rd_indcollation[0], F_TEXTEQ,
+						   CStringGetTextDatum(GetUserNameFromId(GetUserId(), false)));
+	index_rescan(sr->scan, &sr->scan_key, 1, NULL, 0);
+	sr->scan_slot = table_slot_create(heap, NULL);
+	CurrentResourceOwner = saved;
+	MemoryContextSwitchTo(old);
+	return true;
+}
+
+/*
+ * Open the read of the current role's staged lines in load order (in SPI):
+ * directly when staged_direct_ok, else through a cursor, a fast-start plan by
+ * the (writer, id) index (its portal name kept).
+ */
+static void
+staged_open(StagedRows *sr)
+{
+	SPIPlanPtr	plan;
 	Portal		cur;
 
+	if (staged_direct_ok() && staged_scan_open(sr))
+		return;
+	plan = SPI_prepare_cursor("SELECT s.line FROM llm_econ.focus_staging s "
+							  "WHERE s.writer OPERATOR(pg_catalog.=) CURRENT_USER ORDER BY s.id",
+							  0, NULL, CURSOR_OPT_FAST_PLAN);
 	if (plan == NULL)
 		elog(ERROR, "SPI_prepare failed");
 	cur = SPI_cursor_open(NULL, plan, NULL, NULL, true);
-	return MemoryContextStrdup(cxt, cur->name);
+	sr->portal = MemoryContextStrdup(sr->cxt, cur->name);
 }
 
-/* Start a load (in the current memory context, the load's): the alias map, the count table, the cursor. */
+/* Close the direct read of the staged lines, if open. */
+static void
+staged_scan_close(StagedRows *sr)
+{
+	ResourceOwner saved = CurrentResourceOwner;
+
+	if (sr->scan == NULL)
+		return;
+	CurrentResourceOwner = sr->owner;
+	ExecDropSingleTupleTableSlot(sr->scan_slot);
+	index_endscan(sr->scan);
+	index_close(sr->scan_index, NoLock);
+	table_close(sr->scan_heap, NoLock);
+	UnregisterSnapshotFromOwner(sr->scan_snap, sr->owner);
+	sr->scan = NULL;
+	CurrentResourceOwner = saved;
+}
+
+/* Close the read of the staged lines (the direct scan, or the cursor when it is still there). */
+static void
+staged_close(StagedRows *sr)
+{
+	staged_scan_close(sr);
+	if (sr->portal)
+	{
+		Portal		cur;
+
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		cur = SPI_cursor_find(sr->portal);
+		if (cur)
+			SPI_cursor_close(cur);
+		SPI_finish();
+		sr->portal = NULL;
+	}
+}
+
+/* The typed rows' columns (llm_econ._focus_line in finance.sql): O__COUNT and the occurrence. */
+static TupleDesc
+staged_tupdesc(void)
+{
+	static const Oid types[O__COUNT + 1] = {
+		[O_LINE] = INT4OID, [O_RECORD] = JSONBOID, [O_CPS] = TIMESTAMPTZOID, [O_CPE] = TIMESTAMPTZOID,
+		[O_BPS] = TIMESTAMPTZOID, [O_BPE] = TIMESTAMPTZOID, [O_PROVIDER] = TEXTOID, [O_SERVICE_NAME] = TEXTOID,
+		[O_SERVICE_CATEGORY] = TEXTOID, [O_CHARGE_CATEGORY] = TEXTOID, [O_CHARGE_DESCRIPTION] = TEXTOID,
+		[O_PRICING_CATEGORY] = TEXTOID, [O_PRICING] = TEXTOID, [O_REGION] = TEXTOID, [O_SKU] = TEXTOID,
+		[O_INSTANCE_TYPE] = TEXTOID, [O_GPUS] = INT4OID, [O_GPU_TYPE] = TEXTOID, [O_QUANTITY] = NUMERICOID,
+		[O_UNIT] = TEXTOID, [O_GPU_HOURS] = NUMERICOID, [O_BILLED] = NUMERICOID, [O_EFFECTIVE] = NUMERICOID,
+		[O_LIST] = NUMERICOID, [O_CURRENCY] = TEXTOID, [O_RUN_ID] = TEXTOID, [O_RESOURCE_ID] = TEXTOID,
+		[O_TAGS] = JSONBOID, [O_ACCOUNT] = TEXTOID, [O_KEY] = TEXTOID, [O__COUNT] = INT4OID
+	};
+	TupleDesc	td = CreateTemplateTupleDesc(O__COUNT + 1);
+
+	for (int i = 0; i <= O__COUNT; i++)
+		TupleDescInitEntry(td, (AttrNumber) (i + 1), NULL, types[i], -1, 0);
+	return BlessTupleDesc(td);
+}
+
+/* Start a load (in the current memory context, the load's): the alias map, the count table, the read. */
 static StagedRows *
-staged_rows_begin(FunctionCallInfo fcinfo, const char *what)
+staged_rows_begin(const char *what)
 {
 	StagedRows *sr = palloc0(sizeof(StagedRows));
-	TupleDesc	td;
 	MemoryContext cxt = CurrentMemoryContext;
 
 	sr->owner = CurTransactionResourceOwner;
-
-	if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE || td->natts != O__COUNT + 1)
-		elog(ERROR, "_focus_staged_rows: wrong result type");
-	sr->tupdesc = BlessTupleDesc(CreateTupleDescCopy(td));
+	sr->cxt = cxt;
+	sr->tupdesc = staged_tupdesc();
 	sr->st.what = pstrdup(what);
 	sr->st.rowcxt = AllocSetContextCreate(cxt, "llm_econ focus line", 0, 256 * 1024, 1024 * 1024);
-	sr->batchcxt = AllocSetContextCreate(cxt, "llm_econ focus batch", ALLOCSET_DEFAULT_SIZES);
+	/* one block holds a batch: resetting it returns nothing to the system */
+	sr->batchcxt = AllocSetContextCreate(cxt, "llm_econ focus batch", 0, 512 * 1024, 1024 * 1024);
 	initStringInfo(&sr->rec);
 	sr->streaming = true;
 	/* the count table holds at most work_mem's worth of identities */
@@ -1627,10 +1983,132 @@ staged_rows_begin(FunctionCallInfo fcinfo, const char *what)
 		elog(ERROR, "SPI_connect failed");
 	MemoryContextSwitchTo(cxt);
 	sr->st.aliases = load_aliases();
-	sr->portal = staged_cursor_open(cxt);
+	staged_open(sr);
 	SPI_finish();
 	MemoryContextSwitchTo(cxt);
 	return sr;
+}
+
+/* Start a new load in the transaction's memory (an unfinished earlier one is dropped). */
+static StagedRows *
+staged_load_start(const char *what)
+{
+	MemoryContext old;
+
+	if (!focus_callbacks_registered)
+	{
+		RegisterXactCallback(focus_xact_cb, NULL);
+		RegisterSubXactCallback(focus_subxact_cb, NULL);
+		focus_callbacks_registered = true;
+	}
+	focus_load_drop();
+	focus_load_cxt = AllocSetContextCreate(TopTransactionContext, "llm_econ focus load", ALLOCSET_DEFAULT_SIZES);
+	focus_load_subxact = GetCurrentSubTransactionId();
+	old = MemoryContextSwitchTo(focus_load_cxt);
+	focus_load = staged_rows_begin(what);
+	MemoryContextSwitchTo(old);
+	return focus_load;
+}
+
+/*
+ * The next typed line of the load with its occurrence in values/nulls
+ * (O__COUNT + 1 each, in sr->st.rowcxt, valid until the next call); false when
+ * every line was returned.  Lines whose identity did not fit in the count
+ * table are kept for a next round and come back later.
+ */
+static bool
+staged_next(StagedRows *sr, Datum *values, bool *nulls)
+{
+	MemoryContext old;
+
+	while (sr->streaming)
+	{
+		le_csv		r;
+		le_csv_status s;
+		FocusIn		in;
+		ChargeKey	k;
+
+		CHECK_FOR_INTERRUPTS();
+		MemoryContextReset(sr->st.rowcxt);
+		if (!staged_next_record(sr))
+		{
+			sr->streaming = false;
+			break;
+		}
+		if (!sr->header_done)
+		{
+			old = MemoryContextSwitchTo(sr->cxt);
+			le_csv_init(&r, sr->rec.data, sr->rec.len, le_palloc, NULL);
+			s = le_csv_next(&r);
+			if (s == LE_CSV_ERROR)
+				csv_error(&r, sr->st.what, sr->rec_start - 1);
+			sr->st.ncols = header_names(&r, sr->st.what, sr->rec_start, &sr->st.names);
+			focus_header(&sr->st, sr->st.what);
+			sr->header_done = true;
+			MemoryContextSwitchTo(old);
+			continue;
+		}
+		old = MemoryContextSwitchTo(sr->st.rowcxt);
+		le_csv_init(&r, sr->rec.data, sr->rec.len, le_palloc, NULL);
+		s = le_csv_next(&r);
+		if (s == LE_CSV_ERROR)
+			csv_error(&r, sr->st.what, sr->rec_start - 1);
+		focus_check_record(&sr->st, &r, sr->rec_start);
+		focus_in_of_record(&sr->st, &r, sr->rec_start, &in);
+		focus_type(&sr->st, &in, record_jsonb(&r, sr->st.names, sr->st.ncols, sr->st.order, sr->st.recmode),
+				   values, nulls);
+		memcpy(&k, in.digest, sizeof(k));
+		if (staged_count(sr, values, nulls, &k))
+		{
+			MemoryContextSwitchTo(old);
+			return true;
+		}
+		MemoryContextSwitchTo(old);
+	}
+	/* rounds over the lines whose identities did not fit in the table */
+	for (;;)
+	{
+		ChargeKey	k;
+		char	   *hex;
+		uint8		digest[16];
+		bool		got;
+
+		CHECK_FOR_INTERRUPTS();
+		MemoryContextReset(sr->st.rowcxt);
+		/* a tuple read back from disk is palloc'd here and freed by the slot at the next read */
+		old = MemoryContextSwitchTo(sr->cxt);
+		got = sr->reading != NULL && tuplestore_gettupleslot(sr->reading, true, false, sr->slot);
+		MemoryContextSwitchTo(old);
+		if (!got)
+		{
+			if (sr->reading)
+				tuplestore_end(sr->reading);
+			sr->reading = sr->spill;
+			sr->spill = NULL;
+			if (sr->reading == NULL)
+				break;
+			chargecount_reset(sr->counts);
+			continue;
+		}
+		old = MemoryContextSwitchTo(sr->st.rowcxt);
+		slot_getallattrs(sr->slot);
+		memcpy(values, sr->slot->tts_values, sizeof(Datum) * (O__COUNT + 1));
+		memcpy(nulls, sr->slot->tts_isnull, sizeof(bool) * (O__COUNT + 1));
+		hex = text_to_cstring(DatumGetTextPP(values[O_KEY]));
+		for (int i = 0; i < 16; i++)
+			digest[i] = (uint8) ((hex_digit(hex[2 * i]) << 4) | hex_digit(hex[2 * i + 1]));
+		memcpy(&k, digest, sizeof(k));
+		if (staged_count(sr, values, nulls, &k))
+		{
+			MemoryContextSwitchTo(old);
+			return true;
+		}
+		MemoryContextSwitchTo(old);
+	}
+	/* every line returned: close the read; the caller reports and drops the load */
+	sr->done = true;
+	staged_close(sr);
+	return false;
 }
 
 PG_FUNCTION_INFO_V1(le_focus_staged_rows_fn);
@@ -1655,33 +2133,19 @@ le_focus_staged_rows_fn(PG_FUNCTION_ARGS)
 	StagedRows *sr;
 	Datum		values[O__COUNT + 1];
 	bool		nulls[O__COUNT + 1];
-	Datum		d;
-	MemoryContext old;
 	int64	   *left;
 
 	if (SRF_IS_FIRSTCALL())
 	{
 		char	   *what = text_to_cstring(PG_GETARG_TEXT_PP(0));
 		int32		part = PG_GETARG_INT32(1);
+		TupleDesc	td;
 
 		fctx = SRF_FIRSTCALL_INIT();
-		if (!focus_callbacks_registered)
-		{
-			RegisterXactCallback(focus_xact_cb, NULL);
-			RegisterSubXactCallback(focus_subxact_cb, NULL);
-			focus_callbacks_registered = true;
-		}
+		if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE || td->natts != O__COUNT + 1)
+			elog(ERROR, "_focus_staged_rows: wrong result type");
 		if (part == 1)
-		{
-			/* a new load: whatever an earlier one left unfinished is dropped */
-			focus_load_drop();
-			focus_load_cxt = AllocSetContextCreate(TopTransactionContext, "llm_econ focus load",
-												   ALLOCSET_DEFAULT_SIZES);
-			focus_load_subxact = GetCurrentSubTransactionId();
-			old = MemoryContextSwitchTo(focus_load_cxt);
-			focus_load = staged_rows_begin(fcinfo, what);
-			MemoryContextSwitchTo(old);
-		}
+			staged_load_start(what);	/* a new load */
 		else if (part < 1 || focus_load == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -1695,106 +2159,451 @@ le_focus_staged_rows_fn(PG_FUNCTION_ARGS)
 	sr = focus_load;
 	if (sr == NULL || sr->done || *left <= 0)
 		SRF_RETURN_DONE(fctx);
-	MemoryContextReset(sr->st.rowcxt);
+	if (!staged_next(sr, values, nulls))
+		SRF_RETURN_DONE(fctx);
+	(*left)--;
+	SRF_RETURN_NEXT(fctx, HeapTupleGetDatum(heap_form_tuple(sr->tupdesc, values, nulls)));
+}
 
-	while (sr->streaming)
+/* ======================================================================== */
+/* The staged file inserted from C                                          */
+/* ======================================================================== */
+
+/*
+ * spend's columns a load writes (the INSERT of load_focus's other path, in
+ * its order): each from a typed column (O_*), or from the load's arguments.
+ */
+#define SC_TENANT (-1)
+#define SC_SOURCE (-2)
+#define SC_DELIVERY (-3)
+#define SC_OCCURRENCE O__COUNT
+
+typedef struct SpendCol
+{
+	const char *name;
+	int			from;			/* O_* (O_SKU: or the GPU type's SKU), or SC_* */
+	Oid			type;
+} SpendCol;
+
+static const SpendCol spend_cols[] = {
+	{"tenant", SC_TENANT, TEXTOID}, {"charge_period_start", O_CPS, TIMESTAMPTZOID},
+	{"charge_period_end", O_CPE, TIMESTAMPTZOID}, {"billing_period_start", O_BPS, TIMESTAMPTZOID},
+	{"billing_period_end", O_BPE, TIMESTAMPTZOID}, {"provider", O_PROVIDER, TEXTOID},
+	{"service_name", O_SERVICE_NAME, TEXTOID}, {"service_category", O_SERVICE_CATEGORY, TEXTOID},
+	{"charge_category", O_CHARGE_CATEGORY, TEXTOID}, {"charge_description", O_CHARGE_DESCRIPTION, TEXTOID},
+	{"pricing_category", O_PRICING_CATEGORY, TEXTOID}, {"pricing", O_PRICING, TEXTOID},
+	{"region", O_REGION, TEXTOID}, {"sku", O_SKU, TEXTOID}, {"instance_type", O_INSTANCE_TYPE, TEXTOID},
+	{"gpus_per_instance", O_GPUS, INT4OID}, {"consumed_quantity", O_QUANTITY, NUMERICOID},
+	{"consumed_unit", O_UNIT, TEXTOID}, {"gpu_hours", O_GPU_HOURS, NUMERICOID},
+	{"billed_cost", O_BILLED, NUMERICOID}, {"effective_cost", O_EFFECTIVE, NUMERICOID},
+	{"list_cost", O_LIST, NUMERICOID}, {"billing_currency", O_CURRENCY, TEXTOID},
+	{"run_id", O_RUN_ID, TEXTOID}, {"resource_id", O_RESOURCE_ID, TEXTOID}, {"tags", O_TAGS, JSONBOID},
+	{"record", O_RECORD, JSONBOID}, {"source", SC_SOURCE, TEXTOID}, {"line", O_LINE, INT4OID},
+	{"row_hash", O_KEY, TEXTOID}, {"occurrence", SC_OCCURRENCE, INT4OID},
+	{"billing_account_id", O_ACCOUNT, TEXTOID}, {"delivery", SC_DELIVERY, TEXTOID}
+};
+
+#define LE_SPEND_COLS lengthof(spend_cols)
+
+/* Lines buffered for one table_multi_insert, and the bytes of their staged text at most. */
+#define LE_FOCUS_MULTI 1000
+#define LE_FOCUS_MULTI_BYTES (1024 * 1024)
+
+/*
+ * Whether the current role's INSERT into spend may be done here, exactly as
+ * the INSERT ... SELECT of load_focus would do it: spend is a plain table
+ * (not partitioned, not a foreign table, no Citus), with no BEFORE or INSTEAD
+ * row triggers and no transition tables (AFTER row and statement triggers,
+ * the foreign key's included, fire as for that INSERT), no stored generated
+ * columns, the column types the typed lines have, defaults with no volatile
+ * function but nextval (so rows may be buffered), INSERT privilege on the
+ * columns written, and row-level security not applying or applying with the
+ * shipped policy only, whose WITH CHECK (the tenant role's membership) the
+ * load's one tenant passes.  Anything else: the SQL path, which PostgreSQL
+ * checks itself.  attnos gets the column numbers; defaults the expressions of
+ * the other columns.
+ */
+static bool
+spend_fast_ok(Relation rel, text *who, AttrNumber *attnos, List **defaults)
+{
+	TupleDesc	td = RelationGetDescr(rel);
+	TriggerDesc *trig = rel->trigdesc;
+	RangeTblEntry *rte;
+	List	   *perminfos = NIL;
+	LePermInfo *perm;
+	bool		ok;
+
+	*defaults = NIL;
+	if (OidIsValid(get_extension_oid("citus", true)) || rel->rd_rel->relkind != RELKIND_RELATION)
+		return false;
+	if (trig && (trig->trig_insert_before_row || trig->trig_insert_instead_row || trig->trig_insert_new_table))
+		return false;
+	if (td->constr && td->constr->has_generated_stored)
+		return false;
+	for (int c = 0; c < (int) LE_SPEND_COLS; c++)
 	{
-		le_csv		r;
-		le_csv_status s;
-		FocusIn		in;
-		ChargeKey	k;
+		attnos[c] = get_attnum(RelationGetRelid(rel), spend_cols[c].name);
+		if (attnos[c] == InvalidAttrNumber ||
+			TupleDescAttr(td, attnos[c] - 1)->atttypid != spend_cols[c].type ||
+			TupleDescAttr(td, attnos[c] - 1)->atttypmod != -1)
+			return false;
+	}
+	for (int a = 1; a <= td->natts; a++)
+	{
+		bool		written = false;
+		Node	   *def;
 
-		CHECK_FOR_INTERRUPTS();
-		if (!staged_next_record(sr))
+		for (int c = 0; c < (int) LE_SPEND_COLS && !written; c++)
+			written = (attnos[c] == a);
+		if (written || TupleDescAttr(td, a - 1)->attisdropped)
+			continue;
+		def = build_column_default(rel, a);
+		if (def == NULL)
+			continue;
+		def = (Node *) expression_planner((Expr *) def);
+		if (contain_volatile_functions_not_nextval(def))
+			return false;
+		*defaults = lappend(*defaults, list_make2(makeInteger(a), def));
+	}
+	/* the privileges the INSERT would need */
+	rte = makeNode(RangeTblEntry);
+	rte->rtekind = RTE_RELATION;
+	rte->relid = RelationGetRelid(rel);
+	rte->relkind = rel->rd_rel->relkind;
+	rte->rellockmode = RowExclusiveLock;
+	perm = le_perminfo(rte, &perminfos);
+	perm->requiredPerms = ACL_INSERT;
+	for (int c = 0; c < (int) LE_SPEND_COLS; c++)
+		perm->insertedCols = bms_add_member(perm->insertedCols, attnos[c] - FirstLowInvalidHeapAttributeNumber);
+	if (!le_check_permissions(list_make1(rte), perminfos, false))
+		return false;
+	/* row-level security */
+	{
+		static SPIPlanPtr plan = NULL;
+		Oid			argtypes[1] = {TEXTOID};
+		Datum		args[1] = {PointerGetDatum(who)};
+		bool		isnull;
+		Datum		d;
+
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		plan = le_spi_plan(&plan,
+						   "SELECT NOT pg_catalog.row_security_active('llm_econ.spend') "
+						   "OR (llm_econ._is_tenant_member($1) AND (SELECT pg_catalog.count(*) OPERATOR(pg_catalog.=) 1 "
+						   "AND pg_catalog.bool_and(p.polname OPERATOR(pg_catalog.=) 'spend_tenant' AND p.polpermissive "
+						   "AND p.polcmd OPERATOR(pg_catalog.=) '*' AND p.polroles OPERATOR(pg_catalog.=) '{0}' "
+						   "AND pg_catalog.pg_get_expr(p.polwithcheck, p.polrelid) OPERATOR(pg_catalog.=) ANY "
+						   "('{llm_econ._is_tenant_member(tenant),_is_tenant_member(tenant)}'::pg_catalog.text[])) "
+						   "FROM pg_catalog.pg_policy p WHERE p.polrelid OPERATOR(pg_catalog.=) 'llm_econ.spend'::pg_catalog.regclass))",
+						   1, argtypes);
+		if (SPI_execute_plan(plan, args, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+			elog(ERROR, "checking spend's policies failed");
+		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		ok = !isnull && DatumGetBool(d);
+		SPI_finish();
+	}
+	return ok;
+}
+
+/* llm_econ._sku_find (sku.c) */
+extern PGDLLEXPORT Datum le_sku_find_fn(PG_FUNCTION_ARGS);
+
+/* The SKU of a GPU type, as llm_econ._sku_find gives it (the last answer kept: lines repeat types). */
+static Datum
+sku_of_gpu_type(Datum gpu_type, bool *isnull, text **last_in, text **last_out, MemoryContext cxt)
+{
+	text	   *t = DatumGetTextPP(gpu_type);
+
+	if (*last_in == NULL || VARSIZE_ANY_EXHDR(*last_in) != VARSIZE_ANY_EXHDR(t) ||
+		memcmp(VARDATA_ANY(*last_in), VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)) != 0)
+	{
+		LOCAL_FCINFO(fc, 1);
+		Datum		r;
+
+		InitFunctionCallInfoData(*fc, NULL, 1, DEFAULT_COLLATION_OID, NULL, NULL);
+		fc->args[0].value = PointerGetDatum(t);
+		fc->args[0].isnull = false;
+		r = le_sku_find_fn(fc);
+		*last_in = (text *) MemoryContextAlloc(cxt, VARSIZE_ANY(t));
+		memcpy(*last_in, t, VARSIZE_ANY(t));
+		*last_out = NULL;
+		if (!fc->isnull)
 		{
-			sr->streaming = false;
-			break;
+			text	   *o = DatumGetTextPP(r);
+
+			*last_out = (text *) MemoryContextAlloc(cxt, VARSIZE_ANY(o));
+			memcpy(*last_out, o, VARSIZE_ANY(o));
 		}
-		if (!sr->header_done)
+	}
+	*isnull = (*last_out == NULL);
+	return PointerGetDatum(*last_out);
+}
+
+/*
+ * A foreign key's check of an inserted row does nothing when the row's key
+ * columns are all NULL (MATCH SIMPLE and MATCH FULL alike): such a row need
+ * not queue the check, whose firing would fetch the row again to learn that.
+ * FkSkip holds spend's triggers without the foreign keys' insert checks, and
+ * the key columns of those checks; a row with any of them not NULL queues
+ * every trigger, as an INSERT does.
+ */
+typedef struct FkSkip
+{
+	TriggerDesc *all;			/* spend's triggers */
+	TriggerDesc *without;		/* the same without the insert checks (NULL: spend has none) */
+	int			nkeys;
+	AttrNumber	keys[INDEX_MAX_KEYS * 4];	/* the checks' key columns (a check whose columns do not fit stays in without) */
+} FkSkip;
+
+static void
+fk_skip_init(Relation rel, TriggerDesc *td, FkSkip *fs)
+{
+	List	   *fks = RelationGetFKeyList(rel);
+	int			n = 0;
+
+	memset(fs, 0, sizeof(FkSkip));
+	fs->all = td;
+	if (td == NULL)
+		return;
+	fs->without = CopyTriggerDesc(td);
+	fs->without->trig_insert_after_row = false;
+	for (int i = 0; i < td->numtriggers; i++)
+	{
+		Trigger    *t = &td->triggers[i];
+		ForeignKeyCacheInfo *fk = NULL;
+		ListCell   *lc;
+
+		if (t->tgfoid == F_RI_FKEY_CHECK_INS && OidIsValid(t->tgconstraint))
+			foreach(lc, fks)
+				if (((ForeignKeyCacheInfo *) lfirst(lc))->conoid == t->tgconstraint)
+					fk = (ForeignKeyCacheInfo *) lfirst(lc);
+		if (fk && fs->nkeys + fk->nkeys <= (int) lengthof(fs->keys))
 		{
-			old = MemoryContextSwitchTo(focus_load_cxt);
-			le_csv_init(&r, sr->rec.data, sr->rec.len, le_palloc, NULL);
-			s = le_csv_next(&r);
-			if (s == LE_CSV_ERROR)
-				csv_error(&r, sr->st.what, sr->rec_start - 1);
-			sr->st.ncols = header_names(&r, sr->st.what, sr->rec_start, &sr->st.names);
-			focus_header(&sr->st, sr->st.what);
-			sr->header_done = true;
-			MemoryContextSwitchTo(old);
+			for (int k = 0; k < fk->nkeys; k++)
+				fs->keys[fs->nkeys++] = fk->conkey[k];
 			continue;
 		}
-		old = MemoryContextSwitchTo(sr->st.rowcxt);
-		le_csv_init(&r, sr->rec.data, sr->rec.len, le_palloc, NULL);
-		s = le_csv_next(&r);
-		if (s == LE_CSV_ERROR)
-			csv_error(&r, sr->st.what, sr->rec_start - 1);
-		focus_check_record(&sr->st, &r, sr->rec_start);
-		focus_in_of_record(&sr->st, &r, sr->rec_start, &in);
-		focus_type(&sr->st, &in, record_jsonb(&r, sr->st.names, sr->st.ncols, sr->st.order, sr->st.recmode),
-				   values, nulls);
-		memcpy(&k, in.digest, sizeof(k));
-		if (staged_row(sr, values, nulls, &k, &d))
-		{
-			MemoryContextSwitchTo(old);
-			(*left)--;
-			SRF_RETURN_NEXT(fctx, d);
-		}
-		MemoryContextSwitchTo(old);
-		MemoryContextReset(sr->st.rowcxt);
+		fs->without->triggers[n++] = fs->without->triggers[i];
+		if (TRIGGER_TYPE_MATCHES(t->tgtype, TRIGGER_TYPE_ROW, TRIGGER_TYPE_AFTER, TRIGGER_TYPE_INSERT))
+			fs->without->trig_insert_after_row = true;
 	}
-	/* rounds over the lines whose identities did not fit in the table */
-	for (;;)
-	{
-		ChargeKey	k;
-		char	   *hex;
-		uint8		digest[16];
-		bool		got;
+	fs->without->numtriggers = n;
+	if (fs->nkeys == 0)
+		fs->without = NULL;
+}
 
-		CHECK_FOR_INTERRUPTS();
-		/* a tuple read back from disk is palloc'd here and freed by the slot at the next read */
-		old = MemoryContextSwitchTo(focus_load_cxt);
-		got = sr->reading != NULL && tuplestore_gettupleslot(sr->reading, true, false, sr->slot);
-		MemoryContextSwitchTo(old);
-		if (!got)
-		{
-			if (sr->reading)
-				tuplestore_end(sr->reading);
-			sr->reading = sr->spill;
-			sr->spill = NULL;
-			if (sr->reading == NULL)
-				break;
-			chargecount_reset(sr->counts);
-			continue;
-		}
-		old = MemoryContextSwitchTo(sr->st.rowcxt);
-		slot_getallattrs(sr->slot);
-		memcpy(values, sr->slot->tts_values, sizeof(Datum) * (O__COUNT + 1));
-		memcpy(nulls, sr->slot->tts_isnull, sizeof(bool) * (O__COUNT + 1));
-		hex = text_to_cstring(DatumGetTextPP(values[O_KEY]));
-		for (int i = 0; i < 16; i++)
-			digest[i] = (uint8) ((hex_digit(hex[2 * i]) << 4) | hex_digit(hex[2 * i + 1]));
-		memcpy(&k, digest, sizeof(k));
-		if (staged_row(sr, values, nulls, &k, &d))
-		{
-			MemoryContextSwitchTo(old);
-			(*left)--;
-			SRF_RETURN_NEXT(fctx, d);
-		}
-		MemoryContextSwitchTo(old);
-		MemoryContextReset(sr->st.rowcxt);
-	}
-	/* every line returned: close the cursor; _focus_staged_done reports and drops the load */
-	sr->done = true;
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	{
-		Portal		cur = SPI_cursor_find(sr->portal);
+/* Insert the buffered rows: the heap in one call, then each row's index entries and AFTER ROW events. */
+static void
+spend_flush(EState *estate, ResultRelInfo *rri, TupleTableSlot **slots, int n, BulkInsertState bistate,
+			const FkSkip *fs)
+{
+	MemoryContext old;
 
-		if (cur)
-			SPI_cursor_close(cur);
+	if (n == 0)
+		return;
+	old = MemoryContextSwitchTo(GetPerTupleMemoryContext(estate));
+	table_multi_insert(rri->ri_RelationDesc, slots, n, estate->es_output_cid, 0, bistate);
+	MemoryContextSwitchTo(old);
+	for (int i = 0; i < n; i++)
+	{
+		List	   *recheck = NIL;
+		bool		keys_null = (fs->without != NULL);
+
+		if (rri->ri_NumIndices > 0)
+			recheck = le_insert_index_tuples(rri, slots[i], estate);
+		for (int k = 0; k < fs->nkeys && keys_null; k++)
+			keys_null = slot_attisnull(slots[i], fs->keys[k]);
+		/* the trigger set in force again right after: events are fired by the full one */
+		rri->ri_TrigDesc = keys_null ? fs->without : fs->all;
+		ExecARInsertTriggers(estate, rri, slots[i], recheck, NULL);
+		rri->ri_TrigDesc = fs->all;
+		list_free(recheck);
+		ExecClearTuple(slots[i]);
 	}
-	SPI_finish();
-	SRF_RETURN_DONE(fctx);
+	ResetPerTupleExprContext(estate);
+}
+
+PG_FUNCTION_INFO_V1(le_focus_staged_insert_fn);
+
+/*
+ * _focus_staged_insert(what, who, source, delivery): the current role's
+ * staged FOCUS file typed and numbered as _focus_staged_rows does, inserted
+ * into spend for tenant who from C, as COPY inserts (the heap in batches;
+ * constraints, indexes, AFTER triggers and the foreign key as for an
+ * INSERT), with no ON CONFLICT: a charge already stored is a unique
+ * violation of spend_one_line, on which load_focus rolls this back and takes
+ * the INSERT ... ON CONFLICT DO NOTHING path.  Returns the lines inserted;
+ * NULL (nothing done) when spend_fast_ok says the INSERT cannot be done here
+ * exactly.  The after-row events are fired every LE_FOCUS_LINES_PER_STATEMENT
+ * lines, as the other path's statements do, so memory stays bounded.
+ */
+Datum
+le_focus_staged_insert_fn(PG_FUNCTION_ARGS)
+{
+	char	   *what;
+	text	   *who;
+	Oid			relid;
+	Relation	rel;
+	AttrNumber	attnos[LE_SPEND_COLS];
+	List	   *defaults;
+	EState	   *estate;
+	ResultRelInfo *rri;
+	RangeTblEntry *rte;
+	List	   *perminfos = NIL;
+	LePermInfo *perm;
+	TupleTableSlot *slots[LE_FOCUS_MULTI];
+	int			nslots = 0;
+	int			nbuf = 0;
+	size_t		bytes = 0;
+	int64		in_statement = 0;
+	BulkInsertState bistate;
+	StagedRows *sr;
+	Datum		values[O__COUNT + 1];
+	bool		nulls[O__COUNT + 1];
+	int			ndef;
+	AttrNumber *defatt;
+	ExprState **defstate;
+	ListCell   *lc;
+	text	   *sku_in = NULL,
+			   *sku_out = NULL;
+	FkSkip		fks;
+	int64		n;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("what and who must not be NULL")));
+	what = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	who = PG_GETARG_TEXT_PP(1);
+	relid = get_relname_relid("spend", get_namespace_oid("llm_econ", false));
+	if (!OidIsValid(relid))
+		PG_RETURN_NULL();
+	rel = table_open(relid, RowExclusiveLock);
+	if (!spend_fast_ok(rel, who, attnos, &defaults))
+	{
+		table_close(rel, NoLock);
+		PG_RETURN_NULL();
+	}
+
+	/* the executor state an INSERT has: the result relation, its indexes, its triggers */
+	estate = CreateExecutorState();
+	rte = makeNode(RangeTblEntry);
+	rte->rtekind = RTE_RELATION;
+	rte->relid = relid;
+	rte->relkind = rel->rd_rel->relkind;
+	rte->rellockmode = RowExclusiveLock;
+	perm = le_perminfo(rte, &perminfos);
+	perm->requiredPerms = ACL_INSERT;
+	for (int c = 0; c < (int) LE_SPEND_COLS; c++)
+		perm->insertedCols = bms_add_member(perm->insertedCols, attnos[c] - FirstLowInvalidHeapAttributeNumber);
+	le_init_range_table(estate, list_make1(rte), perminfos);
+	rri = makeNode(ResultRelInfo);
+	ExecInitResultRelation(estate, rri, 1);
+	le_check_valid_insert_rel(rri);
+	ExecOpenIndices(rri, false);
+	estate->es_output_cid = GetCurrentCommandId(true);
+	ndef = list_length(defaults);
+	defatt = palloc(sizeof(AttrNumber) * Max(ndef, 1));
+	defstate = palloc(sizeof(ExprState *) * Max(ndef, 1));
+	ndef = 0;
+	foreach(lc, defaults)
+	{
+		List	   *d = (List *) lfirst(lc);
+
+		defatt[ndef] = (AttrNumber) intVal(linitial(d));
+		defstate[ndef] = ExecInitExpr((Expr *) lsecond(d), NULL);
+		ndef++;
+	}
+	bistate = GetBulkInsertState();
+	fk_skip_init(rel, rri->ri_TrigDesc, &fks);
+
+	sr = staged_load_start(what);
+	AfterTriggerBeginQuery();
+	ExecBSInsertTriggers(estate, rri);
+	while (staged_next(sr, values, nulls))
+	{
+		TupleTableSlot *slot;
+		ExprContext *econtext = GetPerTupleExprContext(estate);
+
+		if (nbuf == nslots)
+		{
+			MemoryContext old = MemoryContextSwitchTo(cxt);
+
+			slots[nslots++] = table_slot_create(rel, &estate->es_tupleTable);
+			MemoryContextSwitchTo(old);
+		}
+		slot = slots[nbuf];
+		ExecClearTuple(slot);
+		memset(slot->tts_isnull, true, sizeof(bool) * slot->tts_tupleDescriptor->natts);
+		for (int c = 0; c < (int) LE_SPEND_COLS; c++)
+		{
+			int			a = attnos[c] - 1;
+			int			from = spend_cols[c].from;
+
+			if (from == SC_TENANT)
+			{
+				slot->tts_values[a] = PointerGetDatum(who);
+				slot->tts_isnull[a] = false;
+			}
+			else if (from == SC_SOURCE || from == SC_DELIVERY)
+			{
+				int			arg = (from == SC_SOURCE) ? 2 : 3;
+
+				slot->tts_isnull[a] = PG_ARGISNULL(arg);
+				slot->tts_values[a] = PG_ARGISNULL(arg) ? (Datum) 0 : PG_GETARG_DATUM(arg);
+			}
+			else if (from == O_SKU && nulls[O_SKU] && !nulls[O_GPU_TYPE])
+				slot->tts_values[a] = sku_of_gpu_type(values[O_GPU_TYPE], &slot->tts_isnull[a],
+													  &sku_in, &sku_out, cxt);
+			else
+			{
+				slot->tts_values[a] = values[from];
+				slot->tts_isnull[a] = nulls[from];
+			}
+		}
+		for (int d = 0; d < ndef; d++)
+			slot->tts_values[defatt[d] - 1] = ExecEvalExpr(defstate[d], econtext, &slot->tts_isnull[defatt[d] - 1]);
+		ExecStoreVirtualTuple(slot);
+		slot->tts_tableOid = relid;
+		if (rel->rd_att->constr)
+			ExecConstraints(rri, slot, estate);
+		ExecMaterializeSlot(slot);
+		ResetPerTupleExprContext(estate);
+		nbuf++;
+		bytes += sr->rec.len;
+		if (nbuf == LE_FOCUS_MULTI || bytes >= LE_FOCUS_MULTI_BYTES)
+		{
+			spend_flush(estate, rri, slots, nbuf, bistate, &fks);
+			nbuf = 0;
+			bytes = 0;
+		}
+		if (++in_statement >= LE_FOCUS_LINES_PER_STATEMENT())
+		{
+			/* what the other path's next statement would do: the queued checks run and are freed */
+			spend_flush(estate, rri, slots, nbuf, bistate, &fks);
+			nbuf = 0;
+			bytes = 0;
+			ExecASInsertTriggers(estate, rri, NULL);
+			AfterTriggerEndQuery(estate);
+			AfterTriggerBeginQuery();
+			estate->es_output_cid = GetCurrentCommandId(true);
+			ExecBSInsertTriggers(estate, rri);
+			in_statement = 0;
+		}
+	}
+	spend_flush(estate, rri, slots, nbuf, bistate, &fks);
+	ExecASInsertTriggers(estate, rri, NULL);
+	AfterTriggerEndQuery(estate);
+	n = sr->returned;
+	focus_load_drop();
+
+	FreeBulkInsertState(bistate);
+	table_finish_bulk_insert(rel, 0);
+	ExecResetTupleTable(estate->es_tupleTable, false);	/* the buffer's slots and the triggers' */
+	ExecCloseResultRelations(estate);
+	ExecCloseRangeTableRelations(estate);
+	FreeExecutorState(estate);
+	table_close(rel, NoLock);
+	PG_RETURN_INT64(n);
 }
 
 PG_FUNCTION_INFO_V1(le_focus_staged_done_fn);
@@ -1838,15 +2647,18 @@ le_focus_staged_periods_fn(PG_FUNCTION_ARGS)
 	MemoryContext percall = CurrentMemoryContext;
 	InitMaterializedSRF(fcinfo, 0);
 	sr = palloc0(sizeof(StagedRows));
+	sr->cxt = percall;
+	sr->owner = CurrentResourceOwner;	/* the read is closed before this call returns */
 	sr->st.what = what;
 	sr->st.rowcxt = AllocSetContextCreate(percall, "llm_econ focus line", ALLOCSET_DEFAULT_SIZES);
-	sr->batchcxt = AllocSetContextCreate(percall, "llm_econ focus batch", ALLOCSET_DEFAULT_SIZES);
+	sr->batchcxt = AllocSetContextCreate(percall, "llm_econ focus batch", 0, 512 * 1024, 1024 * 1024);
 	initStringInfo(&sr->rec);
 	sr->cap = (uint32) Max(1024.0, Min((double) work_mem * 1024.0 / LE_FOCUS_COUNT_BYTES, (double) (1 << 26)));
 	sr->counts = chargecount_create(percall, 1024, NULL);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	sr->portal = staged_cursor_open(percall);
+	MemoryContextSwitchTo(percall);
+	staged_open(sr);
 	SPI_finish();
 	MemoryContextSwitchTo(percall);
 
@@ -1924,14 +2736,6 @@ le_focus_staged_periods_fn(PG_FUNCTION_ARGS)
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(sr->st.rowcxt);
 	}
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	{
-		Portal		cur = SPI_cursor_find(sr->portal);
-
-		if (cur)
-			SPI_cursor_close(cur);
-	}
-	SPI_finish();
+	staged_close(sr);
 	return (Datum) 0;
 }

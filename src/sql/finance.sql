@@ -265,16 +265,50 @@ COMMENT ON FUNCTION llm_econ._usd_per_unit(text, timestamptz) IS
 -- p5.48xlarge Instance Hour"), GPUs per machine (SkuPriceDetails' GpuCount, a whole number, else the
 -- alias's), GPU-hours, amounts, the run (Tags run_id, x_run_id column, Tags x_run_id), and the charge
 -- identity (row_hash).  The first bad line is an error naming the line and the column.
-CREATE FUNCTION llm_econ._focus_lines(csv text, what text,
-    OUT line int4, OUT record jsonb, OUT charge_period_start timestamptz, OUT charge_period_end timestamptz,
-    OUT billing_period_start timestamptz, OUT billing_period_end timestamptz, OUT provider text,
-    OUT service_name text, OUT service_category text, OUT charge_category text, OUT charge_description text,
-    OUT pricing_category text, OUT pricing text, OUT region text, OUT sku text, OUT instance_type text,
-    OUT gpus_per_instance int4, OUT gpu_type text, OUT consumed_quantity numeric, OUT consumed_unit text,
-    OUT gpu_hours numeric, OUT billed_cost numeric, OUT effective_cost numeric, OUT list_cost numeric,
-    OUT billing_currency text, OUT run_id text, OUT resource_id text, OUT tags jsonb,
-    OUT billing_account_id text, OUT row_hash text)
-RETURNS SETOF record
+CREATE TYPE llm_econ._focus_line AS (
+    line int4, record jsonb, charge_period_start timestamptz, charge_period_end timestamptz,
+    billing_period_start timestamptz, billing_period_end timestamptz, provider text, service_name text,
+    service_category text, charge_category text, charge_description text, pricing_category text, pricing text,
+    region text, sku text, instance_type text, gpus_per_instance int4, gpu_type text, consumed_quantity numeric,
+    consumed_unit text, gpu_hours numeric, billed_cost numeric, effective_cost numeric, list_cost numeric,
+    billing_currency text, run_id text, resource_id text, tags jsonb, billing_account_id text, row_hash text,
+    occurrence int4
+);
+COMMENT ON TYPE llm_econ._focus_line IS
+  'internal: a FOCUS line typed for llm_econ.spend (what _focus_lines and _focus_staged_rows return, and the importers'' temporary table holds): the file line, record, the typed columns, gpu_type (for a SKU not found from the machine type), the charge identity row_hash, and occurrence (the k-th line of the file with that identity; NULL from _focus_lines, whose caller numbers the copies)';
+COMMENT ON COLUMN llm_econ._focus_line.line IS 'the line of the file (the first physical line of the record)';
+COMMENT ON COLUMN llm_econ._focus_line.record IS 'the columns no typed column holds, header name -> value';
+COMMENT ON COLUMN llm_econ._focus_line.charge_period_start IS 'ChargePeriodStart (UTC when no offset is written)';
+COMMENT ON COLUMN llm_econ._focus_line.charge_period_end IS 'ChargePeriodEnd';
+COMMENT ON COLUMN llm_econ._focus_line.billing_period_start IS 'BillingPeriodStart';
+COMMENT ON COLUMN llm_econ._focus_line.billing_period_end IS 'BillingPeriodEnd';
+COMMENT ON COLUMN llm_econ._focus_line.provider IS 'the provider key of ServiceProviderName or ProviderName';
+COMMENT ON COLUMN llm_econ._focus_line.service_name IS 'ServiceName';
+COMMENT ON COLUMN llm_econ._focus_line.service_category IS 'ServiceCategory';
+COMMENT ON COLUMN llm_econ._focus_line.charge_category IS 'ChargeCategory';
+COMMENT ON COLUMN llm_econ._focus_line.charge_description IS 'ChargeDescription';
+COMMENT ON COLUMN llm_econ._focus_line.pricing_category IS 'PricingCategory';
+COMMENT ON COLUMN llm_econ._focus_line.pricing IS 'on_demand, spot or reserved, from PricingCategory';
+COMMENT ON COLUMN llm_econ._focus_line.region IS 'RegionId, else Region';
+COMMENT ON COLUMN llm_econ._focus_line.sku IS 'the gpu_sku key of the machine type, when it is a known alias';
+COMMENT ON COLUMN llm_econ._focus_line.instance_type IS 'the GPU machine type (alias spelling)';
+COMMENT ON COLUMN llm_econ._focus_line.gpus_per_instance IS 'GPUs of the machine (SkuPriceDetails GpuCount, else the aliass)';
+COMMENT ON COLUMN llm_econ._focus_line.gpu_type IS 'SkuPriceDetails GpuType: the SKU is looked up from it when the machine type gives none';
+COMMENT ON COLUMN llm_econ._focus_line.consumed_quantity IS 'ConsumedQuantity';
+COMMENT ON COLUMN llm_econ._focus_line.consumed_unit IS 'ConsumedUnit';
+COMMENT ON COLUMN llm_econ._focus_line.gpu_hours IS 'ConsumedQuantity in hours x GPUs, for GPU machine lines';
+COMMENT ON COLUMN llm_econ._focus_line.billed_cost IS 'BilledCost';
+COMMENT ON COLUMN llm_econ._focus_line.effective_cost IS 'EffectiveCost';
+COMMENT ON COLUMN llm_econ._focus_line.list_cost IS 'ListCost';
+COMMENT ON COLUMN llm_econ._focus_line.billing_currency IS 'BillingCurrency';
+COMMENT ON COLUMN llm_econ._focus_line.run_id IS 'the run: Tags run_id, x_run_id column, Tags x_run_id';
+COMMENT ON COLUMN llm_econ._focus_line.resource_id IS 'ResourceId, else AllocatedResourceId';
+COMMENT ON COLUMN llm_econ._focus_line.tags IS 'Tags as a JSON object';
+COMMENT ON COLUMN llm_econ._focus_line.billing_account_id IS 'BillingAccountId';
+COMMENT ON COLUMN llm_econ._focus_line.row_hash IS 'the charge identity (md5 hex)';
+COMMENT ON COLUMN llm_econ._focus_line.occurrence IS 'the k-th line of the file with this charge identity; NULL from _focus_lines';
+
+CREATE FUNCTION llm_econ._focus_lines(csv text, what text) RETURNS SETOF llm_econ._focus_line
 AS 'MODULE_PATHNAME', 'le_focus_lines_fn' LANGUAGE C STABLE STRICT;
 COMMENT ON FUNCTION llm_econ._focus_lines(text, text) IS
   'internal: the data lines of a FOCUS CSV text typed for llm_econ.spend, with their charge identity; 22023 naming the line and column of the first bad line';
@@ -295,19 +329,15 @@ ALTER TABLE llm_econ.focus_staging ENABLE ROW LEVEL SECURITY;
 CREATE POLICY focus_staging_writer ON llm_econ.focus_staging
     USING (writer OPERATOR(pg_catalog.=) CURRENT_USER) WITH CHECK (writer OPERATOR(pg_catalog.=) CURRENT_USER);
 
-CREATE FUNCTION llm_econ._focus_staged_rows(what text, part int4,
-    OUT line int4, OUT record jsonb, OUT charge_period_start timestamptz, OUT charge_period_end timestamptz,
-    OUT billing_period_start timestamptz, OUT billing_period_end timestamptz, OUT provider text,
-    OUT service_name text, OUT service_category text, OUT charge_category text, OUT charge_description text,
-    OUT pricing_category text, OUT pricing text, OUT region text, OUT sku text, OUT instance_type text,
-    OUT gpus_per_instance int4, OUT gpu_type text, OUT consumed_quantity numeric, OUT consumed_unit text,
-    OUT gpu_hours numeric, OUT billed_cost numeric, OUT effective_cost numeric, OUT list_cost numeric,
-    OUT billing_currency text, OUT run_id text, OUT resource_id text, OUT tags jsonb,
-    OUT billing_account_id text, OUT row_hash text, OUT occurrence int4)
-RETURNS SETOF record
+CREATE FUNCTION llm_econ._focus_staged_rows(what text, part int4) RETURNS SETOF llm_econ._focus_line
 AS 'MODULE_PATHNAME', 'le_focus_staged_rows_fn' LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION llm_econ._focus_staged_rows(text, int4) IS
   'internal: the current role''s focus_staging lines typed as _focus_lines types a text, with each line''s occurrence (k-th line of the file with its charge identity), one row per call so that INSERT ... SELECT streams; part 1 starts a load, parts 2, 3, ... (later statements of the transaction) continue it, work_mem / 64 lines each, until _focus_staged_done() is not NULL; copies are counted in a hash table of at most work_mem, the lines of identities that do not fit are numbered in later rounds from a tuplestore';
+
+CREATE FUNCTION llm_econ._focus_staged_insert(what text, who text, source text, delivery text) RETURNS bigint
+AS 'MODULE_PATHNAME', 'le_focus_staged_insert_fn' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION llm_econ._focus_staged_insert(text, text, text, text) IS
+  'internal: inserts the current role''s focus_staging lines, typed and numbered as _focus_staged_rows does, into spend for tenant who from C (heap in batches; constraints, indexes, triggers and the foreign key as for an INSERT) with no ON CONFLICT: a stored charge is a unique violation of spend_one_line; the lines inserted, or NULL (nothing done) when this INSERT could not be exactly the SQL one (other policies, BEFORE row triggers, a partitioned or distributed spend, ...)';
 
 CREATE FUNCTION llm_econ._focus_staged_done() RETURNS bigint
 AS 'MODULE_PATHNAME', 'le_focus_staged_done_fn' LANGUAGE C VOLATILE;
@@ -326,26 +356,32 @@ AS 'MODULE_PATHNAME', 'le_focus_charge_key_fn' LANGUAGE C IMMUTABLE STRICT PARAL
 COMMENT ON FUNCTION llm_econ._focus_charge_key(jsonb) IS
   'internal: the charge identity of a whole original line as jsonb (header name -> value, as 0.2.0 stored record), as an import computes it (row_hash)';
 
--- Why the current role may not import for tenant who (NULL when it may): checked before any parsing,
--- so a refusal is one line naming the grant or the tenant.
-CREATE FUNCTION llm_econ._focus_refusal(fn text, who text, replacing boolean, staged boolean) RETURNS text
+-- Why the current role may not import for tenant who, and what would let it: {message, hint}, NULL
+-- when it may.  Checked before any parsing, so a refusal is one line naming the grant or the tenant,
+-- the GRANT to run in its HINT.
+CREATE FUNCTION llm_econ._focus_refusal(fn text, who text, replacing boolean, staged boolean) RETURNS text[]
 LANGUAGE sql STABLE
 AS $$
   SELECT CASE
     WHEN NOT pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT')
-      THEN pg_catalog.format('%s needs INSERT on llm_econ.spend (GRANT INSERT ON llm_econ.spend TO %I)', $1, CURRENT_USER)
+      THEN ARRAY[pg_catalog.format('%s needs INSERT on llm_econ.spend', $1),
+                 pg_catalog.format('GRANT INSERT ON llm_econ.spend TO %I;', CURRENT_USER)]
     WHEN NOT pg_catalog.has_sequence_privilege('llm_econ.spend_id_seq', 'USAGE')
-      THEN pg_catalog.format('%s needs USAGE on sequence llm_econ.spend_id_seq (GRANT USAGE ON SEQUENCE llm_econ.spend_id_seq TO %I)', $1, CURRENT_USER)
+      THEN ARRAY[pg_catalog.format('%s needs USAGE on sequence llm_econ.spend_id_seq', $1),
+                 pg_catalog.format('GRANT USAGE ON SEQUENCE llm_econ.spend_id_seq TO %I;', CURRENT_USER)]
     WHEN $3 AND NOT (pg_catalog.has_table_privilege('llm_econ.spend', 'SELECT') AND pg_catalog.has_table_privilege('llm_econ.spend', 'DELETE'))
-      THEN pg_catalog.format('%s with a delivery replaces earlier lines and needs SELECT and DELETE on llm_econ.spend (GRANT SELECT, DELETE ON llm_econ.spend TO %I)', $1, CURRENT_USER)
+      THEN ARRAY[pg_catalog.format('%s with a delivery replaces earlier lines and needs SELECT and DELETE on llm_econ.spend', $1),
+                 pg_catalog.format('GRANT SELECT, DELETE ON llm_econ.spend TO %I;', CURRENT_USER)]
     WHEN $4 AND NOT (pg_catalog.has_table_privilege('llm_econ.focus_staging', 'SELECT') AND pg_catalog.has_table_privilege('llm_econ.focus_staging', 'DELETE'))
-      THEN pg_catalog.format('%s needs SELECT and DELETE on llm_econ.focus_staging (GRANT SELECT, INSERT, DELETE ON llm_econ.focus_staging TO %I)', $1, CURRENT_USER)
+      THEN ARRAY[pg_catalog.format('%s needs SELECT and DELETE on llm_econ.focus_staging', $1),
+                 pg_catalog.format('GRANT SELECT, INSERT, DELETE ON llm_econ.focus_staging TO %I;', CURRENT_USER)]
     WHEN pg_catalog.row_security_active('llm_econ.spend') AND NOT llm_econ._is_tenant_member($2)
-      THEN pg_catalog.format('%s: role %I may not write the lines of tenant %I (not a member of that role)', $1, CURRENT_USER, $2)
+      THEN ARRAY[pg_catalog.format('%s: role %I may not write the lines of tenant %I (not a member of that role)', $1, CURRENT_USER, $2),
+                 pg_catalog.format('Pass the tenant of a role %I is a member of, or GRANT %I TO %I;', CURRENT_USER, $2, CURRENT_USER)]
   END
 $$;
 COMMENT ON FUNCTION llm_econ._focus_refusal(text, text, boolean, boolean) IS
-  'internal: why the current role may not import FOCUS lines for a tenant (a missing grant, or not a member of the tenant role), NULL when it may';
+  'internal: why the current role may not import FOCUS lines for a tenant (a missing grant, or not a member of the tenant role) and the GRANT that would let it, as {message, hint}; NULL when it may';
 
 -- Stores the typed lines of the temporary table llm_econ_focus_lines for tenant who: a delivery
 -- replaces the lines that earlier deliveries (or undelivered imports) left for the same provider,
@@ -371,7 +407,7 @@ BEGIN
     SELECT count(*) INTO replaced FROM gone;
   END IF;
   WITH numbered AS (
-         SELECT f.*, row_number() OVER (PARTITION BY f.row_hash ORDER BY f.line) AS occurrence
+         SELECT f.*, row_number() OVER (PARTITION BY f.row_hash ORDER BY f.line) AS nth
            FROM llm_econ_focus_lines f),
        ins AS (
          INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
@@ -385,7 +421,7 @@ BEGIN
                 coalesce(n.sku, CASE WHEN n.gpu_type IS NOT NULL THEN llm_econ._sku_find(n.gpu_type) END),
                 n.instance_type, n.gpus_per_instance, n.consumed_quantity, n.consumed_unit, n.gpu_hours,
                 n.billed_cost, n.effective_cost, n.list_cost, n.billing_currency, n.run_id, n.resource_id, n.tags,
-                n.record, _focus_store.source, n.line, n.row_hash, n.occurrence, n.billing_account_id,
+                n.record, _focus_store.source, n.line, n.row_hash, n.nth, n.billing_account_id,
                 _focus_store.delivery
            FROM numbered n
          ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING
@@ -405,14 +441,7 @@ BEGIN
   IF pg_catalog.to_regclass('pg_temp.llm_econ_focus_lines') IS NOT NULL THEN
     RETURN;
   END IF;
-  CREATE TEMP TABLE llm_econ_focus_lines (
-    line int4, record jsonb, charge_period_start timestamptz, charge_period_end timestamptz,
-    billing_period_start timestamptz, billing_period_end timestamptz, provider text, service_name text,
-    service_category text, charge_category text, charge_description text, pricing_category text, pricing text,
-    region text, sku text, instance_type text, gpus_per_instance int4, gpu_type text, consumed_quantity numeric,
-    consumed_unit text, gpu_hours numeric, billed_cost numeric, effective_cost numeric, list_cost numeric,
-    billing_currency text, run_id text, resource_id text, tags jsonb, billing_account_id text, row_hash text
-  ) ON COMMIT DROP;
+  CREATE TEMP TABLE llm_econ_focus_lines OF llm_econ._focus_line ON COMMIT DROP;
 END $$;
 COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates the transaction''s temporary table of typed FOCUS lines unless it exists';
 
@@ -423,10 +452,10 @@ AS $$
 #variable_conflict use_column
 DECLARE
   who constant text := coalesce(import_focus.tenant, CURRENT_USER);
-  refusal constant text := llm_econ._focus_refusal('import_focus', who, import_focus.delivery IS NOT NULL, false);
+  refusal constant text[] := llm_econ._focus_refusal('import_focus', who, import_focus.delivery IS NOT NULL, false);
 BEGIN
   IF refusal IS NOT NULL THEN
-    RAISE EXCEPTION '%', refusal USING ERRCODE = 'insufficient_privilege';
+    RAISE EXCEPTION '%', refusal[1] USING ERRCODE = 'insufficient_privilege', HINT = refusal[2];
   END IF;
   IF focus_csv IS NULL THEN
     RAISE EXCEPTION 'focus_csv must not be NULL' USING ERRCODE = 'invalid_parameter_value';
@@ -452,13 +481,13 @@ AS $$
 #variable_conflict use_column
 DECLARE
   who constant text := coalesce(load_focus.tenant, CURRENT_USER);
-  refusal constant text := llm_econ._focus_refusal('load_focus', who, load_focus.delivery IS NOT NULL, true);
+  refusal constant text[] := llm_econ._focus_refusal('load_focus', who, load_focus.delivery IS NOT NULL, true);
   part int4 := 0;
   n bigint;
   lines bigint;
 BEGIN
   IF refusal IS NOT NULL THEN
-    RAISE EXCEPTION '%', refusal USING ERRCODE = 'insufficient_privilege';
+    RAISE EXCEPTION '%', refusal[1] USING ERRCODE = 'insufficient_privilege', HINT = refusal[2];
   END IF;
   IF load_focus.delivery IS NOT NULL AND btrim(load_focus.delivery) = '' THEN
     RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
@@ -475,6 +504,28 @@ BEGIN
               AND s.delivery IS DISTINCT FROM load_focus.delivery
            RETURNING 1)
     SELECT count(*) INTO replaced FROM gone;
+  END IF;
+  -- first from C, with no ON CONFLICT (most loads bring only new charges); a charge already
+  -- stored (a unique violation of spend_one_line) rolls that back, and the SQL path below loads
+  -- the file again, skipping what is stored
+  DECLARE
+    conflict text;
+    conflict_table text;
+    conflict_schema text;
+  BEGIN
+    SELECT llm_econ._focus_staged_insert('focus_staging', who, load_focus.source, load_focus.delivery) INTO inserted;
+  EXCEPTION WHEN unique_violation THEN
+    GET STACKED DIAGNOSTICS conflict = CONSTRAINT_NAME, conflict_table = TABLE_NAME, conflict_schema = SCHEMA_NAME;
+    IF conflict IS DISTINCT FROM 'spend_one_line' OR conflict_table IS DISTINCT FROM 'spend'
+       OR conflict_schema IS DISTINCT FROM 'llm_econ' THEN
+      RAISE;
+    END IF;
+    inserted := NULL;
+  END;
+  IF inserted IS NOT NULL THEN
+    skipped := 0;
+    DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER;
+    RETURN;
   END IF;
   -- the typed lines stream from the staging table into spend (no temporary table, no sort:
   -- copies of a charge are numbered while typing), in INSERTs of at most work_mem / 64 lines each,

@@ -1,0 +1,199 @@
+-- The staged FOCUS load's two paths: lines inserted from C (no ON CONFLICT; a stored charge sends the
+-- load to the SQL path) and INSERT ... ON CONFLICT DO NOTHING; staged lines read directly or through
+-- a cursor.  Both give the same rows, every constraint, trigger and policy holds on both, and a role
+-- reads only its own staged lines.
+SET DateStyle = ISO;
+SET TimeZone = 'UTC';
+SET search_path = llm_econ, public;
+\set SHOW_CONTEXT never
+\i sql/include/error_report.sql
+
+-- What a stored line is, without its surrogate id and import time.
+CREATE TEMP VIEW stored AS
+  SELECT tenant, charge_period_start, charge_period_end, billing_period_start, billing_period_end, provider,
+         service_name, service_category, charge_category, charge_description, pricing_category, pricing, region,
+         sku, instance_type, gpus_per_instance, consumed_quantity, consumed_unit, gpu_hours, billed_cost,
+         effective_cost, list_cost, billing_currency, run_id, resource_id, tags, record, line, row_hash,
+         occurrence, billing_account_id, delivery
+    FROM spend;
+CREATE TEMP TABLE by_c AS SELECT * FROM stored WHERE false;
+CREATE TEMP TABLE by_sql AS SELECT * FROM stored WHERE false;
+
+-- 1. The sample into an empty spend: the C path inserts every line (the direct call says so: NULL
+-- would mean it declined), and load_focus takes it.
+\copy focus_staging (line) FROM 'test/data/focus/focus_1.0_sample_1000.csv' WITH (FORMAT csv, DELIMITER E'\x1f', QUOTE E'\x1e')
+BEGIN;
+SELECT _focus_staged_insert('focus_staging', current_user, 'sample', NULL) AS inserted_from_c;
+ROLLBACK;
+SELECT * FROM load_focus(source => 'sample');
+INSERT INTO by_c SELECT * FROM stored;
+DELETE FROM spend;
+
+-- 2. The same file through the SQL path: a BEFORE ROW trigger on spend (which the C path cannot
+-- run in its place) makes it decline; the rows are the same, column by column.
+CREATE FUNCTION pg_temp.keep_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
+CREATE TRIGGER regress_keep_row BEFORE INSERT ON spend FOR EACH ROW EXECUTE FUNCTION pg_temp.keep_row();
+\copy focus_staging (line) FROM 'test/data/focus/focus_1.0_sample_1000.csv' WITH (FORMAT csv, DELIMITER E'\x1f', QUOTE E'\x1e')
+BEGIN;
+SELECT _focus_staged_insert('focus_staging', current_user, 'sample', NULL) IS NULL AS c_path_declines;
+ROLLBACK;
+SELECT * FROM load_focus(source => 'sample');
+INSERT INTO by_sql SELECT * FROM stored;
+DROP TRIGGER regress_keep_row ON spend;
+SELECT (SELECT count(*) FROM by_c) AS lines,
+       (SELECT count(*) FROM (SELECT * FROM by_c EXCEPT ALL SELECT * FROM by_sql) AS d) AS only_c,
+       (SELECT count(*) FROM (SELECT * FROM by_sql EXCEPT ALL SELECT * FROM by_c) AS d) AS only_sql,
+       (SELECT sum(billed_cost) = 20.52022672899 AND sum(effective_cost) = 14.97651418586 FROM by_c) AS exact;
+
+-- 3. Overlap.  The sample's lines are kept in order in sample_raw; new_line(id) is a new charge.
+CREATE TEMP TABLE sample_raw (n serial, line text);
+\copy sample_raw (line) FROM 'test/data/focus/focus_1.0_sample_1000.csv' WITH (FORMAT csv, DELIMITER E'\x1f', QUOTE E'\x1e')
+-- (a SQLSTATE and message only: the DETAIL of a constraint violation shows the row's id and time)
+CREATE FUNCTION pg_temp.error_code(statement text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE statement;
+  RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+  RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+CREATE FUNCTION pg_temp.new_line(resource text) RETURNS text LANGUAGE sql AS $$
+  SELECT string_agg(CASE btrim(h, '"') WHEN 'BilledCost' THEN '1.25' WHEN 'EffectiveCost' THEN '1.25'
+                         WHEN 'ChargePeriodStart' THEN '2024-09-30 00:00:00'
+                         WHEN 'ChargePeriodEnd' THEN '2024-09-30 01:00:00'
+                         WHEN 'ProviderName' THEN 'AWS' WHEN 'ResourceId' THEN resource
+                         ELSE 'NULL' END, ',' ORDER BY k)
+    FROM pg_temp.sample_raw r, regexp_split_to_table(r.line, ',') WITH ORDINALITY AS t(h, k) WHERE r.n = 1
+$$;
+-- a. the file again with a new line at its end: the C path meets a stored charge on its first line
+-- and is rolled back; the SQL path stores the new line only
+INSERT INTO focus_staging (line) SELECT line FROM sample_raw ORDER BY n;
+INSERT INTO focus_staging (line) VALUES (pg_temp.new_line('new-at-end'));
+SELECT * FROM load_focus(source => 'sample + 1');
+-- b. a new line first: the C path inserts it before it meets the stored charges, is rolled back,
+-- and the SQL path stores it once
+INSERT INTO focus_staging (line) SELECT line FROM sample_raw WHERE n = 1;
+INSERT INTO focus_staging (line) VALUES (pg_temp.new_line('new-at-start'));
+INSERT INTO focus_staging (line) SELECT line FROM sample_raw WHERE n > 1 ORDER BY n;
+SELECT * FROM load_focus(source => 'sample + 1');
+SELECT resource_id, line, count(*) AS stored FROM spend WHERE resource_id LIKE 'new-at-%' GROUP BY 1, 2 ORDER BY 1;
+-- c. the same charge twice in one new file: two occurrences, both stored by the C path
+INSERT INTO focus_staging (line) SELECT line FROM sample_raw WHERE n = 1;
+INSERT INTO focus_staging (line) VALUES (pg_temp.new_line('twice')), (pg_temp.new_line('twice'));
+SELECT * FROM load_focus(source => 'twice');
+SELECT resource_id, occurrence, line FROM spend WHERE resource_id = 'twice' ORDER BY occurrence;
+SELECT count(*) AS lines, count(*) = (SELECT count(*) FROM by_c) + 4 AS sample_stored_once FROM spend;
+DELETE FROM spend;
+
+-- 4. The C path checks what an INSERT checks.
+-- a. a CHECK constraint added to spend
+ALTER TABLE spend ADD CONSTRAINT regress_small CHECK (billed_cost < 1.00);
+DELETE FROM focus_staging;
+INSERT INTO focus_staging (line) SELECT line FROM sample_raw WHERE n = 1;
+INSERT INTO focus_staging (line) VALUES (pg_temp.new_line('too dear'));
+SELECT pg_temp.error_code('SELECT * FROM load_focus()') AS error;
+SELECT count(*) AS stored FROM spend;
+ALTER TABLE spend DROP CONSTRAINT regress_small;
+-- b. AFTER ROW and statement triggers fire, once per line and once per load
+CREATE TEMP TABLE fired (what text);
+CREATE FUNCTION pg_temp.note() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN INSERT INTO pg_temp.fired VALUES (TG_LEVEL || ' ' || coalesce(NEW.resource_id, '')); RETURN NULL; END $$;
+CREATE TRIGGER regress_note_row AFTER INSERT ON spend FOR EACH ROW EXECUTE FUNCTION pg_temp.note();
+CREATE TRIGGER regress_note_statement AFTER INSERT ON spend FOR EACH STATEMENT EXECUTE FUNCTION pg_temp.note();
+SELECT * FROM load_focus(source => 'triggers');
+SELECT what, count(*) FROM fired GROUP BY 1 ORDER BY 1;
+DROP TRIGGER regress_note_row ON spend;
+DROP TRIGGER regress_note_statement ON spend;
+DELETE FROM spend;
+-- c. the foreign key on sku: a GPU type no gpu_sku key has gives no SKU; a known one its key
+INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId,SkuPriceDetails'),
+  ('1,1,2025-01-01,2025-01-02,AWS,g-1,"{""GpuType"": ""H100""}"'),
+  ('1,1,2025-01-01,2025-01-02,AWS,g-2,"{""GpuType"": ""no such gpu""}"');
+SELECT * FROM load_focus(source => 'gpus');
+SELECT resource_id, sku FROM spend ORDER BY resource_id;
+DELETE FROM spend;
+
+-- d. another foreign key, on resource_id: a line naming a resource that does not exist is refused,
+-- lines naming one that does, or none (NULL: nothing to check), are stored
+CREATE TABLE regress_resource (id text PRIMARY KEY);
+INSERT INTO regress_resource VALUES ('known');
+ALTER TABLE spend ADD CONSTRAINT regress_resource_fk FOREIGN KEY (resource_id) REFERENCES regress_resource (id);
+INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId'),
+  ('1,1,2025-01-01,2025-01-02,AWS,known'), ('2,2,2025-01-01,2025-01-02,AWS,NULL'), ('3,3,2025-01-01,2025-01-02,AWS,unknown');
+SELECT pg_temp.error_code('SELECT * FROM load_focus()') AS error;
+DELETE FROM focus_staging WHERE line LIKE '%,unknown';
+SELECT * FROM load_focus(source => 'fk');
+SELECT resource_id, billed_cost FROM spend ORDER BY billed_cost;
+DELETE FROM spend;
+ALTER TABLE spend DROP CONSTRAINT regress_resource_fk;
+DROP TABLE regress_resource;
+
+-- 5. Roles and row-level security.
+CREATE ROLE regress_staged_t;
+CREATE ROLE regress_staged_ann LOGIN IN ROLE regress_staged_t;
+CREATE ROLE regress_staged_ben LOGIN IN ROLE regress_staged_t;
+GRANT SELECT, INSERT, DELETE ON spend TO regress_staged_t;
+GRANT USAGE ON SEQUENCE spend_id_seq, focus_staging_id_seq TO regress_staged_t;
+GRANT SELECT, INSERT, DELETE ON focus_staging TO regress_staged_t;
+GRANT SELECT ON sample_raw TO regress_staged_t;
+-- a. each role loads its own staged lines only (ann's three, not ben's two, not the owner's)
+SET ROLE regress_staged_ann;
+INSERT INTO focus_staging (line) SELECT line FROM pg_temp.sample_raw WHERE n <= 4 ORDER BY n;
+RESET ROLE;
+SET ROLE regress_staged_ben;
+INSERT INTO focus_staging (line) SELECT line FROM pg_temp.sample_raw WHERE n IN (1, 10, 11) ORDER BY n;
+RESET ROLE;
+INSERT INTO focus_staging (line) SELECT line FROM sample_raw WHERE n IN (1, 20) ORDER BY n;
+SET ROLE regress_staged_ann;
+SELECT * FROM load_focus(tenant => 'regress_staged_t', source => 'ann');
+RESET ROLE;
+SELECT writer, count(*) AS still_staged FROM focus_staging GROUP BY 1 ORDER BY 1;
+SELECT source, tenant, array_agg(line ORDER BY line) AS lines FROM spend GROUP BY 1, 2;
+-- b. another policy on focus_staging (a restrictive one hiding ben's last line): the lines are
+-- read through the cursor, with the policies applied, so the hidden line is not loaded
+SELECT max(id) AS hidden FROM focus_staging WHERE writer = 'regress_staged_ben' \gset
+CREATE POLICY regress_hide ON focus_staging AS RESTRICTIVE USING (id <> :hidden);
+SET ROLE regress_staged_ben;
+SELECT * FROM load_focus(tenant => 'regress_staged_t', source => 'ben');
+RESET ROLE;
+SELECT source, array_agg(line ORDER BY line) AS lines FROM spend WHERE source = 'ben' GROUP BY 1;
+DROP POLICY regress_hide ON focus_staging;
+DELETE FROM focus_staging WHERE writer = 'regress_staged_ben';
+-- c. the owner loads its own staged lines only, though it sees everyone's
+SELECT * FROM load_focus(source => 'owner');
+SELECT source, count(*) AS lines FROM spend GROUP BY 1 ORDER BY 1;
+-- d. another policy on spend (WITH CHECK on the amount): the C path declines and the INSERT
+-- applies it, for ben as for everyone
+CREATE POLICY regress_cheap ON spend AS RESTRICTIVE FOR INSERT WITH CHECK (billed_cost < 1.00);
+SET ROLE regress_staged_ben;
+INSERT INTO focus_staging (line) SELECT line FROM pg_temp.sample_raw WHERE n = 1;
+INSERT INTO focus_staging (line) VALUES (pg_temp.new_line('too dear for the policy'));
+SELECT pg_temp.error_code($$SELECT * FROM load_focus(tenant => 'regress_staged_t')$$) AS error;
+DELETE FROM focus_staging;
+RESET ROLE;
+DROP POLICY regress_cheap ON spend;
+-- e. a tenant the role is not a member of: refused before anything is read
+SET ROLE regress_staged_ben;
+INSERT INTO focus_staging (line) SELECT line FROM pg_temp.sample_raw WHERE n <= 2 ORDER BY n;
+SELECT pg_temp.error_report($$SELECT * FROM load_focus(tenant => 'postgres')$$) AS error;
+DELETE FROM focus_staging;
+RESET ROLE;
+
+-- 6. Times in their common shapes are read without PostgreSQL's general parser: each gives the
+-- instant timestamp_in (no offset: UTC) or timestamptz_in gives; the other shapes go to them.
+SELECT t AS written, l.charge_period_start,
+       l.charge_period_start = CASE WHEN t ~ '(Z|[+-][0-9:]+)$' THEN t::timestamptz ELSE t::timestamp AT TIME ZONE 'UTC' END AS same
+  FROM unnest(ARRAY['2024-02-29', '2024-02-29 23:59:59', '2024-09-18T22:00:00Z', '2024-09-18 22:00',
+                    '2024-09-18 22:00:00.5', '2024-09-18T22:00:00.123456Z', '0001-01-01 00:00:00',
+                    '9999-12-31 23:59:59.999999', '2024-09-18 24:00:00', '2024-09-18T22:00:00+02:00',
+                    '2024-09-18 22:00:00.1234567', '2000-02-29 12:00:00']) WITH ORDINALITY AS x(t, n),
+       _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,' || t || ',9999-12-31T23:59:59.999999Z,AWS\n', 'csv') AS l
+ ORDER BY n;
+-- and the dates no calendar has are errors, as before
+SELECT pg_temp.error_report($$SELECT * FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,2023-02-29,2023-03-01,AWS\n', 'csv')$$) AS error;
+SELECT pg_temp.error_report($$SELECT * FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,2023-04-31 10:00:00,2023-05-01,AWS\n', 'csv')$$) AS error;
+SELECT pg_temp.error_report($$SELECT * FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,2023-04-30 10:61:00,2023-05-01,AWS\n', 'csv')$$) AS error;
+
+DELETE FROM spend;
+DELETE FROM focus_staging;
+DROP OWNED BY regress_staged_t, regress_staged_ann, regress_staged_ben;
+DROP ROLE regress_staged_ann, regress_staged_ben, regress_staged_t;
