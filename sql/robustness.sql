@@ -321,7 +321,7 @@ INSERT INTO rb_tolerated VALUES
   ('_price_changes/8', 'ok, non-finite result', 'annotates candidates without storing them; _record_prices stores through price_snapshot''s CHECK (23514 above)');
 
 CREATE TEMP VIEW rb_verdict AS
-  -- 22008 is the server's "timestamp out of range" for at - max_age beyond the timestamp range;
+  -- 22008 is the server's "timestamp out of range" for date arithmetic past the timestamp range;
   -- 22P04 is a malformed file given to a function that reads one (a CSV argument; the FOCUS
   -- helpers turn malformed date-time or JSON text, 22007/22008/22P02, into 22P04 naming the line
   -- and the column); 54000 refuses a name over 256 bytes (the 10,000-character text)
