@@ -18,6 +18,8 @@ OBJS = \
 	src/core/csv.o \
 	src/core/catalog.o \
 	src/core/series.o \
+	src/core/md5.o \
+	src/core/charge.o \
 	src/core/bill.o \
 	src/core/step.o \
 	src/core/search.o \

@@ -5,6 +5,7 @@
 
 #include "core/csv.h"
 #include "core/guard.h"
+#include "core/charge.h"
 #include "access/genam.h"
 #include "access/heapam.h"
 #include "access/htup_details.h"
@@ -20,7 +21,6 @@
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "commands/trigger.h"
-#include "common/md5.h"
 #include "executor/executor.h"
 #include "executor/spi.h"
 #include "funcapi.h"
@@ -217,6 +217,80 @@ record_jsonb(const le_csv *r, char **names, int ncols, const int *order, const c
 	}
 	res = pushJsonbValue(&state, WJB_END_OBJECT, NULL);
 	return JsonbPGetDatum(JsonbValueToJsonb(res));
+}
+
+/*
+ * The same object as record_jsonb, written directly in jsonb's binary form:
+ * for a record whose columns, in order (jsonb's key order: shorter first,
+ * then bytewise), have distinct names, so that the object needs no sorting or
+ * de-duplication (a FOCUS line: one call per line, where pushJsonbValue and
+ * JsonbValueToJsonb cost more than typing the rest of the line).  The layout
+ * is the one JsonbValueToJsonb writes for a flat object of strings and nulls
+ * (utils/jsonb.h): the header (count | JB_FOBJECT); a JEntry per key, then
+ * per value, each the length of its data, or its end offset for every
+ * JB_OFFSET_STRIDE'th entry; then the keys' bytes and the values' bytes, with
+ * no padding.  The regression test focus_staged compares such records with
+ * the same text parsed by jsonb_in, byte for byte.
+ */
+static Datum
+record_jsonb_flat(const le_csv *r, char **names, const int *name_len, int ncols, const int *order,
+				  const char *mode)
+{
+	int			n = 0;
+	size_t		data = 0;
+	int		   *cols = palloc(sizeof(int) * ncols);
+	Jsonb	   *j;
+	uint32	   *header;
+	JEntry	   *je;
+	char	   *out;
+	uint32		total = 0;
+
+	for (int k = 0; k < ncols; k++)
+	{
+		int			i = order[k];
+		const le_csv_field *f = &r->fields[i];
+
+		if (mode && (mode[i] == LE_REC_TYPED || (mode[i] == LE_REC_TYPED_UNLESS_NULL && !field_is_null(f))))
+			continue;
+		cols[n++] = i;
+		data += name_len[i] + (field_is_null(f) ? 0 : f->len);
+	}
+	if (data > JENTRY_OFFLENMASK)
+		return record_jsonb(r, names, ncols, order, mode);	/* which reports it */
+	j = palloc(VARHDRSZ + sizeof(uint32) + sizeof(JEntry) * 2 * n + data);
+	SET_VARSIZE(j, VARHDRSZ + sizeof(uint32) + sizeof(JEntry) * 2 * n + data);
+	header = (uint32 *) VARDATA(j);
+	*header = (uint32) n | JB_FOBJECT;
+	je = (JEntry *) (header + 1);
+	out = (char *) (je + 2 * n);
+	for (int k = 0; k < 2 * n; k++)
+	{
+		int			i = cols[k < n ? k : k - n];
+		const le_csv_field *f = &r->fields[i];
+		uint32		type = JENTRY_ISSTRING;
+		uint32		len;
+
+		if (k < n)
+		{
+			len = (uint32) name_len[i];
+			memcpy(out, names[i], len);
+		}
+		else if (field_is_null(f))
+		{
+			type = JENTRY_ISNULL;
+			len = 0;
+		}
+		else
+		{
+			len = (uint32) f->len;
+			memcpy(out, f->ptr, len);
+		}
+		out += len;
+		total += len;
+		je[k] = (k % JB_OFFSET_STRIDE == 0) ? (type | total | JENTRY_HAS_OFF) : (type | len);
+	}
+	pfree(cols);
+	return JsonbPGetDatum(j);
 }
 
 PG_FUNCTION_INFO_V1(le_csv_records_fn);
@@ -417,11 +491,21 @@ typedef struct FocusState
 	char	  **names;
 	int			ncols;
 	int		   *order;			/* columns in jsonb key order (length, then bytes) */
+	int		   *name_len;		/* bytes of each header name */
+	bool		distinct_names; /* no header name twice, so record_jsonb_flat may write record (header_names
+								 * refuses a name twice: this keeps that precondition checked here) */
 	char	   *recmode;		/* per column: what record keeps of it (LE_REC_*) */
 	size_t		names_len;		/* bytes of all header names */
 	size_t		in_len;			/* bytes of input read so far (the whole text for a text) */
 	size_t		out_len;		/* bytes the records' keys and values take so far */
 	HTAB	   *aliases;
+	uint64		alias_lens[2];	/* bit k: an alias is k bytes long (k < 128) */
+	struct
+	{
+		int			len;		/* bytes of text; -1 (or 0 before the first line): none kept */
+		char		text[64];	/* the last provider name read */
+		char		key[64];	/* its provider_key */
+	}			prov;
 	const char *what;
 	MemoryContext rowcxt;
 	TimeMemo	times[LE_TIME_COLS];
@@ -457,45 +541,12 @@ col_cstr(const FocusIn *in, FocusCol c)
 	return in->v[c] ? pnstrdup(in->v[c], in->len[c]) : NULL;
 }
 
-/* Whether s is a plain decimal: [-+]digits[.digits] or [-+].digits, exponent of at most 3 digits. */
-static bool
-is_decimal(const char *s)
-{
-	const char *p = s;
-	int			digits = 0;
-
-	if (*p == '+' || *p == '-')
-		p++;
-	while (*p >= '0' && *p <= '9')
-		p++, digits++;
-	if (*p == '.')
-	{
-		p++;
-		while (*p >= '0' && *p <= '9')
-			p++, digits++;
-	}
-	if (digits == 0)
-		return false;
-	if (*p == 'e' || *p == 'E')
-	{
-		int			e = 0;
-
-		p++;
-		if (*p == '+' || *p == '-')
-			p++;
-		while (*p >= '0' && *p <= '9' && e < 4)
-			p++, e++;
-		if (e == 0 || e > 3)
-			return false;
-	}
-	return *p == '\0';
-}
-
 /* Column c as numeric; NULL when NULL (required: an error). */
 static Datum
 col_numeric(FocusIn *in, FocusCol c, bool required, bool *isnull)
 {
 	char	   *s = col_cstr(in, c);
+	char	   *canon;
 	Datum		d;
 
 	*isnull = (s == NULL);
@@ -505,10 +556,11 @@ col_numeric(FocusIn *in, FocusCol c, bool required, bool *isnull)
 			line_error(in, focus_col_names[c], ERRCODE_BAD_COPY_FILE_FORMAT, NULL, "a number is required, got NULL");
 		return (Datum) 0;
 	}
-	if (!is_decimal(s))
+	canon = palloc(LE_DECIMAL_CANON_SIZE(in->len[c]));
+	if (le_decimal_canon(s, in->len[c], canon) < 0)
 		line_error(in, focus_col_names[c], ERRCODE_BAD_COPY_FILE_FORMAT, s, "not a number");
 	d = DirectFunctionCall3(numeric_in, CStringGetDatum(s), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
-	in->norm[c] = numeric_normalize(DatumGetNumeric(d));
+	in->norm[c] = canon;
 	return d;
 }
 
@@ -843,14 +895,15 @@ tags_identity(Jsonb *tags)
 	return JsonbToCString(NULL, &j->root, VARSIZE(j));
 }
 
-/* A number's identity: its value (2.000 = 2 = 2e0); the text itself when it is not a number. */
-static char *
-number_identity(const char *s)
+/* A number's identity: its value (2.000 = 2 = 2e0, le_decimal_canon); the text itself when it is not a number. */
+static const char *
+number_identity(const char *s, size_t n)
 {
-	if (!is_decimal(s))
-		return (char *) s;
-	return numeric_normalize(DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(s),
-																 ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1))));
+	char	   *canon = palloc(LE_DECIMAL_CANON_SIZE(n));
+
+	if (le_decimal_canon(s, n, canon) < 0)
+		return pnstrdup(s, n);
+	return canon;
 }
 
 /* A time's identity: the instant in microseconds since 2000 (UTC when no offset); else the text. */
@@ -883,51 +936,55 @@ time_identity(const char *s)
 }
 
 /*
- * The charge identity: md5 over the identity columns as values.  Never
- * throws for a value it cannot read: that value's text is used instead.
+ * The charge identity: an MD5 (le_charge_id) over the provider key, then the
+ * identity columns as values, then Tags without the run tags.  Never throws
+ * for a value it cannot read: that value's text is used instead.
  */
 static char *
 charge_key_digest(const FocusIn *in, uint8 *digest)
 {
-	StringInfoData buf;
 	char	   *hex = palloc(33);
-	const char *errstr = NULL;
 	const char *prov;
 	Jsonb	   *tags = NULL;
 	MemoryContext cxt = CurrentMemoryContext;
+	le_charge_id id;
+	const char *t;
 
-	initStringInfo(&buf);
-	appendStringInfoString(&buf, "provider=");
+	le_charge_id_init(&id);
 	if (in->provkey)
-		appendStringInfoString(&buf, in->provkey);
+		prov = in->provkey;
 	else
 	{
 		prov = in->v[FC_SERVICE_PROVIDER_NAME] ? col_cstr(in, FC_SERVICE_PROVIDER_NAME) : col_cstr(in, FC_PROVIDER_NAME);
-		appendStringInfoString(&buf, prov ? provider_key(prov) : "");
+		prov = prov ? provider_key(prov) : "";
 	}
-	/* "\x1f<name>=<value>" for each column (appended piece by piece: this runs for every line) */
+	le_charge_id_field(&id, prov, strlen(prov));
 	for (int i = 0; i < (int) lengthof(focus_identity); i++)
 	{
 		FocusCol	c = focus_identity[i];
 
-		appendStringInfoChar(&buf, '\x1f');
-		appendStringInfoString(&buf, focus_col_names[c]);
-		appendStringInfoChar(&buf, '=');
 		if (in->v[c] == NULL)
-			appendStringInfoString(&buf, "\\N");
-		else if (in->norm[c])
-			appendStringInfoString(&buf, in->norm[c]);
-		else if (c == FC_BILLED_COST || c == FC_EFFECTIVE_COST || c == FC_LIST_COST || c == FC_CONTRACTED_COST ||
-				 c == FC_PRICING_QUANTITY || c == FC_CONSUMED_QUANTITY)
-			appendStringInfoString(&buf, number_identity(col_cstr(in, c)));
-		else if (c == FC_CHARGE_PERIOD_START || c == FC_CHARGE_PERIOD_END || c == FC_BILLING_PERIOD_START ||
-				 c == FC_BILLING_PERIOD_END)
-			appendStringInfoString(&buf, time_identity(col_cstr(in, c)));
+			le_charge_id_field(&id, NULL, 0);
 		else
-			appendBinaryStringInfo(&buf, in->v[c], in->len[c]);
+		{
+			if (in->norm[c])
+				t = in->norm[c];
+			else if (c == FC_BILLED_COST || c == FC_EFFECTIVE_COST || c == FC_LIST_COST || c == FC_CONTRACTED_COST ||
+					 c == FC_PRICING_QUANTITY || c == FC_CONSUMED_QUANTITY)
+				t = number_identity(in->v[c], in->len[c]);
+			else if (c == FC_CHARGE_PERIOD_START || c == FC_CHARGE_PERIOD_END || c == FC_BILLING_PERIOD_START ||
+					 c == FC_BILLING_PERIOD_END)
+				t = time_identity(col_cstr(in, c));
+			else
+			{
+				le_charge_id_field(&id, in->v[c], in->len[c]);
+				continue;
+			}
+			le_charge_id_field(&id, t, strlen(t));
+		}
 	}
 	if (in->tags_parsed)
-		appendStringInfo(&buf, "\x1fTags=%s", tags_identity(in->tags));
+		t = tags_identity(in->tags);
 	else if (in->v[FC_TAGS])
 	{
 		char	   *s = col_cstr(in, FC_TAGS);
@@ -945,18 +1002,13 @@ charge_key_digest(const FocusIn *in, uint8 *digest)
 			tags = NULL;
 		}
 		PG_END_TRY();
-		appendStringInfo(&buf, "\x1fTags=%s", tags ? tags_identity(tags) : s);
+		t = tags ? tags_identity(tags) : s;
 	}
 	else
-		appendStringInfoString(&buf, "\x1fTags=");
-	if (!pg_md5_binary(buf.data, buf.len, digest, &errstr))
-		ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("md5 failed: %s", errstr)));
-	for (int i = 0; i < 16; i++)
-	{
-		hex[2 * i] = "0123456789abcdef"[digest[i] >> 4];
-		hex[2 * i + 1] = "0123456789abcdef"[digest[i] & 15];
-	}
-	hex[32] = '\0';
+		t = "";
+	le_charge_id_field(&id, t, strlen(t));
+	le_charge_id_final(&id, digest);
+	le_md5_hex(digest, hex);
 	return hex;
 }
 
@@ -971,7 +1023,7 @@ charge_key(const FocusIn *in)
 
 /* The alias map: lower-case machine type -> (alias, sku, GPUs), for the aliases with a GPU count. */
 static HTAB *
-load_aliases(void)
+load_aliases(uint64 *lens)
 {
 	HASHCTL		ctl;
 	HTAB	   *h;
@@ -996,6 +1048,7 @@ load_aliases(void)
 		if (low == NULL || strlen(low) >= sizeof(e->key))
 			continue;
 		e = hash_search(h, low, HASH_ENTER, &found);
+		lens[strlen(low) >> 6] |= UINT64CONST(1) << (strlen(low) & 63);
 		e->alias = MemoryContextStrdup(ctl.hcxt, SPI_getvalue(t, d, 2));
 		e->sku = MemoryContextStrdup(ctl.hcxt, SPI_getvalue(t, d, 3));
 		e->gpus = DatumGetInt32(SPI_getbinval(t, d, 4, &isnull));
@@ -1018,24 +1071,38 @@ alias_find(HTAB *h, const char *name, size_t len)
 	return hash_search(h, key, HASH_FIND, NULL);
 }
 
-/* The first word of a charge description that is a machine type ("... per On Demand Linux p5.48xlarge Instance Hour"). */
+/* Whether a byte separates words of a charge description: " \t\r\n,;()". */
+static inline bool
+word_break(unsigned char ch)
+{
+	return ch == ' ' || ch == ',' || ch == '(' || ch == ')' || ch == ';' || ch == '\t' || ch == '\n' || ch == '\r';
+}
+
+/*
+ * The first word of a charge description that is a machine type ("... per On
+ * Demand Linux p5.48xlarge Instance Hour"); lens has bit k set when some alias
+ * is k bytes long, so that other words are not looked up.
+ */
 static AliasEntry *
-alias_in_words(HTAB *h, const char *s)
+alias_in_words(HTAB *h, const uint64 *lens, const char *s, size_t n)
 {
 	const char *p = s;
+	const char *end = s + n;
 
-	while (*p)
+	while (p < end)
 	{
 		const char *w;
+		size_t		len;
 
-		while (*p && strchr(" \t\r\n,;()", *p))
+		while (p < end && word_break((unsigned char) *p))
 			p++;
 		w = p;
-		while (*p && !strchr(" \t\r\n,;()", *p))
+		while (p < end && !word_break((unsigned char) *p))
 			p++;
-		if (p > w)
+		len = p - w;
+		if (len > 0 && len < 128 && (lens[len >> 6] & (UINT64CONST(1) << (len & 63))))
 		{
-			AliasEntry *e = alias_find(h, w, p - w);
+			AliasEntry *e = alias_find(h, w, len);
 
 			if (e)
 				return e;
@@ -1099,8 +1166,25 @@ focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nulls
 		line_error(in, "ChargePeriodEnd", ERRCODE_INVALID_PARAMETER_VALUE, col_cstr(in, FC_CHARGE_PERIOD_END),
 				   "the charge period ends before it starts");
 
-	prov = in->v[FC_SERVICE_PROVIDER_NAME] ? col_cstr(in, FC_SERVICE_PROVIDER_NAME) : col_cstr(in, FC_PROVIDER_NAME);
-	in->provkey = prov ? provider_key(prov) : NULL;
+	{
+		FocusCol	pc = in->v[FC_SERVICE_PROVIDER_NAME] ? FC_SERVICE_PROVIDER_NAME : FC_PROVIDER_NAME;
+
+		/* lines repeat their provider: the last name's key is kept */
+		if (in->v[pc] && st->prov.len == in->len[pc] && memcmp(st->prov.text, in->v[pc], in->len[pc]) == 0)
+			in->provkey = st->prov.key;
+		else
+		{
+			prov = col_cstr(in, pc);
+			in->provkey = prov ? provider_key(prov) : NULL;
+			st->prov.len = -1;
+			if (prov && in->len[pc] < (int) sizeof(st->prov.text) && strlen(in->provkey) < sizeof(st->prov.key))
+			{
+				memcpy(st->prov.text, in->v[pc], in->len[pc]);
+				strcpy(st->prov.key, in->provkey);
+				st->prov.len = in->len[pc];
+			}
+		}
+	}
 	if (in->provkey == NULL || in->provkey[0] == '\0')
 		line_error(in, st->pos[FC_SERVICE_PROVIDER_NAME] >= 0 ? "ServiceProviderName" : "ProviderName",
 				   ERRCODE_BAD_COPY_FILE_FORMAT, NULL, "the provider name is required, got NULL");
@@ -1156,7 +1240,7 @@ focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nulls
 	if (itype)
 		alias = alias_find(st->aliases, itype, strlen(itype));
 	if (alias == NULL && in->v[FC_CHARGE_DESCRIPTION])
-		alias = alias_in_words(st->aliases, col_cstr(in, FC_CHARGE_DESCRIPTION));
+		alias = alias_in_words(st->aliases, st->alias_lens, in->v[FC_CHARGE_DESCRIPTION], in->len[FC_CHARGE_DESCRIPTION]);
 	gpucount_s = jsonb_key_text(details, "GpuCount", &is_str);
 	if (gpucount_s == NULL)
 		gpucount_s = jsonb_key_text(details, "x_GpuCount", &is_str);
@@ -1243,6 +1327,7 @@ focus_header(FocusState *st, const char *what)
 					 FC_BILLING_PERIOD_END == FC_CHARGE_PERIOD_START + 3, "the period columns are consecutive");
 	for (int t = 0; t < LE_TIME_COLS; t++)
 		st->times[t].len = -1;
+	st->prov.len = -1;
 	st->order = palloc(sizeof(int) * st->ncols);
 	for (int i = 0; i < st->ncols; i++)
 		st->order[i] = i;
@@ -1250,8 +1335,14 @@ focus_header(FocusState *st, const char *what)
 	qsort(st->order, st->ncols, sizeof(int), jsonb_key_cmp);
 	jsonb_order_names = NULL;
 	st->names_len = 0;
+	st->name_len = palloc(sizeof(int) * st->ncols);
+	st->distinct_names = true;
 	for (int i = 0; i < st->ncols; i++)
-		st->names_len += strlen(st->names[i]);
+	{
+		st->names_len += st->name_len[i] = (int) strlen(st->names[i]);
+		if (i > 0 && strcmp(st->names[st->order[i]], st->names[st->order[i - 1]]) == 0)
+			st->distinct_names = false;
+	}
 
 	for (int c = 0; c < FC__COUNT; c++)
 	{
@@ -1304,6 +1395,15 @@ focus_header(FocusState *st, const char *what)
 				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
 				 errmsg("%s has no \"%s\" column", what, missing),
 				 errdetail("Columns are found by header name (FOCUS 1.0-1.3 names).")));
+}
+
+/* record for a line of a FOCUS file: the columns typed columns do not hold, as jsonb. */
+static Datum
+focus_record(const FocusState *st, const le_csv *r)
+{
+	if (st->distinct_names)
+		return record_jsonb_flat(r, st->names, st->name_len, st->ncols, st->order, st->recmode);
+	return record_jsonb(r, st->names, st->ncols, st->order, st->recmode);
 }
 
 /* Fill a FocusIn from the reader's current record. */
@@ -1369,7 +1469,7 @@ focus_emit(FocusState *st, le_csv *r, long line, ReturnSetInfo *rsinfo)
 	focus_check_record(st, r, line);
 	old = MemoryContextSwitchTo(st->rowcxt);
 	focus_in_of_record(st, r, line, &in);
-	focus_type(st, &in, record_jsonb(r, st->names, st->ncols, st->order, st->recmode), values, nulls);
+	focus_type(st, &in, focus_record(st, r), values, nulls);
 	/* the copies of a charge are numbered by the caller (_focus_store) */
 	values[O__COUNT] = (Datum) 0;
 	nulls[O__COUNT] = true;
@@ -1408,7 +1508,7 @@ le_focus_lines_fn(PG_FUNCTION_ARGS)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	MemoryContextSwitchTo(entry);
-	st.aliases = load_aliases();
+	st.aliases = load_aliases(st.alias_lens);
 	while ((s = le_csv_next(&r)) == LE_CSV_RECORD)
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -1425,9 +1525,13 @@ le_focus_lines_fn(PG_FUNCTION_ARGS)
 static bool
 odd_quotes(const char *p, size_t n, bool open)
 {
-	for (size_t i = 0; i < n; i++)
-		if (p[i] == '"')
-			open = !open;
+	const char *end = p + n;
+
+	while ((p = memchr(p, '"', end - p)) != NULL)
+	{
+		open = !open;
+		p++;
+	}
 	return open;
 }
 
@@ -1522,6 +1626,9 @@ typedef struct StagedRows
 	Snapshot	scan_snap;
 	AttrNumber	line_attno;
 	ScanKeyData scan_key;
+	bool		delete_read;	/* asked: delete each staged line once read (the direct read only) */
+	bool		deleting;		/* doing it: the direct read is open for it */
+	int64		undeleted;		/* lines read that another transaction had deleted meanwhile */
 	MemoryContext batchcxt;		/* the current batch of staged lines */
 	text	  **batch;
 	int			nbatch;
@@ -1598,6 +1705,39 @@ focus_subxact_cb(SubXactEvent event, SubTransactionId mySubid, SubTransactionId 
 	}
 }
 
+/*
+ * Delete a staged line just read (the direct read, when it deletes): as the
+ * DELETE of load_focus would, once per line, in the same page visit as the
+ * read.  A line another transaction deleted meanwhile (a concurrent load by
+ * the same role) is skipped, as that DELETE skips it under READ COMMITTED;
+ * under REPEATABLE READ or SERIALIZABLE it is a serialization failure, as
+ * there.
+ */
+static void
+staged_delete(StagedRows *sr, ItemPointer tid)
+{
+	TM_FailureData tmfd;
+	TM_Result	r;
+
+	r = table_tuple_delete(sr->scan_heap, tid, GetCurrentCommandId(true), sr->scan_snap, InvalidSnapshot,
+						   true, &tmfd, false);
+	switch (r)
+	{
+		case TM_Ok:
+			break;
+		case TM_Updated:
+		case TM_Deleted:
+			if (IsolationUsesXactSnapshot())
+				ereport(ERROR,
+						(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+						 errmsg("could not serialize access due to concurrent delete")));
+			sr->undeleted++;
+			break;
+		default:
+			elog(ERROR, "deleting a staged line failed: %d", (int) r);
+	}
+}
+
 /* Staged lines fetched at a time. */
 #define LE_FOCUS_BATCH 256
 
@@ -1637,6 +1777,8 @@ staged_fetch(StagedRows *sr)
 				MemoryContextSwitchTo(sr->batchcxt);
 				sr->batch[sr->nbatch++] = isnull ? NULL : DatumGetTextPCopy(d);
 				MemoryContextSwitchTo(sr->cxt);
+				if (sr->deleting)
+					staged_delete(sr, &sr->scan_slot->tts_tid);
 			}
 		}
 		PG_FINALLY();
@@ -1835,7 +1977,19 @@ staged_scan_open(StagedRows *sr)
 		return false;
 	old = MemoryContextSwitchTo(sr->cxt);
 	CurrentResourceOwner = sr->owner;
-	heap = table_open(relid, AccessShareLock);
+	heap = table_open(relid, sr->delete_read ? RowExclusiveLock : AccessShareLock);
+	/*
+	 * Delete while reading only as the DELETE statement would delete: the
+	 * role may delete, and no trigger or rule would run for that DELETE
+	 * (row-level security: staged_direct_ok allowed the shipped policy only).
+	 */
+	sr->deleting = sr->delete_read &&
+		pg_class_aclcheck(relid, GetUserId(), ACL_DELETE) == ACLCHECK_OK &&
+		heap->rd_rules == NULL &&
+		(heap->trigdesc == NULL ||
+		 !(heap->trigdesc->trig_delete_before_row || heap->trigdesc->trig_delete_after_row ||
+		   heap->trigdesc->trig_delete_instead_row || heap->trigdesc->trig_delete_before_statement ||
+		   heap->trigdesc->trig_delete_after_statement || heap->trigdesc->trig_delete_old_table));
 	writer = get_attnum(relid, "writer");
 	id = get_attnum(relid, "id");
 	sr->line_attno = get_attnum(relid, "line");
@@ -1860,7 +2014,8 @@ staged_scan_open(StagedRows *sr)
 	{
 		if (index)
 			index_close(index, AccessShareLock);
-		table_close(heap, AccessShareLock);
+		table_close(heap, NoLock);
+		sr->deleting = false;
 		CurrentResourceOwner = saved;
 		MemoryContextSwitchTo(old);
 		return false;
@@ -1961,11 +2116,12 @@ staged_tupdesc(void)
 
 /* Start a load (in the current memory context, the load's): the alias map, the count table, the read. */
 static StagedRows *
-staged_rows_begin(const char *what)
+staged_rows_begin(const char *what, bool delete_read)
 {
 	StagedRows *sr = palloc0(sizeof(StagedRows));
 	MemoryContext cxt = CurrentMemoryContext;
 
+	sr->delete_read = delete_read;
 	sr->owner = CurTransactionResourceOwner;
 	sr->cxt = cxt;
 	sr->tupdesc = staged_tupdesc();
@@ -1982,7 +2138,7 @@ staged_rows_begin(const char *what)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	MemoryContextSwitchTo(cxt);
-	sr->st.aliases = load_aliases();
+	sr->st.aliases = load_aliases(sr->st.alias_lens);
 	staged_open(sr);
 	SPI_finish();
 	MemoryContextSwitchTo(cxt);
@@ -1991,7 +2147,7 @@ staged_rows_begin(const char *what)
 
 /* Start a new load in the transaction's memory (an unfinished earlier one is dropped). */
 static StagedRows *
-staged_load_start(const char *what)
+staged_load_start(const char *what, bool delete_read)
 {
 	MemoryContext old;
 
@@ -2005,7 +2161,7 @@ staged_load_start(const char *what)
 	focus_load_cxt = AllocSetContextCreate(TopTransactionContext, "llm_econ focus load", ALLOCSET_DEFAULT_SIZES);
 	focus_load_subxact = GetCurrentSubTransactionId();
 	old = MemoryContextSwitchTo(focus_load_cxt);
-	focus_load = staged_rows_begin(what);
+	focus_load = staged_rows_begin(what, delete_read);
 	MemoryContextSwitchTo(old);
 	return focus_load;
 }
@@ -2055,8 +2211,7 @@ staged_next(StagedRows *sr, Datum *values, bool *nulls)
 			csv_error(&r, sr->st.what, sr->rec_start - 1);
 		focus_check_record(&sr->st, &r, sr->rec_start);
 		focus_in_of_record(&sr->st, &r, sr->rec_start, &in);
-		focus_type(&sr->st, &in, record_jsonb(&r, sr->st.names, sr->st.ncols, sr->st.order, sr->st.recmode),
-				   values, nulls);
+		focus_type(&sr->st, &in, focus_record(&sr->st, &r), values, nulls);
 		memcpy(&k, in.digest, sizeof(k));
 		if (staged_count(sr, values, nulls, &k))
 		{
@@ -2145,7 +2300,7 @@ le_focus_staged_rows_fn(PG_FUNCTION_ARGS)
 		if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE || td->natts != O__COUNT + 1)
 			elog(ERROR, "_focus_staged_rows: wrong result type");
 		if (part == 1)
-			staged_load_start(what);	/* a new load */
+			staged_load_start(what, false);	/* a new load */
 		else if (part < 1 || focus_load == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -2432,7 +2587,11 @@ PG_FUNCTION_INFO_V1(le_focus_staged_insert_fn);
  * constraints, indexes, AFTER triggers and the foreign key as for an
  * INSERT), with no ON CONFLICT: a charge already stored is a unique
  * violation of spend_one_line, on which load_focus rolls this back and takes
- * the INSERT ... ON CONFLICT DO NOTHING path.  Returns the lines inserted;
+ * the INSERT ... ON CONFLICT DO NOTHING path.  The staged lines it loads are
+ * deleted as they are read (staged_delete: each page is visited once, and a
+ * line staged by another session during the load stays staged), or, when that
+ * could not be exactly load_focus's DELETE statement, by that statement at
+ * the end.  Returns the lines inserted;
  * NULL (nothing done) when spend_fast_ok says the INSERT cannot be done here
  * exactly.  The after-row events are fired every LE_FOCUS_LINES_PER_STATEMENT
  * lines, as the other path's statements do, so memory stays bounded.
@@ -2468,6 +2627,7 @@ le_focus_staged_insert_fn(PG_FUNCTION_ARGS)
 			   *sku_out = NULL;
 	FkSkip		fks;
 	int64		n;
+	bool		deleted;
 	MemoryContext cxt = CurrentMemoryContext;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
@@ -2516,7 +2676,7 @@ le_focus_staged_insert_fn(PG_FUNCTION_ARGS)
 	bistate = GetBulkInsertState();
 	fk_skip_init(rel, rri->ri_TrigDesc, &fks);
 
-	sr = staged_load_start(what);
+	sr = staged_load_start(what, true);
 	AfterTriggerBeginQuery();
 	ExecBSInsertTriggers(estate, rri);
 	while (staged_next(sr, values, nulls))
@@ -2594,7 +2754,18 @@ le_focus_staged_insert_fn(PG_FUNCTION_ARGS)
 	ExecASInsertTriggers(estate, rri, NULL);
 	AfterTriggerEndQuery(estate);
 	n = sr->returned;
+	deleted = sr->deleting;
 	focus_load_drop();
+	/* the staged lines not deleted while read: as load_focus's other path deletes them */
+	if (!deleted)
+	{
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		if (SPI_execute("DELETE FROM llm_econ.focus_staging s WHERE s.writer OPERATOR(pg_catalog.=) CURRENT_USER",
+						false, 0) != SPI_OK_DELETE)
+			elog(ERROR, "emptying focus_staging failed");
+		SPI_finish();
+	}
 
 	FreeBulkInsertState(bistate);
 	table_finish_bulk_insert(rel, 0);
@@ -2715,15 +2886,13 @@ le_focus_staged_periods_fn(PG_FUNCTION_ARGS)
 			if (ok)
 			{
 				uint8		digest[16];
-				const char *errstr = NULL;
 				ChargeKey	k;
 				bool		found = false;
 
 				key = psprintf("%s\x1f%s\x1f%s", TextDatumGetCString(values[0]),
 							   nulls[1] ? "\\N" : TextDatumGetCString(values[1]),
 							   nulls[2] ? "\\N" : psprintf(INT64_FORMAT, DatumGetInt64(values[2])));
-				if (!pg_md5_binary(key, strlen(key), digest, &errstr))
-					ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("md5 failed: %s", errstr)));
+				le_md5_bytes(key, strlen(key), digest);
 				memcpy(&k, digest, sizeof(k));
 				if (chargecount_lookup(sr->counts, k) == NULL && sr->counts->members < sr->cap)
 					chargecount_insert(sr->counts, k, &found);

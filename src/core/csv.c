@@ -129,6 +129,9 @@ scratch_put(le_csv *r, const char *src, size_t n)
 	return 1;
 }
 
+/* The bytes that end an unquoted field: the separator and line ends. */
+static const unsigned char field_end[256] = {[','] = 1, ['\n'] = 1, ['\r'] = 1};
+
 /* Consume one line end at *p (CRLF, LF or CR) and count the line. */
 static const char *
 skip_line_end(le_csv *r, const char *p)
@@ -157,14 +160,21 @@ read_quoted(le_csv *r, const char *p, const char **ptr, size_t *len)
 	seg = p;
 	for (;;)
 	{
-		/* scan to the next quote, counting line ends */
-		while (p < end && *p != '"')
+		/* scan to the next quote, counting line ends (the scan is memchr's; the count only when there are some) */
 		{
-			if (*p == '\n')
-				r->line++;
-			else if (*p == '\r' && !(p + 1 < end && p[1] == '\n'))
-				r->line++;
-			p++;
+			const char *q = memchr(p, '"', (size_t) (end - p));
+
+			if (q == NULL)
+				q = end;
+			if (memchr(p, '\n', (size_t) (q - p)) || memchr(p, '\r', (size_t) (q - p)))
+				for (; p < q; p++)
+				{
+					if (*p == '\n')
+						r->line++;
+					else if (*p == '\r' && !(p + 1 < end && p[1] == '\n'))
+						r->line++;
+				}
+			p = q;
 		}
 		if (p >= end)
 		{
@@ -257,7 +267,7 @@ le_csv_next(le_csv *r)
 		else
 		{
 			fptr = p;
-			while (p < end && *p != ',' && *p != '\n' && *p != '\r')
+			while (p < end && !field_end[(unsigned char) *p])
 				p++;
 			flen = (size_t) (p - fptr);
 		}

@@ -514,6 +514,8 @@ main(void)
 	test_bill();
 	test_guard();
 	test_series();
+	test_md5();
+	test_charge();
 	test_step();
 	test_step_spec();
 	printf("%d passed, %d failed\n", passed, failed);

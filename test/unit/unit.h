@@ -29,6 +29,8 @@ extern void test_csv(void);
 extern void test_bill(void);
 extern void test_guard(void);
 extern void test_series(void);
+extern void test_md5(void);
+extern void test_charge(void);
 extern void test_step(void);
 extern void test_step_spec(void);
 

@@ -177,6 +177,10 @@ UPDATE llm_econ.spend s SET row_hash = k.row_hash, occurrence = k.occurrence
                row_number() OVER (PARTITION BY x.tenant, x.row_hash ORDER BY x.id)::int4 AS occurrence
           FROM (SELECT t.id, t.tenant, llm_econ._focus_charge_key(t.record) AS row_hash FROM llm_econ.spend t) AS x) AS k
  WHERE s.id = k.id;
+-- The identity leads the unique index and is compared byte for byte (as a fresh install has it).
+ALTER TABLE llm_econ.spend DROP CONSTRAINT spend_one_line,
+  ALTER COLUMN row_hash TYPE text COLLATE "C",
+  ADD CONSTRAINT spend_one_line UNIQUE (row_hash, tenant, occurrence);
 -- record keeps what no typed column holds (as an import now stores it): the typed FOCUS columns
 -- leave it, RegionId and ResourceId when set.  After the re-key, which reads the whole line.
 UPDATE llm_econ.spend SET record = record

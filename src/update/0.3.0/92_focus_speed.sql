@@ -86,7 +86,7 @@ COMMENT ON FUNCTION llm_econ._focus_staged_rows(text, int4) IS
 CREATE OR REPLACE FUNCTION llm_econ._focus_staged_insert(what text, who text, source text, delivery text) RETURNS bigint
 AS 'MODULE_PATHNAME', 'le_focus_staged_insert_fn' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION llm_econ._focus_staged_insert(text, text, text, text) IS
-  'internal: inserts the current role''s focus_staging lines, typed and numbered as _focus_staged_rows does, into spend for tenant who from C (heap in batches; constraints, indexes, triggers and the foreign key as for an INSERT) with no ON CONFLICT: a stored charge is a unique violation of spend_one_line; the lines inserted, or NULL (nothing done) when this INSERT could not be exactly the SQL one (other policies, BEFORE row triggers, a partitioned or distributed spend, ...)';
+  'internal: inserts the current role''s focus_staging lines, typed and numbered as _focus_staged_rows does, into spend for tenant who from C (heap in batches; constraints, indexes, triggers and the foreign key as for an INSERT) with no ON CONFLICT: a stored charge is a unique violation of spend_one_line; then deletes the staged lines it loaded (each as it reads it, or by load_focus''s DELETE when a trigger, rule or missing DELETE privilege says that statement must run); the lines inserted, or NULL (nothing done) when this INSERT could not be exactly the SQL one (other policies, BEFORE row triggers, a partitioned or distributed spend, ...)';
 
 CREATE OR REPLACE FUNCTION llm_econ._focus_store(who text, source text, delivery text,
     OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
@@ -205,9 +205,9 @@ BEGIN
            RETURNING 1)
     SELECT count(*) INTO replaced FROM gone;
   END IF;
-  -- first from C, with no ON CONFLICT (most loads bring only new charges); a charge already
-  -- stored (a unique violation of spend_one_line) rolls that back, and the SQL path below loads
-  -- the file again, skipping what is stored
+  -- first from C, with no ON CONFLICT (most loads bring only new charges), which also empties
+  -- the role's staged lines; a charge already stored (a unique violation of spend_one_line) rolls
+  -- that back, and the SQL path below loads the file again, skipping what is stored
   DECLARE
     conflict text;
     conflict_table text;
@@ -224,7 +224,6 @@ BEGIN
   END;
   IF inserted IS NOT NULL THEN
     skipped := 0;
-    DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER;
     RETURN;
   END IF;
   -- the typed lines stream from the staging table into spend (no temporary table, no sort:
