@@ -99,8 +99,9 @@ sub setup_for
 }
 
 # Every table's rows as one checksum each (ordered by key; price_series by its text).  spend's
-# imported_at is now() at import time, so it can only match within one database: the comparison
-# across databases leaves it out, the before/after-update comparison keeps it.  Through the update
+# imported_at is now() at import time, and its id the order of that import, so they can only match
+# within one database: the comparison across databases leaves them out, the before/after-update
+# comparison keeps them.  Through the update
 # 0.3.0 re-keys spend (row_hash = the charge identity, occurrence renumbered, billing_account_id
 # filled, delivery added, record reduced to the columns no typed column holds) and plan_vs_actual
 # gains rows and columns: that comparison leaves those out, and the comparison with a fresh install
@@ -111,7 +112,10 @@ sub table_sums
   my ($db, $keep_import_time, $pre_030_columns) = @_;
   my $drop = $keep_import_time
     ? " - 'row_hash' - 'occurrence' - 'billing_account_id' - 'delivery' - 'record'"
-    : " - 'imported_at'";
+    : " - 'imported_at' - 'id'";
+  # spend's id is the order the importing version inserted the lines in (0.1.0: its raw-line
+  # hashes; now: the file's lines), so across databases rows are matched by tenant, file and line
+  my $spend_order = $keep_import_time ? 'id' : 'tenant, source, line, occurrence';
   my $pva = $keep_import_time ? '' : q{
     UNION ALL SELECT 'plan_vs_actual ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY to_jsonb(t)::text)) FROM llm_econ.plan_vs_actual t
     UNION ALL SELECT 'price_daily_group ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY sku, provider, pricing)) FROM llm_econ.price_daily_group t
@@ -129,7 +133,7 @@ sub table_sums
     UNION ALL SELECT 'price_series ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY to_jsonb(t)::text)) FROM llm_econ.price_series t
     UNION ALL SELECT 'price_history_staging ' || count(*) FROM llm_econ.price_history_staging t
     UNION ALL SELECT 'run_plan ' || count(*) || ' ' || md5(string_agg(to_jsonb(t)::text, ',' ORDER BY run_id)) FROM llm_econ.run_plan t
-    UNION ALL SELECT 'spend ' || count(*) || ' ' || md5(string_agg((to_jsonb(t)$drop)::text, ',' ORDER BY id)) FROM llm_econ.spend t
+    UNION ALL SELECT 'spend ' || count(*) || ' ' || md5(string_agg((to_jsonb(t)$drop)::text, ',' ORDER BY $spend_order)) FROM llm_econ.spend t
     $pva
     UNION ALL SELECT 'sequences ' || (SELECT last_value FROM llm_econ.price_snapshot_id_seq) || ' ' || (SELECT last_value FROM llm_econ.spend_id_seq)
   ) AS s(x)});

@@ -125,6 +125,7 @@ BEGIN
                 n.record, _focus_store.source, n.line, n.row_hash, n.nth, n.billing_account_id,
                 _focus_store.delivery
            FROM numbered n
+          ORDER BY n.line                      -- ids follow the file, not the identities' order
          ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING
          RETURNING 1)
   SELECT (SELECT count(*) FROM ins), (SELECT count(*) FROM llm_econ_focus_lines) - (SELECT count(*) FROM ins)
