@@ -219,6 +219,17 @@ SELECT count(*) AS lines, min(k.keys) AS keys,
                        bool_and((l.record -> j) IS NOT DISTINCT FROM (l.record::text::jsonb -> j)) AS same_lookups
                   FROM jsonb_object_keys(l.record) AS j) AS k;
 
+-- 8. Numbers of up to 18 digits are built without numeric_in: the same numeric, byte for byte
+-- (value and display scale: 2.50 stays 2.50); longer ones still go through numeric_in.
+SELECT t AS written, l.billed_cost = t::numeric AS same_value, scale(l.billed_cost) AS scale,
+       record_image_eq(ROW(l.billed_cost), ROW(t::numeric)) AS same_bytes
+  FROM unnest(ARRAY['2.50', '12e3', '-0.00120', '0', '-0.0', '000', '.5', '1.20e-3', '+7.', '123456789012345678',
+                    '0.000000000000000000001', '1234567890123456789.5', '-99999999999999999.9', '1E+2', '5e-999',
+                    '-1.5E2', '0.0000004', '2359.68', '-5.00']) WITH ORDINALITY AS x(t, n),
+       _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n' || t
+                    || E',1,2024-01-01,2024-01-01T01:00:00Z,AWS\n', 'csv') AS l
+ ORDER BY n;
+
 DELETE FROM spend;
 DELETE FROM focus_staging;
 DROP OWNED BY regress_staged_t, regress_staged_ann, regress_staged_ben;

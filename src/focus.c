@@ -40,6 +40,7 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/numeric.h"
 #include "utils/rel.h"
 #include "utils/resowner.h"
 #include "utils/snapmgr.h"
@@ -547,6 +548,8 @@ col_numeric(FocusIn *in, FocusCol c, bool required, bool *isnull)
 {
 	char	   *s = col_cstr(in, c);
 	char	   *canon;
+	int64		mantissa;
+	int			scale;
 	Datum		d;
 
 	*isnull = (s == NULL);
@@ -559,7 +562,11 @@ col_numeric(FocusIn *in, FocusCol c, bool required, bool *isnull)
 	canon = palloc(LE_DECIMAL_CANON_SIZE(in->len[c]));
 	if (le_decimal_canon(s, in->len[c], canon) < 0)
 		line_error(in, focus_col_names[c], ERRCODE_BAD_COPY_FILE_FORMAT, s, "not a number");
-	d = DirectFunctionCall3(numeric_in, CStringGetDatum(s), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+	/* up to 18 digits: the numeric numeric_in makes (value and display scale), built directly */
+	if (le_decimal_parse(s, in->len[c], &mantissa, &scale) == 1)
+		d = NumericGetDatum(int64_div_fast_to_numeric(mantissa, scale));
+	else
+		d = DirectFunctionCall3(numeric_in, CStringGetDatum(s), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 	in->norm[c] = canon;
 	return d;
 }

@@ -3,37 +3,46 @@
 
 #include <string.h>
 
-int
-le_decimal_canon(const char *s, size_t n, char *out)
+/* A decimal's parts, as decimal_scan finds them. */
+typedef struct decimal_parts
+{
+	int			negative;
+	const char *int_start,
+			   *int_end;		/* the digits before the point */
+	const char *frac_start,
+			   *frac_end;		/* after it (both NULL: no point) */
+	long		exp10;			/* the exponent (0: none) */
+} decimal_parts;
+
+/*
+ * Split s (n bytes) into a decimal's parts: [-+]digits[.digits] or
+ * [-+].digits, then optionally e or E, a sign and 1 to 3 digits; false when s
+ * is not such a decimal.
+ */
+static int
+decimal_scan(const char *s, size_t n, decimal_parts *d)
 {
 	const char *p = s;
 	const char *end = s + n;
-	const char *int_start,
-			   *int_end,
-			   *frac_start = NULL,
-			   *frac_end = NULL;
-	int			negative = 0;
-	long		exp10 = 0;
-	char	   *o = out;
-	const char *first,
-			   *last;
-	long		point;			/* digits before the decimal point, after leading zeros are dropped */
 
+	d->negative = 0;
+	d->frac_start = d->frac_end = NULL;
+	d->exp10 = 0;
 	if (p < end && (*p == '+' || *p == '-'))
-		negative = (*p++ == '-');
-	int_start = p;
+		d->negative = (*p++ == '-');
+	d->int_start = p;
 	while (p < end && *p >= '0' && *p <= '9')
 		p++;
-	int_end = p;
+	d->int_end = p;
 	if (p < end && *p == '.')
 	{
-		frac_start = ++p;
+		d->frac_start = ++p;
 		while (p < end && *p >= '0' && *p <= '9')
 			p++;
-		frac_end = p;
+		d->frac_end = p;
 	}
-	if (int_end == int_start && (frac_start == NULL || frac_end == frac_start))
-		return -1;
+	if (d->int_end == d->int_start && (d->frac_start == NULL || d->frac_end == d->frac_start))
+		return 0;
 	if (p < end && (*p == 'e' || *p == 'E'))
 	{
 		int			eneg = 0;
@@ -43,55 +52,60 @@ le_decimal_canon(const char *s, size_t n, char *out)
 		if (p < end && (*p == '+' || *p == '-'))
 			eneg = (*p++ == '-');
 		while (p < end && *p >= '0' && *p <= '9' && ed < 4)
-			exp10 = exp10 * 10 + (*p++ - '0'), ed++;
+			d->exp10 = d->exp10 * 10 + (*p++ - '0'), ed++;
 		if (ed == 0 || ed > 3)
-			return -1;
+			return 0;
 		if (eneg)
-			exp10 = -exp10;
+			d->exp10 = -d->exp10;
 	}
-	if (p != end)
+	return p == end;
+}
+
+int
+le_decimal_canon(const char *s, size_t n, char *out)
+{
+	decimal_parts d;
+	char	   *o = out;
+	const char *first = NULL,
+			   *last = NULL;
+	long		point;			/* the exponent of 0.D1 D2 ... Dk */
+
+	if (!decimal_scan(s, n, &d))
 		return -1;
 
 	/*
 	 * The value is 0.D1 D2 ... Dk x 10^point with D1 and Dk not zero: write
 	 * the digits D1..Dk, then "e" and point.  Zero (every digit 0) is "0".
 	 */
-	first = NULL;
-	last = NULL;
-	point = (long) (int_end - int_start);
-	for (const char *q = int_start; q < int_end; q++)
+	for (const char *q = d.int_start; q < d.int_end; q++)
 		if (*q != '0')
 		{
 			if (!first)
 				first = q;
 			last = q;
 		}
-	if (frac_start)
-		for (const char *q = frac_start; q < frac_end; q++)
-			if (*q != '0')
-			{
-				if (!first)
-					first = q;
-				last = q;
-			}
+	for (const char *q = d.frac_start; q && q < d.frac_end; q++)
+		if (*q != '0')
+		{
+			if (!first)
+				first = q;
+			last = q;
+		}
 	if (first == NULL)
 	{
 		strcpy(out, "0");
 		return 1;
 	}
-	if (first < int_end && first >= int_start)
-		point = (long) (int_end - first);
+	if (first < d.int_end)
+		point = (long) (d.int_end - first);
 	else
-		point = -(long) (first - frac_start);	/* zeros right after the point */
-	point += exp10;
-	if (negative)
+		point = -(long) (first - d.frac_start); /* zeros right after the point */
+	point += d.exp10;
+	if (d.negative)
 		*o++ = '-';
 	for (const char *q = first; q <= last; q++)
-	{
-		if (q == int_end)
-			continue;			/* the point itself */
-		*o++ = *q;
-	}
+		if (q != d.int_end)		/* the point itself */
+			*o++ = *q;
 	*o++ = 'e';
 	if (point < 0)
 		*o++ = '-';
@@ -108,6 +122,34 @@ le_decimal_canon(const char *s, size_t n, char *out)
 	}
 	*o = '\0';
 	return (int) (o - out);
+}
+
+int
+le_decimal_parse(const char *s, size_t n, int64_t *mantissa, int *scale)
+{
+	decimal_parts d;
+	int			digits = 0;		/* written digits after the leading zeros */
+	uint64_t	m = 0;
+	const char *parts[2][2];
+
+	if (!decimal_scan(s, n, &d))
+		return -1;
+	parts[0][0] = d.int_start;
+	parts[0][1] = d.int_end;
+	parts[1][0] = d.frac_start;
+	parts[1][1] = d.frac_end;
+	for (int k = 0; k < 2; k++)
+		for (const char *q = parts[k][0]; q && q < parts[k][1]; q++)
+		{
+			if (digits == 0 && *q == '0')
+				continue;
+			if (++digits > 18)
+				return 0;
+			m = m * 10 + (uint64_t) (*q - '0');
+		}
+	*mantissa = d.negative ? -(int64_t) m : (int64_t) m;
+	*scale = (d.frac_start ? (int) (d.frac_end - d.frac_start) : 0) - (int) d.exp10;
+	return 1;
 }
 
 void

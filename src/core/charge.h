@@ -3,6 +3,7 @@
 #define LLM_ECON_CHARGE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "md5.h"
 
@@ -21,6 +22,15 @@
  * s is not such a decimal.
  */
 extern int	le_decimal_canon(const char *s, size_t n, char *out);
+
+/*
+ * The decimal s (n bytes, the form le_decimal_canon reads) as mantissa x
+ * 10^-scale, where mantissa holds every written digit but the leading zeros
+ * (trailing zeros count: "2.50" is 250 and scale 2, as numeric_in keeps its
+ * display scale): 1 when it fits (at most 18 such digits), 0 when it is a
+ * decimal with more digits, -1 when it is not a decimal.
+ */
+extern int	le_decimal_parse(const char *s, size_t n, int64_t *mantissa, int *scale);
 
 /*
  * The charge identity: an MD5 over the provider key and then each identity

@@ -68,6 +68,33 @@ test_charge(void)
 	CHECK(strcmp(canon("-0012.3400"), "-1234e2") == 0, "canon(-0012.3400) = %s", canon("-0012.3400"));
 	CHECK(strcmp(canon("0.05"), "5e-1") == 0, "canon(0.05) = %s", canon("0.05"));
 
+	/* mantissa and scale, the display scale numeric_in gives (trailing zeros kept) */
+	{
+		static const struct
+		{
+			const char *s;
+			int			rc;
+			long long	m;
+			int			scale;
+		}			parse[] = {
+			{"2.50", 1, 250, 2}, {"12e3", 1, 12, -3}, {"-0.00120", 1, -120, 5}, {"0", 1, 0, 0}, {"000", 1, 0, 0},
+			{".5", 1, 5, 1}, {"1.20e-3", 1, 120, 5}, {"+7.", 1, 7, 0}, {"123456789012345678", 1, 123456789012345678LL, 0},
+			{"0.000000000000000000001", 1, 1, 21}, {"1234567890123456789", 0, 0, 0}, {"1.000000000000000000", 0, 0, 0},
+			{"abc", -1, 0, 0}, {"1e1234", -1, 0, 0}, {"", -1, 0, 0},
+		};
+
+		for (size_t i = 0; i < sizeof(parse) / sizeof(parse[0]); i++)
+		{
+			int64_t		m = 0;
+			int			sc = 0;
+			int			rc = le_decimal_parse(parse[i].s, strlen(parse[i].s), &m, &sc);
+
+			CHECK(rc == parse[i].rc && (rc != 1 || (m == parse[i].m && sc == parse[i].scale)),
+				  "parse(\"%s\") = %d, %lld, %d; want %d, %lld, %d", parse[i].s, rc, (long long) m, sc,
+				  parse[i].rc, parse[i].m, parse[i].scale);
+		}
+	}
+
 	/* fields: a byte moved across a boundary, NULL against '', and the order all change the digest */
 	{
 		char		a[33];
