@@ -235,13 +235,15 @@ DELETE FROM focus_staging;
 -- nothing staged: nothing loaded
 SELECT * FROM load_focus();
 DELETE FROM spend WHERE source = 'multiline';
--- load_focus numbers the copies of a charge while streaming, in a table of at most work_mem, and
--- inserts in statements of at most work_mem / 64 lines: at 64 kB (room for 1,024 charges, 1,024
--- lines a statement) a file of 3,000 lines where line i and line i + 1,500 are the same charge
--- takes 3 statements and numbers 1,024 charges in the first round and the other 476 in a second
--- one (their lines typed into a tuplestore meanwhile, across statements).  Each copy is stored
--- once, the first as occurrence 1 and the second as 2, and loading the file again adds nothing.
+-- load_focus numbers the copies of a charge while streaming, in a table of at most work_mem x
+-- hash_mem_multiplier, and inserts in statements of at most work_mem / 64 lines: at 64 kB and 1.0
+-- (room for 1,024 charges, 1,024 lines a statement) a file of 3,000 lines where line i and line
+-- i + 1,500 are the same charge takes 3 statements and numbers 1,024 charges in the first round
+-- and the other 476 in a second one (their lines typed into a tuplestore meanwhile, across
+-- statements).  Each copy is stored once, the first as occurrence 1 and the second as 2, and
+-- loading the file again adds nothing.
 SET work_mem = '64kB';
+SET hash_mem_multiplier = 1.0;
 INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId');
 INSERT INTO focus_staging (line)
 SELECT format('%s,%s,2025-01-01,2025-01-02,AWS,r-%s', i % 1500 + 1, i % 1500 + 1, i % 1500)
@@ -271,6 +273,7 @@ SELECT * FROM load_focus(source => 'half');
 COMMIT;
 SELECT count(*) AS lines, sum(billed_cost) AS billed FROM spend WHERE source = 'half';
 RESET work_mem;
+RESET hash_mem_multiplier;
 DELETE FROM spend WHERE source IN ('rounds', 'half');
 -- deliveries on the staged path: a first pass reads the file's billing periods, whose lines from
 -- earlier deliveries are replaced, even when the restatement writes the period date-only (the

@@ -1604,6 +1604,17 @@ typedef struct ChargeCount
 #define LE_FOCUS_COUNT_BYTES 64
 
 /*
+ * The charges the count table may hold: PostgreSQL's budget for a hash table
+ * (work_mem x hash_mem_multiplier, as hash aggregation and hash joins have),
+ * LE_FOCUS_COUNT_BYTES each.
+ */
+static uint32
+focus_count_cap(void)
+{
+	return (uint32) Max(1024.0, Min((double) get_hash_memory_limit() / LE_FOCUS_COUNT_BYTES, (double) (1 << 26)));
+}
+
+/*
  * A load spans several statements (each INSERT takes at most a bounded number
  * of lines, so that PostgreSQL's queue of after-row checks, one per inserted
  * line, is freed every so many lines): its state lives in a context of the
@@ -1647,7 +1658,7 @@ typedef struct StagedRows
 	bool		open;
 	bool		header_done;
 	chargecount_hash *counts;	/* identity -> lines of the file with it so far */
-	uint32		cap;			/* identities the table may hold (work_mem) */
+	uint32		cap;			/* identities the table may hold (focus_count_cap) */
 	bool		streaming;		/* still reading the staged lines */
 	Tuplestorestate *spill;		/* typed lines whose identity did not fit, for the next round */
 	Tuplestorestate *reading;	/* the lines spilled by the previous round, being loaded */
@@ -2138,8 +2149,8 @@ staged_rows_begin(const char *what, bool delete_read)
 	sr->batchcxt = AllocSetContextCreate(cxt, "llm_econ focus batch", 0, 512 * 1024, 1024 * 1024);
 	initStringInfo(&sr->rec);
 	sr->streaming = true;
-	/* the count table holds at most work_mem's worth of identities */
-	sr->cap = (uint32) Max(1024.0, Min((double) work_mem * 1024.0 / LE_FOCUS_COUNT_BYTES, (double) (1 << 26)));
+	/* the count table holds at most focus_count_cap() identities */
+	sr->cap = focus_count_cap();
 	sr->counts = chargecount_create(cxt, Min(sr->cap, 4096), NULL);
 	sr->slot = MakeSingleTupleTableSlot(sr->tupdesc, &TTSOpsMinimalTuple);
 	if (SPI_connect() != SPI_OK_CONNECT)
@@ -2284,9 +2295,10 @@ PG_FUNCTION_INFO_V1(le_focus_staged_rows_fn);
  * LE_FOCUS_LINES_PER_STATEMENT lines; parts 2, 3, ... (later statements of
  * the same transaction) return the next ones, until _focus_staged_done says
  * the file is done.  Copies are counted in a hash table of identities that
- * holds at most work_mem's worth; the lines of identities that do not fit are
- * typed into a tuplestore (spilling to disk) and numbered in a next round.
- * So memory does not grow with the file.
+ * holds at most work_mem x hash_mem_multiplier's worth (focus_count_cap); the
+ * lines of identities that do not fit are typed into a tuplestore (spilling
+ * to disk) and numbered in a next round.  So memory does not grow with the
+ * file.
  */
 Datum
 le_focus_staged_rows_fn(PG_FUNCTION_ARGS)
@@ -2814,7 +2826,7 @@ PG_FUNCTION_INFO_V1(le_focus_staged_periods_fn);
  * pass that reads only these columns; a line it cannot read is left out (the
  * load that follows names it in its error, and the whole load is undone).
  * Periods are told apart by the md5 of their values, in a table of at most
- * work_mem; past that, a period may come back more than once.
+ * focus_count_cap() periods; past that, a period may come back more than once.
  */
 Datum
 le_focus_staged_periods_fn(PG_FUNCTION_ARGS)
@@ -2831,7 +2843,7 @@ le_focus_staged_periods_fn(PG_FUNCTION_ARGS)
 	sr->st.rowcxt = AllocSetContextCreate(percall, "llm_econ focus line", ALLOCSET_DEFAULT_SIZES);
 	sr->batchcxt = AllocSetContextCreate(percall, "llm_econ focus batch", 0, 512 * 1024, 1024 * 1024);
 	initStringInfo(&sr->rec);
-	sr->cap = (uint32) Max(1024.0, Min((double) work_mem * 1024.0 / LE_FOCUS_COUNT_BYTES, (double) (1 << 26)));
+	sr->cap = focus_count_cap();
 	sr->counts = chargecount_create(percall, 1024, NULL);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");

@@ -334,7 +334,7 @@ CREATE POLICY focus_staging_writer ON llm_econ.focus_staging
 CREATE FUNCTION llm_econ._focus_staged_rows(what text, part int4) RETURNS SETOF llm_econ._focus_line
 AS 'MODULE_PATHNAME', 'le_focus_staged_rows_fn' LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION llm_econ._focus_staged_rows(text, int4) IS
-  'internal: the current role''s focus_staging lines typed as _focus_lines types a text, with each line''s occurrence (k-th line of the file with its charge identity), one row per call so that INSERT ... SELECT streams; part 1 starts a load, parts 2, 3, ... (later statements of the transaction) continue it, work_mem / 64 lines each, until _focus_staged_done() is not NULL; copies are counted in a hash table of at most work_mem, the lines of identities that do not fit are numbered in later rounds from a tuplestore';
+  'internal: the current role''s focus_staging lines typed as _focus_lines types a text, with each line''s occurrence (k-th line of the file with its charge identity), one row per call so that INSERT ... SELECT streams; part 1 starts a load, parts 2, 3, ... (later statements of the transaction) continue it, work_mem / 64 lines each, until _focus_staged_done() is not NULL; copies are counted in a hash table of at most work_mem x hash_mem_multiplier (as PostgreSQL bounds its own hash tables), the lines of identities that do not fit are numbered in later rounds from a tuplestore';
 
 CREATE FUNCTION llm_econ._focus_staged_insert(what text, who text, source text, delivery text) RETURNS bigint
 AS 'MODULE_PATHNAME', 'le_focus_staged_insert_fn' LANGUAGE C VOLATILE;
