@@ -225,7 +225,8 @@ SELECT t AS written, l.billed_cost = t::numeric AS same_value, scale(l.billed_co
        record_image_eq(ROW(l.billed_cost), ROW(t::numeric)) AS same_bytes
   FROM unnest(ARRAY['2.50', '12e3', '-0.00120', '0', '-0.0', '000', '.5', '1.20e-3', '+7.', '123456789012345678',
                     '0.000000000000000000001', '1234567890123456789.5', '-99999999999999999.9', '1E+2', '5e-999',
-                    '-1.5E2', '0.0000004', '2359.68', '-5.00']) WITH ORDINALITY AS x(t, n),
+                    '-1.5E2', '0.0000004', '2359.68', '-5.00', '0e5', '-0E-2', '-999999999999999999',
+                    '50e-1']) WITH ORDINALITY AS x(t, n),
        _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n' || t
                     || E',1,2024-01-01,2024-01-01T01:00:00Z,AWS\n', 'csv') AS l
  ORDER BY n;
