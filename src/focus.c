@@ -869,37 +869,77 @@ provider_key(const char *name)
 	return out.data;
 }
 
-/* Whether a jsonb object has key. */
-static bool
-jsonb_has_key(Jsonb *j, const char *key)
+/* A typed piece of the Tags identity: a type byte, the length in 4 little-endian bytes, the bytes. */
+static void
+tags_piece(StringInfo b, char type, const char *p, int len)
 {
-	JsonbValue	k;
+	char		head[5] = {type, (char) (len & 0xff), (char) ((len >> 8) & 0xff), (char) ((len >> 16) & 0xff),
+	(char) ((len >> 24) & 0xff)};
 
-	k.type = jbvString;
-	k.val.string.val = (char *) key;
-	k.val.string.len = strlen(key);
-	return findJsonbValueFromContainer(&j->root, JB_FOBJECT, &k) != NULL;
+	appendBinaryStringInfo(b, head, sizeof(head));
+	appendBinaryStringInfo(b, p, len);
 }
 
-/* Tags without the run tags, as canonical JSON text ("" when nothing is left). */
+/*
+ * Tags without the run tags (the top-level keys run_id and x_run_id), as the
+ * sequence of their keys and values in jsonb's key order, each a typed piece
+ * (tags_piece): strings as their bytes, numbers as numeric_out writes them,
+ * true, false, null, and nested values as their JSON text.  Two objects give
+ * the same bytes exactly when they hold the same keys and values; nothing left
+ * (no Tags, {}, run tags only) is the empty string.  Walking the object costs
+ * less than printing it (JsonbToCString escapes every string).
+ */
 static char *
-tags_identity(Jsonb *tags)
+tags_identity(Jsonb *tags, int *len)
 {
-	Datum		d;
-	Jsonb	   *j;
+	StringInfoData b;
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken t;
+	bool		skip = false;
 
+	*len = 0;
 	if (tags == NULL)
 		return "";
-	j = tags;
-	if (jsonb_has_key(tags, "run_id") || jsonb_has_key(tags, "x_run_id"))
+	initStringInfo(&b);
+	it = JsonbIteratorInit(&tags->root);
+	while ((t = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 	{
-		d = DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(tags), CStringGetTextDatum("run_id"));
-		d = DirectFunctionCall2(jsonb_delete, d, CStringGetTextDatum("x_run_id"));
-		j = DatumGetJsonbP(d);
+		if (t == WJB_KEY)
+		{
+			skip = (v.val.string.len == 6 && memcmp(v.val.string.val, "run_id", 6) == 0) ||
+				(v.val.string.len == 8 && memcmp(v.val.string.val, "x_run_id", 8) == 0);
+			if (!skip)
+				tags_piece(&b, 'k', v.val.string.val, v.val.string.len);
+		}
+		else if (t == WJB_VALUE && !skip)
+		{
+			const char *text;
+
+			switch (v.type)
+			{
+				case jbvString:
+					tags_piece(&b, 's', v.val.string.val, v.val.string.len);
+					break;
+				case jbvNumeric:
+					text = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v.val.numeric)));
+					tags_piece(&b, 'd', text, strlen(text));
+					break;
+				case jbvBool:
+					tags_piece(&b, v.val.boolean ? 't' : 'f', "", 0);
+					break;
+				case jbvNull:
+					tags_piece(&b, 'n', "", 0);
+					break;
+				default:		/* a nested object or array */
+					text = JsonbToCString(NULL, v.val.binary.data, v.val.binary.len);
+					tags_piece(&b, 'c', text, strlen(text));
+					break;
+			}
+		}
 	}
-	if (JB_ROOT_COUNT(j) == 0)
-		return "";
-	return JsonbToCString(NULL, &j->root, VARSIZE(j));
+	*len = b.len;
+	return b.data;
 }
 
 /* A number's identity: its value (2.000 = 2 = 2e0, le_decimal_canon); the text itself when it is not a number. */
@@ -956,6 +996,7 @@ charge_key_digest(const FocusIn *in, uint8 *digest)
 	MemoryContext cxt = CurrentMemoryContext;
 	le_charge_id id;
 	const char *t;
+	int			tlen;
 
 	le_charge_id_init(&id);
 	if (in->provkey)
@@ -991,7 +1032,7 @@ charge_key_digest(const FocusIn *in, uint8 *digest)
 		}
 	}
 	if (in->tags_parsed)
-		t = tags_identity(in->tags);
+		t = tags_identity(in->tags, &tlen);
 	else if (in->v[FC_TAGS])
 	{
 		char	   *s = col_cstr(in, FC_TAGS);
@@ -1009,11 +1050,14 @@ charge_key_digest(const FocusIn *in, uint8 *digest)
 			tags = NULL;
 		}
 		PG_END_TRY();
-		t = tags ? tags_identity(tags) : s;
+		if (tags)
+			t = tags_identity(tags, &tlen);
+		else
+			t = s, tlen = strlen(s);
 	}
 	else
-		t = "";
-	le_charge_id_field(&id, t, strlen(t));
+		t = "", tlen = 0;
+	le_charge_id_field(&id, t, tlen);
 	le_charge_id_final(&id, digest);
 	le_md5_hex(digest, hex);
 	return hex;
