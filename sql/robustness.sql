@@ -100,7 +100,8 @@ INSERT INTO rb_good VALUES
   ('INSERT price_snapshot', 'usd_per_gpu_hour', 'numeric', '1.75'), ('INSERT price_snapshot', 'provider', 'text', '''robustness'''),
   ('INSERT price_snapshot', 'region', 'text', '''r1'''), ('INSERT price_snapshot', 'instance_type', 'text', '''x1.large'''),
   ('INSERT price_snapshot', 'gpus_per_instance', 'int4', '8'),
-  ('UPDATE price_snapshot', 'usd_per_gpu_hour', 'numeric', '3.30'), ('UPDATE price_snapshot', 'region', 'text', '''r1''');
+  ('UPDATE price_snapshot', 'usd_per_gpu_hour', 'numeric', '3.30'), ('UPDATE price_snapshot', 'region', 'text', '''r1'''),
+  ('INSERT focus_stage', 'line', 'text', '''BilledCost,EffectiveCost''');
 
 -- Bad values by type: for numbers NULL, 0, negative, NaN, +-Infinity and 1e308 (integers: their
 -- extremes, as NaN and infinities cannot be int4); for text NULL, empty, a wrong enum or unknown
@@ -192,7 +193,8 @@ INSERT INTO rb_target VALUES
    '{observed_at,provider,sku,region,pricing,usd_per_gpu_hour,instance_type,gpus_per_instance,source}',
    '{timestamptz,text,text,text,text,numeric,text,int4,text}'),
   ('UPDATE price_snapshot', NULL, 'llm_econ.price_snapshot', 'UPDATE',
-   '{observed_at,sku,region,pricing,usd_per_gpu_hour}', '{timestamptz,text,text,text,numeric}');
+   '{observed_at,sku,region,pricing,usd_per_gpu_hour}', '{timestamptz,text,text,text,numeric}'),
+  ('INSERT focus_stage', NULL, 'llm_econ.focus_stage', 'INSERT', '{line}', '{text}');
 
 -- Each target's good value per argument (the most specific rb_good row).
 CREATE TEMP TABLE rb_arg AS

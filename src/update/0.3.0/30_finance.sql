@@ -140,13 +140,32 @@ CREATE TABLE llm_econ.focus_staging (
 );
 CREATE INDEX focus_staging_writer ON llm_econ.focus_staging (writer, id);
 COMMENT ON TABLE llm_econ.focus_staging IS
-  'staging for load_focus(): \copy llm_econ.focus_staging (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'') loads one physical line per row, verbatim; each writer sees and loads only its own rows';
+  'staging for load_focus(): one physical line of a FOCUS file per row, verbatim; each writer sees and loads only its own rows.  Roles \copy into the view focus_stage (COPY cannot write a table under row-level security); the owner may \copy llm_econ.focus_staging (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'') directly';
 COMMENT ON COLUMN llm_econ.focus_staging.id IS 'load order';
 COMMENT ON COLUMN llm_econ.focus_staging.writer IS 'the role that staged the line (load_focus reads the current role''s lines only)';
 COMMENT ON COLUMN llm_econ.focus_staging.line IS 'one physical line of the FOCUS CSV file, the header first';
 ALTER TABLE llm_econ.focus_staging ENABLE ROW LEVEL SECURITY;
 CREATE POLICY focus_staging_writer ON llm_econ.focus_staging
     USING (writer OPERATOR(pg_catalog.=) CURRENT_USER) WITH CHECK (writer OPERATOR(pg_catalog.=) CURRENT_USER);
+-- PostgreSQL refuses COPY FROM into a table whose row-level security applies to the role ("COPY
+-- FROM not supported with row-level security"): every role but the owner.  Roles \copy into this
+-- view instead; its trigger inserts each line into focus_staging, under the policy above.  The view
+-- shows nothing.
+CREATE VIEW llm_econ.focus_stage AS SELECT NULL::text AS line WHERE false;
+COMMENT ON VIEW llm_econ.focus_stage IS
+  'where roles \copy a FOCUS file for load_focus(): \copy llm_econ.focus_stage (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e''); each line goes into focus_staging as the role''s (COPY cannot write a table under row-level security); reading it gives no rows';
+COMMENT ON COLUMN llm_econ.focus_stage.line IS 'one physical line of the FOCUS CSV file, the header first';
+CREATE FUNCTION llm_econ._focus_stage_line() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  INSERT INTO llm_econ.focus_staging (line) VALUES (NEW.line);
+  RETURN NEW;
+END $$;
+REVOKE EXECUTE ON FUNCTION llm_econ._focus_stage_line() FROM PUBLIC;
+COMMENT ON FUNCTION llm_econ._focus_stage_line() IS
+  'internal: INSTEAD OF INSERT trigger of focus_stage: the line into focus_staging, as the inserting role (its privileges and focus_staging''s policy apply)';
+CREATE TRIGGER focus_stage_line INSTEAD OF INSERT ON llm_econ.focus_stage
+    FOR EACH ROW EXECUTE FUNCTION llm_econ._focus_stage_line();
 
 CREATE FUNCTION llm_econ._focus_staged_done() RETURNS bigint
 AS 'MODULE_PATHNAME', 'le_focus_staged_done_fn' LANGUAGE C VOLATILE;

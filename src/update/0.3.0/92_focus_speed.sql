@@ -257,5 +257,5 @@ BEGIN
   DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER;
 END $$;
 COMMENT ON FUNCTION llm_econ.load_focus(text, text, text) IS
-  'loads the FOCUS file the current role staged in focus_staging (\copy ... (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'')) as import_focus imports a text, streaming, then empties the role''s staged lines; all or nothing (nothing staged: 0 lines)';
+  'loads the FOCUS file the current role staged in focus_staging (\copy llm_econ.focus_stage (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'')) as import_focus imports a text, streaming, then deletes the staged lines it loaded; all or nothing (nothing staged: 0 lines)';
 
