@@ -334,7 +334,7 @@ CREATE POLICY focus_staging_writer ON llm_econ.focus_staging
 -- FROM not supported with row-level security"): every role but the owner.  Roles \copy into this
 -- view instead; its trigger inserts each line into focus_staging, under the policy above.  The view
 -- shows nothing.
-CREATE VIEW llm_econ.focus_stage AS SELECT NULL::text AS line WHERE false;
+CREATE VIEW llm_econ.focus_stage WITH (security_invoker = true) AS SELECT NULL::text AS line WHERE false;
 COMMENT ON VIEW llm_econ.focus_stage IS
   'where roles \copy a FOCUS file for load_focus(): \copy llm_econ.focus_stage (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e''); each line goes into focus_staging as the role''s (COPY cannot write a table under row-level security); reading it gives no rows';
 COMMENT ON COLUMN llm_econ.focus_stage.line IS 'one physical line of the FOCUS CSV file, the header first';
