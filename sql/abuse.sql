@@ -140,6 +140,16 @@ RESET statement_timeout;
 RESET ROLE;
 \set SHOW_CONTEXT never
 
+-- 5. The SKU rule over many names at once (the importers' _sku_map): the SKU and machine type of
+-- each match were copied into SPI's memory, which SPI_finish frees, and read afterwards:
+-- with a million names the backend crashed (signal 11).  Copied out of it now.
+SET ROLE regress_mallory;
+SELECT count(*) AS names, count(DISTINCT sku) AS skus, min(sku) AS sku, min(gpus_per_instance) AS gpus,
+       count(*) FILTER (WHERE name <> 'p5.48xlarge') AS others
+  FROM llm_econ._sku_map(array_fill('p5.48xlarge'::text, ARRAY[1000000]) || array_fill('no such gpu'::text, ARRAY[1000000]));
+SELECT llm_econ._sku_find('h100') AS sku_find, llm_econ._known_gpus('p5.48xlarge') AS known_gpus;
+RESET ROLE;
+
 DROP CAST (pg_temp.evil AS text);
 DROP OWNED BY regress_mallory;
 DROP ROLE regress_mallory;

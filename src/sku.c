@@ -62,6 +62,7 @@ match_names(Datum *names, int n, SkuMatch *out, MemoryContext outer)
 	Oid			types[1] = {TEXTARRAYOID};
 	Datum		args[1];
 
+	Assert(outer != CurrentMemoryContext);	/* SPI's context: SPI_finish frees it */
 	memset(out, 0, sizeof(SkuMatch) * n);
 	args[0] = PointerGetDatum(construct_array(names, n, TEXTOID, -1, false, TYPALIGN_INT));
 	if (SPI_execute_plan(le_spi_plan(&candidates_plan, candidates_sql, 1, types), args, NULL, true, 0) != SPI_OK_SELECT)
@@ -234,12 +235,14 @@ le_sku_resolve(text *name, char **key, char **itype)
 static void
 match_arg(FunctionCallInfo fcinfo, SkuMatch *m)
 {
+	MemoryContext outer = CurrentMemoryContext; /* SPI_finish deletes SPI's own */
+
 	memset(m, 0, sizeof(SkuMatch));
 	if (VARSIZE_ANY_EXHDR(PG_GETARG_TEXT_PP(0)) > LE_NAME_MAX)
 		return;					/* longer than any name run_spec and the price functions accept */
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	match_name(PG_GETARG_TEXT_PP(0), m, CurrentMemoryContext);
+	match_name(PG_GETARG_TEXT_PP(0), m, outer);
 	SPI_finish();
 }
 
@@ -286,6 +289,7 @@ le_sku_map_fn(PG_FUNCTION_ARGS)
 	int			nelems,
 				n = 0;
 	SkuMatch   *m;
+	MemoryContext outer;
 
 	InitMaterializedSRF(fcinfo, 0);
 	if (ARR_NDIM(arr) > 1)
@@ -300,15 +304,17 @@ le_sku_map_fn(PG_FUNCTION_ARGS)
 	if (n == 0)
 		PG_RETURN_NULL();
 	m = palloc(sizeof(SkuMatch) * n);
+	outer = CurrentMemoryContext;	/* SPI_finish deletes SPI's own */
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	match_names(elems, n, m, CurrentMemoryContext);
+	match_names(elems, n, m, outer);
 	SPI_finish();
 	for (int i = 0; i < n; i++)
 	{
 		Datum		values[3];
 		bool		nulls[3] = {false, false, m[i].gpus == 0};
 
+		CHECK_FOR_INTERRUPTS(); /* the array may hold millions of names */
 		if (m[i].sku == NULL)
 			continue;
 		values[0] = elems[i];

@@ -3,6 +3,7 @@
 
 #include "core/catalog.h"
 #include "funcapi.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/tuplestore.h"
@@ -96,6 +97,7 @@ le_skypilot_offers(PG_FUNCTION_ARGS)
 		Datum		values[9];
 		bool		nulls[9] = {false};
 
+		CHECK_FOR_INTERRUPTS(); /* millions of offers: pricing and storing them is most of the call */
 		values[0] = text_of(o->accel);
 		nulls[1] = variant == NULL;
 		values[1] = variant ? CStringGetTextDatum(variant) : (Datum) 0;
