@@ -3,6 +3,7 @@
 # Runs against the PostgreSQL of PG_CONFIG (default: the one on PATH) in a throwaway cluster, as root or postgres:
 #   PG_CONFIG=/work/pgenv/NAME/usr/lib/postgresql/15/bin/pg_config bash test/bench/bench_focus.sh
 #   SIZES="50000 200000" REPS=3 ...      file sizes (data lines) and repetitions (median reported)
+#   SERVER_OPTS="-c shared_buffers=128MB ..."   the server's settings (default below)
 # For each size: \copy into focus_staging (client wall time), load_focus() (wall and backend CPU time),
 # the backend's peak memory (VmHWM, with shared_buffers kept small so that it is mostly private
 # memory), loading the same file again (every line skipped: the re-import path), and, as the floor
@@ -14,6 +15,8 @@ cd "$(dirname "$0")/../.."
 PG_CONFIG=${PG_CONFIG:-pg_config}
 SIZES=${SIZES:-"50000 200000"}
 REPS=${REPS:-3}
+# the server's settings (SERVER_OPTS replaces them all)
+SERVER_OPTS=${SERVER_OPTS:-"-c shared_buffers=32MB -c work_mem=16MB -c temp_buffers=8MB -c jit=off -c max_wal_size=4GB -c autovacuum=off"}
 BIN=$($PG_CONFIG --bindir)
 RUNAS=""
 [ "$(id -u)" = 0 ] && RUNAS="runuser -u postgres --"
@@ -24,13 +27,14 @@ PORT=$((30000 + RANDOM % 10000))
 trap '$RUNAS $BIN/pg_ctl -D $DIR/db -m immediate stop >/dev/null 2>&1 || true; rm -rf $DIR' EXIT
 $RUNAS $BIN/initdb -D "$DIR/db" >/dev/null 2>&1
 $RUNAS $BIN/pg_ctl -D "$DIR/db" -l "$DIR/log" -w start \
-  -o "-p $PORT -k $DIR -c shared_buffers=32MB -c work_mem=16MB -c temp_buffers=8MB -c jit=off -c max_wal_size=4GB -c autovacuum=off" >/dev/null
+  -o "-p $PORT -k $DIR $SERVER_OPTS" >/dev/null
 PSQL="$BIN/psql -X -q -h $DIR -p $PORT -U postgres -d postgres -v ON_ERROR_STOP=1"
 $PSQL -c "CREATE EXTENSION llm_econ"
 for n in $SIZES; do python3 test/bench/focus_gen.py "$n" "$DIR/f$n.csv"; done
 chmod 644 "$DIR"/*.csv
 
 echo "== machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), load $(cut -d' ' -f1-3 /proc/loadavg), $($BIN/postgres --version)"
+echo "== server settings: $SERVER_OPTS"
 median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 ticks=$(getconf CLK_TCK)
 # timed_load N OUT: load_focus() of what is staged, in one session: its pid, CPU ticks before and
