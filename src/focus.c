@@ -1690,7 +1690,6 @@ typedef struct StagedRows
 	ScanKeyData scan_key;
 	bool		delete_read;	/* asked: delete each staged line once read (the direct read only) */
 	bool		deleting;		/* doing it: the direct read is open for it */
-	int64		undeleted;		/* lines read that another transaction had deleted meanwhile */
 	MemoryContext batchcxt;		/* the current batch of staged lines */
 	text	  **batch;
 	int			nbatch;
@@ -1793,8 +1792,7 @@ staged_delete(StagedRows *sr, ItemPointer tid)
 				ereport(ERROR,
 						(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
 						 errmsg("could not serialize access due to concurrent delete")));
-			sr->undeleted++;
-			break;
+			break;				/* READ COMMITTED: skipped, as the DELETE skips it */
 		default:
 			elog(ERROR, "deleting a staged line failed: %d", (int) r);
 	}
