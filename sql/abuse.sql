@@ -148,6 +148,20 @@ SELECT count(*) AS names, count(DISTINCT sku) AS skus, min(sku) AS sku, min(gpus
        count(*) FILTER (WHERE name <> 'p5.48xlarge') AS others
   FROM llm_econ._sku_map(array_fill('p5.48xlarge'::text, ARRAY[1000000]) || array_fill('no such gpu'::text, ARRAY[1000000]));
 SELECT llm_econ._sku_find('h100') AS sku_find, llm_econ._known_gpus('p5.48xlarge') AS known_gpus;
+
+-- 6. What a message quotes is bounded: _check_where quoted a provider or region of any length (a
+-- 50 MB name wrote 50 MB to the server log), and the label of a CSV text was in every CONTEXT
+-- line whole.  A name longer than any series has is refused (54000) and a label is cut at 256
+-- bytes.  A number of 131,073 digits in a FOCUS cost column failed with 22003 and no line or
+-- column; it names them now.
+SELECT llm_econ._check_where(repeat('x', 300), NULL);
+SELECT llm_econ._check_where('gcp', repeat('r', 300));
+SELECT llm_econ._csv_header('', repeat('y', 300));
+\set VERBOSITY default
+\set SHOW_CONTEXT always
+SELECT count(*) FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n'
+                                           || repeat('9', 131073) || E',1,2025-03-01,2025-03-02,AWS', 'f');
+\set SHOW_CONTEXT never
 RESET ROLE;
 
 DROP CAST (pg_temp.evil AS text);

@@ -53,6 +53,22 @@ open_csv(le_csv *r, text *csv)
 	le_csv_init(r, VARDATA_ANY(csv), VARSIZE_ANY_EXHDR(csv), le_palloc, NULL);
 }
 
+/*
+ * The label a caller gives its text (what, as in "focus_csv line 3"), as the
+ * messages show it: at most LE_NAME_MAX bytes, cut at a character, marked
+ * "(cut)" (it is in every CONTEXT line, so a 50 MB label made 50 MB of log).
+ */
+static char *
+what_arg(text *t)
+{
+	const char *p = VARDATA_ANY(t);
+	size_t		n = VARSIZE_ANY_EXHDR(t);
+
+	if (n <= LE_NAME_MAX)
+		return text_to_cstring(t);
+	return psprintf("%.*s (cut)", (int) le_utf8_clip(p, n, LE_NAME_MAX), p);
+}
+
 /* A reader error: 22P04 (53200 when memory ran out), the line in the CONTEXT. */
 static void
 csv_error(const le_csv *r, const char *what, long line_offset)
@@ -153,7 +169,7 @@ Datum
 le_csv_header_fn(PG_FUNCTION_ARGS)
 {
 	text	   *csv = PG_GETARG_TEXT_PP(0);
-	char	   *what = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	char	   *what = what_arg(PG_GETARG_TEXT_PP(1));
 	le_csv		r;
 	char	  **names;
 	int			n;
@@ -307,7 +323,7 @@ le_csv_records_fn(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	text	   *csv = PG_GETARG_TEXT_PP(0);
-	char	   *what = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	char	   *what = what_arg(PG_GETARG_TEXT_PP(1));
 	le_csv		r;
 	char	  **names;
 	int			ncols;
@@ -318,8 +334,11 @@ le_csv_records_fn(PG_FUNCTION_ARGS)
 	size_t		out_max;
 	size_t	   *name_len;
 	size_t		names_len = 0;
+	MemoryContext rowcxt,
+				old;
 
 	InitMaterializedSRF(fcinfo, 0);
+	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "llm_econ csv row", ALLOCSET_DEFAULT_SIZES);
 	open_csv(&r, csv);
 	ncols = read_header(&r, what, &names);
 	name_len = palloc(sizeof(size_t) * ncols);
@@ -354,13 +373,18 @@ le_csv_records_fn(PG_FUNCTION_ARGS)
 							out_max >> 20, LE_CSV_MAX_EXPANSION),
 					 errdetail("Each row repeats the %d header names, %zu bytes of names.", ncols, names_len),
 					 errcontext("%s line %ld", what, r.rec_line)));
+		/* the row's jsonb is built in rowcxt, emptied per row (the tuplestore keeps a copy) */
+		MemoryContextReset(rowcxt);
+		old = MemoryContextSwitchTo(rowcxt);
 		values[0] = Int32GetDatum((int32) r.rec_line);
 		values[1] = record_jsonb(&r, names, ncols, NULL, NULL);
+		MemoryContextSwitchTo(old);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	if (st == LE_CSV_ERROR)
 		csv_error(&r, what, 0);
 	le_csv_free(&r);
+	MemoryContextDelete(rowcxt);
 	return (Datum) 0;
 }
 
@@ -543,6 +567,8 @@ col_cstr(const FocusIn *in, FocusCol c)
 }
 
 /* Column c as numeric; NULL when NULL (required: an error). */
+static Datum input_named(PGFunction fn, const char *s, const FocusIn *in, const char *col);
+
 static Datum
 col_numeric(FocusIn *in, FocusCol c, bool required, bool *isnull)
 {
@@ -566,7 +592,7 @@ col_numeric(FocusIn *in, FocusCol c, bool required, bool *isnull)
 	if (le_decimal_parse(s, in->len[c], &mantissa, &scale) == 1)
 		d = NumericGetDatum(int64_div_fast_to_numeric(mantissa, scale));
 	else
-		d = DirectFunctionCall3(numeric_in, CStringGetDatum(s), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+		d = input_named(numeric_in, s, in, focus_col_names[c]);	/* 131,073 digits: 22003, named */
 	in->norm[c] = canon;
 	return d;
 }
@@ -1540,7 +1566,7 @@ le_focus_lines_fn(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	text	   *csv = PG_GETARG_TEXT_PP(0);
-	char	   *what = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	char	   *what = what_arg(PG_GETARG_TEXT_PP(1));
 	FocusState	st;
 	le_csv		r;
 	le_csv_status s;
@@ -1923,6 +1949,45 @@ staged_next_record(StagedRows *sr)
 	}
 }
 
+/*
+ * Read the record sr->rec holds (staged_next_record) into r.  A row of
+ * focus_staging is one line of the file, so the record must be all of it: a
+ * staged row holding a line break outside quotes (put there by an INSERT;
+ * \copy splits the file at them) holds several records, and reading only the
+ * first would lose the others without a word.  It is refused (line ends at its
+ * very end are nothing lost).  With strict false (the periods' pre-pass, which
+ * leaves errors to the load), a bad record is LE_CSV_ERROR, not an error.
+ */
+static le_csv_status
+staged_parse(StagedRows *sr, le_csv *r, bool strict)
+{
+	le_csv_status s;
+	const char *rest;
+
+	le_csv_init(r, sr->rec.data, sr->rec.len, le_palloc, NULL);
+	s = le_csv_next(r);
+	if (s == LE_CSV_ERROR)
+	{
+		if (strict)
+			csv_error(r, sr->st.what, sr->rec_start - 1);
+		return s;
+	}
+	for (rest = r->pos; rest < r->end && (*rest == '\n' || *rest == '\r'); rest++)
+		;
+	if (rest < r->end)
+	{
+		if (!strict)
+			return LE_CSV_ERROR;
+		ereport(ERROR,
+				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
+				 errmsg("a staged line holds a line break outside quotes"),
+				 errdetail("Each row of focus_staging is one line of the file; this one holds more than one record."),
+				 errhint("Stage the file with \\copy, which makes one row of each line."),
+				 errcontext("%s line %ld", sr->st.what, sr->rec_start)));
+	}
+	return s;
+}
+
 /* The value of a lower-case hex digit (row_hash is lower-case md5 hex). */
 static inline int
 hex_digit(char c)
@@ -2240,7 +2305,6 @@ staged_next(StagedRows *sr, Datum *values, bool *nulls)
 	while (sr->streaming)
 	{
 		le_csv		r;
-		le_csv_status s;
 		FocusIn		in;
 		ChargeKey	k;
 
@@ -2254,10 +2318,7 @@ staged_next(StagedRows *sr, Datum *values, bool *nulls)
 		if (!sr->header_done)
 		{
 			old = MemoryContextSwitchTo(sr->cxt);
-			le_csv_init(&r, sr->rec.data, sr->rec.len, le_palloc, NULL);
-			s = le_csv_next(&r);
-			if (s == LE_CSV_ERROR)
-				csv_error(&r, sr->st.what, sr->rec_start - 1);
+			staged_parse(sr, &r, true);
 			sr->st.ncols = header_names(&r, sr->st.what, sr->rec_start, &sr->st.names);
 			focus_header(&sr->st, sr->st.what);
 			sr->header_done = true;
@@ -2265,10 +2326,7 @@ staged_next(StagedRows *sr, Datum *values, bool *nulls)
 			continue;
 		}
 		old = MemoryContextSwitchTo(sr->st.rowcxt);
-		le_csv_init(&r, sr->rec.data, sr->rec.len, le_palloc, NULL);
-		s = le_csv_next(&r);
-		if (s == LE_CSV_ERROR)
-			csv_error(&r, sr->st.what, sr->rec_start - 1);
+		staged_parse(sr, &r, true);
 		focus_check_record(&sr->st, &r, sr->rec_start);
 		focus_in_of_record(&sr->st, &r, sr->rec_start, &in);
 		focus_type(&sr->st, &in, focus_record(&sr->st, &r), values, nulls);
@@ -2353,7 +2411,7 @@ le_focus_staged_rows_fn(PG_FUNCTION_ARGS)
 
 	if (SRF_IS_FIRSTCALL())
 	{
-		char	   *what = text_to_cstring(PG_GETARG_TEXT_PP(0));
+		char	   *what = what_arg(PG_GETARG_TEXT_PP(0));
 		int32		part = PG_GETARG_INT32(1);
 		TupleDesc	td;
 
@@ -2693,7 +2751,7 @@ le_focus_staged_insert_fn(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("what and who must not be NULL")));
-	what = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	what = what_arg(PG_GETARG_TEXT_PP(0));
 	who = PG_GETARG_TEXT_PP(1);
 	relid = get_relname_relid("spend", get_namespace_oid("llm_econ", false));
 	if (!OidIsValid(relid))
@@ -2874,7 +2932,7 @@ Datum
 le_focus_staged_periods_fn(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	char	   *what = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	char	   *what = what_arg(PG_GETARG_TEXT_PP(0));
 	StagedRows *sr;
 	MemoryContext percall = CurrentMemoryContext;
 	InitMaterializedSRF(fcinfo, 0);
@@ -2903,17 +2961,14 @@ le_focus_staged_periods_fn(PG_FUNCTION_ARGS)
 		CHECK_FOR_INTERRUPTS();
 		if (!sr->header_done)
 		{
-			le_csv_init(&r, sr->rec.data, sr->rec.len, le_palloc, NULL);
-			if (le_csv_next(&r) == LE_CSV_ERROR)
-				csv_error(&r, what, sr->rec_start - 1);
+			staged_parse(sr, &r, true);
 			sr->st.ncols = header_names(&r, what, sr->rec_start, &sr->st.names);
 			focus_header(&sr->st, what);
 			sr->header_done = true;
 			continue;
 		}
 		old = MemoryContextSwitchTo(sr->st.rowcxt);
-		le_csv_init(&r, sr->rec.data, sr->rec.len, le_palloc, NULL);
-		if (le_csv_next(&r) == LE_CSV_RECORD && r.nfields == sr->st.ncols)
+		if (staged_parse(sr, &r, false) == LE_CSV_RECORD && r.nfields == sr->st.ncols)
 		{
 			const char *prov;
 			char	   *bps;

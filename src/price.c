@@ -106,13 +106,19 @@ check_where(text *provider, text *region)
 	Oid			types[2] = {TEXTOID, TEXTOID};
 	Datum		args[2];
 	char		nulls[2] = {' ', region ? ' ' : 'n'};
-	char	   *prov = text_to_cstring(provider);
-	char	   *reg = region ? text_to_cstring(region) : NULL;
+	char	   *prov;
+	char	   *reg;
 	bool		prov_known,
 				region_known = true,
 				isnull;
 	char	   *hint = NULL;
 
+	/* a name no series can have is refused before it is quoted in a message */
+	le_check_name("provider", VARDATA_ANY(provider), VARSIZE_ANY_EXHDR(provider));
+	if (region)
+		le_check_name("region", VARDATA_ANY(region), VARSIZE_ANY_EXHDR(region));
+	prov = text_to_cstring(provider);
+	reg = region ? text_to_cstring(region) : NULL;
 	args[0] = PointerGetDatum(provider);
 	args[1] = region ? PointerGetDatum(region) : (Datum) 0;
 	if (SPI_connect() != SPI_OK_CONNECT)

@@ -76,6 +76,8 @@ le_skypilot_offers(PG_FUNCTION_ARGS)
 	le_offers	offers;
 	le_error	err;
 	LeRound		k;
+	MemoryContext rowcxt,
+				old;
 
 	if (le_catalog_offers(VARDATA_ANY(csv), VARSIZE_ANY_EXHDR(csv), gcp, le_palloc, NULL,
 						  &offers, &err) != LE_OK)
@@ -90,6 +92,8 @@ le_skypilot_offers(PG_FUNCTION_ARGS)
 	k.one = NumericGetDatum(int64_to_numeric(1));
 
 	InitMaterializedSRF(fcinfo, 0);
+	/* each row's values are made in rowcxt, emptied per row (the tuplestore keeps a copy) */
+	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "llm_econ offer row", ALLOCSET_SMALL_SIZES);
 	for (int i = 0; i < offers.n; i++)
 	{
 		const le_offer *o = &offers.offer[i];
@@ -98,6 +102,8 @@ le_skypilot_offers(PG_FUNCTION_ARGS)
 		bool		nulls[9] = {false};
 
 		CHECK_FOR_INTERRUPTS(); /* millions of offers: pricing and storing them is most of the call */
+		MemoryContextReset(rowcxt);
+		old = MemoryContextSwitchTo(rowcxt);
 		values[0] = text_of(o->accel);
 		nulls[1] = variant == NULL;
 		values[1] = variant ? CStringGetTextDatum(variant) : (Datum) 0;
@@ -120,8 +126,10 @@ le_skypilot_offers(PG_FUNCTION_ARGS)
 		nulls[6] = o->gpus <= 0;
 		values[6] = Int32GetDatum(o->gpus);
 		values[7] = Int32GetDatum(o->rows);
+		MemoryContextSwitchTo(old);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
+	MemoryContextDelete(rowcxt);
 	le_offers_free(&offers);
 	return (Datum) 0;
 }

@@ -304,6 +304,13 @@ le_cheapest_plans(const le_search_in *in, le_plan_row *out, int cap, int *n_out,
 									}
 									else
 									{
+										/* a model that fits nowhere asks this without end: cancel reaches it too */
+										if ((stats->fit_calls & 1023) == 0 && in->interrupt &&
+											in->interrupt(in->interrupt_ctx))
+										{
+											stats->canceled = 1;
+											goto sku_done;
+										}
 										fit = in->fits(in->fits_ctx, &s, hw) ? 1 : 0;
 										stats->fit_calls++;
 										/* ZeRO off: dp does not change the load; on: more dp, less load */

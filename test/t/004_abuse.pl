@@ -92,6 +92,22 @@ check_case('_csv_records(1,600 names of 250 bytes, 100,000 rows)',
                                                        || E'\n' || repeat(repeat(',', 1599) || E'\n', 100000), 'f')},
            ['54000', '57014'], 1.5, 1200);
 
+# Rows built in the call's memory and never freed (0.3.0 before this fix: 1.6 KB a row, 1.64 GB
+# for these 1,000,000 rows of 4 bytes; a 100 MB text would have exhausted the machine).
+check_case('_csv_records(1,000,000 short rows)',
+           q{SELECT count(*) FROM llm_econ._csv_records('x,y' || E'\n' || repeat(E'a,b\n', 1000000), 'f')},
+           ['ok', '57014'], 1.5, 150);
+
+# A model that fits on no GPU: the plan search asked the memory model hundreds of millions of
+# times without checking for cancel (0.3.0 before this fix: stopped after 14.8 s under a 1 s timeout).
+check_case('cheapest_plan(a model that fits nowhere, 1,048,576 GPUs)',
+           q{SELECT count(*) FROM llm_econ.cheapest_plan(
+               llm_econ.run_spec(7e9, 1e12, 16, 'H100', n_layers => 55440, d_model => 65536, n_heads => 512,
+                                 seq_len => 65536, global_batch => 7207200, micro_batch => 1, n_experts => 64,
+                                 top_k => 2, n_active_params => 1e9, ep => 8),
+               '100000 days', '2024-06-01', NULL, 1048576)},
+           ['57014', 'ok'], 1.5, 200);
+
 # Finding 5: a big catalog of distinct instance types (the parser's hash table is keyed by a
 # per-backend random key, so crafted names cannot collide on purpose; a catalog too big to parse
 # in a second is cancelled in the parse loop).

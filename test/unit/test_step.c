@@ -566,6 +566,22 @@ test_search(void)
 	CHECK(le_cheapest_plans(&in, rows, 50, &n, &st, &e) == LE_OK && st.canceled && n == 0, "canceled search returns nothing");
 	in.interrupt = NULL;
 
+	/* a model that fits nowhere never reaches an evaluation: cancel reaches its fit checks too */
+	{
+		double		hbm0 = skus[0].hbm_bytes,
+					hbm1 = skus[1].hbm_bytes;
+
+		skus[0].hbm_bytes = skus[1].hbm_bytes = 1e6;
+		in.interrupt = count_interrupt;
+		interrupt_after = 3;
+		CHECK(le_cheapest_plans(&in, rows, 50, &n, &st, &e) == LE_OK && st.canceled && st.evals == 0 &&
+			  st.fit_calls > 0 && st.fit_calls <= 3 * 1024,
+			  "a model that fits nowhere is canceled after %ld fit checks", st.fit_calls);
+		in.interrupt = NULL;
+		skus[0].hbm_bytes = hbm0;
+		skus[1].hbm_bytes = hbm1;
+	}
+
 	/* bounded work */
 	in.max_evals = 10;
 	CHECK(le_cheapest_plans(&in, rows, 50, &n, &st, &e) == LE_OK && st.truncated && st.evals == 10, "evaluations bounded");
