@@ -87,6 +87,9 @@ SELECT pg_temp.error_report(format('SELECT * FROM import_skypilot_catalog(%L, %L
 SELECT pg_temp.error_report(format('SELECT * FROM import_skypilot_catalog(%L, %L, %L)', 'lambda', :'bad', '2025-01-01')) AS error;
 \set bad `cat test/data/skypilot/bad_count.csv`
 SELECT pg_temp.error_report(format('SELECT * FROM import_skypilot_catalog(%L, %L, %L)', 'lambda', :'bad', '2025-01-01')) AS error;
+-- a price that is 0 per GPU at 10 decimals (it failed on price_snapshot's check, 23514, naming no line)
+SELECT pg_temp.error_report($$SELECT * FROM import_skypilot_catalog('lambda',
+  E'InstanceType,AcceleratorName,AcceleratorCount,Price,SpotPrice,Region\ngpu_8x_h100,H100,8,0.00000000001,,us-east-1', '2025-01-01')$$) AS error;
 SELECT * FROM import_skypilot_catalog('lambda', '', '2025-01-01');
 SELECT * FROM import_skypilot_catalog('nimbus', (SELECT body FROM catalog WHERE name = 'lambda'), '2025-01-01');
 SELECT * FROM import_skypilot_catalog('lambda', (SELECT body FROM catalog WHERE name = 'lambda'), 'infinity');

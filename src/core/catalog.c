@@ -788,7 +788,7 @@ shown(char *out, size_t outsz, const char *s, size_t n)
 /* What is wrong with one value of a record. */
 typedef enum value_problem
 {
-	VP_NOT_NUMBER, VP_NEGATIVE, VP_RANGE, VP_NOT_COUNT
+	VP_NOT_NUMBER, VP_NEGATIVE, VP_RANGE, VP_NOT_COUNT, VP_TINY
 } value_problem;
 
 /*
@@ -816,6 +816,10 @@ value_error(le_error *err, long line, le_cat_col col, value_problem problem, con
 			break;
 		case VP_NOT_COUNT:
 			le_set_error(err, LE_ERR_MALFORMED, NULL, "accelerator count \"%s\" is not a positive whole number", v);
+			break;
+		case VP_TINY:
+			le_set_error(err, LE_ERR_VALUE, "Prices per GPU-hour are kept to 10 decimals; a price of 0 means not listed.",
+						 "price \"%s\" is less than 0.0000000001 per GPU-hour", v);
 			break;
 	}
 	return le_set_context(err, "catalog_csv line %ld, column \"%s\"", line, le_cat_col_name(col));
@@ -933,9 +937,17 @@ read_row(le_catalog *c, le_error *err)
 		return le_set_context(err, "catalog_csv line %ld, column \"%s\"", line, le_cat_col_name(LE_COL_REGION));
 	}
 	for (int p = 0; p < 2; p++)
+	{
+		int32_t		gpus = kind == ROW_HOST ? host_count : count;
+
 		if (price[p].p && le_num_value(price[p], &val[p]) != LE_NUM_OK)
 			return value_error(err, line, p ? LE_COL_SPOT_PRICE : LE_COL_PRICE, VP_RANGE,
 							   &f[c->col[p ? LE_COL_SPOT_PRICE : LE_COL_PRICE]]);
+		/* per GPU it would round to 0 at 10 decimals: a price no table may hold (> 0) */
+		if (price[p].p && gpus > 0 && val[p] / gpus < 0.5e-10)
+			return value_error(err, line, p ? LE_COL_SPOT_PRICE : LE_COL_PRICE, VP_TINY,
+							   &f[c->col[p ? LE_COL_SPOT_PRICE : LE_COL_PRICE]]);
+	}
 
 	if (kind == ROW_OFFER)
 	{

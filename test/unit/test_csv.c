@@ -553,6 +553,12 @@ test_catalog_errors(void)
 	CAT_ERR(H5 "x,A,1,-,r\n", 0, "catalog_csv line 2, column \"Price\": price \"-\" is not a number");
 	CAT_ERR(H5 "x,A,1,-1.5,r\n", 0, "catalog_csv line 2, column \"Price\": price \"-1.5\" is negative");
 	CAT_ERR(H5 "x,A,1,1e400,r\n", 0, "catalog_csv line 2, column \"Price\": price \"1e400\" is out of range");
+	/* per GPU it rounds to 0 at 10 decimals (price_snapshot's check refused it with 23514) */
+	CAT_ERR(H5 "x,A,8,0.00000000001,r\n", 0,
+			"catalog_csv line 2, column \"Price\": price \"0.00000000001\" is less than 0.0000000001 per GPU-hour");
+	CAT_ERR(H5 "x,A,2147483647,0.001,r\n", 0,
+			"catalog_csv line 2, column \"Price\": price \"0.001\" is less than 0.0000000001 per GPU-hour");
+	CAT_ERR(H5 "x,A,8,0.0000000004,r\n", 0, "");	/* 0.00000000005 a GPU: rounds up to 0.0000000001 */
 	CAT_ERR(H5 "x,A,1,1234567890123456789012345678901234567890123456789012345678901234567,r\n", 0,
 			"catalog_csv line 2, column \"Price\": price is longer than 64 characters");
 	/* a CPU row is checked too: the file is malformed either way */
