@@ -58,6 +58,7 @@ INSERT INTO rb_good VALUES
   (NULL, 'max_age', 'interval', '''400 days'''), (NULL, 'itype', 'text', 'NULL'),
   (NULL, 'instance_type', 'text', '''p5.48xlarge'''), (NULL, 'source_kinds', 'text[]', 'NULL'),
   (NULL, 'include_suspect', 'boolean', 'false'),
+  ('_shift/2', 't', 'timestamptz', '''2024-07-01 00:00+00'''), ('_shift/2', 'by', 'interval', '''-400 days'''),
   -- imports
   (NULL, 'cloud', 'text', '''lambda'''),
   (NULL, 'catalog_csv', 'text', 'E''InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,SpotPrice\n'
@@ -320,7 +321,8 @@ END $$;
 CREATE TEMP TABLE rb_tolerated (target text COLLATE "C", outcome text COLLATE "C", reason text, PRIMARY KEY (target, outcome));
 INSERT INTO rb_tolerated VALUES
   ('_usd/1', 'ok, non-finite result', 'rounds a price; callers pass parsed prices, and price_snapshot''s CHECK rejects non-finite ones'),
-  ('_price_changes/8', 'ok, non-finite result', 'annotates candidates without storing them; _record_prices stores through price_snapshot''s CHECK (23514 above)');
+  ('_price_changes/8', 'ok, non-finite result', 'annotates candidates without storing them; _record_prices stores through price_snapshot''s CHECK (23514 above)'),
+  ('_shift/2', 'ok, non-finite result', 'an age bound past the timestamp range is -infinity or infinity by design (no bound), where + raises 22008');
 
 CREATE TEMP VIEW rb_verdict AS
   -- 22008 is the server's "timestamp out of range" for date arithmetic past the timestamp range;

@@ -61,3 +61,14 @@ ROLLBACK;
 --    of range" from at - max_age).
 SELECT price_at('H100-SXM5', 'gcp', 'on_demand', '2025-06-01', NULL, '100000 years')
        = price_at('H100-SXM5', 'gcp', 'on_demand', '2025-06-01') AS huge_max_age_is_no_bound;
+--    So in every function taking a max_age (they raised 22008 from at - max_age or from
+--    observed_at + max_age), and past the end of the range as well.
+SELECT (SELECT count(*) FROM cheapest_offers(run_spec(7e9, 1.4e12, 8, 'H100-SXM5'), '2025-06-01', NULL, '178000000 years'))
+       = (SELECT count(*) FROM cheapest_offers(run_spec(7e9, 1.4e12, 8, 'H100-SXM5'), '2025-06-01')) AS offers_unbounded,
+       price_twap('H100-SXM5', 'gcp', 'on_demand', '[2024-01-01, 2025-06-01)', NULL, '178000000 years')
+       = price_twap('H100-SXM5', 'gcp', 'on_demand', '[2024-01-01, 2025-06-01)') AS twap_unbounded,
+       (SELECT count(*) FROM cheapest_plan(run_spec(7e9, 1.4e12, 8, 'H100-SXM5', n_layers => 32, d_model => 4096,
+                                                    n_heads => 32, seq_len => 4096, global_batch => 512),
+                                           '300 days', '4000-01-01 BC', NULL, 64, '30000 years')) AS plans_4000_bc,
+       llm_econ._shift('2025-06-01', '-178000000 years') AS back, llm_econ._shift('2025-06-01', '178000000 years') AS forward,
+       llm_econ._shift('2025-06-01', '-1 month') AS one_month_back, llm_econ._shift('infinity', '-1 day') AS inf;

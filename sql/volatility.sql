@@ -60,7 +60,8 @@ INSERT INTO vol_call (fn, call) VALUES
   ('_check_pricing/1', $$_check_pricing('spot')$$), ('_check_name/2', $$_check_name('us-east-1', 'region')$$),
   ('_sku_key/1', $$_sku_key('h100')$$),
   ('_sku_itype/1', $$_sku_itype('p5.48xlarge')$$), ('_check_where/2', $$_check_where('gcp', 'us-central1')$$),
-  ('_check_max_age/1', $$_check_max_age('1 day')$$), ('_name_key/1', $$_name_key('H100 80GB')$$),
+  ('_check_max_age/1', $$_check_max_age('1 day')$$), ('_shift/2', $$_shift('2024-07-01', '-1 month')$$),
+  ('_name_key/1', $$_name_key('H100 80GB')$$),
   ('_known_gpus/1', $$_known_gpus('p5.48xlarge')$$), ('_sku_map/1', $$_sku_map(ARRAY['H100', 'p5.48xlarge'])$$), ('_source_kind/0', $$_source_kind()$$),
   ('_series_id/5', $$_series_id('H100-SXM5', 'gcp', 'on_demand', NULL, 'a3-highgpu-8g')$$),
   ('price_twap/6', $$price_twap('H100-SXM5', 'gcp', 'on_demand', '[2024-06-01, 2024-07-01)')$$),
@@ -115,6 +116,7 @@ SELECT f.fn, coalesce(r.reason, 'no reason') AS why_stable
   FROM vol_fn f JOIN vol_call c USING (fn)
   LEFT JOIN (VALUES ('_focus_refusal/4', 'reads privileges and role membership (system catalogs)'),
                     ('_is_tenant_member/1', 'reads pg_roles and role membership (system catalogs)'),
+                    ('_shift/2', 'timestamptz + interval (days and months) depends on the setting TimeZone'),
                     ('_source_kind/0', 'reads the setting llm_econ.import_kind')) AS r(fn, reason) USING (fn)
  WHERE f.vol = 's' AND c.tables IS NULL ORDER BY 1;
 

@@ -159,6 +159,26 @@ check_where(text *provider, text *region)
 }
 
 /*
+ * Whether t + sign * by falls outside the timestamp range: -1 before its
+ * start, 1 past its end, 0 inside (t finite; a year of slack, and 1% on by,
+ * cover the calendar's month and year lengths, so 0 means the sum exists).
+ */
+static int
+shift_outside(TimestampTz t, const Interval *by, int sign)
+{
+	double		secs = (double) t / USECS_PER_SEC + sign * le_interval_seconds(by) * 1.01;
+	double		slack = DAYS_PER_YEAR * SECS_PER_DAY;
+
+	if (TIMESTAMP_NOT_FINITE(t))
+		return 0;
+	if (secs < (double) MIN_TIMESTAMP / USECS_PER_SEC + slack)
+		return -1;
+	if (secs > (double) END_TIMESTAMP / USECS_PER_SEC - slack)
+		return 1;
+	return 0;
+}
+
+/*
  * The cheapest price of sku (a gpu_sku key; itype: only that machine type,
  * or NULL) from provider in effect at "at", in region (NULL: any region), no
  * older than max_age (NULL: any age).  *found is false when nothing is known;
@@ -181,13 +201,8 @@ le_price_lookup(const char *sku, const char *itype, text *provider, text *pricin
 	if (region)
 		le_check_name("region", VARDATA_ANY(region), VARSIZE_ANY_EXHDR(region));
 	check_max_age(max_age);
-	/*
-	 * A bound reaching back past the earliest timestamp bounds nothing, and "at" minus it would
-	 * overflow: no bound (a year of slack covers the calendar's month and year lengths).
-	 */
-	if (max_age && !TIMESTAMP_NOT_FINITE(at) &&
-		(double) at / USECS_PER_SEC - le_interval_seconds(max_age) * 1.01
-		< (double) MIN_TIMESTAMP / USECS_PER_SEC + DAYS_PER_YEAR * SECS_PER_DAY)
+	/* a bound reaching back past the earliest timestamp bounds nothing (shift_outside) */
+	if (max_age && shift_outside(at, max_age, -1) < 0)
 		max_age = NULL;
 	args[0] = CStringGetTextDatum(sku);
 	args[1] = PointerGetDatum(provider);
@@ -401,6 +416,31 @@ le_check_max_age_fn(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	check_max_age(PG_GETARG_INTERVAL_P(0));
 	PG_RETURN_INTERVAL_P(PG_GETARG_INTERVAL_P(0));
+}
+
+PG_FUNCTION_INFO_V1(le_shift_fn);
+
+/*
+ * _shift(t, by): t + by, or -infinity / infinity when the sum is outside the
+ * timestamp range (where PostgreSQL's + raises 22008): an age bound reaching
+ * past the range is no bound, as in price_at.  t infinite: t.
+ */
+Datum
+le_shift_fn(PG_FUNCTION_ARGS)
+{
+	TimestampTz t = PG_GETARG_TIMESTAMPTZ(0);
+	Interval   *by = PG_GETARG_INTERVAL_P(1);
+
+	if (TIMESTAMP_NOT_FINITE(t))
+		PG_RETURN_TIMESTAMPTZ(t);
+	switch (shift_outside(t, by, 1))
+	{
+		case -1:
+			PG_RETURN_TIMESTAMPTZ(DT_NOBEGIN);
+		case 1:
+			PG_RETURN_TIMESTAMPTZ(DT_NOEND);
+	}
+	return DirectFunctionCall2(timestamptz_pl_interval, TimestampTzGetDatum(t), IntervalPGetDatum(by));
 }
 
 PG_FUNCTION_INFO_V1(le_series_id_fn);

@@ -12,6 +12,12 @@ CREATE FUNCTION llm_econ._check_max_age(max_age interval) RETURNS interval
 AS 'MODULE_PATHNAME', 'le_check_max_age_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._check_max_age(interval) IS 'internal: returns max_age if it is NULL or an interval >= 0 (no negative part), else raises 22023';
 
+-- t + by that never fails: past either end of the timestamp range it is -infinity or infinity
+-- (an age bound reaching past the range bounds nothing; PostgreSQL's + raises 22008 there).
+CREATE FUNCTION llm_econ._shift(t timestamptz, by interval) RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'le_shift_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._shift(timestamptz, interval) IS 'internal: t + by, or -infinity/infinity when the sum is outside the timestamp range (no error)';
+
 -- The as-of core every lookup shares: for each series of (sku, provider, pricing) in region
 -- (NULL = any; as given, lower- or upper-cased, so the series key's index still serves) and of instance type itype (NULL = any), its latest observation
 -- at or before "at", unless that observation is a withdrawal or older than max_age (NULL = no
@@ -42,7 +48,7 @@ AS $$
      AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5), pg_catalog.upper($5)]))
      AND ($6 IS NULL OR llm_econ._name_key(s.instance_type) OPERATOR(pg_catalog.=) llm_econ._name_key($6))
      AND o.usd_per_gpu_hour IS NOT NULL
-     AND ($7 IS NULL OR o.observed_at OPERATOR(pg_catalog.>=) ($4 OPERATOR(pg_catalog.-) $7))
+     AND ($7 IS NULL OR o.observed_at OPERATOR(pg_catalog.>=) llm_econ._shift($4, OPERATOR(pg_catalog.-) $7))
 $$;
 COMMENT ON FUNCTION llm_econ._latest_prices(text, text, text, timestamptz, text, text, interval) IS
   'internal: the price in effect at "at" of every series of a gpu_sku key, provider and pricing in region (NULL = any) and instance type (NULL = any); withdrawn series and observations older than max_age left out';
@@ -134,7 +140,7 @@ BEGIN
        spans AS (   -- [a, b): when each observation holds (at most max_age), clipped to the period
          SELECT greatest(obs.observed_at, lower(during)) AS a,
                 least(coalesce(lead(obs.observed_at) OVER w, upper(during)), upper(during),
-                      CASE WHEN max_age IS NULL THEN upper(during) ELSE obs.observed_at + max_age END) AS b,
+                      CASE WHEN max_age IS NULL THEN upper(during) ELSE llm_econ._shift(obs.observed_at, max_age) END) AS b,
                 obs.usd_per_gpu_hour AS p
            FROM obs WINDOW w AS (PARTITION BY obs.series_id ORDER BY obs.observed_at)),
        cuts AS (SELECT a AS t FROM spans UNION SELECT b FROM spans),
