@@ -216,3 +216,13 @@ SELECT * FROM m, cheapest_plan(m.model, interval '2 days', NULL);
 SELECT * FROM cheapest_plan(run_spec(70e9, 15e12, 8, 'H100'), interval '30 days', '2030-01-02');
 SELECT * FROM cheapest_plan(run_spec(70e9, 15e12, 8, 'H100', n_layers => 80, d_model => 8192, n_heads => 64,
                                      seq_len => 8192), interval '30 days', '2030-01-02');
+-- A spec built by hand (a field replaced, not through run_spec) that breaks a rule run_spec enforces: an error
+-- naming the rule, as memory_per_gpu gives, not an empty result (plan_parallelism and
+-- cheapest_plan returned no rows).  n_heads 3 does not divide d_model 4096.
+CREATE TEMP TABLE bad AS
+  SELECT jsonb_populate_record(r, '{"n_heads": 3}') AS spec
+    FROM (SELECT run_spec(7e9, 1e12, 64, 'H100', n_layers => 32, d_model => 4096, n_heads => 32, seq_len => 4096,
+                          global_batch => 512) AS r) AS x;
+SELECT count(*) FROM bad, plan_parallelism(bad.spec);
+SELECT count(*) FROM bad, cheapest_plan(bad.spec, interval '30 days', '2030-01-02');
+SELECT count(*) FROM bad, memory_per_gpu(bad.spec);

@@ -131,6 +131,8 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 	/* the model: everything but the SKU, GPU count and layout, which the search chooses */
 	le_spec_read(fcinfo, PG_GETARG_DATUM(0), &model);
 	le_check(le_check_fields(&model, LE_NEED_LAYOUT | LE_BIT(LE_F_N_TOKENS) | LE_BIT(LE_F_INTER_BW), &err), &err);
+	/* a hand-built spec breaking a rule run_spec enforces is an error, not a search finding nothing */
+	le_check(le_check_relations(&model, &err), &err);
 	memset(&in, 0, sizeof(in));
 	le_check(le_step_model_from_spec(&model, 1, &in.model, &err), &err);
 	dtype = (int) model.num[LE_F_DTYPE];
