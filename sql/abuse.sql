@@ -162,6 +162,9 @@ SELECT llm_econ._csv_header('', repeat('y', 300));
 SELECT count(*) FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n'
                                            || repeat('9', 131073) || E',1,2025-03-01,2025-03-02,AWS', 'f');
 \set SHOW_CONTEXT never
+-- a stored line's record is a JSON object: anything else was keyed as an empty charge
+SELECT llm_econ._focus_charge_key('[]');
+SELECT llm_econ._focus_charge_key('1');
 RESET ROLE;
 
 DROP CAST (pg_temp.evil AS text);

@@ -152,6 +152,11 @@ SELECT rank, sku, provider, instance_type, pricing, n_gpus, tp, pp, cp, ep, dp, 
        round(predicted_mfu::numeric, 3) AS mfu, date_trunc('second', wall_time) AS wall_time,
        usd_per_gpu_hour, round(cost_usd, 2) AS cost_usd
   FROM plans WHERE rank <= 5 ORDER BY rank;
+-- pricing as price_at and cheapest_offers read it: any case, blanks around (22023 before)
+SELECT (SELECT count(*) FROM m, cheapest_plan(m.model, interval '2 days', '2030-01-02', ' On_Demand ', max_age => interval '1 day'))
+         AS spelled_freely,
+       (SELECT count(*) FROM m, cheapest_plan(m.model, interval '2 days', '2030-01-02', 'on_demand', max_age => interval '1 day'))
+         AS on_demand;
 -- Every plan: its spec reproduces its wall time, MFU and cost through the public functions, fits in
 -- HBM, meets the deadline, is priced by an offer of its SKU, and the rows are cheapest first.
 SELECT count(*) AS plans,

@@ -1625,6 +1625,11 @@ le_focus_charge_key_fn(PG_FUNCTION_ARGS)
 	Jsonb	   *rec = PG_GETARG_JSONB_P(0);
 	FocusIn		in;
 
+	if (!JB_ROOT_IS_OBJECT(rec) || JB_ROOT_IS_SCALAR(rec))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("record must be a JSON object (a stored line's record), got %s",
+						JB_ROOT_IS_SCALAR(rec) ? "a scalar" : "an array")));
 	memset(&in, 0, sizeof(in));
 	in.what = "record";
 	for (int c = 0; c < FC__COUNT; c++)

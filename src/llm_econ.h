@@ -86,6 +86,8 @@ extern Numeric le_price_lookup(const char *sku, const char *itype, text *provide
 /* ---- util.c: helpers the fmgr files share ---- */
 extern void *le_palloc(void *ctx, void *ptr, size_t size);	/* the core's allocator over palloc */
 extern double le_interval_seconds(const Interval *iv);
+/* A pricing kind (any case, blanks around ignored) as its canonical name; else 22023 (price.c). */
+extern const char *le_check_pricing(text *pricing);
 extern Interval *le_seconds_interval(double seconds, const char *what);
 extern SPIPlanPtr le_spi_plan(SPIPlanPtr *cache, const char *sql, int nargs, Oid *argtypes);
 extern char *le_close_matches(const char *query, const char *word, bool known_list, MemoryContext outer);

@@ -143,10 +143,10 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 	if (!PG_ARGISNULL(3))
 	{
 		text	   *p = PG_GETARG_TEXT_PP(3);
-		int			code;
 
+		/* as price_at and cheapest_offers read it (' SPOT ' = 'spot') */
 		le_check_name("pricing", VARDATA_ANY(p), VARSIZE_ANY_EXHDR(p));
-		le_check(le_check_enum("pricing", LE_E_PRICING, VARDATA_ANY(p), VARSIZE_ANY_EXHDR(p), &code, &err), &err);
+		le_check_pricing(p);
 	}
 	if (!PG_ARGISNULL(5))
 	{

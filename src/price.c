@@ -63,8 +63,8 @@ series_match(const char **predicate)
 
 
 /* Validate a pricing kind (any case, blanks around ignored); returns its canonical name. */
-static const char *
-check_pricing(text *pricing)
+const char *
+le_check_pricing(text *pricing)
 {
 	le_error	err;
 	int			code;
@@ -206,7 +206,7 @@ le_price_lookup(const char *sku, const char *itype, text *provider, text *pricin
 		max_age = NULL;
 	args[0] = CStringGetTextDatum(sku);
 	args[1] = PointerGetDatum(provider);
-	args[2] = CStringGetTextDatum(check_pricing(pricing));
+	args[2] = CStringGetTextDatum(le_check_pricing(pricing));
 	args[3] = TimestampTzGetDatum(at);
 	args[4] = PointerGetDatum(region);
 	nulls[4] = region ? ' ' : 'n';
@@ -334,7 +334,7 @@ le_estimate_cost_at_fn(PG_FUNCTION_ARGS)
 							PG_GETARG_TIMESTAMPTZ(3), region, max_age, &found);
 	if (!found)
 	{
-		const char *pr = check_pricing(PG_GETARG_TEXT_PP(2));
+		const char *pr = le_check_pricing(PG_GETARG_TEXT_PP(2));
 		char	   *prov = text_to_cstring(PG_GETARG_TEXT_PP(1));
 		const char *at = timestamptz_to_str(PG_GETARG_TIMESTAMPTZ(3));
 		char	   *reg = region ? text_to_cstring(region) : NULL;
@@ -363,7 +363,7 @@ le_check_pricing_fn(PG_FUNCTION_ARGS)
 {
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	PG_RETURN_TEXT_P(cstring_to_text(check_pricing(PG_GETARG_TEXT_PP(0))));
+	PG_RETURN_TEXT_P(cstring_to_text(le_check_pricing(PG_GETARG_TEXT_PP(0))));
 }
 
 PG_FUNCTION_INFO_V1(le_sku_key_fn);

@@ -912,6 +912,19 @@ read_row(le_catalog *c, le_error *err)
 		ROW_OFFER, ROW_HOST, ROW_ACCEL
 	}			kind;
 
+	{
+		/* names price_at and the other lookups take: at most LE_NAME_MAX bytes (longer ones no lookup finds) */
+		const le_cat_col names[4] = {LE_COL_INSTANCE_TYPE, LE_COL_ACCELERATOR_NAME, LE_COL_REGION, LE_COL_AVAILABILITY_ZONE};
+		const le_str vals[4] = {itype, accel, region, zone};
+
+		for (int i = 0; i < 4; i++)
+			if (vals[i].n > LE_NAME_MAX)
+			{
+				le_set_error(err, LE_ERR_TOO_LONG, NULL, "%s is longer than %d bytes (%zu)",
+							 le_cat_col_name(names[i]), LE_NAME_MAX, vals[i].n);
+				return le_set_context(err, "catalog_csv line %ld, column \"%s\"", line, le_cat_col_name(names[i]));
+			}
+	}
 	if (read_price(&f[c->col[LE_COL_PRICE]], line, LE_COL_PRICE, &price[0], err) != LE_OK)
 		return err->status;
 	price[1].p = NULL;

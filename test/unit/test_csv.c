@@ -553,6 +553,13 @@ test_catalog_errors(void)
 	CAT_ERR(H5 "x,A,1,-,r\n", 0, "catalog_csv line 2, column \"Price\": price \"-\" is not a number");
 	CAT_ERR(H5 "x,A,1,-1.5,r\n", 0, "catalog_csv line 2, column \"Price\": price \"-1.5\" is negative");
 	CAT_ERR(H5 "x,A,1,1e400,r\n", 0, "catalog_csv line 2, column \"Price\": price \"1e400\" is out of range");
+	/* a name longer than any lookup takes (price_at could never select it) */
+	{
+		char		buf[600];
+
+		snprintf(buf, sizeof(buf), H5 "x,A,1,1,%0300d\n", 0);
+		CAT_ERR(buf, 0, "catalog_csv line 2, column \"Region\": Region is longer than 256 bytes (300)");
+	}
 	/* per GPU it rounds to 0 at 10 decimals (price_snapshot's check refused it with 23514) */
 	CAT_ERR(H5 "x,A,8,0.00000000001,r\n", 0,
 			"catalog_csv line 2, column \"Price\": price \"0.00000000001\" is less than 0.0000000001 per GPU-hour");
