@@ -55,47 +55,78 @@ pick_rank(bool inexact, int pref)
 
 /*
  * Inside SPI: what each of names[0..n) means, into out[] (palloc'd in outer).
+ * The candidates are read through a cursor, LE_SKU_BATCH rows at a time, and
+ * what a batch needs is freed with it, so memory grows with the names (about
+ * 40 bytes each, plus the names), not with SPI's copies of every candidate;
+ * the few distinct SKU keys are kept once each.
  */
+#define LE_SKU_BATCH 8192
+
 static void
 match_names(Datum *names, int n, SkuMatch *out, MemoryContext outer)
 {
 	Oid			types[1] = {TEXTARRAYOID};
 	Datum		args[1];
+	Portal		cur;
+	MemoryContext batch = AllocSetContextCreate(CurrentMemoryContext, "llm_econ sku batch", ALLOCSET_DEFAULT_SIZES);
+	char	   *keys[8] = {NULL};	/* SKU keys copied into outer (eight distinct ones shared; past that
+								 * the last slot is copied again) */
 
 	Assert(outer != CurrentMemoryContext);	/* SPI's context: SPI_finish frees it */
 	memset(out, 0, sizeof(SkuMatch) * n);
 	args[0] = PointerGetDatum(construct_array(names, n, TEXTOID, -1, false, TYPALIGN_INT));
-	if (SPI_execute_plan(le_spi_plan(&candidates_plan, candidates_sql, 1, types), args, NULL, true, 0) != SPI_OK_SELECT)
-		elog(ERROR, "GPU SKU lookup failed");
-	for (uint64 r = 0; r < SPI_processed; r++)
+	cur = SPI_cursor_open(NULL, le_spi_plan(&candidates_plan, candidates_sql, 1, types), args, NULL, true);
+	for (;;)
 	{
-		HeapTuple	tup = SPI_tuptable->vals[r];
-		TupleDesc	td = SPI_tuptable->tupdesc;
-		bool		isnull,
-					gnull;
-		int64		i = DatumGetInt64(SPI_getbinval(tup, td, 1, &isnull)) - 1;
-		int			pref = DatumGetInt32(SPI_getbinval(tup, td, 3, &isnull));
-		bool		inexact = DatumGetBool(SPI_getbinval(tup, td, 4, &isnull));
-		int32		gpus = DatumGetInt32(SPI_getbinval(tup, td, 5, &gnull));
-		int			rank = pick_rank(inexact, pref);
-		SkuMatch   *m;
+		SPI_cursor_fetch(cur, true, LE_SKU_BATCH);
+		if (SPI_processed == 0)
+			break;
+		for (uint64 r = 0; r < SPI_processed; r++)
+		{
+			HeapTuple	tup = SPI_tuptable->vals[r];
+			TupleDesc	td = SPI_tuptable->tupdesc;
+			bool		isnull,
+						gnull;
+			int64		i = DatumGetInt64(SPI_getbinval(tup, td, 1, &isnull)) - 1;
+			int			pref = DatumGetInt32(SPI_getbinval(tup, td, 3, &isnull));
+			bool		inexact = DatumGetBool(SPI_getbinval(tup, td, 4, &isnull));
+			int32		gpus = DatumGetInt32(SPI_getbinval(tup, td, 5, &gnull));
+			int			rank = pick_rank(inexact, pref);
+			SkuMatch   *m;
 
-		CHECK_FOR_INTERRUPTS();
-		if (i < 0 || i >= n)
-			elog(ERROR, "GPU SKU lookup returned a name it was not given");
-		m = &out[i];
-		if (m->sku == NULL || rank < m->rank)
-		{
-			m->sku = MemoryContextStrdup(outer, SPI_getvalue(tup, td, 2));
-			m->rank = rank;
-			m->itype = gnull ? NULL : MemoryContextStrdup(outer, TextDatumGetCString(names[i]));
+			CHECK_FOR_INTERRUPTS();
+			if (i < 0 || i >= n)
+				elog(ERROR, "GPU SKU lookup returned a name it was not given");
+			m = &out[i];
+			if (m->sku == NULL || rank < m->rank)
+			{
+				MemoryContext old = MemoryContextSwitchTo(batch);
+				char	   *key = SPI_getvalue(tup, td, 2);
+				int			k;
+
+				for (k = 0; k < 8 && keys[k] && strcmp(keys[k], key) != 0; k++)
+					;
+				if (k == 8 || keys[k] == NULL)
+				{
+					k = Min(k, 7);
+					keys[k] = MemoryContextStrdup(outer, key);
+				}
+				m->sku = keys[k];
+				m->rank = rank;
+				m->itype = gnull ? NULL : MemoryContextStrdup(outer, TextDatumGetCString(names[i]));
+				MemoryContextSwitchTo(old);
+			}
+			if (!gnull && (m->gpus == 0 || rank < m->gpus_rank))
+			{
+				m->gpus = gpus;
+				m->gpus_rank = rank;
+			}
 		}
-		if (!gnull && (m->gpus == 0 || rank < m->gpus_rank))
-		{
-			m->gpus = gpus;
-			m->gpus_rank = rank;
-		}
+		SPI_freetuptable(SPI_tuptable);
+		MemoryContextReset(batch);
 	}
+	SPI_cursor_close(cur);
+	MemoryContextDelete(batch);
 }
 
 /* Inside SPI: what one name means. */
