@@ -167,6 +167,15 @@ SELECT llm_econ._focus_charge_key('[]');
 SELECT llm_econ._focus_charge_key('1');
 RESET ROLE;
 
+-- 7. The import lock takes only names price_snapshot can store: llm_econ.import_providers is any
+-- role's to set, and import_lock's rows outlive the transaction (a price writer filled the
+-- owner-only table with 20,000 names of its choosing).
+BEGIN;
+SET LOCAL llm_econ.import_providers = 'lambda,JUNK with spaces,../../etc';
+INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, pricing, source) SELECT NULL, NULL, NULL, NULL, NULL WHERE false;
+SELECT provider FROM llm_econ.import_lock WHERE provider IN ('lambda', 'JUNK with spaces', '../../etc') ORDER BY 1;
+ROLLBACK;
+
 DROP CAST (pg_temp.evil AS text);
 DROP OWNED BY regress_mallory;
 DROP ROLE regress_mallory;

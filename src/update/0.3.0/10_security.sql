@@ -23,6 +23,11 @@ BEGIN
       USING ERRCODE = 'insufficient_privilege';
   END IF;
   IF providers IS NOT NULL THEN
+    -- only names price_snapshot can store (its provider check, at most 256 bytes): the setting is
+    -- any role's to write, and this table's rows outlive the transaction; a name it cannot store
+    -- needs no lock (its rows are refused)
+    providers := ARRAY(SELECT p FROM unnest(providers) AS p
+                        WHERE p ~ '^[a-z0-9][a-z0-9._-]*$' AND octet_length(p) <= 256);
     INSERT INTO llm_econ.import_lock (provider)
     SELECT p FROM unnest(providers) AS p ORDER BY 1 ON CONFLICT DO NOTHING;
     PERFORM 1 FROM llm_econ.import_lock l WHERE l.provider = ANY (providers) ORDER BY l.provider FOR UPDATE;
