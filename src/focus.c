@@ -566,9 +566,9 @@ col_cstr(const FocusIn *in, FocusCol c)
 	return in->v[c] ? pnstrdup(in->v[c], in->len[c]) : NULL;
 }
 
-/* Column c as numeric; NULL when NULL (required: an error). */
 static Datum input_named(PGFunction fn, const char *s, const FocusIn *in, const char *col);
 
+/* Column c as numeric; NULL when NULL (required: an error). */
 static Datum
 col_numeric(FocusIn *in, FocusCol c, bool required, bool *isnull)
 {
@@ -1625,7 +1625,7 @@ le_focus_charge_key_fn(PG_FUNCTION_ARGS)
 	Jsonb	   *rec = PG_GETARG_JSONB_P(0);
 	FocusIn		in;
 
-	if (!JB_ROOT_IS_OBJECT(rec) || JB_ROOT_IS_SCALAR(rec))
+	if (!JB_ROOT_IS_OBJECT(rec))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("record must be a JSON object (a stored line's record), got %s",

@@ -127,8 +127,7 @@ le_plan_parallelism_fn(PG_FUNCTION_ARGS)
 
 	le_spec_read(fcinfo, PG_GETARG_DATUM(0), &s);
 	/* a hand-built spec breaking a rule run_spec enforces is an error, not an empty result */
-	le_check(le_check_fields(&s, LE_NEED_ALL, &err), &err);
-	le_check(le_check_relations(&s, &err), &err);
+	le_check(le_check_spec(&s, &err), &err);
 	/* count first, then fill a buffer of the right size */
 	le_check(le_plan_parallelism(&s, NULL, 0, &cap, &err), &err);
 	plans = palloc(sizeof(le_plan) * Max(cap, 1));

@@ -113,7 +113,6 @@ le_check_spec_fn(PG_FUNCTION_ARGS)
 	le_error	err;
 
 	le_spec_read(fcinfo, PG_GETARG_DATUM(0), &s);
-	le_check(le_check_fields(&s, LE_NEED_ALL, &err), &err);
-	le_check(le_check_relations(&s, &err), &err);
+	le_check(le_check_spec(&s, &err), &err);
 	PG_RETURN_BOOL(true);
 }

@@ -285,8 +285,7 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 			le_spec_set_num(&plan, LE_F_TDP_WATTS, k->tdp_watts);
 		le_check(le_predict(&plan, 1, &out, &run_s, &err), &err);
 		le_spec_set_num(&plan, LE_F_MFU, out.mfu);
-		le_check(le_check_fields(&plan, LE_NEED_ALL, &err), &err);
-		le_check(le_check_relations(&plan, &err), &err);
+		le_check(le_check_spec(&plan, &err), &err);
 		le_check(le_gpu_hours(&plan, &hours, &err), &err);
 
 		values[0] = CStringGetTextDatum(k->key);

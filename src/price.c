@@ -166,11 +166,12 @@ check_where(text *provider, text *region)
 static int
 shift_outside(TimestampTz t, const Interval *by, int sign)
 {
-	double		secs = (double) t / USECS_PER_SEC + sign * le_interval_seconds(by) * 1.01;
-	double		slack = DAYS_PER_YEAR * SECS_PER_DAY;
+	double		secs,
+				slack = DAYS_PER_YEAR * SECS_PER_DAY;
 
 	if (TIMESTAMP_NOT_FINITE(t))
 		return 0;
+	secs = (double) t / USECS_PER_SEC + sign * le_interval_seconds(by) * 1.01;
 	if (secs < (double) MIN_TIMESTAMP / USECS_PER_SEC + slack)
 		return -1;
 	if (secs > (double) END_TIMESTAMP / USECS_PER_SEC - slack)
@@ -423,7 +424,7 @@ PG_FUNCTION_INFO_V1(le_shift_fn);
 /*
  * _shift(t, by): t + by, or -infinity / infinity when the sum is outside the
  * timestamp range (where PostgreSQL's + raises 22008): an age bound reaching
- * past the range is no bound, as in price_at.  t infinite: t.
+ * past the range is no bound, as in price_at.  t infinite: t (as + gives).
  */
 Datum
 le_shift_fn(PG_FUNCTION_ARGS)
@@ -431,8 +432,6 @@ le_shift_fn(PG_FUNCTION_ARGS)
 	TimestampTz t = PG_GETARG_TIMESTAMPTZ(0);
 	Interval   *by = PG_GETARG_INTERVAL_P(1);
 
-	if (TIMESTAMP_NOT_FINITE(t))
-		PG_RETURN_TIMESTAMPTZ(t);
 	switch (shift_outside(t, by, 1))
 	{
 		case -1:

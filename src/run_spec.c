@@ -208,7 +208,6 @@ le_run_spec(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(ARG_GPUS_PER_NODE))
 		le_spec_set_num(&s, LE_F_GPUS_PER_NODE, (double) sku->gpus_per_node);
 
-	le_check(le_check_fields(&s, LE_NEED_ALL, &err), &err);
-	le_check(le_check_relations(&s, &err), &err);
+	le_check(le_check_spec(&s, &err), &err);
 	PG_RETURN_DATUM(le_spec_build(fcinfo, &s));
 }

@@ -221,6 +221,7 @@ extern double le_net_bytes_per_s(double gbit_per_s);
 
 extern le_status le_check_fields(const le_spec *s, le_fieldset need, le_error *err);
 extern le_status le_check_relations(const le_spec *s, le_error *err);
+extern le_status le_check_spec(const le_spec *s, le_error *err);
 extern le_status le_check_range(const char *name, double v, double lo, int lo_open,
 								double hi, int hi_open, le_error *err);
 extern le_status le_check_enum(const char *name, le_enum e, const char *s, size_t len,

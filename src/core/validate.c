@@ -349,3 +349,12 @@ le_check_relations(const le_spec *s, le_error *err)
 	}
 	return check_modern(s, g / mp, err);
 }
+
+/* A whole spec, as run_spec builds it: every field in range, then every cross-field rule. */
+le_status
+le_check_spec(const le_spec *s, le_error *err)
+{
+	if (le_check_fields(s, LE_NEED_ALL, err) != LE_OK)
+		return err->status;
+	return le_check_relations(s, err);
+}
