@@ -169,7 +169,9 @@ CREATE TABLE llm_econ.spend (
 );
 CREATE INDEX spend_run_id ON llm_econ.spend (run_id) WHERE run_id IS NOT NULL;
 CREATE INDEX spend_charge_period ON llm_econ.spend (charge_period_start);
-CREATE INDEX spend_billing_period ON llm_econ.spend (tenant, provider, billing_account_id, billing_period_start);
+-- what a delivery replaces is found by billing period (the tenant, provider and account are
+-- checked on the rows): one timestamp is cheap to index on every line loaded
+CREATE INDEX spend_billing_period ON llm_econ.spend (billing_period_start);
 
 COMMENT ON TABLE llm_econ.spend IS
   'billed lines (FOCUS cost-and-usage rows), every line kept: typed columns, and the original line''s other columns in record; GPU lines carry sku and gpu_hours; run_id from the run_id tag';
@@ -200,7 +202,7 @@ COMMENT ON COLUMN llm_econ.spend.billing_currency IS 'FOCUS BillingCurrency (ISO
 COMMENT ON COLUMN llm_econ.spend.run_id IS 'the run: the Tags key run_id, or the x_run_id column';
 COMMENT ON COLUMN llm_econ.spend.resource_id IS 'FOCUS ResourceId';
 COMMENT ON COLUMN llm_econ.spend.tags IS 'FOCUS Tags (JSON object)';
-COMMENT ON COLUMN llm_econ.spend.record IS 'the columns of the original line that no typed column holds: header name -> value (NULL written as the word NULL or empty becomes JSON null); the typed FOCUS columns (costs, quantity and unit, periods, service, charge category and description, pricing category, currency, billing account, Tags, and RegionId and ResourceId when set) are not repeated';
+COMMENT ON COLUMN llm_econ.spend.record IS 'the columns of the original line that no typed column holds and that have a value: header name -> text as written; empty fields and the word NULL are left out (->> reads NULL for them), and so are the typed FOCUS columns (costs, quantity and unit, periods, service, charge category and description, pricing category, currency, billing account, Tags, RegionId, ResourceId)';
 COMMENT ON COLUMN llm_econ.spend.source IS 'the import''s source label';
 COMMENT ON COLUMN llm_econ.spend.line IS 'line of the file the row came from';
 COMMENT ON COLUMN llm_econ.spend.row_hash IS
@@ -367,7 +369,7 @@ COMMENT ON FUNCTION llm_econ._focus_staged_done() IS
 
 CREATE FUNCTION llm_econ._focus_staged_periods(what text,
     OUT provider text, OUT billing_account_id text, OUT billing_period_start timestamptz)
-RETURNS SETOF record
+RETURNS SETOF record ROWS 2
 AS 'MODULE_PATHNAME', 'le_focus_staged_periods_fn' LANGUAGE C STABLE STRICT;
 COMMENT ON FUNCTION llm_econ._focus_staged_periods(text) IS
   'internal: the billing periods (provider key, billing account, billing period start) of the current role''s staged FOCUS file, each once: what a delivery replaces; lines it cannot read are left to the load''s error';
@@ -422,7 +424,8 @@ BEGIN
            DELETE FROM llm_econ.spend s USING periods p
             WHERE s.tenant = who AND s.provider = p.provider
               AND s.billing_account_id IS NOT DISTINCT FROM p.billing_account_id
-              AND s.billing_period_start IS NOT DISTINCT FROM p.billing_period_start
+              AND (s.billing_period_start = p.billing_period_start
+                   OR (s.billing_period_start IS NULL AND p.billing_period_start IS NULL))
               AND s.delivery IS DISTINCT FROM _focus_store.delivery
            RETURNING 1)
     SELECT count(*) INTO replaced FROM gone;
@@ -522,7 +525,8 @@ BEGIN
            DELETE FROM llm_econ.spend s USING llm_econ._focus_staged_periods('focus_staging') AS p
             WHERE s.tenant = who AND s.provider = p.provider
               AND s.billing_account_id IS NOT DISTINCT FROM p.billing_account_id
-              AND s.billing_period_start IS NOT DISTINCT FROM p.billing_period_start
+              AND (s.billing_period_start = p.billing_period_start
+                   OR (s.billing_period_start IS NULL AND p.billing_period_start IS NULL))
               AND s.delivery IS DISTINCT FROM load_focus.delivery
            RETURNING 1)
     SELECT count(*) INTO replaced FROM gone;

@@ -85,7 +85,9 @@ COMMENT ON FUNCTION llm_econ._freeze_plan() IS
 
 -- Spend: billing account and delivery (restatements), the charge identity.
 ALTER TABLE llm_econ.spend ADD COLUMN billing_account_id text, ADD COLUMN delivery text;
-CREATE INDEX spend_billing_period ON llm_econ.spend (tenant, provider, billing_account_id, billing_period_start);
+-- what a delivery replaces is found by billing period (the tenant, provider and account are
+-- checked on the rows): one timestamp is cheap to index on every line loaded
+CREATE INDEX spend_billing_period ON llm_econ.spend (billing_period_start);
 COMMENT ON COLUMN llm_econ.spend.row_hash IS
   'the charge identity: md5 of the FOCUS fields as values (timestamps as instants, numbers as numbers, provider key, Tags without the run tag), not of the raw line; with occurrence, what makes re-imports idempotent';
 COMMENT ON COLUMN llm_econ.spend.occurrence IS 'which copy of the same charge within the file (1, 2, ...)';
@@ -174,7 +176,7 @@ COMMENT ON FUNCTION llm_econ._focus_staged_done() IS
 
 CREATE FUNCTION llm_econ._focus_staged_periods(what text,
     OUT provider text, OUT billing_account_id text, OUT billing_period_start timestamptz)
-RETURNS SETOF record
+RETURNS SETOF record ROWS 2
 AS 'MODULE_PATHNAME', 'le_focus_staged_periods_fn' LANGUAGE C STABLE STRICT;
 COMMENT ON FUNCTION llm_econ._focus_staged_periods(text) IS
   'internal: the billing periods (provider key, billing account, billing period start) of the current role''s staged FOCUS file, each once: what a delivery replaces; lines it cannot read are left to the load''s error';
@@ -201,13 +203,13 @@ ALTER TABLE llm_econ.spend DROP CONSTRAINT spend_one_line,
   ALTER COLUMN row_hash TYPE text COLLATE "C",
   ADD CONSTRAINT spend_one_line UNIQUE (row_hash, tenant, occurrence);
 -- record keeps what no typed column holds (as an import now stores it): the typed FOCUS columns
--- leave it, RegionId and ResourceId when set.  After the re-key, which reads the whole line.
-UPDATE llm_econ.spend SET record = record
-       - '{BilledCost,EffectiveCost,ListCost,ConsumedQuantity,ConsumedUnit,ChargePeriodStart,ChargePeriodEnd,BillingPeriodStart,BillingPeriodEnd,ServiceName,ServiceCategory,ChargeCategory,ChargeDescription,PricingCategory,BillingCurrency,BillingAccountId,Tags}'::text[]
-       - ARRAY(SELECT k FROM unnest('{RegionId,ResourceId}'::text[]) AS k WHERE record ->> k IS NOT NULL);
+-- leave it, and so do the empty and NULL fields (JSON null in 0.2.0).  After the re-key, which
+-- reads the whole line.
+UPDATE llm_econ.spend SET record = pg_catalog.jsonb_strip_nulls(record
+       - '{BilledCost,EffectiveCost,ListCost,ConsumedQuantity,ConsumedUnit,ChargePeriodStart,ChargePeriodEnd,BillingPeriodStart,BillingPeriodEnd,ServiceName,ServiceCategory,ChargeCategory,ChargeDescription,PricingCategory,BillingCurrency,BillingAccountId,Tags,RegionId,ResourceId}'::text[]);
 COMMENT ON TABLE llm_econ.spend IS
   'billed lines (FOCUS cost-and-usage rows), every line kept: typed columns, and the original line''s other columns in record; GPU lines carry sku and gpu_hours; run_id from the run_id tag';
-COMMENT ON COLUMN llm_econ.spend.record IS 'the columns of the original line that no typed column holds: header name -> value (NULL written as the word NULL or empty becomes JSON null); the typed FOCUS columns (costs, quantity and unit, periods, service, charge category and description, pricing category, currency, billing account, Tags, and RegionId and ResourceId when set) are not repeated';
+COMMENT ON COLUMN llm_econ.spend.record IS 'the columns of the original line that no typed column holds and that have a value: header name -> text as written; empty fields and the word NULL are left out (->> reads NULL for them), and so are the typed FOCUS columns (costs, quantity and unit, periods, service, charge category and description, pricing category, currency, billing account, Tags, RegionId, ResourceId)';
 
 -- Plan vs actual: every plan and every run that has spend, joined on (tenant, run_id) (full join:
 -- runs without spend yet and spend without a plan both appear), plus one "untagged" row per tenant

@@ -102,7 +102,8 @@ BEGIN
            DELETE FROM llm_econ.spend s USING periods p
             WHERE s.tenant = who AND s.provider = p.provider
               AND s.billing_account_id IS NOT DISTINCT FROM p.billing_account_id
-              AND s.billing_period_start IS NOT DISTINCT FROM p.billing_period_start
+              AND (s.billing_period_start = p.billing_period_start
+                   OR (s.billing_period_start IS NULL AND p.billing_period_start IS NULL))
               AND s.delivery IS DISTINCT FROM _focus_store.delivery
            RETURNING 1)
     SELECT count(*) INTO replaced FROM gone;
@@ -201,7 +202,8 @@ BEGIN
            DELETE FROM llm_econ.spend s USING llm_econ._focus_staged_periods('focus_staging') AS p
             WHERE s.tenant = who AND s.provider = p.provider
               AND s.billing_account_id IS NOT DISTINCT FROM p.billing_account_id
-              AND s.billing_period_start IS NOT DISTINCT FROM p.billing_period_start
+              AND (s.billing_period_start = p.billing_period_start
+                   OR (s.billing_period_start IS NULL AND p.billing_period_start IS NULL))
               AND s.delivery IS DISTINCT FROM load_focus.delivery
            RETURNING 1)
     SELECT count(*) INTO replaced FROM gone;
