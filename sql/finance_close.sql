@@ -291,6 +291,22 @@ SELECT * FROM restated;
 INSERT INTO focus_staging (line) VALUES (:'head'),
   ('400.00,400.00' || :'jan' || ',2025-01-08T00:00:00Z,2025-01-09T00:00:00Z,AWS,i-4,NULL');
 SELECT * FROM load_focus(source => 'staged-v2b.csv', delivery => 'staged v2');
+-- a bill with no billing period and no account (both empty): a delivery replaces the lines of the
+-- earlier delivery that had none either (found as both NULL, not by the period index's =), and
+-- no line of account 111's 2025-01 bill; on the staged path and from text alike
+\set nop ',USD,,,'
+INSERT INTO focus_staging (line) VALUES (:'head'),
+  ('5.00,5.00' || :'nop' || ',2025-01-05T00:00:00Z,2025-01-06T00:00:00Z,AWS,i-7,NULL'),
+  ('6.00,6.00' || :'nop' || ',2025-01-06T00:00:00Z,2025-01-07T00:00:00Z,AWS,i-8,NULL');
+SELECT * FROM load_focus(source => 'staged-nop1.csv', delivery => 'nop v1');
+INSERT INTO focus_staging (line) VALUES (:'head'),
+  ('7.00,7.00' || :'nop' || ',2025-01-06T00:00:00Z,2025-01-07T00:00:00Z,AWS,i-8,NULL');
+SELECT * FROM load_focus(source => 'staged-nop2.csv', delivery => 'nop v2');
+SELECT * FROM restated;
+SELECT * FROM import_focus(:'head' || E'\n' ||
+  '9.00,9.00' || :'nop' || E',2025-01-06T00:00:00Z,2025-01-07T00:00:00Z,AWS,i-8,NULL\n',
+  source => 'staged-nop3.csv', delivery => 'nop v3');
+SELECT * FROM restated;
 DELETE FROM spend WHERE source LIKE 'staged-%';
 
 -- 10. Tenants: two tenants use the same run id; each sees its own plan and spend, and neither
