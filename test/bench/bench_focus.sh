@@ -9,7 +9,8 @@
 # memory), loading the same file again (every line skipped: the re-import path), and, as the floor
 # any loader pays, copying the same rows from spend into a copy of spend (INSERT ... SELECT: heap,
 # indexes, WAL, no parsing); then the goal of issue 13 (load_focus at >= 50,000 lines/s) as met or
-# missed.  Also import_focus() on the text of the smallest file.
+# missed, and the rate of the lines past the previous size.  Also import_focus() on the text of
+# the smallest file.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PG_CONFIG=${PG_CONFIG:-pg_config}
@@ -96,6 +97,11 @@ EOF
     printf "  goal (issue 13) load_focus() >= 50000 lines/s: %s, %.0f lines/s wall%s, %.0f lines/CPU-s\n",
            (n / l >= 50000) ? "MET" : "MISSED", n / l, (n / l >= 50000) ? "" : sprintf(" (%.1fx short)", 50000 * l / n), n / u
   }'
+  # the rate of the lines past the previous size: what a larger file adds, without the fixed costs
+  # (a new session's first touch of shared buffers, the first calls' catalog work)
+  [ -n "${prev_n:-}" ] && awk -v n="$n" -v l="$load" -v pn="$prev_n" -v pl="$prev_load" 'BEGIN {
+    if (l > pl) printf "  load_focus() past %d lines: %.0f lines/s (%.1f us a line)\n", pn, (n - pn) / (l - pl), 1e6 * (l - pl) / (n - pn) }'
+  prev_n=$n; prev_load=$load
   echo "  (load average now $(cut -d' ' -f1-3 /proc/loadavg))"
 done
 
