@@ -237,12 +237,13 @@ record_jsonb(const le_csv *r, char **names, int ncols, const int *order, const c
 }
 
 /*
- * The same object as record_jsonb, written directly in jsonb's binary form:
- * for a record whose columns, in order (jsonb's key order: shorter first,
- * then bytewise), have distinct names, so that the object needs no sorting or
- * de-duplication (a FOCUS line: one call per line, where pushJsonbValue and
+ * The same object as record_jsonb with a mode (a FOCUS line's record: no
+ * typed columns, no empty or NULL fields), written directly in jsonb's binary
+ * form: for a record whose columns, in order (jsonb's key order: shorter
+ * first, then bytewise), have distinct names, so that the object needs no
+ * sorting or de-duplication (one call per line, where pushJsonbValue and
  * JsonbValueToJsonb cost more than typing the rest of the line).  The layout
- * is the one JsonbValueToJsonb writes for a flat object of strings and nulls
+ * is the one JsonbValueToJsonb writes for a flat object of strings
  * (utils/jsonb.h): the header (count | JB_FOBJECT); a JEntry per key, then
  * per value, each the length of its data, or its end offset for every
  * JB_OFFSET_STRIDE'th entry; then the keys' bytes and the values' bytes, with
@@ -267,10 +268,10 @@ record_jsonb_flat(const le_csv *r, char **names, const int *name_len, int ncols,
 		int			i = order[k];
 		const le_csv_field *f = &r->fields[i];
 
-		if (mode && (mode[i] == LE_REC_TYPED || field_is_null(f)))
+		if (mode[i] == LE_REC_TYPED || field_is_null(f))
 			continue;
 		cols[n++] = i;
-		data += name_len[i] + (field_is_null(f) ? 0 : f->len);
+		data += name_len[i] + f->len;
 	}
 	if (data > JENTRY_OFFLENMASK)
 		return record_jsonb(r, names, ncols, order, mode);	/* which reports it */
@@ -283,28 +284,12 @@ record_jsonb_flat(const le_csv *r, char **names, const int *name_len, int ncols,
 	for (int k = 0; k < 2 * n; k++)
 	{
 		int			i = cols[k < n ? k : k - n];
-		const le_csv_field *f = &r->fields[i];
-		uint32		type = JENTRY_ISSTRING;
-		uint32		len;
+		uint32		len = (uint32) (k < n ? name_len[i] : r->fields[i].len);
 
-		if (k < n)
-		{
-			len = (uint32) name_len[i];
-			memcpy(out, names[i], len);
-		}
-		else if (field_is_null(f))
-		{
-			type = JENTRY_ISNULL;
-			len = 0;
-		}
-		else
-		{
-			len = (uint32) f->len;
-			memcpy(out, f->ptr, len);
-		}
+		memcpy(out, k < n ? names[i] : r->fields[i].ptr, len);
 		out += len;
 		total += len;
-		je[k] = (k % JB_OFFSET_STRIDE == 0) ? (type | total | JENTRY_HAS_OFF) : (type | len);
+		je[k] = (k % JB_OFFSET_STRIDE == 0) ? (JENTRY_ISSTRING | total | JENTRY_HAS_OFF) : (JENTRY_ISSTRING | len);
 	}
 	pfree(cols);
 	return JsonbPGetDatum(j);
