@@ -13,6 +13,7 @@
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/xact.h"
+#include "catalog/index.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_opfamily.h"
@@ -44,6 +45,7 @@
 #include "utils/rel.h"
 #include "utils/resowner.h"
 #include "utils/snapmgr.h"
+#include "utils/tuplesort.h"
 #include "utils/tuplestore.h"
 
 /* Start reading csv with the core's reader (palloc'd memory). */
@@ -2656,10 +2658,139 @@ fk_skip_init(Relation rel, TriggerDesc *td, FkSkip *fs)
 		fs->without = NULL;
 }
 
+/*
+ * Index entries held back and inserted in the index's order, as a bulk load
+ * does.  A file's charge identities are spread over spend_one_line's key
+ * space: inserted in file order, each line lands on a random leaf page, and
+ * once the index outgrows the shared buffers (a few hundred thousand lines)
+ * nearly every line reads one page in and writes another out.  Sorted, a
+ * statement's lines visit the leaf pages in key order, each page once.
+ * What is held back: spend's unique btree indexes on plain columns, checked
+ * at once (not deferrable), with no predicate, ready for inserts, but the
+ * primary key (ids come in order already).  A statement's held entries are
+ * inserted (and checked: a duplicate is the same unique violation, naming
+ * the same constraint) before its after-row events fire, so triggers and the
+ * foreign key's checks see complete indexes.  Each sort is bounded by
+ * work_mem (tuplesort spills past it).
+ */
+typedef struct HeldIndexes
+{
+	int			nall;			/* the ResultRelInfo's indexes */
+	int			n;				/* the last n of them are held back */
+	Tuplesortstate *sort[8];	/* per held index: this statement's entries (NULL: none yet) */
+	MemoryContext cxt;			/* the inserts' per-entry work */
+} HeldIndexes;
+
+static bool
+index_held_ok(Relation idx, IndexInfo *ii)
+{
+	return idx->rd_rel->relam == BTREE_AM_OID && idx->rd_index->indisunique &&
+		!idx->rd_index->indisprimary && idx->rd_index->indimmediate && ii->ii_ReadyForInserts &&
+		ii->ii_Expressions == NIL && ii->ii_Predicate == NIL && ii->ii_ExclusionOps == NULL;
+}
+
+/* Move the indexes held back to the end of rri's arrays, out of ExecInsertIndexTuples' reach. */
+static void
+held_begin(HeldIndexes *h, ResultRelInfo *rri)
+{
+	int			keep = 0;
+
+	memset(h, 0, sizeof(HeldIndexes));
+	h->nall = rri->ri_NumIndices;
+	for (int i = 0; i < h->nall; i++)
+	{
+		if (h->n < (int) lengthof(h->sort) &&
+			index_held_ok(rri->ri_IndexRelationDescs[i], rri->ri_IndexRelationInfo[i]))
+		{
+			h->n++;
+			continue;
+		}
+		/* kept: moved down to the kept ones, in order */
+		for (int j = i; j > keep; j--)
+		{
+			Relation	r = rri->ri_IndexRelationDescs[j];
+			IndexInfo  *x = rri->ri_IndexRelationInfo[j];
+
+			rri->ri_IndexRelationDescs[j] = rri->ri_IndexRelationDescs[j - 1];
+			rri->ri_IndexRelationInfo[j] = rri->ri_IndexRelationInfo[j - 1];
+			rri->ri_IndexRelationDescs[j - 1] = r;
+			rri->ri_IndexRelationInfo[j - 1] = x;
+		}
+		keep++;
+	}
+	rri->ri_NumIndices = keep;
+	h->cxt = AllocSetContextCreate(CurrentMemoryContext, "llm_econ held index entries", ALLOCSET_DEFAULT_SIZES);
+}
+
+/* The held indexes back in rri (for ExecCloseIndices). */
+static void
+held_end(HeldIndexes *h, ResultRelInfo *rri)
+{
+	rri->ri_NumIndices = h->nall;
+	MemoryContextDelete(h->cxt);
+}
+
+/* Hold back an inserted row's entries for the held indexes. */
+static void
+held_add(HeldIndexes *h, ResultRelInfo *rri, TupleTableSlot *slot, EState *estate)
+{
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+
+	for (int k = 0; k < h->n; k++)
+	{
+		int			i = h->nall - h->n + k;
+		Relation	idx = rri->ri_IndexRelationDescs[i];
+
+		if (h->sort[k] == NULL)
+			h->sort[k] = tuplesort_begin_index_btree(rri->ri_RelationDesc, idx, false, false,
+													 Max(64, work_mem / h->n), NULL, TUPLESORT_NONE);
+		FormIndexDatum(rri->ri_IndexRelationInfo[i], slot, estate, values, isnull);
+		tuplesort_putindextuplevalues(h->sort[k], idx, &slot->tts_tid, values, isnull);
+	}
+}
+
+/* Insert the held entries, each index's in its key order (a duplicate raises the unique violation). */
+static void
+held_flush(HeldIndexes *h, ResultRelInfo *rri)
+{
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+
+	for (int k = 0; k < h->n; k++)
+	{
+		int			i = h->nall - h->n + k;
+		Relation	idx = rri->ri_IndexRelationDescs[i];
+		IndexTuple	itup;
+		MemoryContext old;
+		int64		m = 0;
+
+		if (h->sort[k] == NULL)
+			continue;
+		tuplesort_performsort(h->sort[k]);
+		old = MemoryContextSwitchTo(h->cxt);
+		while ((itup = tuplesort_getindextuple(h->sort[k], true)) != NULL)
+		{
+			index_deform_tuple(itup, RelationGetDescr(idx), values, isnull);
+			index_insert(idx, values, isnull, &itup->t_tid, rri->ri_RelationDesc, UNIQUE_CHECK_YES, false,
+						 rri->ri_IndexRelationInfo[i]);
+			if ((++m & 1023) == 0)
+			{
+				MemoryContextReset(h->cxt);
+				CHECK_FOR_INTERRUPTS();
+			}
+		}
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(h->cxt);
+		tuplesort_end(h->sort[k]);
+		h->sort[k] = NULL;
+	}
+}
+
 /* Insert the buffered rows: the heap in one call, then each row's index entries and AFTER ROW events. */
 static void
 spend_flush(EState *estate, ResultRelInfo *rri, TupleTableSlot **slots, int n, BulkInsertState bistate,
-			const FkSkip *fs)
+			const FkSkip *fs, HeldIndexes *h)
 {
 	MemoryContext old;
 
@@ -2675,6 +2806,7 @@ spend_flush(EState *estate, ResultRelInfo *rri, TupleTableSlot **slots, int n, B
 
 		if (rri->ri_NumIndices > 0)
 			recheck = le_insert_index_tuples(rri, slots[i], estate);
+		held_add(h, rri, slots[i], estate);
 		for (int k = 0; k < fs->nkeys && keys_null; k++)
 			keys_null = slot_attisnull(slots[i], fs->keys[k]);
 		/* the trigger set in force again right after: events are fired by the full one */
@@ -2694,7 +2826,8 @@ PG_FUNCTION_INFO_V1(le_focus_staged_insert_fn);
  * staged FOCUS file typed and numbered as _focus_staged_rows does, inserted
  * into spend for tenant who from C, as COPY inserts (the heap in batches;
  * constraints, indexes, AFTER triggers and the foreign key as for an
- * INSERT), with no ON CONFLICT: a charge already stored is a unique
+ * INSERT; the unique indexes but the primary key sorted per statement, see
+ * HeldIndexes), with no ON CONFLICT: a charge already stored is a unique
  * violation of spend_one_line, on which load_focus rolls this back and takes
  * the INSERT ... ON CONFLICT DO NOTHING path.  The staged lines it loads are
  * deleted as they are read (staged_delete: each page is visited once, and a
@@ -2735,6 +2868,7 @@ le_focus_staged_insert_fn(PG_FUNCTION_ARGS)
 	text	   *sku_in = NULL,
 			   *sku_out = NULL;
 	FkSkip		fks;
+	HeldIndexes held;
 	int64		n;
 	bool		deleted;
 	MemoryContext cxt = CurrentMemoryContext;
@@ -2769,6 +2903,7 @@ le_focus_staged_insert_fn(PG_FUNCTION_ARGS)
 	ExecInitResultRelation(estate, rri, 1);
 	le_check_valid_insert_rel(rri);
 	ExecOpenIndices(rri, false);
+	held_begin(&held, rri);
 	estate->es_output_cid = GetCurrentCommandId(true);
 	ndef = list_length(defaults);
 	defatt = palloc(sizeof(AttrNumber) * Max(ndef, 1));
@@ -2841,16 +2976,17 @@ le_focus_staged_insert_fn(PG_FUNCTION_ARGS)
 		bytes += sr->rec.len;
 		if (nbuf == LE_FOCUS_MULTI || bytes >= LE_FOCUS_MULTI_BYTES)
 		{
-			spend_flush(estate, rri, slots, nbuf, bistate, &fks);
+			spend_flush(estate, rri, slots, nbuf, bistate, &fks, &held);
 			nbuf = 0;
 			bytes = 0;
 		}
 		if (++in_statement >= LE_FOCUS_LINES_PER_STATEMENT())
 		{
 			/* what the other path's next statement would do: the queued checks run and are freed */
-			spend_flush(estate, rri, slots, nbuf, bistate, &fks);
+			spend_flush(estate, rri, slots, nbuf, bistate, &fks, &held);
 			nbuf = 0;
 			bytes = 0;
+			held_flush(&held, rri);
 			ExecASInsertTriggers(estate, rri, NULL);
 			AfterTriggerEndQuery(estate);
 			AfterTriggerBeginQuery();
@@ -2859,7 +2995,9 @@ le_focus_staged_insert_fn(PG_FUNCTION_ARGS)
 			in_statement = 0;
 		}
 	}
-	spend_flush(estate, rri, slots, nbuf, bistate, &fks);
+	spend_flush(estate, rri, slots, nbuf, bistate, &fks, &held);
+	held_flush(&held, rri);
+	held_end(&held, rri);
 	ExecASInsertTriggers(estate, rri, NULL);
 	AfterTriggerEndQuery(estate);
 	n = sr->returned;
