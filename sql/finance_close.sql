@@ -237,27 +237,27 @@ SELECT * FROM load_focus();
 DELETE FROM spend WHERE source = 'multiline';
 -- load_focus numbers the copies of a charge while streaming, in a table of at most work_mem x
 -- hash_mem_multiplier, and inserts in statements of at most work_mem / 64 lines: at 64 kB and 1.0
--- (room for 1,024 charges, 1,024 lines a statement) a file of 3,000 lines where line i and line
--- i + 1,500 are the same charge takes 3 statements and numbers 1,024 charges in the first round
--- and the other 476 in a second one (their lines typed into a tuplestore meanwhile, across
--- statements).  Each copy is stored once, the first as occurrence 1 and the second as 2, and
--- loading the file again adds nothing.
+-- (a table of 2,048 slots, room for 1,843 charges; 1,024 lines a statement) a file of 5,000 lines
+-- where line i and line i + 2,500 are the same charge takes 5 statements and numbers 1,843
+-- charges in the first round and the other 657 in a second one (their lines typed into a
+-- tuplestore meanwhile, across statements).  Each copy is stored once, the first as occurrence 1
+-- and the second as 2, and loading the file again adds nothing.
 SET work_mem = '64kB';
 SET hash_mem_multiplier = 1.0;
 INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId');
 INSERT INTO focus_staging (line)
-SELECT format('%s,%s,2025-01-01,2025-01-02,AWS,r-%s', i % 1500 + 1, i % 1500 + 1, i % 1500)
-  FROM generate_series(0, 2999) AS i ORDER BY i;
+SELECT format('%s,%s,2025-01-01,2025-01-02,AWS,r-%s', i % 2500 + 1, i % 2500 + 1, i % 2500)
+  FROM generate_series(0, 4999) AS i ORDER BY i;
 SELECT * FROM load_focus(source => 'rounds');
 SELECT occurrence, count(*) AS lines, count(DISTINCT row_hash) AS charges, sum(billed_cost) AS billed
   FROM spend WHERE source = 'rounds' GROUP BY 1 ORDER BY 1;
-SELECT count(*) AS second_copy_is_1500_lines_later
+SELECT count(*) AS second_copy_is_2500_lines_later
   FROM spend a JOIN spend b ON b.row_hash = a.row_hash AND b.tenant = a.tenant
- WHERE a.source = 'rounds' AND b.source = 'rounds' AND a.occurrence = 1 AND b.occurrence = 2 AND b.line = a.line + 1500;
+ WHERE a.source = 'rounds' AND b.source = 'rounds' AND a.occurrence = 1 AND b.occurrence = 2 AND b.line = a.line + 2500;
 INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId');
 INSERT INTO focus_staging (line)
-SELECT format('%s,%s,2025-01-01,2025-01-02,AWS,r-%s', i % 1500 + 1, i % 1500 + 1, i % 1500)
-  FROM generate_series(0, 2999) AS i ORDER BY i;
+SELECT format('%s,%s,2025-01-01,2025-01-02,AWS,r-%s', i % 2500 + 1, i % 2500 + 1, i % 2500)
+  FROM generate_series(0, 4999) AS i ORDER BY i;
 SELECT * FROM load_focus(source => 'rounds again');
 -- a load that fails after some of its statements (caught, so rolled back to the subtransaction
 -- around it) leaves nothing and does not disturb the next load of the transaction

@@ -1660,20 +1660,35 @@ typedef struct ChargeCount
 #define SH_SCOPE static inline
 #define SH_DECLARE
 #define SH_DEFINE
+/* the table doubles only when full (90%), never early on a long probe: when it grows is known */
+#define SH_GROW_MIN_FILLFACTOR 0.9
 #include "lib/simplehash.h"
 
-/* Bytes one charge takes in the count table (entry, load factor, doubling), for the memory budget. */
+/* Bytes a line is budgeted in the after-row queue of a statement (LE_FOCUS_LINES_PER_STATEMENT). */
 #define LE_FOCUS_COUNT_BYTES 64
 
 /*
- * The charges the count table may hold: PostgreSQL's budget for a hash table
- * (work_mem x hash_mem_multiplier, as hash aggregation and hash joins have),
- * LE_FOCUS_COUNT_BYTES each.
+ * The slots the count table may have: the largest power of two whose entries
+ * fit PostgreSQL's budget for a hash table (work_mem x hash_mem_multiplier,
+ * as hash aggregation and hash joins have), at least 2,048; it holds up to
+ * 90% as many keys.
  */
-static uint32
+static uint64
 focus_count_cap(void)
 {
-	return (uint32) Max(1024.0, Min((double) get_hash_memory_limit() / LE_FOCUS_COUNT_BYTES, (double) (1 << 26)));
+	double		budget = (double) get_hash_memory_limit();
+	uint64		slots = 2048;
+
+	while (slots < ((uint64) 1 << 30) && (double) (slots * 2) * sizeof(ChargeCount) <= budget)
+		slots *= 2;
+	return slots;
+}
+
+/* Whether the count table may take one more key: it has room, or may double within its cap. */
+static inline bool
+count_room(const chargecount_hash *h, uint64 cap)
+{
+	return h->members < h->grow_threshold || h->size * 2 <= cap;
 }
 
 /*
@@ -1719,7 +1734,7 @@ typedef struct StagedRows
 	bool		open;
 	bool		header_done;
 	chargecount_hash *counts;	/* identity -> lines of the file with it so far */
-	uint32		cap;			/* identities the table may hold (focus_count_cap) */
+	uint64		cap;			/* the slots the table may have (focus_count_cap) */
 	bool		streaming;		/* still reading the staged lines */
 	Tuplestorestate *spill;		/* typed lines whose identity did not fit, for the next round */
 	Tuplestorestate *reading;	/* the lines spilled by the previous round, being loaded */
@@ -2003,7 +2018,7 @@ staged_count(StagedRows *sr, Datum *values, bool *nulls, const ChargeKey *k)
 	{
 		bool		found;
 
-		if (sr->counts->members >= sr->cap)
+		if (!count_room(sr->counts, sr->cap))
 		{
 			ResourceOwner saved = CurrentResourceOwner;
 
@@ -2248,9 +2263,9 @@ staged_rows_begin(const char *what, bool delete_read)
 	sr->batchcxt = AllocSetContextCreate(cxt, "llm_econ focus batch", 0, 512 * 1024, 1024 * 1024);
 	initStringInfo(&sr->rec);
 	sr->streaming = true;
-	/* the count table holds at most focus_count_cap() identities */
+	/* the count table has at most focus_count_cap() slots */
 	sr->cap = focus_count_cap();
-	sr->counts = chargecount_create(cxt, Min(sr->cap, 4096), NULL);
+	sr->counts = chargecount_create(cxt, (uint32) Min(4096, sr->cap * 9 / 10), NULL);
 	sr->slot = MakeSingleTupleTableSlot(sr->tupdesc, &TTSOpsMinimalTuple);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
@@ -3054,7 +3069,8 @@ PG_FUNCTION_INFO_V1(le_focus_staged_periods_fn);
  * pass that reads only these columns; a line it cannot read is left out (the
  * load that follows names it in its error, and the whole load is undone).
  * Periods are told apart by the md5 of their values, in a table of at most
- * focus_count_cap() periods; past that, a period may come back more than once.
+ * work_mem x hash_mem_multiplier (focus_count_cap); past that, a period may
+ * come back more than once.
  */
 Datum
 le_focus_staged_periods_fn(PG_FUNCTION_ARGS)
@@ -3138,7 +3154,7 @@ le_focus_staged_periods_fn(PG_FUNCTION_ARGS)
 							   nulls[2] ? "\\N" : psprintf(INT64_FORMAT, DatumGetInt64(values[2])));
 				le_md5_bytes(key, strlen(key), digest);
 				memcpy(&k, digest, sizeof(k));
-				if (chargecount_lookup(sr->counts, k) == NULL && sr->counts->members < sr->cap)
+				if (chargecount_lookup(sr->counts, k) == NULL && count_room(sr->counts, sr->cap))
 					chargecount_insert(sr->counts, k, &found);
 				else
 					found = chargecount_lookup(sr->counts, k) != NULL;
