@@ -128,9 +128,10 @@ ALTER TABLE spend DROP CONSTRAINT regress_resource_fk;
 DROP TABLE regress_resource;
 
 -- e. the unique indexes but the primary key (spend_one_line, and here one more) get their entries
--- sorted, at the end of each statement of a load: before its after-row events fire, whose trigger
--- finds its line through spend_one_line.  work_mem 64kB: statements of 1,024 lines, 2,100 lines
--- in 3 statements; the C path takes the load (not NULL).
+-- sorted, in batches (1,000 lines, then twice as many each time) and at the end of each statement
+-- of a load: before its after-row events fire, whose trigger finds its line through both indexes.
+-- work_mem 64kB: statements of 1,024 lines, 2,100 lines in 3 statements; the C path takes the
+-- load (not NULL).
 CREATE UNIQUE INDEX regress_resource_once ON spend (resource_id, tenant);
 CREATE TEMP TABLE found (line int4, statement int4);
 CREATE FUNCTION pg_temp.find_own_line() RETURNS trigger LANGUAGE plpgsql AS $$

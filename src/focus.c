@@ -2682,17 +2682,21 @@ fk_skip_init(Relation rel, TriggerDesc *td, FkSkip *fs)
  * statement's lines visit the leaf pages in key order, each page once.
  * What is held back: spend's unique btree indexes on plain columns, checked
  * at once (not deferrable), with no predicate, ready for inserts, but the
- * primary key (ids come in order already).  A statement's held entries are
- * inserted (and checked: a duplicate is the same unique violation, naming
- * the same constraint) before its after-row events fire, so triggers and the
- * foreign key's checks see complete indexes.  Each sort is bounded by
- * work_mem (tuplesort spills past it).
+ * primary key (ids come in order already).  The held entries are inserted
+ * (and checked: a duplicate is the same unique violation, naming the same
+ * constraint) in batches: the first after the first heap batch's lines (so a
+ * file loaded again meets its stored charges as soon as before), each next
+ * batch twice as large, and always before a statement's after-row events
+ * fire, so triggers and the foreign key's checks see complete indexes.  Each
+ * sort is bounded by work_mem (tuplesort spills past it).
  */
 typedef struct HeldIndexes
 {
 	int			nall;			/* the ResultRelInfo's indexes */
 	int			n;				/* the last n of them are held back */
-	Tuplesortstate *sort[8];	/* per held index: this statement's entries (NULL: none yet) */
+	Tuplesortstate *sort[8];	/* per held index: the batch's entries (NULL: none yet) */
+	int64		held;			/* lines in the batch */
+	int64		batch;			/* lines the batch takes before it is inserted */
 	MemoryContext cxt;			/* the inserts' per-entry work */
 } HeldIndexes;
 
@@ -2734,6 +2738,7 @@ held_begin(HeldIndexes *h, ResultRelInfo *rri)
 		keep++;
 	}
 	rri->ri_NumIndices = keep;
+	h->batch = LE_FOCUS_MULTI;
 	h->cxt = AllocSetContextCreate(CurrentMemoryContext, "llm_econ held index entries", ALLOCSET_DEFAULT_SIZES);
 }
 
@@ -2763,6 +2768,7 @@ held_add(HeldIndexes *h, ResultRelInfo *rri, TupleTableSlot *slot, EState *estat
 		FormIndexDatum(rri->ri_IndexRelationInfo[i], slot, estate, values, isnull);
 		tuplesort_putindextuplevalues(h->sort[k], idx, &slot->tts_tid, values, isnull);
 	}
+	h->held++;
 }
 
 /* Insert the held entries, each index's in its key order (a duplicate raises the unique violation). */
@@ -2800,6 +2806,9 @@ held_flush(HeldIndexes *h, ResultRelInfo *rri)
 		tuplesort_end(h->sort[k]);
 		h->sort[k] = NULL;
 	}
+	if (h->held >= h->batch)
+		h->batch *= 2;
+	h->held = 0;
 }
 
 /* Insert the buffered rows: the heap in one call, then each row's index entries and AFTER ROW events. */
@@ -2832,6 +2841,8 @@ spend_flush(EState *estate, ResultRelInfo *rri, TupleTableSlot **slots, int n, B
 		ExecClearTuple(slots[i]);
 	}
 	ResetPerTupleExprContext(estate);
+	if (h->held >= h->batch)
+		held_flush(h, rri);
 }
 
 PG_FUNCTION_INFO_V1(le_focus_staged_insert_fn);
