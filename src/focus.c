@@ -1665,7 +1665,7 @@ typedef struct ChargeCount
 #include "lib/simplehash.h"
 
 /* Bytes a line is budgeted in the after-row queue of a statement (LE_FOCUS_LINES_PER_STATEMENT). */
-#define LE_FOCUS_COUNT_BYTES 64
+#define LE_FOCUS_EVENT_BYTES 64
 
 /*
  * The slots the count table may have: the largest power of two whose entries
@@ -1704,7 +1704,7 @@ static SubTransactionId focus_load_subxact = InvalidSubTransactionId;
 static bool focus_callbacks_registered = false;
 
 /* Lines per statement of a load: work_mem / 64 bytes (16 MB: 262,144 lines), at least 1,024. */
-#define LE_FOCUS_LINES_PER_STATEMENT() ((int64) Max(1024.0, (double) work_mem * 1024.0 / LE_FOCUS_COUNT_BYTES))
+#define LE_FOCUS_LINES_PER_STATEMENT() ((int64) Max(1024.0, (double) work_mem * 1024.0 / LE_FOCUS_EVENT_BYTES))
 
 /* The state of one _focus_staged_rows call. */
 typedef struct StagedRows
@@ -2712,32 +2712,34 @@ index_held_ok(Relation idx, IndexInfo *ii)
 static void
 held_begin(HeldIndexes *h, ResultRelInfo *rri)
 {
-	int			keep = 0;
+	int			nall = rri->ri_NumIndices;
+	Relation   *descs = palloc(sizeof(Relation) * Max(nall, 1));
+	IndexInfo **infos = palloc(sizeof(IndexInfo *) * Max(nall, 1));
+	bool	   *held = palloc(sizeof(bool) * Max(nall, 1));
+	int			o = 0;
 
 	memset(h, 0, sizeof(HeldIndexes));
-	h->nall = rri->ri_NumIndices;
-	for (int i = 0; i < h->nall; i++)
+	h->nall = nall;
+	for (int i = 0; i < nall; i++)
 	{
-		if (h->n < (int) lengthof(h->sort) &&
-			index_held_ok(rri->ri_IndexRelationDescs[i], rri->ri_IndexRelationInfo[i]))
-		{
-			h->n++;
-			continue;
-		}
-		/* kept: moved down to the kept ones, in order */
-		for (int j = i; j > keep; j--)
-		{
-			Relation	r = rri->ri_IndexRelationDescs[j];
-			IndexInfo  *x = rri->ri_IndexRelationInfo[j];
-
-			rri->ri_IndexRelationDescs[j] = rri->ri_IndexRelationDescs[j - 1];
-			rri->ri_IndexRelationInfo[j] = rri->ri_IndexRelationInfo[j - 1];
-			rri->ri_IndexRelationDescs[j - 1] = r;
-			rri->ri_IndexRelationInfo[j - 1] = x;
-		}
-		keep++;
+		held[i] = h->n < (int) lengthof(h->sort) &&
+			index_held_ok(rri->ri_IndexRelationDescs[i], rri->ri_IndexRelationInfo[i]);
+		h->n += held[i];
 	}
-	rri->ri_NumIndices = keep;
+	/* the kept ones first, then the held ones, each in their order */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < nall; i++)
+			if (held[i] == (pass == 1))
+			{
+				descs[o] = rri->ri_IndexRelationDescs[i];
+				infos[o++] = rri->ri_IndexRelationInfo[i];
+			}
+	memcpy(rri->ri_IndexRelationDescs, descs, sizeof(Relation) * nall);
+	memcpy(rri->ri_IndexRelationInfo, infos, sizeof(IndexInfo *) * nall);
+	rri->ri_NumIndices = nall - h->n;
+	pfree(descs);
+	pfree(infos);
+	pfree(held);
 	h->batch = LE_FOCUS_MULTI;
 	h->cxt = AllocSetContextCreate(CurrentMemoryContext, "llm_econ held index entries", ALLOCSET_DEFAULT_SIZES);
 }
@@ -2757,6 +2759,8 @@ held_add(HeldIndexes *h, ResultRelInfo *rri, TupleTableSlot *slot, EState *estat
 	Datum		values[INDEX_MAX_KEYS];
 	bool		isnull[INDEX_MAX_KEYS];
 
+	if (h->n == 0)
+		return;
 	for (int k = 0; k < h->n; k++)
 	{
 		int			i = h->nall - h->n + k;
@@ -2852,8 +2856,8 @@ PG_FUNCTION_INFO_V1(le_focus_staged_insert_fn);
  * staged FOCUS file typed and numbered as _focus_staged_rows does, inserted
  * into spend for tenant who from C, as COPY inserts (the heap in batches;
  * constraints, indexes, AFTER triggers and the foreign key as for an
- * INSERT; the unique indexes but the primary key sorted per statement, see
- * HeldIndexes), with no ON CONFLICT: a charge already stored is a unique
+ * INSERT; the entries of the unique indexes but the primary key sorted, in
+ * batches, see HeldIndexes), with no ON CONFLICT: a charge already stored is a unique
  * violation of spend_one_line, on which load_focus rolls this back and takes
  * the INSERT ... ON CONFLICT DO NOTHING path.  The staged lines it loads are
  * deleted as they are read (staged_delete: each page is visited once, and a
