@@ -326,6 +326,24 @@ INSERT INTO focus_staging (line) VALUES (E'BilledCost,EffectiveCost,ChargePeriod
 SELECT * FROM load_focus(source => 'line ends at the end');
 SELECT line, billed_cost, provider FROM spend ORDER BY line;
 
+-- 11. Long staged lines are stored compressed or out of line (TOAST); the load reads the staged
+-- pages itself (through a ring of buffers) and detoasts such a line before parsing it.
+DELETE FROM spend;
+CREATE TEMP TABLE long_text AS
+  SELECT repeat('a GPU charge described at length; ', 300) AS compressible,
+         (SELECT string_agg(md5(i::text), '' ORDER BY i) FROM generate_series(1, 400) AS i) AS random_hex;
+INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ChargeDescription');
+INSERT INTO focus_staging (line) SELECT format('1,1,2025-04-01,2025-04-02,AWS,%s', compressible) FROM long_text;
+INSERT INTO focus_staging (line) SELECT format('2,2,2025-04-01,2025-04-02,AWS,%s', random_hex) FROM long_text;
+SELECT reltoastrelid::regclass AS staging_toast FROM pg_class WHERE oid = 'focus_staging'::regclass \gset
+SELECT length(line) AS staged_length, pg_column_size(line) < length(line) / 4 AS compressed
+  FROM focus_staging ORDER BY id;
+SELECT count(DISTINCT chunk_id) AS lines_out_of_line FROM :staging_toast;
+SELECT * FROM load_focus(source => 'long lines');
+SELECT s.line, length(s.charge_description) AS description_length,
+       s.charge_description IN (t.compressible, t.random_hex) AS description_intact
+  FROM spend s, long_text t ORDER BY s.line;
+
 DELETE FROM spend;
 DELETE FROM focus_staging;
 DROP OWNED BY regress_staged_t, regress_staged_ann, regress_staged_ben;

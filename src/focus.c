@@ -13,6 +13,7 @@
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/xact.h"
+#include "access/xlog.h"
 #include "catalog/index.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_am.h"
@@ -30,7 +31,9 @@
 #include "nodes/makefuncs.h"
 #include "optimizer/optimizer.h"
 #include "parser/parse_relation.h"
+#include "pgstat.h"
 #include "rewrite/rewriteHandler.h"
+#include "storage/bufmgr.h"
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -1713,11 +1716,15 @@ typedef struct StagedRows
 	TupleDesc	tupdesc;		/* O__COUNT columns and occurrence */
 	MemoryContext cxt;			/* the load's */
 	char	   *portal;			/* the cursor over the staged lines (NULL: read directly) */
-	/* the direct read of the staged lines: an index scan of (writer, id) */
+	/*
+	 * The direct read of the staged lines: the (writer, id) index gives the
+	 * lines in order, their heap pages are read through a ring of buffers.
+	 */
 	Relation	scan_heap;
 	Relation	scan_index;
 	IndexScanDesc scan;
-	TupleTableSlot *scan_slot;
+	BufferAccessStrategy ring;
+	Buffer		page;			/* the staged page being read (pinned), or InvalidBuffer */
 	Snapshot	scan_snap;
 	AttrNumber	line_attno;
 	ScanKeyData scan_key;
@@ -1856,22 +1863,57 @@ staged_fetch(StagedRows *sr)
 		{
 			while (sr->nbatch < LE_FOCUS_BATCH)
 			{
-				bool		isnull;
-				Datum		d;
+				ItemPointer tid = index_getnext_tid(sr->scan, ForwardScanDirection);
+				HeapTupleData tup;
+				bool		all_dead = false;
+				bool		found;
+				struct varlena *line = NULL;
 
 				/* at the end, for good: another call would start the scan again */
-				if (!index_getnext_slot(sr->scan, ForwardScanDirection, sr->scan_slot))
+				if (tid == NULL)
 				{
 					sr->eof = true;
 					break;
 				}
-				d = slot_getattr(sr->scan_slot, sr->line_attno, &isnull);
+				if (sr->page == InvalidBuffer || BufferGetBlockNumber(sr->page) != ItemPointerGetBlockNumber(tid))
+				{
+					if (sr->page != InvalidBuffer)
+						ReleaseBuffer(sr->page);
+					sr->page = ReadBufferExtended(sr->scan_heap, MAIN_FORKNUM, ItemPointerGetBlockNumber(tid),
+												  RBM_NORMAL, sr->ring);
+					heap_page_prune_opt(sr->scan_heap, sr->page);
+				}
+				/* the line's visible version, as an index scan's heap fetch finds it */
+				LockBuffer(sr->page, BUFFER_LOCK_SHARE);
+				found = heap_hot_search_buffer(tid, sr->scan_heap, sr->page, sr->scan_snap, &tup, &all_dead, true);
+				if (found)
+				{
+					bool		isnull;
+					Datum		d = heap_getattr(&tup, sr->line_attno, RelationGetDescr(sr->scan_heap), &isnull);
 
-				MemoryContextSwitchTo(sr->batchcxt);
-				sr->batch[sr->nbatch++] = isnull ? NULL : DatumGetTextPCopy(d);
-				MemoryContextSwitchTo(sr->cxt);
+					/* copied as stored (a TOAST pointer too): detoasted below, with the page unlocked */
+					if (!isnull)
+					{
+						line = MemoryContextAlloc(sr->batchcxt, VARSIZE_ANY(DatumGetPointer(d)));
+						memcpy(line, DatumGetPointer(d), VARSIZE_ANY(DatumGetPointer(d)));
+					}
+				}
+				LockBuffer(sr->page, BUFFER_LOCK_UNLOCK);
+				if (!sr->scan->xactStartedInRecovery)
+					sr->scan->kill_prior_tuple = all_dead;
+				if (!found)
+					continue;
+				pgstat_count_heap_fetch(sr->scan_index);
+				if (line != NULL && (VARATT_IS_EXTERNAL(line) || VARATT_IS_COMPRESSED(line)))
+				{
+					MemoryContextSwitchTo(sr->batchcxt);
+					line = (struct varlena *) DatumGetTextPCopy(PointerGetDatum(line));
+					MemoryContextSwitchTo(sr->cxt);
+				}
+				sr->batch[sr->nbatch++] = (text *) line;
+				/* while the page is pinned: the delete's own pin does not count as a second use of the buffer */
 				if (sr->deleting)
-					staged_delete(sr, &sr->scan_slot->tts_tid);
+					staged_delete(sr, &tup.t_self);
 			}
 		}
 		PG_FINALLY();
@@ -2089,8 +2131,15 @@ staged_direct_ok(void)
 /*
  * Open the direct read of the current role's staged lines in load order (a
  * btree whose first columns are writer and id: the order the cursor's plan
- * gives); false when there is no such index.  Its relations, pins and
- * snapshot belong to the load's resource owner.
+ * gives); false when there is no such index, or focus_staging is not a heap.
+ * The heap pages are read through a ring of buffers, as COPY writes through
+ * one: a staged file of any size then takes at most the ring (16 MB, or an
+ * eighth of shared_buffers) of the shared buffers, leaving other sessions'
+ * pages cached, and this session touches fewer buffers for the first time.
+ * The ring is the bulk-write kind because the load deletes the lines it
+ * reads: a bulk-read ring gives up a buffer dirtied that way, a bulk-write
+ * ring writes it out and reuses it.  Its relations, pins and snapshot belong
+ * to the load's resource owner.
  */
 static bool
 staged_scan_open(StagedRows *sr)
@@ -2142,7 +2191,7 @@ staged_scan_open(StagedRows *sr)
 		index_close(i, AccessShareLock);
 	}
 	if (index == NULL || writer == InvalidAttrNumber || id == InvalidAttrNumber ||
-		sr->line_attno == InvalidAttrNumber)
+		sr->line_attno == InvalidAttrNumber || heap->rd_rel->relam != HEAP_TABLE_AM_OID)
 	{
 		if (index)
 			index_close(index, AccessShareLock);
@@ -2160,7 +2209,8 @@ staged_scan_open(StagedRows *sr)
 						   index->rd_indcollation[0], F_TEXTEQ,
 						   CStringGetTextDatum(GetUserNameFromId(GetUserId(), false)));
 	index_rescan(sr->scan, &sr->scan_key, 1, NULL, 0);
-	sr->scan_slot = table_slot_create(heap, NULL);
+	sr->ring = GetAccessStrategy(BAS_BULKWRITE);
+	sr->page = InvalidBuffer;
 	CurrentResourceOwner = saved;
 	MemoryContextSwitchTo(old);
 	return true;
@@ -2197,7 +2247,10 @@ staged_scan_close(StagedRows *sr)
 	if (sr->scan == NULL)
 		return;
 	CurrentResourceOwner = sr->owner;
-	ExecDropSingleTupleTableSlot(sr->scan_slot);
+	if (sr->page != InvalidBuffer)
+		ReleaseBuffer(sr->page);
+	sr->page = InvalidBuffer;
+	FreeAccessStrategy(sr->ring);
 	index_endscan(sr->scan);
 	index_close(sr->scan_index, NoLock);
 	table_close(sr->scan_heap, NoLock);
@@ -2827,6 +2880,14 @@ spend_flush(EState *estate, ResultRelInfo *rri, TupleTableSlot **slots, int n, B
 	old = MemoryContextSwitchTo(GetPerTupleMemoryContext(estate));
 	table_multi_insert(rri->ri_RelationDesc, slots, n, estate->es_output_cid, 0, bistate);
 	MemoryContextSwitchTo(old);
+	/*
+	 * Ask the WAL writer to write and flush the WAL written so far, in the
+	 * background (as for an asynchronous commit): the rings of spend's pages
+	 * and of the staged pages then find their dirty buffers' WAL flushed when
+	 * they reuse them, instead of flushing it here and waiting.  What a
+	 * commit waits for is unchanged.
+	 */
+	XLogSetAsyncXactLSN(XactLastRecEnd);
 	for (int i = 0; i < n; i++)
 	{
 		List	   *recheck = NIL;
