@@ -32,8 +32,15 @@
 #include "optimizer/optimizer.h"
 #include "parser/parse_relation.h"
 #include "pgstat.h"
+#include "postmaster/bgworker.h"
 #include "rewrite/rewriteHandler.h"
 #include "storage/bufmgr.h"
+#include "storage/dsm.h"
+#include "storage/ipc.h"
+#include "storage/proc.h"
+#include "storage/shm_mq.h"
+#include "storage/shm_toc.h"
+#include "tcop/tcopprot.h"
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -1088,18 +1095,41 @@ charge_key(const FocusIn *in)
 	return charge_key_digest(in, digest);
 }
 
-/* The alias map: lower-case machine type -> (alias, sku, GPUs), for the aliases with a GPU count. */
+/* An empty alias map (alias_add fills it), in the current memory context. */
 static HTAB *
-load_aliases(uint64 *lens)
+alias_map_create(void)
 {
 	HASHCTL		ctl;
-	HTAB	   *h;
 
 	memset(&ctl, 0, sizeof(ctl));
 	ctl.keysize = sizeof(((AliasEntry *) 0)->key);
 	ctl.entrysize = sizeof(AliasEntry);
 	ctl.hcxt = CurrentMemoryContext;
-	h = hash_create("llm_econ focus aliases", 256, &ctl, HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+	return hash_create("llm_econ focus aliases", 256, &ctl, HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+}
+
+/* Add a lower-case machine type to the map, its texts in the current memory context (the map's). */
+static void
+alias_add(HTAB *h, uint64 *lens, const char *low, const char *alias, const char *sku, int32 gpus)
+{
+	AliasEntry *e;
+	bool		found;
+
+	if (low == NULL || strlen(low) >= sizeof(e->key))
+		return;
+	e = hash_search(h, low, HASH_ENTER, &found);
+	lens[strlen(low) >> 6] |= UINT64CONST(1) << (strlen(low) & 63);
+	e->alias = pstrdup(alias);
+	e->sku = pstrdup(sku);
+	e->gpus = gpus;
+}
+
+/* The alias map: lower-case machine type -> (alias, sku, GPUs), for the aliases with a GPU count. */
+static HTAB *
+load_aliases(uint64 *lens)
+{
+	HTAB	   *h = alias_map_create();
+
 	if (SPI_execute("SELECT pg_catalog.lower(a.alias), a.alias, a.sku, a.gpus_per_instance "
 					"FROM llm_econ.gpu_sku_alias a WHERE a.gpus_per_instance IS NOT NULL", true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "reading gpu_sku_alias failed");
@@ -1107,18 +1137,10 @@ load_aliases(uint64 *lens)
 	{
 		HeapTuple	t = SPI_tuptable->vals[i];
 		TupleDesc	d = SPI_tuptable->tupdesc;
-		char	   *low = SPI_getvalue(t, d, 1);
 		bool		isnull;
-		AliasEntry *e;
-		bool		found;
 
-		if (low == NULL || strlen(low) >= sizeof(e->key))
-			continue;
-		e = hash_search(h, low, HASH_ENTER, &found);
-		lens[strlen(low) >> 6] |= UINT64CONST(1) << (strlen(low) & 63);
-		e->alias = MemoryContextStrdup(ctl.hcxt, SPI_getvalue(t, d, 2));
-		e->sku = MemoryContextStrdup(ctl.hcxt, SPI_getvalue(t, d, 3));
-		e->gpus = DatumGetInt32(SPI_getbinval(t, d, 4, &isnull));
+		alias_add(h, lens, SPI_getvalue(t, d, 1), SPI_getvalue(t, d, 2), SPI_getvalue(t, d, 3),
+				  DatumGetInt32(SPI_getbinval(t, d, 4, &isnull)));
 	}
 	SPI_freetuptable(SPI_tuptable);
 	return h;
@@ -1749,9 +1771,16 @@ typedef struct StagedRows
 	int64		returned;
 	ResourceOwner owner;		/* owns the tuplestores' files (the transaction's, not a statement's) */
 	bool		done;			/* every line returned */
+	int			line_bytes;		/* bytes of the staged text of the line returned last */
+	char	   *header;			/* the header record, and its line (for a worker) */
+	int			header_len;
+	long		header_line;
+	BlockNumber staged_pages;	/* focus_staging's pages when the load began (anyone's lines) */
+	struct FocusWorker *fw;		/* the worker typing the lines, if any */
 } StagedRows;
 
 static void staged_scan_close(StagedRows *sr);
+static void fw_stop(StagedRows *sr);
 
 /* Drop the current load, if any (its cursor is closed by the caller or by the transaction's end). */
 static void
@@ -1760,7 +1789,10 @@ focus_load_drop(void)
 	if (focus_load_cxt != NULL)
 	{
 		if (focus_load)
+		{
+			fw_stop(focus_load);
 			staged_scan_close(focus_load);
+		}
 		if (focus_load && focus_load->reading)
 			tuplestore_end(focus_load->reading);
 		if (focus_load && focus_load->spill)
@@ -1999,26 +2031,27 @@ staged_next_record(StagedRows *sr)
 }
 
 /*
- * Read the record sr->rec holds (staged_next_record) into r.  A row of
- * focus_staging is one line of the file, so the record must be all of it: a
- * staged row holding a line break outside quotes (put there by an INSERT;
- * \copy splits the file at them) holds several records, and reading only the
- * first would lose the others without a word.  It is refused (line ends at its
- * very end are nothing lost).  With strict false (the periods' pre-pass, which
- * leaves errors to the load), a bad record is LE_CSV_ERROR, not an error.
+ * Read a record of staged lines (staged_next_record joins them) into r.  A
+ * row of focus_staging is one line of the file, so the record must be all of
+ * it: a staged row holding a line break outside quotes (put there by an
+ * INSERT; \copy splits the file at them) holds several records, and reading
+ * only the first would lose the others without a word.  It is refused (line
+ * ends at its very end are nothing lost).  With strict false (the periods'
+ * pre-pass, which leaves errors to the load), a bad record is LE_CSV_ERROR,
+ * not an error.  line is the record's first line, for the errors.
  */
 static le_csv_status
-staged_parse(StagedRows *sr, le_csv *r, bool strict)
+record_parse(const char *data, int len, const char *what, long line, le_csv *r, bool strict)
 {
 	le_csv_status s;
 	const char *rest;
 
-	le_csv_init(r, sr->rec.data, sr->rec.len, le_palloc, NULL);
+	le_csv_init(r, data, len, le_palloc, NULL);
 	s = le_csv_next(r);
 	if (s == LE_CSV_ERROR)
 	{
 		if (strict)
-			csv_error(r, sr->st.what, sr->rec_start - 1);
+			csv_error(r, what, line - 1);
 		return s;
 	}
 	for (rest = r->pos; rest < r->end && (*rest == '\n' || *rest == '\r'); rest++)
@@ -2032,9 +2065,16 @@ staged_parse(StagedRows *sr, le_csv *r, bool strict)
 				 errmsg("a staged line holds a line break outside quotes"),
 				 errdetail("Each row of focus_staging is one line of the file; this one holds more than one record."),
 				 errhint("Stage the file with \\copy, which makes one row of each line."),
-				 errcontext("%s line %ld", sr->st.what, sr->rec_start)));
+				 errcontext("%s line %ld", what, line)));
 	}
 	return s;
+}
+
+/* Read the record sr->rec holds (record_parse). */
+static le_csv_status
+staged_parse(StagedRows *sr, le_csv *r, bool strict)
+{
+	return record_parse(sr->rec.data, sr->rec.len, sr->st.what, sr->rec_start, r, strict);
 }
 
 /* The value of a lower-case hex digit (row_hash is lower-case md5 hex). */
@@ -2042,6 +2082,21 @@ static inline int
 hex_digit(char c)
 {
 	return c >= 'a' ? c - 'a' + 10 : c - '0';
+}
+
+/* A typed line's charge identity, from its row_hash (md5 hex, values[O_KEY]). */
+static void
+key_of_values(const Datum *values, ChargeKey *k)
+{
+	text	   *t = DatumGetTextPP(values[O_KEY]);
+	const char *hex = VARDATA_ANY(t);
+	uint8		digest[16];
+
+	if (VARSIZE_ANY_EXHDR(t) != 32)
+		elog(ERROR, "row_hash is not 32 hex digits");
+	for (int i = 0; i < 16; i++)
+		digest[i] = (uint8) ((hex_digit(hex[2 * i]) << 4) | hex_digit(hex[2 * i + 1]));
+	memcpy(k, digest, sizeof(*k));
 }
 
 /*
@@ -2299,6 +2354,619 @@ staged_tupdesc(void)
 	return BlessTupleDesc(td);
 }
 
+/* ======================================================================== */
+/* The staged lines typed in a background worker                            */
+/* ======================================================================== */
+
+/*
+ * Typing a line (its CSV fields, numbers, times, JSON, record and charge
+ * identity) is about a third of a load; reading the staged pages, counting
+ * copies and inserting into spend's heap and indexes are the rest.  So a
+ * large load hands the typing to a second process, a dynamic background
+ * worker, and the two run side by side on two cores.  The worker reads no
+ * table and runs no SQL: it gets the header and batches of records through
+ * one shared-memory queue and sends back, through another, each record typed
+ * (a minimal tuple of the typed columns) or the first error, which the
+ * backend raises as it is (code, message, detail, hint and the line and
+ * column in the context).  The backend keeps reading, numbering and
+ * inserting in file order, so what a load stores, and every error it raises,
+ * is the same as when it types the lines itself.  The worker connects to the
+ * database as the session's login role (for its encoding and locale, which
+ * lower-casing provider names uses), holds no snapshot, and exits when the
+ * backend detaches from the queues: at the end of the load, at an error or
+ * cancel, or when the backend exits.
+ *
+ * llm_econ.focus_typing_worker: auto (the default) registers the worker
+ * when the header is read if focus_staging takes at least LE_FW_MIN_PAGES
+ * (a worker is ready about 20 ms later, as long as a few hundred lines take
+ * to load), and types on in the backend until it is ready; on registers it
+ * whatever the size and waits for it; off never.  When no
+ * worker can be registered (max_worker_processes in use) or it cannot
+ * connect, the backend types every line, as with off.
+ */
+int			le_focus_typing_worker = LE_FW_AUTO;
+
+/* The pages focus_staging must take for auto to start a worker (1 MB: about 1,400 lines of the bench's). */
+#define LE_FW_MIN_PAGES 128
+/* Records per message to the worker, and the bytes of their text at most. */
+#define LE_FW_BATCH 128
+#define LE_FW_BATCH_BYTES (128 * 1024)
+/* Each queue's ring, and the batches sent ahead of the one being inserted. */
+#define LE_FW_QUEUE (1024 * 1024)
+#define LE_FW_AHEAD 8
+#define LE_FW_MAGIC 0x4c454657
+
+/* What the worker is given beside its queues: where to connect, and the alias map's size. */
+typedef struct FwShared
+{
+	Oid			dbid;
+	Oid			userid;
+	Size		alias_len;
+} FwShared;
+
+/* toc keys */
+#define FW_KEY_SHARED 0
+#define FW_KEY_TO 1
+#define FW_KEY_FROM 2
+#define FW_KEY_ALIASES 3
+
+/*
+ * An answer is a run of entries, each a header (kind, payload bytes, the
+ * record's text bytes) and the payload, MAXALIGNed: 'T' a typed line (a
+ * minimal tuple of staged_tupdesc, occurrence NULL), 'E' the error of the
+ * next line (fw_put_error), after which the worker stops.
+ */
+typedef struct FwEntry
+{
+	uint32		kind;
+	uint32		len;
+	uint32		rec_len;
+	uint32		pad;
+} FwEntry;
+
+/* The backend's side of a worker. */
+typedef struct FocusWorker
+{
+	dsm_segment *seg;
+	BackgroundWorkerHandle *handle;
+	shm_mq	   *to_mq;
+	shm_mq_handle *to;			/* records, to the worker */
+	shm_mq_handle *from;		/* typed lines, from it */
+	bool		active;			/* it has the header and types every line from now on */
+	StringInfoData msg;			/* the batch being sent */
+	bool		pending;		/* msg is not all sent yet */
+	bool		eof;			/* every staged line was sent */
+	int			ahead;			/* batches sent and not answered */
+	char	   *reply;			/* the answer being read (MAXALIGNed copy) */
+	Size		reply_cap;
+	Size		reply_len;
+	Size		reply_pos;
+	TupleTableSlot *slot;
+	int			polls;
+} FocusWorker;
+
+/* Lines the last load of this backend had typed by a worker (_focus_worker_lines). */
+static int64 focus_worker_lines = 0;
+
+PGDLLEXPORT void le_focus_worker_main(Datum arg);
+
+/* The alias map as bytes: per entry its GPUs (4 bytes), then key, alias and sku, each NUL-terminated. */
+static void
+alias_map_write(HTAB *h, StringInfo out)
+{
+	HASH_SEQ_STATUS seq;
+	AliasEntry *e;
+
+	hash_seq_init(&seq, h);
+	while ((e = hash_seq_search(&seq)) != NULL)
+	{
+		appendBinaryStringInfo(out, (const char *) &e->gpus, sizeof(int32));
+		appendBinaryStringInfo(out, e->key, strlen(e->key) + 1);
+		appendBinaryStringInfo(out, e->alias, strlen(e->alias) + 1);
+		appendBinaryStringInfo(out, e->sku, strlen(e->sku) + 1);
+	}
+}
+
+/* The alias map alias_map_write wrote, rebuilt in the current memory context. */
+static HTAB *
+alias_map_read(const char *p, Size len, uint64 *lens)
+{
+	HTAB	   *h = alias_map_create();
+	const char *end = p + len;
+
+	while (p < end)
+	{
+		int32		gpus;
+		const char *key,
+				   *alias,
+				   *sku;
+
+		memcpy(&gpus, p, sizeof(int32));
+		key = p + sizeof(int32);
+		alias = key + strlen(key) + 1;
+		sku = alias + strlen(alias) + 1;
+		p = sku + strlen(sku) + 1;
+		alias_add(h, lens, key, alias, sku, gpus);
+	}
+	return h;
+}
+
+/* Stop the worker: detaching from the queues tells it to exit. */
+static void
+fw_stop(StagedRows *sr)
+{
+	FocusWorker *fw = sr->fw;
+
+	if (fw == NULL)
+		return;
+	sr->fw = NULL;
+	if (fw->seg)
+		dsm_detach(fw->seg);
+}
+
+/*
+ * Register a worker for this load (in the load's context and resource owner,
+ * so an abort detaches it); false when none can be.
+ */
+static bool
+fw_start(StagedRows *sr)
+{
+	FocusWorker *fw;
+	shm_toc_estimator e;
+	StringInfoData aliases;
+	Size		size;
+	shm_toc    *toc;
+	FwShared   *sh;
+	shm_mq	   *from_mq;
+	BackgroundWorker w;
+	ResourceOwner saved = CurrentResourceOwner;
+	MemoryContext old = MemoryContextSwitchTo(sr->cxt);
+
+	initStringInfo(&aliases);
+	alias_map_write(sr->st.aliases, &aliases);
+	shm_toc_initialize_estimator(&e);
+	shm_toc_estimate_chunk(&e, sizeof(FwShared));
+	shm_toc_estimate_chunk(&e, LE_FW_QUEUE);
+	shm_toc_estimate_chunk(&e, LE_FW_QUEUE);
+	shm_toc_estimate_chunk(&e, aliases.len + 1);
+	shm_toc_estimate_keys(&e, 4);
+	size = shm_toc_estimate(&e);
+
+	fw = palloc0(sizeof(FocusWorker));
+	CurrentResourceOwner = sr->owner;
+	fw->seg = dsm_create(size, DSM_CREATE_NULL_IF_MAXSEGMENTS);
+	CurrentResourceOwner = saved;
+	if (fw->seg == NULL)
+	{
+		MemoryContextSwitchTo(old);
+		return false;
+	}
+	toc = shm_toc_create(LE_FW_MAGIC, dsm_segment_address(fw->seg), size);
+	sh = shm_toc_allocate(toc, sizeof(FwShared));
+	sh->dbid = MyDatabaseId;
+	sh->userid = GetAuthenticatedUserId();
+	sh->alias_len = aliases.len;
+	shm_toc_insert(toc, FW_KEY_SHARED, sh);
+	fw->to_mq = shm_mq_create(shm_toc_allocate(toc, LE_FW_QUEUE), LE_FW_QUEUE);
+	shm_toc_insert(toc, FW_KEY_TO, fw->to_mq);
+	shm_mq_set_sender(fw->to_mq, MyProc);
+	from_mq = shm_mq_create(shm_toc_allocate(toc, LE_FW_QUEUE), LE_FW_QUEUE);
+	shm_toc_insert(toc, FW_KEY_FROM, from_mq);
+	shm_mq_set_receiver(from_mq, MyProc);
+	{
+		char	   *a = shm_toc_allocate(toc, aliases.len + 1);
+
+		memcpy(a, aliases.data, aliases.len + 1);
+		shm_toc_insert(toc, FW_KEY_ALIASES, a);
+	}
+	fw->to = shm_mq_attach(fw->to_mq, fw->seg, NULL);
+	fw->from = shm_mq_attach(from_mq, fw->seg, NULL);
+	sr->fw = fw;
+
+	memset(&w, 0, sizeof(w));
+	w.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	w.bgw_start_time = BgWorkerStart_ConsistentState;
+	w.bgw_restart_time = BGW_NEVER_RESTART;
+	snprintf(w.bgw_library_name, BGW_MAXLEN, "llm_econ");
+	snprintf(w.bgw_function_name, BGW_MAXLEN, "le_focus_worker_main");
+	snprintf(w.bgw_name, BGW_MAXLEN, "llm_econ focus typing for PID %d", MyProcPid);
+	snprintf(w.bgw_type, BGW_MAXLEN, "llm_econ focus typing");
+	w.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(fw->seg));
+	w.bgw_notify_pid = MyProcPid;
+	if (!RegisterDynamicBackgroundWorker(&w, &fw->handle))
+	{
+		fw_stop(sr);
+		MemoryContextSwitchTo(old);
+		return false;
+	}
+	/* a worker that stops before it attaches is then noticed by the queues */
+	shm_mq_set_handle(fw->to, fw->handle);
+	shm_mq_set_handle(fw->from, fw->handle);
+	initStringInfo(&fw->msg);
+	fw->slot = MakeSingleTupleTableSlot(sr->tupdesc, &TTSOpsMinimalTuple);
+	MemoryContextSwitchTo(old);
+	return true;
+}
+
+/*
+ * Whether the worker is ready (it attached to its queue; then it is sent the
+ * header and types every line from now on); with wait, until it is or it
+ * stopped.  A worker that stopped before it was ready (it could not connect)
+ * is given up: the backend types on.
+ */
+static bool
+fw_ready(StagedRows *sr, bool wait)
+{
+	FocusWorker *fw = sr->fw;
+	pid_t		pid;
+	StringInfoData h;
+	int64		line = sr->header_line;
+	uint64		in_len = sr->st.in_len;
+	uint64		out_len = sr->st.out_len;
+	int32		n;
+
+	if (fw->active)
+		return true;
+	if (!wait && shm_mq_get_receiver(fw->to_mq) == NULL)
+	{
+		if ((++fw->polls & 63) == 0 && GetBackgroundWorkerPid(fw->handle, &pid) == BGWH_STOPPED)
+			fw_stop(sr);
+		return false;
+	}
+	if (shm_mq_wait_for_attach(fw->to) != SHM_MQ_SUCCESS)
+	{
+		fw_stop(sr);
+		return false;
+	}
+	/* 'H', the header's line, what the backend read and the records took so far, what, the header */
+	initStringInfo(&h);
+	appendStringInfoChar(&h, 'H');
+	appendBinaryStringInfo(&h, (const char *) &line, sizeof(line));
+	appendBinaryStringInfo(&h, (const char *) &in_len, sizeof(in_len));
+	appendBinaryStringInfo(&h, (const char *) &out_len, sizeof(out_len));
+	n = (int32) strlen(sr->st.what);
+	appendBinaryStringInfo(&h, (const char *) &n, sizeof(n));
+	appendBinaryStringInfo(&h, sr->st.what, n);
+	appendBinaryStringInfo(&h, sr->header, sr->header_len);
+	if (shm_mq_send(fw->to, h.len, h.data, false, true) != SHM_MQ_SUCCESS)
+	{
+		fw_stop(sr);
+		return false;
+	}
+	pfree(h.data);
+	fw->active = true;
+	return true;
+}
+
+/*
+ * Send the worker the next batches of records, up to LE_FW_AHEAD unanswered:
+ * without waiting while it has one to type (a full queue then means it is
+ * busy), else waiting for room.
+ */
+static void
+fw_pump(StagedRows *sr)
+{
+	FocusWorker *fw = sr->fw;
+
+	while (fw->ahead < LE_FW_AHEAD)
+	{
+		shm_mq_result res;
+
+		if (!fw->pending)
+		{
+			int32		nrec = 0;
+
+			if (fw->eof)
+				return;
+			resetStringInfo(&fw->msg);
+			appendStringInfoChar(&fw->msg, 'B');
+			while (nrec < LE_FW_BATCH && fw->msg.len < LE_FW_BATCH_BYTES)
+			{
+				int64		line;
+				int32		len;
+
+				if (!staged_next_record(sr))
+				{
+					fw->eof = true;
+					break;
+				}
+				line = sr->rec_start;
+				len = sr->rec.len;
+				appendBinaryStringInfo(&fw->msg, (const char *) &line, sizeof(line));
+				appendBinaryStringInfo(&fw->msg, (const char *) &len, sizeof(len));
+				appendBinaryStringInfo(&fw->msg, sr->rec.data, len);
+				nrec++;
+			}
+			if (nrec == 0)
+				return;
+			fw->pending = true;
+		}
+		res = shm_mq_send(fw->to, fw->msg.len, fw->msg.data, fw->ahead > 0, true);
+		if (res == SHM_MQ_WOULD_BLOCK)
+			return;
+		if (res != SHM_MQ_SUCCESS)
+			ereport(ERROR,
+					(errcode(ERRCODE_SYSTEM_ERROR),
+					 errmsg("the background worker typing the staged lines stopped"),
+					 errhint("Set llm_econ.focus_typing_worker to off to type them in this session.")));
+		fw->pending = false;
+		fw->ahead++;
+	}
+}
+
+/* Raise the error an 'E' entry holds, as the worker caught it. */
+static void
+fw_raise(const char *p)
+{
+	ErrorData	e;
+	char	   *s[4];
+
+	memset(&e, 0, sizeof(e));
+	memcpy(&e.sqlerrcode, p, sizeof(int));
+	p += sizeof(int);
+	for (int i = 0; i < 4; i++)
+	{
+		int32		len;
+
+		memcpy(&len, p, sizeof(len));
+		p += sizeof(len);
+		s[i] = len < 0 ? NULL : pnstrdup(p, len);
+		p += Max(len, 0);
+	}
+	e.elevel = ERROR;
+	e.message = s[0];
+	e.detail = s[1];
+	e.hint = s[2];
+	e.context = s[3];
+	e.filename = __FILE__;
+	e.lineno = __LINE__;
+	e.funcname = PG_FUNCNAME_MACRO;
+	e.assoc_context = CurrentMemoryContext;
+	ThrowErrorData(&e);
+	elog(ERROR, "an error of the typing worker was not raised");	/* ThrowErrorData returns for less than ERROR only */
+}
+
+/*
+ * The worker's next typed line in values/nulls (valid until the next call),
+ * its record's text bytes in *rec_len; false when every line was typed.
+ */
+static bool
+fw_next(StagedRows *sr, Datum *values, bool *nulls, int *rec_len)
+{
+	FocusWorker *fw = sr->fw;
+
+	for (;;)
+	{
+		shm_mq_result res;
+		Size		len;
+		void	   *data;
+
+		if (fw->reply_pos < fw->reply_len)
+		{
+			FwEntry		h;
+			char	   *payload;
+
+			memcpy(&h, fw->reply + fw->reply_pos, sizeof(h));
+			payload = fw->reply + fw->reply_pos + sizeof(FwEntry);
+			fw->reply_pos += sizeof(FwEntry) + MAXALIGN(h.len);
+			if (h.kind == 'E')
+				fw_raise(payload);
+			if (h.kind != 'T' || fw->reply_pos > fw->reply_len)
+				elog(ERROR, "the typing worker's answer is malformed");
+			ExecStoreMinimalTuple((MinimalTuple) payload, fw->slot, false);
+			slot_getallattrs(fw->slot);
+			memcpy(values, fw->slot->tts_values, sizeof(Datum) * O__COUNT);
+			memcpy(nulls, fw->slot->tts_isnull, sizeof(bool) * O__COUNT);
+			*rec_len = (int) h.rec_len;
+			focus_worker_lines++;
+			return true;
+		}
+		fw_pump(sr);
+		if (fw->ahead == 0)
+			return false;
+		res = shm_mq_receive(fw->from, &len, &data, false);
+		if (res != SHM_MQ_SUCCESS)
+			ereport(ERROR,
+					(errcode(ERRCODE_SYSTEM_ERROR),
+					 errmsg("the background worker typing the staged lines stopped"),
+					 errhint("Set llm_econ.focus_typing_worker to off to type them in this session.")));
+		fw->ahead--;
+		ExecClearTuple(fw->slot);
+		if (len > fw->reply_cap)
+		{
+			if (fw->reply)
+				pfree(fw->reply);
+			fw->reply_cap = Max(len, 256 * 1024);
+			fw->reply = MemoryContextAlloc(sr->cxt, fw->reply_cap);
+		}
+		memcpy(fw->reply, data, len);
+		fw->reply_len = len;
+		fw->reply_pos = 0;
+	}
+}
+
+/* Append an entry to an answer: its header, then the payload padded to MAXALIGN. */
+static void
+fw_put(StringInfo out, uint32 kind, const char *payload, uint32 len, uint32 rec_len)
+{
+	FwEntry		h = {kind, len, rec_len, 0};
+	static const char zeros[MAXIMUM_ALIGNOF] = {0};
+
+	appendBinaryStringInfo(out, (const char *) &h, sizeof(h));
+	appendBinaryStringInfo(out, payload, len);
+	appendBinaryStringInfo(out, zeros, MAXALIGN(len) - len);
+}
+
+/* Append an error entry: its code, then message, detail, hint and context (each length and bytes; -1 NULL). */
+static void
+fw_put_error(StringInfo out, const ErrorData *e)
+{
+	StringInfoData p;
+	const char *s[4] = {e->message, e->detail, e->hint, e->context};
+
+	initStringInfo(&p);
+	appendBinaryStringInfo(&p, (const char *) &e->sqlerrcode, sizeof(int));
+	for (int i = 0; i < 4; i++)
+	{
+		int32		len = s[i] ? (int32) strlen(s[i]) : -1;
+
+		appendBinaryStringInfo(&p, (const char *) &len, sizeof(len));
+		if (s[i])
+			appendBinaryStringInfo(&p, s[i], len);
+	}
+	fw_put(out, 'E', p.data, p.len, 0);
+}
+
+/*
+ * The worker: attach, connect, rebuild the alias map; then answer each
+ * message ('H' the header, 'B' a batch of records) until the backend
+ * detaches, or until a record's error was sent.
+ */
+void
+le_focus_worker_main(Datum arg)
+{
+	dsm_segment *seg;
+	shm_toc    *toc;
+	FwShared   *sh;
+	shm_mq_handle *in;
+	shm_mq_handle *out;
+	FocusState	st;
+	TupleDesc	tupdesc;
+	MemoryContext cxt;
+	MemoryContext msgcxt;
+	StringInfoData reply;
+	bool		failed = false;
+
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+	CurrentResourceOwner = ResourceOwnerCreate(NULL, "llm_econ focus typing");
+	seg = dsm_attach(DatumGetUInt32(arg));
+	if (seg == NULL)
+		proc_exit(0);			/* the load ended before this worker started */
+	toc = shm_toc_attach(LE_FW_MAGIC, dsm_segment_address(seg));
+	if (toc == NULL)
+		proc_exit(0);
+	sh = shm_toc_lookup(toc, FW_KEY_SHARED, false);
+	/* as a parallel worker connects: the session is in, whatever the database allows new sessions */
+	BackgroundWorkerInitializeConnectionByOid(sh->dbid, sh->userid, BGWORKER_BYPASS_ALLOWCONN);
+
+	cxt = AllocSetContextCreate(TopMemoryContext, "llm_econ focus typing", ALLOCSET_DEFAULT_SIZES);
+	msgcxt = AllocSetContextCreate(cxt, "llm_econ focus typing answer", ALLOCSET_DEFAULT_SIZES);
+	MemoryContextSwitchTo(cxt);
+	/* the typed columns' descriptor looks the types up: once, in a transaction */
+	StartTransactionCommand();
+	MemoryContextSwitchTo(cxt);
+	tupdesc = CreateTupleDescCopy(staged_tupdesc());
+	CommitTransactionCommand();
+	MemoryContextSwitchTo(cxt);
+	memset(&st, 0, sizeof(st));
+	st.aliases = alias_map_read(shm_toc_lookup(toc, FW_KEY_ALIASES, false), sh->alias_len, st.alias_lens);
+	st.rowcxt = AllocSetContextCreate(cxt, "llm_econ focus line", 0, 256 * 1024, 1024 * 1024);
+
+	shm_mq_set_sender(shm_toc_lookup(toc, FW_KEY_FROM, false), MyProc);
+	out = shm_mq_attach(shm_toc_lookup(toc, FW_KEY_FROM, false), seg, NULL);
+	shm_mq_set_receiver(shm_toc_lookup(toc, FW_KEY_TO, false), MyProc);
+	in = shm_mq_attach(shm_toc_lookup(toc, FW_KEY_TO, false), seg, NULL);
+
+	while (!failed)
+	{
+		Size		len;
+		void	   *data;
+		const char *p;
+		const char *end;
+
+		if (shm_mq_receive(in, &len, &data, false) != SHM_MQ_SUCCESS)
+			break;				/* the backend detached: the load is over */
+		CHECK_FOR_INTERRUPTS();
+		MemoryContextReset(msgcxt);
+		MemoryContextSwitchTo(msgcxt);
+		initStringInfo(&reply);
+		p = (const char *) data;
+		end = p + len;
+		PG_TRY();
+		{
+			if (*p == 'H')
+			{
+				int64		line;
+				int32		n;
+				le_csv		r;
+
+				p++;
+				memcpy(&line, p, sizeof(line));
+				p += sizeof(line);
+				memcpy(&st.in_len, p, sizeof(uint64));
+				p += sizeof(uint64);
+				memcpy(&st.out_len, p, sizeof(uint64));
+				p += sizeof(uint64);
+				memcpy(&n, p, sizeof(n));
+				p += sizeof(n);
+				MemoryContextSwitchTo(cxt);
+				st.what = pnstrdup(p, n);
+				p += n;
+				record_parse(p, (int) (end - p), st.what, line, &r, true);
+				st.ncols = header_names(&r, st.what, line, &st.names);
+				focus_header(&st, st.what);
+			}
+			else
+			{
+				for (p++; p < end;)
+				{
+					int64		line;
+					int32		n;
+					le_csv		r;
+					FocusIn		fi;
+					Datum		values[O__COUNT + 1];
+					bool		nulls[O__COUNT + 1];
+					MinimalTuple t;
+
+					memcpy(&line, p, sizeof(line));
+					p += sizeof(line);
+					memcpy(&n, p, sizeof(n));
+					p += sizeof(n);
+					MemoryContextReset(st.rowcxt);
+					MemoryContextSwitchTo(st.rowcxt);
+					/* as the backend counts what it read: the record and its line end */
+					st.in_len += n + 1;
+					record_parse(p, n, st.what, line, &r, true);
+					focus_check_record(&st, &r, line);
+					focus_in_of_record(&st, &r, line, &fi);
+					focus_type(&st, &fi, focus_record(&st, &r), values, nulls);
+					values[O__COUNT] = (Datum) 0;
+					nulls[O__COUNT] = true;
+					t = heap_form_minimal_tuple(tupdesc, values, nulls);
+					MemoryContextSwitchTo(msgcxt);
+					fw_put(&reply, 'T', (const char *) t, t->t_len, (uint32) n);
+					p += n;
+				}
+			}
+		}
+		PG_CATCH();
+		{
+			ErrorData  *e;
+
+			MemoryContextSwitchTo(msgcxt);
+			e = CopyErrorData();
+			FlushErrorState();
+			fw_put_error(&reply, e);
+			failed = true;
+		}
+		PG_END_TRY();
+		MemoryContextSwitchTo(msgcxt);
+		if (reply.len > 0 && shm_mq_send(out, reply.len, reply.data, false, true) != SHM_MQ_SUCCESS)
+			break;
+	}
+	proc_exit(0);
+}
+
+PG_FUNCTION_INFO_V1(le_focus_worker_lines_fn);
+
+/* _focus_worker_lines(): the lines of this session's last staged load that a background worker typed. */
+Datum
+le_focus_worker_lines_fn(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64(focus_worker_lines);
+}
+
 /* Start a load (in the current memory context, the load's): the alias map, the count table, the read. */
 static StagedRows *
 staged_rows_begin(const char *what, bool delete_read)
@@ -2325,6 +2993,13 @@ staged_rows_begin(const char *what, bool delete_read)
 	MemoryContextSwitchTo(cxt);
 	sr->st.aliases = load_aliases(sr->st.alias_lens);
 	staged_open(sr);
+	{
+		Relation	staging = table_open(get_relname_relid("focus_staging", get_namespace_oid("llm_econ", false)),
+										 AccessShareLock);
+
+		sr->staged_pages = RelationGetNumberOfBlocks(staging);
+		table_close(staging, AccessShareLock);
+	}
 	SPI_finish();
 	MemoryContextSwitchTo(cxt);
 	return sr;
@@ -2345,6 +3020,7 @@ staged_load_start(const char *what, bool delete_read)
 	focus_load_drop();
 	focus_load_cxt = AllocSetContextCreate(TopTransactionContext, "llm_econ focus load", ALLOCSET_DEFAULT_SIZES);
 	focus_load_subxact = GetCurrentSubTransactionId();
+	focus_worker_lines = 0;
 	old = MemoryContextSwitchTo(focus_load_cxt);
 	focus_load = staged_rows_begin(what, delete_read);
 	MemoryContextSwitchTo(old);
@@ -2370,6 +3046,22 @@ staged_next(StagedRows *sr, Datum *values, bool *nulls)
 
 		CHECK_FOR_INTERRUPTS();
 		MemoryContextReset(sr->st.rowcxt);
+		if (sr->fw && fw_ready(sr, false))
+		{
+			int			rec_len;
+
+			if (!fw_next(sr, values, nulls, &rec_len))
+			{
+				fw_stop(sr);
+				sr->streaming = false;
+				break;
+			}
+			sr->line_bytes = rec_len;
+			key_of_values(values, &k);
+			if (staged_count(sr, values, nulls, &k))
+				return true;
+			continue;
+		}
 		if (!staged_next_record(sr))
 		{
 			sr->streaming = false;
@@ -2382,7 +3074,14 @@ staged_next(StagedRows *sr, Datum *values, bool *nulls)
 			sr->st.ncols = header_names(&r, sr->st.what, sr->rec_start, &sr->st.names);
 			focus_header(&sr->st, sr->st.what);
 			sr->header_done = true;
+			sr->header = pnstrdup(sr->rec.data, sr->rec.len);
+			sr->header_len = sr->rec.len;
+			sr->header_line = sr->rec_start;
 			MemoryContextSwitchTo(old);
+			if ((le_focus_typing_worker == LE_FW_ON ||
+				 (le_focus_typing_worker == LE_FW_AUTO && sr->staged_pages >= LE_FW_MIN_PAGES)) && fw_start(sr) &&
+				le_focus_typing_worker == LE_FW_ON)
+				fw_ready(sr, true);
 			continue;
 		}
 		old = MemoryContextSwitchTo(sr->st.rowcxt);
@@ -2390,7 +3089,10 @@ staged_next(StagedRows *sr, Datum *values, bool *nulls)
 		focus_check_record(&sr->st, &r, sr->rec_start);
 		focus_in_of_record(&sr->st, &r, sr->rec_start, &in);
 		focus_type(&sr->st, &in, focus_record(&sr->st, &r), values, nulls);
+		MemoryContextSwitchTo(old);
+		sr->line_bytes = sr->rec.len;
 		memcpy(&k, in.digest, sizeof(k));
+		old = MemoryContextSwitchTo(sr->st.rowcxt);
 		if (staged_count(sr, values, nulls, &k))
 		{
 			MemoryContextSwitchTo(old);
@@ -2402,8 +3104,6 @@ staged_next(StagedRows *sr, Datum *values, bool *nulls)
 	for (;;)
 	{
 		ChargeKey	k;
-		char	   *hex;
-		uint8		digest[16];
 		bool		got;
 
 		CHECK_FOR_INTERRUPTS();
@@ -2427,10 +3127,7 @@ staged_next(StagedRows *sr, Datum *values, bool *nulls)
 		slot_getallattrs(sr->slot);
 		memcpy(values, sr->slot->tts_values, sizeof(Datum) * (O__COUNT + 1));
 		memcpy(nulls, sr->slot->tts_isnull, sizeof(bool) * (O__COUNT + 1));
-		hex = text_to_cstring(DatumGetTextPP(values[O_KEY]));
-		for (int i = 0; i < 16; i++)
-			digest[i] = (uint8) ((hex_digit(hex[2 * i]) << 4) | hex_digit(hex[2 * i + 1]));
-		memcpy(&k, digest, sizeof(k));
+		key_of_values(values, &k);
 		if (staged_count(sr, values, nulls, &k))
 		{
 			MemoryContextSwitchTo(old);
@@ -3064,7 +3761,7 @@ le_focus_staged_insert_fn(PG_FUNCTION_ARGS)
 		ExecMaterializeSlot(slot);
 		ResetPerTupleExprContext(estate);
 		nbuf++;
-		bytes += sr->rec.len;
+		bytes += sr->line_bytes;
 		if (nbuf == LE_FOCUS_MULTI || bytes >= LE_FOCUS_MULTI_BYTES)
 		{
 			spend_flush(estate, rri, slots, nbuf, bistate, &fks, &held);

@@ -1,13 +1,23 @@
-/* module.c: the loadable module's magic block and load-time setup of the plain-C core (interrupt hook, hash key). */
+/* module.c: the loadable module's magic block and load-time setup: the settings, and the plain-C core's interrupt hook and hash key. */
 #include "postgres.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "utils/guc.h"
+
+#include "llm_econ.h"
 
 #include "core/guard.h"
 
 PG_MODULE_MAGIC;
 
 void		_PG_init(void);
+
+static const struct config_enum_entry typing_worker_options[] = {
+	{"off", LE_FW_OFF, false},
+	{"auto", LE_FW_AUTO, false},
+	{"on", LE_FW_ON, false},
+	{NULL, 0, false}
+};
 
 /* The core's long loops land here: statement_timeout, cancel and terminate stop them. */
 static void
@@ -17,7 +27,7 @@ le_interrupt(void)
 }
 
 /*
- * Load time: the core reaches CHECK_FOR_INTERRUPTS through its hook, and its
+ * Load time: the settings; the core reaches CHECK_FOR_INTERRUPTS through its hook, and its
  * hash tables get a random key of this backend (guard.h), so catalog rows
  * crafted to collide under one key do not collide here.
  */
@@ -25,6 +35,14 @@ void
 _PG_init(void)
 {
 	unsigned char seed[16];
+
+	DefineCustomEnumVariable("llm_econ.focus_typing_worker",
+							 "Whether load_focus types a large staged file in a background worker.",
+							 "auto: when focus_staging takes at least 1 MB; on: whatever the size; off: never.  "
+							 "Without a free worker (max_worker_processes) the session types the lines itself.",
+							 &le_focus_typing_worker, LE_FW_AUTO, typing_worker_options,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	MarkGUCPrefixReserved("llm_econ");
 
 	le_interrupt_hook = le_interrupt;
 	if (pg_strong_random(seed, sizeof(seed)))

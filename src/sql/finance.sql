@@ -367,6 +367,11 @@ AS 'MODULE_PATHNAME', 'le_focus_staged_done_fn' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION llm_econ._focus_staged_done() IS
   'internal: NULL while the load _focus_staged_rows began has lines left, else how many lines it read (then the load is dropped); 0 when no load is in progress';
 
+CREATE FUNCTION llm_econ._focus_worker_lines() RETURNS bigint
+AS 'MODULE_PATHNAME', 'le_focus_worker_lines_fn' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION llm_econ._focus_worker_lines() IS
+  'internal: how many lines of this session''s last staged FOCUS load a background worker typed (llm_econ.focus_typing_worker); 0 when the session typed them all';
+
 CREATE FUNCTION llm_econ._focus_staged_periods(what text,
     OUT provider text, OUT billing_account_id text, OUT billing_period_start timestamptz)
 RETURNS SETOF record ROWS 2
