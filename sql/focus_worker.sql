@@ -17,16 +17,17 @@ CREATE TEMP VIEW stored AS
     FROM spend;
 CREATE TEMP TABLE sample_raw (n serial, line text);
 \copy sample_raw (line) FROM 'test/data/focus/focus_1.0_sample_1000.csv' WITH (FORMAT csv, DELIMITER E'\x1f', QUOTE E'\x1e')
--- big(lines): a file of GPU lines, each a new charge (some repeated: occurrences), with GPU-hours
+-- big_raw: a file of GPU lines with GPU-hours; lines 11,001-12,000 repeat lines 1-1,000 (the
+-- same charges again: occurrence 2)
 CREATE TEMP TABLE big_raw (n int, line text);
 INSERT INTO big_raw VALUES (0, 'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,'
                                'SkuPriceDetails,ConsumedQuantity,ConsumedUnit,ResourceId,Tags');
 INSERT INTO big_raw
   SELECT i, format('%s.%s,%s,2025-04-%s 00:00:00,2025-04-%s 01:00:00Z,AWS,"{""InstanceType"": ""p5.48xlarge""}",'
                    '%s,Hours,i-%s,"{""run_id"": ""run-%s"", ""team"": ""llm""}"',
-                   i % 97, i % 10, i % 13, lpad((1 + i % 28)::text, 2, '0'), lpad((1 + i % 28)::text, 2, '0'),
-                   1 + i % 3, i % 5000, i % 7)
-    FROM generate_series(1, 12000) AS i;
+                   j % 97, j % 10, j % 13, lpad((1 + j % 28)::text, 2, '0'), lpad((1 + j % 28)::text, 2, '0'),
+                   1 + j % 3, j, j % 7)
+    FROM generate_series(1, 12000) AS i, LATERAL (SELECT i % 11000 AS j) AS k;
 -- load_as(setting, lines, source): big_raw's header and first lines staged, then loaded with the
 -- setting; the load's counts and how many lines the worker typed
 CREATE FUNCTION pg_temp.load_as(setting text, lines int, src text,
@@ -38,7 +39,9 @@ BEGIN
   by_worker := llm_econ._focus_worker_lines();
 END $$;
 
--- 1. The setting: auto by default, three values, nothing else.
+-- 1. The setting: auto by default, three values, nothing else (it exists once the module is
+-- loaded, by any of its C functions; a SET before that is kept and checked then).
+SELECT _focus_worker_lines() AS by_worker;
 SHOW llm_econ.focus_typing_worker;
 SELECT pg_temp.error_report($$SET llm_econ.focus_typing_worker = sometimes$$);
 
@@ -61,9 +64,9 @@ SELECT (SELECT count(*) FROM (SELECT * FROM by_session EXCEPT ALL SELECT * FROM 
 DELETE FROM spend;
 DROP TABLE by_session;
 
--- 3. 12,000 GPU lines: off, on, and auto, which types the first 1,000 lines itself and hands the
--- rest to a worker once it is ready (how many it gets depends on how soon it is).  The same rows
--- each time.
+-- 3. 12,000 GPU lines: off, on, and auto, which starts a worker when focus_staging takes at
+-- least 1 MB (these lines do) and types in the session until it is ready (how many lines the
+-- worker gets depends on how soon that is).  The same rows each time.
 SELECT * FROM pg_temp.load_as('off', 12000, 'big');
 CREATE TEMP TABLE by_session AS SELECT * FROM stored;
 DELETE FROM spend;
@@ -73,7 +76,7 @@ SELECT (SELECT count(*) FROM (SELECT * FROM by_session EXCEPT ALL SELECT * FROM 
        (SELECT count(*) FILTER (WHERE occurrence > 1) FROM stored) AS repeated,
        (SELECT sum(gpu_hours) FROM stored) AS gpu_hours;
 DELETE FROM spend;
-SELECT inserted, skipped, by_worker BETWEEN 0 AND 11000 AS worker_after_1000
+SELECT inserted, skipped, by_worker BETWEEN 0 AND 12000 AS some_by_worker
   FROM pg_temp.load_as('auto', 12000, 'big');
 SELECT (SELECT count(*) FROM (SELECT * FROM by_session EXCEPT ALL SELECT * FROM stored) AS d) AS only_session,
        (SELECT count(*) FROM (SELECT * FROM stored EXCEPT ALL SELECT * FROM by_session) AS d) AS only_worker;

@@ -47,6 +47,7 @@
 #include "utils/datetime.h"
 #include "utils/fmgroids.h"
 #include "utils/formatting.h"
+#include "utils/guc.h"
 #include "utils/hsearch.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
@@ -1108,9 +1109,9 @@ alias_map_create(void)
 	return hash_create("llm_econ focus aliases", 256, &ctl, HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
 }
 
-/* Add a lower-case machine type to the map, its texts in the current memory context (the map's). */
+/* Add a lower-case machine type to the map, its texts in cxt (the map's). */
 static void
-alias_add(HTAB *h, uint64 *lens, const char *low, const char *alias, const char *sku, int32 gpus)
+alias_add(HTAB *h, MemoryContext cxt, uint64 *lens, const char *low, const char *alias, const char *sku, int32 gpus)
 {
 	AliasEntry *e;
 	bool		found;
@@ -1119,8 +1120,8 @@ alias_add(HTAB *h, uint64 *lens, const char *low, const char *alias, const char 
 		return;
 	e = hash_search(h, low, HASH_ENTER, &found);
 	lens[strlen(low) >> 6] |= UINT64CONST(1) << (strlen(low) & 63);
-	e->alias = pstrdup(alias);
-	e->sku = pstrdup(sku);
+	e->alias = MemoryContextStrdup(cxt, alias);
+	e->sku = MemoryContextStrdup(cxt, sku);
 	e->gpus = gpus;
 }
 
@@ -1128,6 +1129,7 @@ alias_add(HTAB *h, uint64 *lens, const char *low, const char *alias, const char 
 static HTAB *
 load_aliases(uint64 *lens)
 {
+	MemoryContext cxt = CurrentMemoryContext;	/* SPI_execute returns in SPI's */
 	HTAB	   *h = alias_map_create();
 
 	if (SPI_execute("SELECT pg_catalog.lower(a.alias), a.alias, a.sku, a.gpus_per_instance "
@@ -1139,7 +1141,7 @@ load_aliases(uint64 *lens)
 		TupleDesc	d = SPI_tuptable->tupdesc;
 		bool		isnull;
 
-		alias_add(h, lens, SPI_getvalue(t, d, 1), SPI_getvalue(t, d, 2), SPI_getvalue(t, d, 3),
+		alias_add(h, cxt, lens, SPI_getvalue(t, d, 1), SPI_getvalue(t, d, 2), SPI_getvalue(t, d, 3),
 				  DatumGetInt32(SPI_getbinval(t, d, 4, &isnull)));
 	}
 	SPI_freetuptable(SPI_tuptable);
@@ -2372,9 +2374,10 @@ staged_tupdesc(void)
  * inserting in file order, so what a load stores, and every error it raises,
  * is the same as when it types the lines itself.  The worker connects to the
  * database as the session's login role (for its encoding and locale, which
- * lower-casing provider names uses), holds no snapshot, and exits when the
- * backend detaches from the queues: at the end of the load, at an error or
- * cancel, or when the backend exits.
+ * lower-casing provider names uses), takes the session's lc_messages (the
+ * language of PostgreSQL's input errors), holds no snapshot, and exits when
+ * the backend detaches from the queues: at the end of the load, at an error
+ * or cancel, or when the backend exits.
  *
  * llm_econ.focus_typing_worker: auto (the default) registers the worker
  * when the header is read if focus_staging takes at least LE_FW_MIN_PAGES
@@ -2402,6 +2405,7 @@ typedef struct FwShared
 	Oid			dbid;
 	Oid			userid;
 	Size		alias_len;
+	char		lc_messages[256];	/* the session's, so that errors read the same ("" when longer) */
 } FwShared;
 
 /* toc keys */
@@ -2486,7 +2490,7 @@ alias_map_read(const char *p, Size len, uint64 *lens)
 		alias = key + strlen(key) + 1;
 		sku = alias + strlen(alias) + 1;
 		p = sku + strlen(sku) + 1;
-		alias_add(h, lens, key, alias, sku, gpus);
+		alias_add(h, CurrentMemoryContext, lens, key, alias, sku, gpus);
 	}
 	return h;
 }
@@ -2546,6 +2550,12 @@ fw_start(StagedRows *sr)
 	sh->dbid = MyDatabaseId;
 	sh->userid = GetAuthenticatedUserId();
 	sh->alias_len = aliases.len;
+	{
+		const char *lc = GetConfigOption("lc_messages", true, false);
+
+		if (lc && strlen(lc) < sizeof(sh->lc_messages))
+			strlcpy(sh->lc_messages, lc, sizeof(sh->lc_messages));
+	}
 	shm_toc_insert(toc, FW_KEY_SHARED, sh);
 	fw->to_mq = shm_mq_create(shm_toc_allocate(toc, LE_FW_QUEUE), LE_FW_QUEUE);
 	shm_toc_insert(toc, FW_KEY_TO, fw->to_mq);
@@ -2850,6 +2860,8 @@ le_focus_worker_main(Datum arg)
 	/* as a parallel worker connects: the session is in, whatever the database allows new sessions */
 	BackgroundWorkerInitializeConnectionByOid(sh->dbid, sh->userid, BGWORKER_BYPASS_ALLOWCONN);
 
+	if (sh->lc_messages[0])
+		SetConfigOption("lc_messages", sh->lc_messages, PGC_SUSET, PGC_S_SESSION);
 	cxt = AllocSetContextCreate(TopMemoryContext, "llm_econ focus typing", ALLOCSET_DEFAULT_SIZES);
 	msgcxt = AllocSetContextCreate(cxt, "llm_econ focus typing answer", ALLOCSET_DEFAULT_SIZES);
 	MemoryContextSwitchTo(cxt);
