@@ -42,7 +42,6 @@ _PG_init(void)
 							 "Without a free worker (max_worker_processes) the session types the lines itself.",
 							 &le_focus_typing_worker, LE_FW_AUTO, typing_worker_options,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
-	MarkGUCPrefixReserved("llm_econ");
 
 	le_interrupt_hook = le_interrupt;
 	if (pg_strong_random(seed, sizeof(seed)))
