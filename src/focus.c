@@ -2754,7 +2754,7 @@ fw_raise(const char *p)
 	e.context = s[3];
 	e.filename = __FILE__;
 	e.lineno = __LINE__;
-	e.funcname = PG_FUNCNAME_MACRO;
+	e.funcname = __func__;
 	e.assoc_context = CurrentMemoryContext;
 	ThrowErrorData(&e);
 	elog(ERROR, "an error of the typing worker was not raised");	/* ThrowErrorData returns for less than ERROR only */
