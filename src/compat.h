@@ -34,6 +34,16 @@
 #endif
 
 /*
+ * A minimal tuple of values (focus.c's typing worker).  PostgreSQL 18 added the bytes to reserve
+ * before the tuple as a fourth argument.
+ */
+#if PG_VERSION_NUM >= 180000
+#define le_form_minimal_tuple(tupdesc, values, isnull) heap_form_minimal_tuple((tupdesc), (values), (isnull), 0)
+#else
+#define le_form_minimal_tuple(tupdesc, values, isnull) heap_form_minimal_tuple((tupdesc), (values), (isnull))
+#endif
+
+/*
  * Executor calls of the C insert path (focus.c).  Macros, so that this header needs no
  * executor headers; the caller includes them.
  *

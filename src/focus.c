@@ -3064,7 +3064,7 @@ le_focus_worker_main(Datum arg)
 					focus_type(&st, &fi, focus_record(&st, &r), values, nulls);
 					values[O__COUNT] = (Datum) 0;
 					nulls[O__COUNT] = true;
-					t = heap_form_minimal_tuple(tupdesc, values, nulls);
+					t = le_form_minimal_tuple(tupdesc, values, nulls);
 					MemoryContextSwitchTo(msgcxt);
 					fw_put(&reply, 'T', (const char *) t, t->t_len, (uint32) n);
 					fw_extend_count(&extend, t->t_len);
