@@ -8,8 +8,9 @@
 # For each size: \copy into focus_staging, then load_focus() in the same session, as the README's
 # recipe does (SESSION=new: in a new session, which first touches the shared buffers and the
 # catalog caches), its wall and backend CPU time, the backend's peak private memory (its RssAnon,
-# sampled every 50 ms during the load: what it allocated, not the shared buffers it touched) and
-# its peak resident memory (VmHWM, shared buffers touched included), loading the same file again
+# sampled every 50 ms during the load: what it allocated, not the shared buffers it touched), its
+# typing worker's (llm_econ.focus_typing_worker) peak private memory and CPU time, the backend's
+# peak resident memory (VmHWM, shared buffers touched included), loading the same file again
 # (every line skipped: the re-import path), and, for comparison, copying the same rows from
 # spend into a copy of spend (INSERT ... SELECT: heap, indexes, WAL, no parsing; its index
 # entries go in row by row); then the goal of issue 13 (load_focus at >= 50,000 lines/s) as met
