@@ -2386,9 +2386,10 @@ staged_tupdesc(void)
  * when the header is read if focus_staging takes at least LE_FW_MIN_PAGES
  * (a worker is ready about 20 ms later, as long as a few hundred lines take
  * to load), and types on in the backend until it is ready; on registers it
- * whatever the size and waits for it; off never.  When no
- * worker can be registered (max_worker_processes in use) or it cannot
- * connect, the backend types every line, as with off.
+ * whatever the size and waits for it; off never.  The worker is counted as
+ * a parallel worker (max_parallel_workers, within max_worker_processes), the
+ * pool PostgreSQL keeps for per-statement helpers; when none is free, or it
+ * cannot connect, the backend types every line, as with off.
  */
 int			le_focus_typing_worker = LE_FW_AUTO;
 
@@ -2563,6 +2564,8 @@ fw_start(StagedRows *sr)
 			strlcpy(sh->lc_messages, lc, sizeof(sh->lc_messages));
 	}
 #if PG_VERSION_NUM < 160000
+	/* only for the C insert path, which inserts into spend's heap here (not Citus's, not a partition's) */
+	if (sr->delete_read)
 	{
 		Oid			relid = get_relname_relid("spend", get_namespace_oid("llm_econ", false));
 
@@ -2598,7 +2601,8 @@ fw_start(StagedRows *sr)
 	sr->fw = fw;
 
 	memset(&w, 0, sizeof(w));
-	w.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	/* a per-statement helper, as parallel query's workers are: from their pool (max_parallel_workers) */
+	w.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION | BGWORKER_CLASS_PARALLEL;
 	w.bgw_start_time = BgWorkerStart_ConsistentState;
 	w.bgw_restart_time = BGW_NEVER_RESTART;
 	snprintf(w.bgw_library_name, BGW_MAXLEN, "llm_econ");
