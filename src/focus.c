@@ -3088,11 +3088,11 @@ le_focus_worker_main(Datum arg)
 		}
 		PG_END_TRY();
 		MemoryContextSwitchTo(msgcxt);
-		if (reply.len > 0 && shm_mq_send(out, reply.len, reply.data, false, true) != SHM_MQ_SUCCESS)
-			break;
-		/* while the backend inserts these lines: the pages for them */
+		/* the pages for these lines, before the backend gets them: it then finds them in the map */
 		if (!failed)
 			fw_extend_add(&extend);
+		if (reply.len > 0 && shm_mq_send(out, reply.len, reply.data, false, true) != SHM_MQ_SUCCESS)
+			break;
 	}
 	if (extend.rel)
 		relation_close(extend.rel, NoLock);

@@ -45,6 +45,11 @@ $PSQL -c "CREATE EXTENSION llm_econ"
 # SELECT that follows them.  3 GB of WAL messages, then a checkpoint keeps their segments for reuse.
 $PSQL -At -c "SELECT count(pg_logical_emit_message(false, 'bench', repeat('x', 1048576))) FROM generate_series(1, 3072)" \
   -c "CHECKPOINT" >/dev/null
+# Each timed step starts with nothing left for the kernel to write back (sync): the warm-up's WAL,
+# an earlier step's 2-3 GB of heap, WAL and staged pages, and the \copy just before a load were
+# otherwise written back during the next step (the first size was measured while 3 GB of WAL
+# went to disk) and the figures depended on the order of the steps.
+sync
 # sample.sh PID OUT FLAG: while file FLAG exists, the largest RssAnon (kB) of process PID and of
 # its typing worker (the background process titled "llm_econ focus typing for PID PID", looked
 # for until it shows), and the worker's last CPU ticks seen, into OUT
@@ -91,6 +96,7 @@ timed_load() {
 SELECT pg_backend_pid() AS pid \gset
 \setenv BPID :pid
 $( [ "$SESSION" = new ] || printf "SELECT 'c0', extract(epoch FROM clock_timestamp());\n%s\nSELECT 'c1', extract(epoch FROM clock_timestamp());" "$copy" )
+\! sync
 \! awk '{print "cpu0", \$14 + \$15}' /proc/\$BPID/stat; touch $DIR/sampling; (bash $DIR/sample.sh \$BPID $DIR/anon $DIR/sampling &)
 SELECT 'start', extract(epoch FROM clock_timestamp());
 SELECT 'lines', inserted, skipped FROM llm_econ.load_focus(source => 'bench');
@@ -124,6 +130,7 @@ SET client_min_messages = warning;
 DROP TABLE IF EXISTS spend_floor;
 CREATE TABLE spend_floor (LIKE llm_econ.spend INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING INDEXES);
 CHECKPOINT;
+\! sync
 SELECT extract(epoch FROM clock_timestamp()) AS t0 \gset
 INSERT INTO spend_floor SELECT * FROM llm_econ.spend;
 SELECT 'floor', extract(epoch FROM clock_timestamp()) - :t0;
