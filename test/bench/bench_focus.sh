@@ -11,7 +11,8 @@
 # sampled every 50 ms during the load: what it allocated, not the shared buffers it touched), its
 # typing worker's (llm_econ.focus_typing_worker) peak private memory and CPU time, the backend's
 # peak resident memory (VmHWM, shared buffers touched included), loading the same file again
-# (every line skipped: the re-import path), and, for comparison, copying the same rows from
+# (every line skipped: the re-import path), and, for comparison, loading it with the session
+# typing every line (llm_econ.focus_typing_worker = off) and copying the same rows from
 # spend into a copy of spend (INSERT ... SELECT: heap, indexes, WAL, no parsing; its index
 # entries go in row by row); then the goal of issue 13 (load_focus at >= 50,000 lines/s) as met
 # or missed, and the rate of the lines past the previous size.  Also import_focus() on the text
@@ -83,7 +84,7 @@ ticks=$(getconf CLK_TCK)
 # timed_load N OUT FILE: \copy FILE into focus_staging (in this session, or in one before it with
 # SESSION=new), then load_focus() of what is staged: the session's pid, the copy's wall time, CPU
 # ticks before and after the load, its wall time, peak memory; the lines read (inserted +
-# skipped) must be N
+# skipped) must be N.  WORKER (default auto) is llm_econ.focus_typing_worker for the load.
 timed_load() {
   local copy="\\copy llm_econ.focus_staging (line) FROM '$3' WITH (FORMAT csv, DELIMITER E'\\x1f', QUOTE E'\\x1e')"
   if [ "$SESSION" = new ]; then
@@ -98,6 +99,7 @@ SELECT pg_backend_pid() AS pid \gset
 $( [ "$SESSION" = new ] || printf "SELECT 'c0', extract(epoch FROM clock_timestamp());\n%s\nSELECT 'c1', extract(epoch FROM clock_timestamp());" "$copy" )
 \! sync
 \! awk '{print "cpu0", \$14 + \$15}' /proc/\$BPID/stat; touch $DIR/sampling; (bash $DIR/sample.sh \$BPID $DIR/anon $DIR/sampling &)
+SET llm_econ.focus_typing_worker = ${WORKER:-auto};
 SELECT 'start', extract(epoch FROM clock_timestamp());
 SELECT 'lines', inserted, skipped FROM llm_econ.load_focus(source => 'bench');
 SELECT 'end', extract(epoch FROM clock_timestamp());
@@ -111,7 +113,7 @@ wall() { awk -F'[| ]' '/^start/ {s = $2} /^end/ {e = $2} END {print e - s}' "$1"
 copywall() { awk -F'|' '/^c0/ {s = $2} /^c1/ {e = $2} END {print e - s}' "$1"; }
 cpu() { awk -v t="$ticks" '/^cpu0/ {a = $2} /^cpu1/ {b = $2} END {print (b - a) / t}' "$1"; }
 for n in $SIZES; do
-  for f in copy load cpu hwm anon wanon wcpu floor reload recpu; do : > "$DIR/$f.t"; done
+  for f in copy load cpu hwm anon wanon wcpu floor reload recpu off offcpu; do : > "$DIR/$f.t"; done
   for r in $(seq "$REPS"); do
     $PSQL -c "TRUNCATE llm_econ.spend, llm_econ.focus_staging" -c "VACUUM llm_econ.focus_staging" -c "CHECKPOINT"
     timed_load "$n" "$DIR/one" "$DIR/f$n.csv"
@@ -124,6 +126,10 @@ for n in $SIZES; do
     # the same file again: every line is a charge already stored (the re-import path, all skipped)
     timed_load "$n" "$DIR/two" "$DIR/f$n.csv"
     wall "$DIR/two" >> "$DIR/reload.t"; cpu "$DIR/two" >> "$DIR/recpu.t"
+    # for comparison: the same file loaded with the session typing every line (no worker)
+    $PSQL -c "TRUNCATE llm_econ.spend, llm_econ.focus_staging" -c "VACUUM llm_econ.focus_staging" -c "CHECKPOINT"
+    WORKER=off timed_load "$n" "$DIR/three" "$DIR/f$n.csv"
+    wall "$DIR/three" >> "$DIR/off.t"; cpu "$DIR/three" >> "$DIR/offcpu.t"
     # for comparison: the same typed rows copied into a table like spend (same columns and indexes)
     $PSQL -At <<EOF | awk -F'|' '/^floor/ {print $2}' >> "$DIR/floor.t"
 SET client_min_messages = warning;
@@ -140,11 +146,13 @@ EOF
   copy=$(median < "$DIR/copy.t"); load=$(median < "$DIR/load.t"); cpu=$(median < "$DIR/cpu.t")
   hwm=$(median < "$DIR/hwm.t"); anon=$(median < "$DIR/anon.t"); floor=$(median < "$DIR/floor.t")
   wanon=$(median < "$DIR/wanon.t"); wcpu=$(median < "$DIR/wcpu.t")
+  off=$(median < "$DIR/off.t"); offcpu=$(median < "$DIR/offcpu.t")
   reload=$(median < "$DIR/reload.t"); recpu=$(median < "$DIR/recpu.t")
-  awk -v n="$n" -v c="$copy" -v l="$load" -v u="$cpu" -v h="$hwm" -v a="$anon" -v wa="$wanon" -v wu="$wcpu" -v f="$floor" -v rl="$reload" -v ru="$recpu" 'BEGIN {
+  awk -v n="$n" -v c="$copy" -v l="$load" -v u="$cpu" -v h="$hwm" -v a="$anon" -v wa="$wanon" -v wu="$wcpu" -v o="$off" -v ou="$offcpu" -v f="$floor" -v rl="$reload" -v ru="$recpu" 'BEGIN {
     printf "== %d lines (%d reps, medians)\n", n, '"$REPS"'
     printf "  \\copy into focus_staging   %7.2f s  %8.0f lines/s\n", c, n / c
     printf "  load_focus()               %7.2f s  %8.0f lines/s  (backend CPU %.2f s: %.0f lines/CPU-s; its typing worker %.2f s)\n", l, n / l, u, n / u, wu
+    printf "  load_focus(), worker off   %7.2f s  %8.0f lines/s  (backend CPU %.2f s); off / with the worker = %.2f\n", o, n / o, ou, o / l
     printf "  staged path, total         %7.2f s  %8.0f lines/s\n", c + l, n / (c + l)
     printf "  load_focus() again (skips) %7.2f s  %8.0f lines/s  (backend CPU %.2f s: %.0f lines/CPU-s)\n", rl, n / rl, ru, n / ru
     printf "  INSERT ... SELECT of them  %7.2f s  %8.0f lines/s; load_focus / INSERT ... SELECT = %.2f\n", f, n / f, l / f
