@@ -2676,6 +2676,16 @@ fw_ready(StagedRows *sr, bool wait)
 	return true;
 }
 
+/* The worker went away before it answered (terminated, or out of memory): the load fails. */
+le_noreturn static void
+fw_stopped(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_SYSTEM_ERROR),
+			 errmsg("the background worker typing the staged lines stopped"),
+			 errhint("Set llm_econ.focus_typing_worker to off to type them in this session.")));
+}
+
 /*
  * Send the worker the next batches of records, up to LE_FW_AHEAD unanswered:
  * without waiting while it has one to type (a full queue then means it is
@@ -2723,10 +2733,7 @@ fw_pump(StagedRows *sr)
 		if (res == SHM_MQ_WOULD_BLOCK)
 			return;
 		if (res != SHM_MQ_SUCCESS)
-			ereport(ERROR,
-					(errcode(ERRCODE_SYSTEM_ERROR),
-					 errmsg("the background worker typing the staged lines stopped"),
-					 errhint("Set llm_econ.focus_typing_worker to off to type them in this session.")));
+			fw_stopped();
 		fw->pending = false;
 		fw->ahead++;
 	}
@@ -2804,10 +2811,7 @@ fw_next(StagedRows *sr, Datum *values, bool *nulls, int *rec_len)
 			return false;
 		res = shm_mq_receive(fw->from, &len, &data, false);
 		if (res != SHM_MQ_SUCCESS)
-			ereport(ERROR,
-					(errcode(ERRCODE_SYSTEM_ERROR),
-					 errmsg("the background worker typing the staged lines stopped"),
-					 errhint("Set llm_econ.focus_typing_worker to off to type them in this session.")));
+			fw_stopped();
 		fw->ahead--;
 		ExecClearTuple(fw->slot);
 		if (len > fw->reply_cap)
