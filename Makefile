@@ -34,6 +34,7 @@ OBJS = \
 	src/skypilot.o \
 	src/bill_fmgr.o \
 	src/focus.o \
+	src/focus_worker.o \
 	src/step_fmgr.o \
 	src/plan_fmgr.o
 

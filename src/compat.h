@@ -34,7 +34,7 @@
 #endif
 
 /*
- * A minimal tuple of values (focus.c's typing worker).  PostgreSQL 18 added the bytes to reserve
+ * A minimal tuple of values (focus_worker.c's typing worker).  PostgreSQL 18 added the bytes to reserve
  * before the tuple as a fourth argument.
  */
 #if PG_VERSION_NUM >= 180000

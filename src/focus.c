@@ -1,5 +1,5 @@
-/* focus.c: FOCUS billing exports (CSV text or staged lines) as typed spend rows, each with its charge identity, and the staged file inserted into spend from C; CSV text as rows of jsonb. */
-#include "llm_econ.h"
+/* focus.c: FOCUS billing exports (CSV text or staged lines) as typed spend rows, each with its charge identity, and the staged file inserted into spend from C; CSV text as rows of jsonb (the typing worker: focus_worker.c). */
+#include "focus.h"
 
 #include <math.h>
 
@@ -8,7 +8,6 @@
 #include "core/charge.h"
 #include "access/genam.h"
 #include "access/heapam.h"
-#include "access/heaptoast.h"
 #include "access/htup_details.h"
 #include "access/nbtree.h"
 #include "access/table.h"
@@ -33,17 +32,8 @@
 #include "optimizer/optimizer.h"
 #include "parser/parse_relation.h"
 #include "pgstat.h"
-#include "postmaster/bgworker.h"
 #include "rewrite/rewriteHandler.h"
 #include "storage/bufmgr.h"
-#include "storage/dsm.h"
-#include "storage/freespace.h"
-#include "storage/lmgr.h"
-#include "storage/ipc.h"
-#include "storage/proc.h"
-#include "storage/shm_mq.h"
-#include "storage/shm_toc.h"
-#include "tcop/tcopprot.h"
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -109,8 +99,8 @@ csv_error(const le_csv *r, const char *what, long line_offset)
  * LE_NAME_MAX bytes each, at most LE_CSV_MAX_COLUMNS, unique ignoring case;
  * O(n log n), so a crafted header cannot stall the backend).
  */
-static int
-header_names(const le_csv *r, const char *what, long line, char ***names)
+int
+le_header_names(const le_csv *r, const char *what, long line, char ***names)
 {
 	char	  **n;
 	int			col,
@@ -175,7 +165,7 @@ read_header(le_csv *r, const char *what, char ***names)
 				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
 				 errmsg("%s is empty", what),
 				 errdetail("A header line with the column names is required.")));
-	return header_names(r, what, r->rec_line, names);
+	return le_header_names(r, what, r->rec_line, names);
 }
 
 PG_FUNCTION_INFO_V1(le_csv_header_fn);
@@ -393,51 +383,6 @@ le_csv_records_fn(PG_FUNCTION_ARGS)
 /* FOCUS lines typed                                                        */
 /* ======================================================================== */
 
-/*
- * The FOCUS columns read here (FOCUS 1.0-1.3 names; x_ columns are the
- * extension columns some exporters write).  Any other column stays in record.
- */
-typedef enum FocusCol
-{
-	FC_BILLED_COST,
-	FC_EFFECTIVE_COST,
-	FC_LIST_COST,
-	FC_CONTRACTED_COST,
-	FC_CHARGE_PERIOD_START,
-	FC_CHARGE_PERIOD_END,
-	FC_BILLING_PERIOD_START,
-	FC_BILLING_PERIOD_END,
-	FC_PROVIDER_NAME,
-	FC_SERVICE_PROVIDER_NAME,
-	FC_HOST_PROVIDER_NAME,
-	FC_BILLING_ACCOUNT_ID,
-	FC_SUB_ACCOUNT_ID,
-	FC_BILLING_CURRENCY,
-	FC_CHARGE_CATEGORY,
-	FC_CHARGE_CLASS,
-	FC_CHARGE_FREQUENCY,
-	FC_CHARGE_DESCRIPTION,
-	FC_SERVICE_NAME,
-	FC_SERVICE_CATEGORY,
-	FC_SKU_ID,
-	FC_SKU_PRICE_ID,
-	FC_SKU_PRICE_DETAILS,
-	FC_RESOURCE_ID,
-	FC_REGION_ID,
-	FC_REGION,
-	FC_AVAILABILITY_ZONE,
-	FC_PRICING_CATEGORY,
-	FC_PRICING_QUANTITY,
-	FC_PRICING_UNIT,
-	FC_CONSUMED_QUANTITY,
-	FC_CONSUMED_UNIT,
-	FC_COMMITMENT_DISCOUNT_ID,
-	FC_ALLOCATED_METHOD_ID,
-	FC_ALLOCATED_RESOURCE_ID,
-	FC_TAGS,
-	FC_X_RUN_ID,
-	FC__COUNT
-} FocusCol;
 
 static const char *const focus_col_names[FC__COUNT] = {
 	"BilledCost", "EffectiveCost", "ListCost", "ContractedCost",
@@ -469,73 +414,6 @@ static const FocusCol focus_identity[] = {
 	FC_ALLOCATED_METHOD_ID, FC_ALLOCATED_RESOURCE_ID
 };
 
-/*
- * The last text read of a period column and what it gave (files repeat the
- * billing period on every line, and a charge period on many): the same text
- * is not parsed again.  Texts longer than the buffer are always parsed.
- */
-typedef struct TimeMemo
-{
-	int			len;			/* -1: nothing kept */
-	char		text[48];
-	int64		value;
-	char		norm[MAXINT8LEN + 1];
-} TimeMemo;
-
-/* The period columns, consecutive in FocusCol: ChargePeriodStart/End, BillingPeriodStart/End. */
-#define LE_TIME_COLS 4
-
-/* One line's values of the columns above (NULL = absent or NULL). */
-typedef struct FocusIn
-{
-	const char *v[FC__COUNT];
-	int			len[FC__COUNT];
-	long		line;
-	const char *what;
-	/* identities already computed while typing (NULL: charge_key computes them) */
-	const char *norm[FC__COUNT];
-	Jsonb	   *tags;
-	bool		tags_parsed;
-	const char *provkey;		/* the provider key (NULL: charge_key computes it) */
-	struct TimeMemo *times;		/* the last time read per period column (NULL: none kept) */
-	uint8		digest[16];		/* the charge identity, binary (set by focus_type) */
-} FocusIn;
-
-/* A GPU machine type of gpu_sku_alias with its GPU count. */
-typedef struct AliasEntry
-{
-	char		key[128];		/* lower-case alias (hash key) */
-	char	   *alias;
-	char	   *sku;
-	int32		gpus;
-} AliasEntry;
-
-/* Per-call state: header positions, alias map, constants. */
-typedef struct FocusState
-{
-	int			pos[FC__COUNT];	/* header index of each known column, -1 if absent */
-	char	  **names;
-	int			ncols;
-	int		   *order;			/* columns in jsonb key order (length, then bytes) */
-	int		   *name_len;		/* bytes of each header name */
-	bool		distinct_names; /* no header name twice, so record_jsonb_flat may write record (header_names
-								 * refuses a name twice: this keeps that precondition checked here) */
-	char	   *recmode;		/* per column: what record keeps of it (LE_REC_*) */
-	size_t		names_len;		/* bytes of all header names */
-	size_t		in_len;			/* bytes of input read so far (the whole text for a text) */
-	size_t		out_len;		/* bytes the records' keys and values take so far */
-	HTAB	   *aliases;
-	uint64		alias_lens[2];	/* bit k: an alias is k bytes long (k < 128) */
-	struct
-	{
-		int			len;		/* bytes of text; -1 (or 0 before the first line): none kept */
-		char		text[64];	/* the last provider name read */
-		char		key[64];	/* its provider_key */
-	}			prov;
-	const char *what;
-	MemoryContext rowcxt;
-	TimeMemo	times[LE_TIME_COLS];
-} FocusState;
 
 /* The CONTEXT of an error about one field: the line and the column (call inside ereport). */
 static int
@@ -1099,9 +977,9 @@ charge_key(const FocusIn *in)
 	return charge_key_digest(in, digest);
 }
 
-/* An empty alias map (alias_add fills it), in the current memory context. */
-static HTAB *
-alias_map_create(void)
+/* An empty alias map (le_alias_add fills it), in the current memory context. */
+HTAB *
+le_alias_map_create(void)
 {
 	HASHCTL		ctl;
 
@@ -1113,8 +991,8 @@ alias_map_create(void)
 }
 
 /* Add a lower-case machine type to the map, its texts in cxt (the map's). */
-static void
-alias_add(HTAB *h, MemoryContext cxt, uint64 *lens, const char *low, const char *alias, const char *sku, int32 gpus)
+void
+le_alias_add(HTAB *h, MemoryContext cxt, uint64 *lens, const char *low, const char *alias, const char *sku, int32 gpus)
 {
 	AliasEntry *e;
 	bool		found;
@@ -1133,7 +1011,7 @@ static HTAB *
 load_aliases(uint64 *lens)
 {
 	MemoryContext cxt = CurrentMemoryContext;	/* SPI_execute returns in SPI's */
-	HTAB	   *h = alias_map_create();
+	HTAB	   *h = le_alias_map_create();
 
 	if (SPI_execute("SELECT pg_catalog.lower(a.alias), a.alias, a.sku, a.gpus_per_instance "
 					"FROM llm_econ.gpu_sku_alias a WHERE a.gpus_per_instance IS NOT NULL", true, 0) != SPI_OK_SELECT)
@@ -1144,7 +1022,7 @@ load_aliases(uint64 *lens)
 		TupleDesc	d = SPI_tuptable->tupdesc;
 		bool		isnull;
 
-		alias_add(h, cxt, lens, SPI_getvalue(t, d, 1), SPI_getvalue(t, d, 2), SPI_getvalue(t, d, 3),
+		le_alias_add(h, cxt, lens, SPI_getvalue(t, d, 1), SPI_getvalue(t, d, 2), SPI_getvalue(t, d, 3),
 				  DatumGetInt32(SPI_getbinval(t, d, 4, &isnull)));
 	}
 	SPI_freetuptable(SPI_tuptable);
@@ -1205,14 +1083,6 @@ alias_in_words(HTAB *h, const uint64 *lens, const char *s, size_t n)
 	return NULL;
 }
 
-/* Output columns of the typed rows (the type llm_econ._focus_line in finance.sql; occurrence is O__COUNT). */
-enum
-{
-	O_LINE, O_RECORD, O_CPS, O_CPE, O_BPS, O_BPE, O_PROVIDER, O_SERVICE_NAME, O_SERVICE_CATEGORY,
-	O_CHARGE_CATEGORY, O_CHARGE_DESCRIPTION, O_PRICING_CATEGORY, O_PRICING, O_REGION, O_SKU,
-	O_INSTANCE_TYPE, O_GPUS, O_GPU_TYPE, O_QUANTITY, O_UNIT, O_GPU_HOURS, O_BILLED, O_EFFECTIVE, O_LIST,
-	O_CURRENCY, O_RUN_ID, O_RESOURCE_ID, O_TAGS, O_ACCOUNT, O_KEY, O__COUNT
-};
 
 /* Largest GPU-hours one line may bill: about 114,000 GPU-years; more is a broken line, not a bill. */
 #define LE_FOCUS_MAX_GPU_HOURS "1000000000"
@@ -1228,8 +1098,8 @@ out_text(Datum *values, bool *nulls, int o, const FocusIn *in, FocusCol c)
 }
 
 /* Type one FOCUS line into values/nulls (O__COUNT each). */
-static void
-focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nulls)
+void
+le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nulls)
 {
 	bool		isnull;
 	Jsonb	   *tags,
@@ -1411,8 +1281,8 @@ jsonb_key_cmp(const void *a, const void *b)
 }
 
 /* Map header names to the known columns; the required ones must be there. */
-static void
-focus_header(FocusState *st, const char *what)
+void
+le_focus_header(FocusState *st, const char *what)
 {
 	const char *missing = NULL;
 
@@ -1492,8 +1362,8 @@ focus_header(FocusState *st, const char *what)
 }
 
 /* record for a line of a FOCUS file: the columns typed columns do not hold, as jsonb. */
-static Datum
-focus_record(const FocusState *st, const le_csv *r)
+Datum
+le_focus_record(const FocusState *st, const le_csv *r)
 {
 	if (st->distinct_names)
 		return record_jsonb_flat(r, st->names, st->name_len, st->ncols, st->order, st->recmode);
@@ -1501,8 +1371,8 @@ focus_record(const FocusState *st, const le_csv *r)
 }
 
 /* Fill a FocusIn from the reader's current record. */
-static void
-focus_in_of_record(const FocusState *st, const le_csv *r, long line, FocusIn *in)
+void
+le_focus_in_of_record(const FocusState *st, const le_csv *r, long line, FocusIn *in)
 {
 	memset(in, 0, sizeof(*in));
 	in->line = line;
@@ -1526,8 +1396,8 @@ focus_in_of_record(const FocusState *st, const le_csv *r, long line, FocusIn *in
 }
 
 /* A record's field count, and the bound on what the typed rows may take (22023 / 54000 naming the line). */
-static void
-focus_check_record(FocusState *st, const le_csv *r, long line)
+void
+le_focus_check_record(FocusState *st, const le_csv *r, long line)
 {
 	if (r->nfields != st->ncols)
 		ereport(ERROR,
@@ -1560,10 +1430,10 @@ focus_emit(FocusState *st, le_csv *r, long line, ReturnSetInfo *rsinfo)
 	bool		nulls[O__COUNT + 1];
 	MemoryContext old;
 
-	focus_check_record(st, r, line);
+	le_focus_check_record(st, r, line);
 	old = MemoryContextSwitchTo(st->rowcxt);
-	focus_in_of_record(st, r, line, &in);
-	focus_type(st, &in, focus_record(st, r), values, nulls);
+	le_focus_in_of_record(st, r, line, &in);
+	le_focus_type(st, &in, le_focus_record(st, r), values, nulls);
 	/* the copies of a charge are numbered by the caller (_focus_store) */
 	values[O__COUNT] = (Datum) 0;
 	nulls[O__COUNT] = true;
@@ -1576,7 +1446,7 @@ PG_FUNCTION_INFO_V1(le_focus_lines_fn);
 
 /*
  * _focus_lines(csv, what): the data lines of a FOCUS CSV text, typed (see
- * focus_type); the first bad line is an error naming the line and column.
+ * le_focus_type); the first bad line is an error naming the line and column.
  */
 Datum
 le_focus_lines_fn(PG_FUNCTION_ARGS)
@@ -1598,7 +1468,7 @@ le_focus_lines_fn(PG_FUNCTION_ARGS)
 	open_csv(&r, csv);
 	st.in_len = VARSIZE_ANY_EXHDR(csv);
 	st.ncols = read_header(&r, what, &st.names);
-	focus_header(&st, what);
+	le_focus_header(&st, what);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	MemoryContextSwitchTo(entry);
@@ -1736,56 +1606,8 @@ static bool focus_callbacks_registered = false;
 /* Lines per statement of a load: work_mem / 64 bytes (16 MB: 262,144 lines), at least 1,024. */
 #define LE_FOCUS_LINES_PER_STATEMENT() ((int64) Max(1024.0, (double) work_mem * 1024.0 / LE_FOCUS_EVENT_BYTES))
 
-/* The state of one _focus_staged_rows call. */
-typedef struct StagedRows
-{
-	FocusState	st;
-	TupleDesc	tupdesc;		/* O__COUNT columns and occurrence */
-	MemoryContext cxt;			/* the load's */
-	char	   *portal;			/* the cursor over the staged lines (NULL: read directly) */
-	/*
-	 * The direct read of the staged lines: the (writer, id) index gives the
-	 * lines in order, their heap pages are read through a ring of buffers.
-	 */
-	Relation	scan_heap;
-	Relation	scan_index;
-	IndexScanDesc scan;
-	BufferAccessStrategy ring;
-	Buffer		page;			/* the staged page being read (pinned), or InvalidBuffer */
-	Snapshot	scan_snap;
-	AttrNumber	line_attno;
-	ScanKeyData scan_key;
-	bool		delete_read;	/* asked: delete each staged line once read (the direct read only) */
-	bool		deleting;		/* doing it: the direct read is open for it */
-	MemoryContext batchcxt;		/* the current batch of staged lines */
-	text	  **batch;
-	int			nbatch;
-	int			ibatch;
-	bool		eof;
-	StringInfoData rec;			/* the logical record being assembled */
-	long		physical;
-	long		rec_start;
-	bool		open;
-	bool		header_done;
-	chargecount_hash *counts;	/* identity -> lines of the file with it so far */
-	uint64		cap;			/* the slots the table may have (focus_count_cap) */
-	bool		streaming;		/* still reading the staged lines */
-	Tuplestorestate *spill;		/* typed lines whose identity did not fit, for the next round */
-	Tuplestorestate *reading;	/* the lines spilled by the previous round, being loaded */
-	TupleTableSlot *slot;
-	int64		returned;
-	ResourceOwner owner;		/* owns the tuplestores' files (the transaction's, not a statement's) */
-	bool		done;			/* every line returned */
-	int			line_bytes;		/* bytes of the staged text of the line returned last */
-	char	   *header;			/* the header record, and its line (for a worker) */
-	int			header_len;
-	long		header_line;
-	BlockNumber staged_pages;	/* focus_staging's pages when the load began (anyone's lines) */
-	struct FocusWorker *fw;		/* the worker typing the lines, if any */
-} StagedRows;
 
 static void staged_scan_close(StagedRows *sr);
-static void fw_stop(StagedRows *sr);
 
 /* Drop the current load, if any (its cursor is closed by the caller or by the transaction's end). */
 static void
@@ -1795,7 +1617,7 @@ focus_load_drop(void)
 	{
 		if (focus_load)
 		{
-			fw_stop(focus_load);
+			le_fw_stop(focus_load);
 			staged_scan_close(focus_load);
 		}
 		if (focus_load && focus_load->reading)
@@ -1993,8 +1815,8 @@ staged_fetch(StagedRows *sr)
  * The next logical record of the staged lines in sr->rec (a quoted field
  * with line ends spans several staged lines, joined again); false at the end.
  */
-static bool
-staged_next_record(StagedRows *sr)
+bool
+le_staged_next_record(StagedRows *sr)
 {
 	resetStringInfo(&sr->rec);
 	for (;;)
@@ -2036,7 +1858,7 @@ staged_next_record(StagedRows *sr)
 }
 
 /*
- * Read a record of staged lines (staged_next_record joins them) into r.  A
+ * Read a record of staged lines (le_staged_next_record joins them) into r.  A
  * row of focus_staging is one line of the file, so the record must be all of
  * it: a staged row holding a line break outside quotes (put there by an
  * INSERT; \copy splits the file at them) holds several records, and reading
@@ -2045,8 +1867,8 @@ staged_next_record(StagedRows *sr)
  * pre-pass, which leaves errors to the load), a bad record is LE_CSV_ERROR,
  * not an error.  line is the record's first line, for the errors.
  */
-static le_csv_status
-record_parse(const char *data, int len, const char *what, long line, le_csv *r, bool strict)
+le_csv_status
+le_record_parse(const char *data, int len, const char *what, long line, le_csv *r, bool strict)
 {
 	le_csv_status s;
 	const char *rest;
@@ -2075,11 +1897,11 @@ record_parse(const char *data, int len, const char *what, long line, le_csv *r, 
 	return s;
 }
 
-/* Read the record sr->rec holds (record_parse). */
+/* Read the record sr->rec holds (le_record_parse). */
 static le_csv_status
 staged_parse(StagedRows *sr, le_csv *r, bool strict)
 {
-	return record_parse(sr->rec.data, sr->rec.len, sr->st.what, sr->rec_start, r, strict);
+	return le_record_parse(sr->rec.data, sr->rec.len, sr->st.what, sr->rec_start, r, strict);
 }
 
 /* The value of a lower-case hex digit (row_hash is lower-case md5 hex). */
@@ -2339,8 +2161,8 @@ staged_close(StagedRows *sr)
 }
 
 /* The typed rows' columns (llm_econ._focus_line in finance.sql): O__COUNT and the occurrence. */
-static TupleDesc
-staged_tupdesc(void)
+TupleDesc
+le_staged_tupdesc(void)
 {
 	static const Oid types[O__COUNT + 1] = {
 		[O_LINE] = INT4OID, [O_RECORD] = JSONBOID, [O_CPS] = TIMESTAMPTZOID, [O_CPE] = TIMESTAMPTZOID,
@@ -2359,761 +2181,6 @@ staged_tupdesc(void)
 	return BlessTupleDesc(td);
 }
 
-/* ======================================================================== */
-/* The staged lines typed in a background worker                            */
-/* ======================================================================== */
-
-/*
- * Typing a line (its CSV fields, numbers, times, JSON, record and charge
- * identity) is about a third of a load; reading the staged pages, counting
- * copies and inserting into spend's heap and indexes are the rest.  So a
- * large load hands the typing to a second process, a dynamic background
- * worker, and the two run side by side on two cores.  The worker reads no
- * table and runs no SQL: it gets the header and batches of records through
- * one shared-memory queue and sends back, through another, each record typed
- * (a minimal tuple of the typed columns) or the first error, which the
- * backend raises as it is (code, message, detail, hint and the line and
- * column in the context).  The backend keeps reading, numbering and
- * inserting in file order, so what a load stores, and every error it raises,
- * is the same as when it types the lines itself.  The worker connects to the
- * database as the session's login role (for its encoding and locale, which
- * lower-casing provider names uses), takes the session's lc_messages (the
- * language of PostgreSQL's input errors), holds no snapshot, and exits when
- * the backend detaches from the queues: at the end of the load, at an error
- * or cancel, or when the backend exits.
- *
- * llm_econ.focus_typing_worker: auto (the default) registers the worker
- * when the header is read if focus_staging takes at least LE_FW_MIN_PAGES
- * (a worker is ready about 20 ms later, as long as a few hundred lines take
- * to load), and types on in the backend until it is ready; on registers it
- * whatever the size and waits for it; off never.  The worker is counted as
- * a parallel worker (max_parallel_workers, within max_worker_processes), the
- * pool PostgreSQL keeps for per-statement helpers; when none is free, or it
- * cannot connect, the backend types every line, as with off.
- */
-int			le_focus_typing_worker = LE_FW_AUTO;
-
-/* The pages focus_staging must take for auto to start a worker (1 MB: about 1,400 lines of the bench's). */
-#define LE_FW_MIN_PAGES 128
-/* Records per message to the worker, and the bytes of their text at most. */
-#define LE_FW_BATCH 128
-#define LE_FW_BATCH_BYTES (128 * 1024)
-/* Each queue's ring, and the batches sent ahead of the one being inserted. */
-#define LE_FW_QUEUE (1024 * 1024)
-#define LE_FW_AHEAD 8
-#define LE_FW_MAGIC 0x4c454657
-
-/* What the worker is given beside its queues: where to connect, and the alias map's size. */
-typedef struct FwShared
-{
-	Oid			dbid;
-	Oid			userid;
-	Size		alias_len;
-	char		lc_messages[256];	/* the session's, so that errors read the same ("" when longer) */
-	Oid			spend_relid;	/* spend, for the pages added ahead (InvalidOid: none added) */
-	Oid			spend_filenode; /* its file as the backend sees it */
-} FwShared;
-
-/* toc keys */
-#define FW_KEY_SHARED 0
-#define FW_KEY_TO 1
-#define FW_KEY_FROM 2
-#define FW_KEY_ALIASES 3
-
-/*
- * An answer is a run of entries, each a header (kind, payload bytes, the
- * record's text bytes) and the payload, MAXALIGNed: 'T' a typed line (a
- * minimal tuple of staged_tupdesc, occurrence NULL), 'E' the error of the
- * next line (fw_put_error), after which the worker stops.
- */
-typedef struct FwEntry
-{
-	uint32		kind;
-	uint32		len;
-	uint32		rec_len;
-	uint32		pad;
-} FwEntry;
-
-/* The backend's side of a worker. */
-typedef struct FocusWorker
-{
-	dsm_segment *seg;
-	BackgroundWorkerHandle *handle;
-	shm_mq	   *to_mq;
-	shm_mq_handle *to;			/* records, to the worker */
-	shm_mq_handle *from;		/* typed lines, from it */
-	bool		active;			/* it has the header and types every line from now on */
-	StringInfoData msg;			/* the batch being sent */
-	bool		pending;		/* msg is not all sent yet */
-	bool		eof;			/* every staged line was sent */
-	int			ahead;			/* batches sent and not answered */
-	char	   *reply;			/* the answer being read (MAXALIGNed copy) */
-	Size		reply_cap;
-	Size		reply_len;
-	Size		reply_pos;
-	TupleTableSlot *slot;
-	int			polls;
-} FocusWorker;
-
-/* Lines the last load of this backend had typed by a worker (_focus_worker_lines). */
-static int64 focus_worker_lines = 0;
-
-PGDLLEXPORT void le_focus_worker_main(Datum arg);
-
-/* The alias map as bytes: per entry its GPUs (4 bytes), then key, alias and sku, each NUL-terminated. */
-static void
-alias_map_write(HTAB *h, StringInfo out)
-{
-	HASH_SEQ_STATUS seq;
-	AliasEntry *e;
-
-	hash_seq_init(&seq, h);
-	while ((e = hash_seq_search(&seq)) != NULL)
-	{
-		appendBinaryStringInfo(out, (const char *) &e->gpus, sizeof(int32));
-		appendBinaryStringInfo(out, e->key, strlen(e->key) + 1);
-		appendBinaryStringInfo(out, e->alias, strlen(e->alias) + 1);
-		appendBinaryStringInfo(out, e->sku, strlen(e->sku) + 1);
-	}
-}
-
-/* The alias map alias_map_write wrote, rebuilt in the current memory context. */
-static HTAB *
-alias_map_read(const char *p, Size len, uint64 *lens)
-{
-	HTAB	   *h = alias_map_create();
-	const char *end = p + len;
-
-	while (p < end)
-	{
-		int32		gpus;
-		const char *key,
-				   *alias,
-				   *sku;
-
-		memcpy(&gpus, p, sizeof(int32));
-		key = p + sizeof(int32);
-		alias = key + strlen(key) + 1;
-		sku = alias + strlen(alias) + 1;
-		p = sku + strlen(sku) + 1;
-		alias_add(h, CurrentMemoryContext, lens, key, alias, sku, gpus);
-	}
-	return h;
-}
-
-/* Stop the worker: detaching from the queues tells it to exit. */
-static void
-fw_stop(StagedRows *sr)
-{
-	FocusWorker *fw = sr->fw;
-
-	if (fw == NULL)
-		return;
-	sr->fw = NULL;
-	if (fw->seg)
-		dsm_detach(fw->seg);
-}
-
-/*
- * Register a worker for this load (in the load's context and resource owner,
- * so an abort detaches it); false when none can be.
- */
-static bool
-fw_start(StagedRows *sr)
-{
-	FocusWorker *fw;
-	shm_toc_estimator e;
-	StringInfoData aliases;
-	Size		size;
-	shm_toc    *toc;
-	FwShared   *sh;
-	shm_mq	   *from_mq;
-	BackgroundWorker w;
-	ResourceOwner saved = CurrentResourceOwner;
-	MemoryContext old = MemoryContextSwitchTo(sr->cxt);
-
-	initStringInfo(&aliases);
-	alias_map_write(sr->st.aliases, &aliases);
-	shm_toc_initialize_estimator(&e);
-	shm_toc_estimate_chunk(&e, sizeof(FwShared));
-	shm_toc_estimate_chunk(&e, LE_FW_QUEUE);
-	shm_toc_estimate_chunk(&e, LE_FW_QUEUE);
-	shm_toc_estimate_chunk(&e, aliases.len + 1);
-	shm_toc_estimate_keys(&e, 4);
-	size = shm_toc_estimate(&e);
-
-	fw = palloc0(sizeof(FocusWorker));
-	CurrentResourceOwner = sr->owner;
-	fw->seg = dsm_create(size, DSM_CREATE_NULL_IF_MAXSEGMENTS);
-	CurrentResourceOwner = saved;
-	if (fw->seg == NULL)
-	{
-		MemoryContextSwitchTo(old);
-		return false;
-	}
-	toc = shm_toc_create(LE_FW_MAGIC, dsm_segment_address(fw->seg), size);
-	sh = shm_toc_allocate(toc, sizeof(FwShared));
-	memset(sh, 0, sizeof(FwShared));
-	sh->dbid = MyDatabaseId;
-	sh->userid = GetAuthenticatedUserId();
-	sh->alias_len = aliases.len;
-	{
-		const char *lc = GetConfigOption("lc_messages", true, false);
-
-		if (lc && strlen(lc) < sizeof(sh->lc_messages))
-			strlcpy(sh->lc_messages, lc, sizeof(sh->lc_messages));
-	}
-#if PG_VERSION_NUM < 160000
-	/* only for the C insert path, which inserts into spend's heap here (not Citus's, not a partition's) */
-	if (sr->delete_read)
-	{
-		Oid			relid = get_relname_relid("spend", get_namespace_oid("llm_econ", false));
-
-		if (OidIsValid(relid))
-		{
-			Relation	r = table_open(relid, AccessShareLock);
-
-			if (r->rd_rel->relkind == RELKIND_RELATION && r->rd_rel->relam == HEAP_TABLE_AM_OID &&
-				r->rd_rel->relpersistence != RELPERSISTENCE_TEMP)
-			{
-				sh->spend_relid = relid;
-				sh->spend_filenode = r->rd_rel->relfilenode;
-			}
-			table_close(r, NoLock);
-		}
-	}
-#endif
-	shm_toc_insert(toc, FW_KEY_SHARED, sh);
-	fw->to_mq = shm_mq_create(shm_toc_allocate(toc, LE_FW_QUEUE), LE_FW_QUEUE);
-	shm_toc_insert(toc, FW_KEY_TO, fw->to_mq);
-	shm_mq_set_sender(fw->to_mq, MyProc);
-	from_mq = shm_mq_create(shm_toc_allocate(toc, LE_FW_QUEUE), LE_FW_QUEUE);
-	shm_toc_insert(toc, FW_KEY_FROM, from_mq);
-	shm_mq_set_receiver(from_mq, MyProc);
-	{
-		char	   *a = shm_toc_allocate(toc, aliases.len + 1);
-
-		memcpy(a, aliases.data, aliases.len + 1);
-		shm_toc_insert(toc, FW_KEY_ALIASES, a);
-	}
-	fw->to = shm_mq_attach(fw->to_mq, fw->seg, NULL);
-	fw->from = shm_mq_attach(from_mq, fw->seg, NULL);
-	sr->fw = fw;
-
-	memset(&w, 0, sizeof(w));
-	/* a per-statement helper, as parallel query's workers are: from their pool (max_parallel_workers) */
-	w.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION | BGWORKER_CLASS_PARALLEL;
-	w.bgw_start_time = BgWorkerStart_ConsistentState;
-	w.bgw_restart_time = BGW_NEVER_RESTART;
-	snprintf(w.bgw_library_name, BGW_MAXLEN, "llm_econ");
-	snprintf(w.bgw_function_name, BGW_MAXLEN, "le_focus_worker_main");
-	snprintf(w.bgw_name, BGW_MAXLEN, "llm_econ focus typing for PID %d", MyProcPid);
-	snprintf(w.bgw_type, BGW_MAXLEN, "llm_econ focus typing");
-	w.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(fw->seg));
-	w.bgw_notify_pid = MyProcPid;
-	if (!RegisterDynamicBackgroundWorker(&w, &fw->handle))
-	{
-		fw_stop(sr);
-		MemoryContextSwitchTo(old);
-		return false;
-	}
-	/* a worker that stops before it attaches is then noticed by the queues */
-	shm_mq_set_handle(fw->to, fw->handle);
-	shm_mq_set_handle(fw->from, fw->handle);
-	initStringInfo(&fw->msg);
-	fw->slot = MakeSingleTupleTableSlot(sr->tupdesc, &TTSOpsMinimalTuple);
-	MemoryContextSwitchTo(old);
-	return true;
-}
-
-/*
- * Whether the worker is ready (it attached to its queue; then it is sent the
- * header and types every line from now on); with wait, until it is or it
- * stopped.  A worker that stopped before it was ready (it could not connect)
- * is given up: the backend types on.
- */
-static bool
-fw_ready(StagedRows *sr, bool wait)
-{
-	FocusWorker *fw = sr->fw;
-	pid_t		pid;
-	StringInfoData h;
-	int64		line = sr->header_line;
-	uint64		in_len = sr->st.in_len;
-	uint64		out_len = sr->st.out_len;
-	int32		n;
-
-	if (fw->active)
-		return true;
-	if (!wait && shm_mq_get_receiver(fw->to_mq) == NULL)
-	{
-		if ((++fw->polls & 63) == 0 && GetBackgroundWorkerPid(fw->handle, &pid) == BGWH_STOPPED)
-			fw_stop(sr);
-		return false;
-	}
-	if (shm_mq_wait_for_attach(fw->to) != SHM_MQ_SUCCESS)
-	{
-		fw_stop(sr);
-		return false;
-	}
-	/* 'H', the header's line, what the backend read and the records took so far, what, the header */
-	initStringInfo(&h);
-	appendStringInfoChar(&h, 'H');
-	appendBinaryStringInfo(&h, (const char *) &line, sizeof(line));
-	appendBinaryStringInfo(&h, (const char *) &in_len, sizeof(in_len));
-	appendBinaryStringInfo(&h, (const char *) &out_len, sizeof(out_len));
-	n = (int32) strlen(sr->st.what);
-	appendBinaryStringInfo(&h, (const char *) &n, sizeof(n));
-	appendBinaryStringInfo(&h, sr->st.what, n);
-	appendBinaryStringInfo(&h, sr->header, sr->header_len);
-	if (shm_mq_send(fw->to, h.len, h.data, false, true) != SHM_MQ_SUCCESS)
-	{
-		fw_stop(sr);
-		return false;
-	}
-	pfree(h.data);
-	fw->active = true;
-	return true;
-}
-
-/* The worker went away before it answered (terminated, or out of memory): the load fails. */
-le_noreturn static void
-fw_stopped(void)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_SYSTEM_ERROR),
-			 errmsg("the background worker typing the staged lines stopped"),
-			 errhint("Set llm_econ.focus_typing_worker to off to type them in this session.")));
-}
-
-/*
- * Send the worker the next batches of records, up to LE_FW_AHEAD unanswered:
- * without waiting while it has one to type (a full queue then means it is
- * busy), else waiting for room.
- */
-static void
-fw_pump(StagedRows *sr)
-{
-	FocusWorker *fw = sr->fw;
-
-	while (fw->ahead < LE_FW_AHEAD)
-	{
-		shm_mq_result res;
-
-		if (!fw->pending)
-		{
-			int32		nrec = 0;
-
-			if (fw->eof)
-				return;
-			resetStringInfo(&fw->msg);
-			appendStringInfoChar(&fw->msg, 'B');
-			while (nrec < LE_FW_BATCH && fw->msg.len < LE_FW_BATCH_BYTES)
-			{
-				int64		line;
-				int32		len;
-
-				if (!staged_next_record(sr))
-				{
-					fw->eof = true;
-					break;
-				}
-				line = sr->rec_start;
-				len = sr->rec.len;
-				appendBinaryStringInfo(&fw->msg, (const char *) &line, sizeof(line));
-				appendBinaryStringInfo(&fw->msg, (const char *) &len, sizeof(len));
-				appendBinaryStringInfo(&fw->msg, sr->rec.data, len);
-				nrec++;
-			}
-			if (nrec == 0)
-				return;
-			fw->pending = true;
-		}
-		res = shm_mq_send(fw->to, fw->msg.len, fw->msg.data, fw->ahead > 0, true);
-		if (res == SHM_MQ_WOULD_BLOCK)
-			return;
-		if (res != SHM_MQ_SUCCESS)
-			fw_stopped();
-		fw->pending = false;
-		fw->ahead++;
-	}
-}
-
-/* Raise the error an 'E' entry holds, as the worker caught it. */
-static void
-fw_raise(const char *p)
-{
-	ErrorData	e;
-	char	   *s[4];
-
-	memset(&e, 0, sizeof(e));
-	memcpy(&e.sqlerrcode, p, sizeof(int));
-	p += sizeof(int);
-	for (int i = 0; i < 4; i++)
-	{
-		int32		len;
-
-		memcpy(&len, p, sizeof(len));
-		p += sizeof(len);
-		s[i] = len < 0 ? NULL : pnstrdup(p, len);
-		p += Max(len, 0);
-	}
-	e.elevel = ERROR;
-	e.message = s[0];
-	e.detail = s[1];
-	e.hint = s[2];
-	e.context = s[3];
-	e.filename = __FILE__;
-	e.lineno = __LINE__;
-	e.funcname = __func__;
-	e.assoc_context = CurrentMemoryContext;
-	ThrowErrorData(&e);
-	elog(ERROR, "an error of the typing worker was not raised");	/* ThrowErrorData returns for less than ERROR only */
-}
-
-/*
- * The worker's next typed line in values/nulls (valid until the next call),
- * its record's text bytes in *rec_len; false when every line was typed.
- */
-static bool
-fw_next(StagedRows *sr, Datum *values, bool *nulls, int *rec_len)
-{
-	FocusWorker *fw = sr->fw;
-
-	for (;;)
-	{
-		shm_mq_result res;
-		Size		len;
-		void	   *data;
-
-		if (fw->reply_pos < fw->reply_len)
-		{
-			FwEntry		h;
-			char	   *payload;
-
-			memcpy(&h, fw->reply + fw->reply_pos, sizeof(h));
-			payload = fw->reply + fw->reply_pos + sizeof(FwEntry);
-			fw->reply_pos += sizeof(FwEntry) + MAXALIGN(h.len);
-			if (h.kind == 'E')
-				fw_raise(payload);
-			if (h.kind != 'T' || fw->reply_pos > fw->reply_len)
-				elog(ERROR, "the typing worker's answer is malformed");
-			ExecStoreMinimalTuple((MinimalTuple) payload, fw->slot, false);
-			slot_getallattrs(fw->slot);
-			memcpy(values, fw->slot->tts_values, sizeof(Datum) * O__COUNT);
-			memcpy(nulls, fw->slot->tts_isnull, sizeof(bool) * O__COUNT);
-			*rec_len = (int) h.rec_len;
-			focus_worker_lines++;
-			return true;
-		}
-		fw_pump(sr);
-		if (fw->ahead == 0)
-			return false;
-		res = shm_mq_receive(fw->from, &len, &data, false);
-		if (res != SHM_MQ_SUCCESS)
-			fw_stopped();
-		fw->ahead--;
-		ExecClearTuple(fw->slot);
-		if (len > fw->reply_cap)
-		{
-			if (fw->reply)
-				pfree(fw->reply);
-			fw->reply_cap = Max(len, 256 * 1024);
-			fw->reply = MemoryContextAlloc(sr->cxt, fw->reply_cap);
-		}
-		memcpy(fw->reply, data, len);
-		fw->reply_len = len;
-		fw->reply_pos = 0;
-	}
-}
-
-/* Append an entry to an answer: its header, then the payload padded to MAXALIGN. */
-static void
-fw_put(StringInfo out, uint32 kind, const char *payload, uint32 len, uint32 rec_len)
-{
-	FwEntry		h = {kind, len, rec_len, 0};
-	static const char zeros[MAXIMUM_ALIGNOF] = {0};
-
-	appendBinaryStringInfo(out, (const char *) &h, sizeof(h));
-	appendBinaryStringInfo(out, payload, len);
-	appendBinaryStringInfo(out, zeros, MAXALIGN(len) - len);
-}
-
-/* Append an error entry: its code, then message, detail, hint and context (each length and bytes; -1 NULL). */
-static void
-fw_put_error(StringInfo out, const ErrorData *e)
-{
-	StringInfoData p;
-	const char *s[4] = {e->message, e->detail, e->hint, e->context};
-
-	initStringInfo(&p);
-	appendBinaryStringInfo(&p, (const char *) &e->sqlerrcode, sizeof(int));
-	for (int i = 0; i < 4; i++)
-	{
-		int32		len = s[i] ? (int32) strlen(s[i]) : -1;
-
-		appendBinaryStringInfo(&p, (const char *) &len, sizeof(len));
-		if (s[i])
-			appendBinaryStringInfo(&p, s[i], len);
-	}
-	fw_put(out, 'E', p.data, p.len, 0);
-}
-
-/*
- * spend's pages added ahead of the backend.  PostgreSQL 15 extends a heap a
- * page at a time, each new page's zeros written by the inserting backend (a
- * seventh of a load's time there; 16 extends in bulk).  So on 15 the worker
- * adds the pages the lines it typed will need and records them in the free
- * space map, where the backend's inserts find them, as PostgreSQL's
- * RelationAddExtraBlocks does when extensions contend: writing the zeros moves
- * to the worker's core.  It counts a line's page room a little short (its
- * typed tuple plus 32 bytes, lines that TOAST may shrink not at all), so that
- * the backend extends what is missing rather than finding pages left over.
- * It takes RowExclusiveLock on spend without waiting (else adds nothing) and
- * adds nothing when spend is not the file the backend inserts into (another
- * relfilenode, as after a TRUNCATE in the load's transaction).  Pages added
- * and not used (a load that fails) are empty pages in the free space map,
- * which later inserts use and VACUUM truncates.
- */
-typedef struct FwExtend
-{
-	Relation	rel;			/* NULL: add nothing */
-	BufferAccessStrategy ring;
-	Size		room;			/* bytes left on the last page counted */
-	int			owed;			/* pages counted and not yet added */
-} FwExtend;
-
-static void
-fw_extend_open(FwExtend *x, const FwShared *sh)
-{
-	memset(x, 0, sizeof(*x));
-#if PG_VERSION_NUM < 160000
-	if (!OidIsValid(sh->spend_relid) || !ConditionalLockRelationOid(sh->spend_relid, RowExclusiveLock))
-		return;
-	x->rel = try_relation_open(sh->spend_relid, NoLock);
-	if (x->rel != NULL &&
-		(x->rel->rd_rel->relfilenode != sh->spend_filenode || x->rel->rd_rel->relkind != RELKIND_RELATION ||
-		 x->rel->rd_rel->relam != HEAP_TABLE_AM_OID))
-	{
-		relation_close(x->rel, NoLock);
-		x->rel = NULL;
-	}
-	if (x->rel)
-		x->ring = GetAccessStrategy(BAS_BULKWRITE);
-	InvalidateCatalogSnapshot();
-#endif
-}
-
-/* Count the room of a line whose typed tuple takes len bytes. */
-static inline void
-fw_extend_count(FwExtend *x, Size len)
-{
-	Size		need;
-
-	if (x->rel == NULL || len > TOAST_TUPLE_THRESHOLD)
-		return;
-	need = MAXALIGN(len + 32) + sizeof(ItemIdData);
-	if (need > x->room)
-	{
-		x->owed++;
-		x->room = BLCKSZ - SizeOfPageHeaderData;
-	}
-	x->room -= need;
-}
-
-/* Add the pages counted, and record them as free. */
-static void
-fw_extend_add(FwExtend *x)
-{
-#if PG_VERSION_NUM < 160000
-	BlockNumber first = InvalidBlockNumber;
-	BlockNumber last = InvalidBlockNumber;
-
-	if (x->rel == NULL || x->owed == 0)
-		return;
-	LockRelationForExtension(x->rel, ExclusiveLock);
-	for (int i = 0; i < x->owed; i++)
-	{
-		Buffer		b = ReadBufferExtended(x->rel, MAIN_FORKNUM, P_NEW, RBM_ZERO_AND_LOCK, x->ring);
-
-		last = BufferGetBlockNumber(b);
-		if (first == InvalidBlockNumber)
-			first = last;
-		UnlockReleaseBuffer(b);
-	}
-	UnlockRelationForExtension(x->rel, ExclusiveLock);
-	x->owed = 0;
-	/* consecutive: the extension lock was held throughout */
-	for (BlockNumber b = first; b <= last; b++)
-		RecordPageWithFreeSpace(x->rel, b, BLCKSZ - SizeOfPageHeaderData);
-	FreeSpaceMapVacuumRange(x->rel, first, last + 1);
-#endif
-}
-
-/*
- * The worker: attach, connect, rebuild the alias map; then answer each
- * message ('H' the header, 'B' a batch of records) until the backend
- * detaches, or until a record's error was sent.
- */
-void
-le_focus_worker_main(Datum arg)
-{
-	dsm_segment *seg;
-	shm_toc    *toc;
-	FwShared   *sh;
-	shm_mq_handle *in;
-	shm_mq_handle *out;
-	FocusState	st;
-	TupleDesc	tupdesc;
-	MemoryContext cxt;
-	MemoryContext msgcxt;
-	StringInfoData reply;
-	bool		failed = false;
-	FwExtend	extend;
-
-	pqsignal(SIGTERM, die);
-	BackgroundWorkerUnblockSignals();
-	CurrentResourceOwner = ResourceOwnerCreate(NULL, "llm_econ focus typing");
-	seg = dsm_attach(DatumGetUInt32(arg));
-	if (seg == NULL)
-		proc_exit(0);			/* the load ended before this worker started */
-	toc = shm_toc_attach(LE_FW_MAGIC, dsm_segment_address(seg));
-	if (toc == NULL)
-		proc_exit(0);
-	sh = shm_toc_lookup(toc, FW_KEY_SHARED, false);
-	/* as a parallel worker connects: the session is in, whatever the database allows new sessions */
-	BackgroundWorkerInitializeConnectionByOid(sh->dbid, sh->userid, BGWORKER_BYPASS_ALLOWCONN);
-
-	if (sh->lc_messages[0])
-		SetConfigOption("lc_messages", sh->lc_messages, PGC_SUSET, PGC_S_SESSION);
-	cxt = AllocSetContextCreate(TopMemoryContext, "llm_econ focus typing", ALLOCSET_DEFAULT_SIZES);
-	msgcxt = AllocSetContextCreate(cxt, "llm_econ focus typing answer", ALLOCSET_DEFAULT_SIZES);
-	MemoryContextSwitchTo(cxt);
-	/*
-	 * The typed columns' descriptor looks the types up, in a transaction,
-	 * which stays open while spend is extended ahead (its lock is held).
-	 */
-	StartTransactionCommand();
-	MemoryContextSwitchTo(cxt);
-	tupdesc = CreateTupleDescCopy(staged_tupdesc());
-	fw_extend_open(&extend, sh);
-	MemoryContextSwitchTo(cxt);
-	memset(&st, 0, sizeof(st));
-	st.aliases = alias_map_read(shm_toc_lookup(toc, FW_KEY_ALIASES, false), sh->alias_len, st.alias_lens);
-	st.rowcxt = AllocSetContextCreate(cxt, "llm_econ focus line", 0, 256 * 1024, 1024 * 1024);
-
-	shm_mq_set_sender(shm_toc_lookup(toc, FW_KEY_FROM, false), MyProc);
-	out = shm_mq_attach(shm_toc_lookup(toc, FW_KEY_FROM, false), seg, NULL);
-	shm_mq_set_receiver(shm_toc_lookup(toc, FW_KEY_TO, false), MyProc);
-	in = shm_mq_attach(shm_toc_lookup(toc, FW_KEY_TO, false), seg, NULL);
-
-	while (!failed)
-	{
-		Size		len;
-		void	   *data;
-		const char *p;
-		const char *end;
-
-		if (shm_mq_receive(in, &len, &data, false) != SHM_MQ_SUCCESS)
-			break;				/* the backend detached: the load is over */
-		CHECK_FOR_INTERRUPTS();
-		MemoryContextReset(msgcxt);
-		MemoryContextSwitchTo(msgcxt);
-		initStringInfo(&reply);
-		p = (const char *) data;
-		end = p + len;
-		PG_TRY();
-		{
-			if (*p == 'H')
-			{
-				int64		line;
-				int32		n;
-				le_csv		r;
-
-				p++;
-				memcpy(&line, p, sizeof(line));
-				p += sizeof(line);
-				memcpy(&st.in_len, p, sizeof(uint64));
-				p += sizeof(uint64);
-				memcpy(&st.out_len, p, sizeof(uint64));
-				p += sizeof(uint64);
-				memcpy(&n, p, sizeof(n));
-				p += sizeof(n);
-				MemoryContextSwitchTo(cxt);
-				st.what = pnstrdup(p, n);
-				p += n;
-				record_parse(p, (int) (end - p), st.what, line, &r, true);
-				st.ncols = header_names(&r, st.what, line, &st.names);
-				focus_header(&st, st.what);
-			}
-			else
-			{
-				for (p++; p < end;)
-				{
-					int64		line;
-					int32		n;
-					le_csv		r;
-					FocusIn		fi;
-					Datum		values[O__COUNT + 1];
-					bool		nulls[O__COUNT + 1];
-					MinimalTuple t;
-
-					memcpy(&line, p, sizeof(line));
-					p += sizeof(line);
-					memcpy(&n, p, sizeof(n));
-					p += sizeof(n);
-					MemoryContextReset(st.rowcxt);
-					MemoryContextSwitchTo(st.rowcxt);
-					/* as the backend counts what it read: the record and its line end */
-					st.in_len += n + 1;
-					record_parse(p, n, st.what, line, &r, true);
-					focus_check_record(&st, &r, line);
-					focus_in_of_record(&st, &r, line, &fi);
-					focus_type(&st, &fi, focus_record(&st, &r), values, nulls);
-					values[O__COUNT] = (Datum) 0;
-					nulls[O__COUNT] = true;
-					t = le_form_minimal_tuple(tupdesc, values, nulls);
-					MemoryContextSwitchTo(msgcxt);
-					fw_put(&reply, 'T', (const char *) t, t->t_len, (uint32) n);
-					fw_extend_count(&extend, t->t_len);
-					p += n;
-				}
-			}
-		}
-		PG_CATCH();
-		{
-			ErrorData  *e;
-
-			MemoryContextSwitchTo(msgcxt);
-			e = CopyErrorData();
-			FlushErrorState();
-			fw_put_error(&reply, e);
-			failed = true;
-		}
-		PG_END_TRY();
-		MemoryContextSwitchTo(msgcxt);
-		/* the pages for these lines, before the backend gets them: it then finds them in the map */
-		if (!failed)
-			fw_extend_add(&extend);
-		if (reply.len > 0 && shm_mq_send(out, reply.len, reply.data, false, true) != SHM_MQ_SUCCESS)
-			break;
-	}
-	if (extend.rel)
-		relation_close(extend.rel, NoLock);
-	if (!failed)
-		CommitTransactionCommand();
-	proc_exit(0);
-}
-
-PG_FUNCTION_INFO_V1(le_focus_worker_lines_fn);
-
-/* _focus_worker_lines(): the lines of this session's last staged load that a background worker typed. */
-Datum
-le_focus_worker_lines_fn(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_INT64(focus_worker_lines);
-}
-
 /* Start a load (in the current memory context, the load's): the alias map, the count table, the read. */
 static StagedRows *
 staged_rows_begin(const char *what, bool delete_read)
@@ -3124,7 +2191,7 @@ staged_rows_begin(const char *what, bool delete_read)
 	sr->delete_read = delete_read;
 	sr->owner = CurTransactionResourceOwner;
 	sr->cxt = cxt;
-	sr->tupdesc = staged_tupdesc();
+	sr->tupdesc = le_staged_tupdesc();
 	sr->st.what = pstrdup(what);
 	sr->st.rowcxt = AllocSetContextCreate(cxt, "llm_econ focus line", 0, 256 * 1024, 1024 * 1024);
 	/* one block holds a batch: resetting it returns nothing to the system */
@@ -3167,7 +2234,7 @@ staged_load_start(const char *what, bool delete_read)
 	focus_load_drop();
 	focus_load_cxt = AllocSetContextCreate(TopTransactionContext, "llm_econ focus load", ALLOCSET_DEFAULT_SIZES);
 	focus_load_subxact = GetCurrentSubTransactionId();
-	focus_worker_lines = 0;
+	le_focus_worker_lines = 0;
 	old = MemoryContextSwitchTo(focus_load_cxt);
 	focus_load = staged_rows_begin(what, delete_read);
 	MemoryContextSwitchTo(old);
@@ -3193,13 +2260,13 @@ staged_next(StagedRows *sr, Datum *values, bool *nulls)
 
 		CHECK_FOR_INTERRUPTS();
 		MemoryContextReset(sr->st.rowcxt);
-		if (sr->fw && fw_ready(sr, false))
+		if (sr->fw && le_fw_ready(sr, false))
 		{
 			int			rec_len;
 
-			if (!fw_next(sr, values, nulls, &rec_len))
+			if (!le_fw_next(sr, values, nulls, &rec_len))
 			{
-				fw_stop(sr);
+				le_fw_stop(sr);
 				sr->streaming = false;
 				break;
 			}
@@ -3209,7 +2276,7 @@ staged_next(StagedRows *sr, Datum *values, bool *nulls)
 				return true;
 			continue;
 		}
-		if (!staged_next_record(sr))
+		if (!le_staged_next_record(sr))
 		{
 			sr->streaming = false;
 			break;
@@ -3218,24 +2285,24 @@ staged_next(StagedRows *sr, Datum *values, bool *nulls)
 		{
 			old = MemoryContextSwitchTo(sr->cxt);
 			staged_parse(sr, &r, true);
-			sr->st.ncols = header_names(&r, sr->st.what, sr->rec_start, &sr->st.names);
-			focus_header(&sr->st, sr->st.what);
+			sr->st.ncols = le_header_names(&r, sr->st.what, sr->rec_start, &sr->st.names);
+			le_focus_header(&sr->st, sr->st.what);
 			sr->header_done = true;
 			sr->header = pnstrdup(sr->rec.data, sr->rec.len);
 			sr->header_len = sr->rec.len;
 			sr->header_line = sr->rec_start;
 			MemoryContextSwitchTo(old);
 			if ((le_focus_typing_worker == LE_FW_ON ||
-				 (le_focus_typing_worker == LE_FW_AUTO && sr->staged_pages >= LE_FW_MIN_PAGES)) && fw_start(sr) &&
+				 (le_focus_typing_worker == LE_FW_AUTO && sr->staged_pages >= LE_FW_MIN_PAGES)) && le_fw_start(sr) &&
 				le_focus_typing_worker == LE_FW_ON)
-				fw_ready(sr, true);
+				le_fw_ready(sr, true);
 			continue;
 		}
 		old = MemoryContextSwitchTo(sr->st.rowcxt);
 		staged_parse(sr, &r, true);
-		focus_check_record(&sr->st, &r, sr->rec_start);
-		focus_in_of_record(&sr->st, &r, sr->rec_start, &in);
-		focus_type(&sr->st, &in, focus_record(&sr->st, &r), values, nulls);
+		le_focus_check_record(&sr->st, &r, sr->rec_start);
+		le_focus_in_of_record(&sr->st, &r, sr->rec_start, &in);
+		le_focus_type(&sr->st, &in, le_focus_record(&sr->st, &r), values, nulls);
 		MemoryContextSwitchTo(old);
 		sr->line_bytes = sr->rec.len;
 		memcpy(&k, in.digest, sizeof(k));
@@ -4016,7 +3083,7 @@ le_focus_staged_periods_fn(PG_FUNCTION_ARGS)
 	SPI_finish();
 	MemoryContextSwitchTo(percall);
 
-	while (staged_next_record(sr))
+	while (le_staged_next_record(sr))
 	{
 		le_csv		r;
 		FocusIn		in;
@@ -4026,8 +3093,8 @@ le_focus_staged_periods_fn(PG_FUNCTION_ARGS)
 		if (!sr->header_done)
 		{
 			staged_parse(sr, &r, true);
-			sr->st.ncols = header_names(&r, what, sr->rec_start, &sr->st.names);
-			focus_header(&sr->st, what);
+			sr->st.ncols = le_header_names(&r, what, sr->rec_start, &sr->st.names);
+			le_focus_header(&sr->st, what);
 			sr->header_done = true;
 			continue;
 		}
@@ -4041,7 +3108,7 @@ le_focus_staged_periods_fn(PG_FUNCTION_ARGS)
 			Datum		values[3];
 			bool		nulls[3] = {false, false, false};
 
-			focus_in_of_record(&sr->st, &r, sr->rec_start, &in);
+			le_focus_in_of_record(&sr->st, &r, sr->rec_start, &in);
 			prov = in.v[FC_SERVICE_PROVIDER_NAME] ? col_cstr(&in, FC_SERVICE_PROVIDER_NAME) : col_cstr(&in, FC_PROVIDER_NAME);
 			if (prov == NULL || provider_key(prov)[0] == '\0')
 				ok = false;

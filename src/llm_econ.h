@@ -83,7 +83,7 @@ extern Numeric le_numeric_times_price(Datum quantity, Numeric price);
 extern Numeric le_price_lookup(const char *sku, const char *itype, text *provider, text *pricing,
 							   TimestampTz at, text *region, Interval *max_age, bool *found);
 
-/* ---- focus.c: llm_econ.focus_typing_worker (who types a large staged FOCUS file) ---- */
+/* ---- focus_worker.c: llm_econ.focus_typing_worker (who types a large staged FOCUS file) ---- */
 #define LE_FW_OFF 0				/* this session, always */
 #define LE_FW_AUTO 1			/* a background worker, after the first lines of a large file */
 #define LE_FW_ON 2				/* a background worker, from the first line */
