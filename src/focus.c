@@ -1762,6 +1762,8 @@ staged_fetch(StagedRows *sr)
 					sr->scan->kill_prior_tuple = all_dead;
 				if (!found)
 					continue;
+				if (sr->first_block == InvalidBlockNumber)
+					sr->first_block = ItemPointerGetBlockNumber(&tup.t_self);
 				pgstat_count_heap_fetch(sr->scan_index);
 				if (line != NULL && (VARATT_IS_EXTERNAL(line) || VARATT_IS_COMPRESSED(line)))
 				{
@@ -2206,6 +2208,7 @@ staged_rows_begin(const char *what, bool delete_read)
 		elog(ERROR, "SPI_connect failed");
 	MemoryContextSwitchTo(cxt);
 	sr->st.aliases = load_aliases(sr->st.alias_lens);
+	sr->first_block = InvalidBlockNumber;
 	staged_open(sr);
 	{
 		Relation	staging = table_open(get_relname_relid("focus_staging", get_namespace_oid("llm_econ", false)),
@@ -2239,6 +2242,19 @@ staged_load_start(const char *what, bool delete_read)
 	focus_load = staged_rows_begin(what, delete_read);
 	MemoryContextSwitchTo(old);
 	return focus_load;
+}
+
+/*
+ * The pages of focus_staging from the load's first line to the end: its file
+ * (and any lines staged after it), without the pages emptied by earlier loads
+ * that a \copy appends after.  Read through the cursor, all the pages.
+ */
+static BlockNumber
+staged_pages_ahead(const StagedRows *sr)
+{
+	if (sr->first_block == InvalidBlockNumber || sr->first_block >= sr->staged_pages)
+		return sr->staged_pages;
+	return sr->staged_pages - sr->first_block;
 }
 
 /*
@@ -2293,8 +2309,8 @@ staged_next(StagedRows *sr, Datum *values, bool *nulls)
 			sr->header_line = sr->rec_start;
 			MemoryContextSwitchTo(old);
 			if ((le_focus_typing_worker == LE_FW_ON ||
-				 (le_focus_typing_worker == LE_FW_AUTO && sr->staged_pages >= LE_FW_MIN_PAGES)) && le_fw_start(sr) &&
-				le_focus_typing_worker == LE_FW_ON)
+				 (le_focus_typing_worker == LE_FW_AUTO && staged_pages_ahead(sr) >= LE_FW_MIN_PAGES)) &&
+				le_fw_start(sr) && le_focus_typing_worker == LE_FW_ON)
 				le_fw_ready(sr, true);
 			continue;
 		}

@@ -45,8 +45,8 @@
  *
  * llm_econ.focus_typing_worker: auto (the default) registers the worker
  * when the header is read if focus_staging takes at least LE_FW_MIN_PAGES
- * (a worker is ready about 20 ms later, as long as a few hundred lines take
- * to load), and types on in the backend until it is ready; on registers it
+ * (8 MB: a worker is ready about 20 ms later, and smaller files load faster
+ * without one), and types on in the backend until it is ready; on registers it
  * whatever the size and waits for it; off never.  The worker is counted as
  * a parallel worker (max_parallel_workers, within max_worker_processes), the
  * pool PostgreSQL keeps for per-statement helpers; when none is free, or it

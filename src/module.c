@@ -38,7 +38,7 @@ _PG_init(void)
 
 	DefineCustomEnumVariable("llm_econ.focus_typing_worker",
 							 "Whether load_focus types a large staged file in a background worker.",
-							 "auto: when focus_staging takes at least 1 MB; on: whatever the size; off: never.  "
+							 "auto: when the staged file takes at least 8 MB of focus_staging; on: whatever the size; off: never.  "
 							 "It is counted as a parallel worker; without a free one (max_parallel_workers, max_worker_processes) the session types the lines itself.",
 							 &le_focus_typing_worker, LE_FW_AUTO, typing_worker_options,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
