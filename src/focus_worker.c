@@ -44,9 +44,10 @@
  * or cancel, or when the backend exits.
  *
  * llm_econ.focus_typing_worker: auto (the default) registers the worker
- * when the header is read if focus_staging takes at least LE_FW_MIN_PAGES
- * (8 MB: a worker is ready about 20 ms later, and smaller files load faster
- * without one), and types on in the backend until it is ready; on registers it
+ * when the header is read if the file takes at least LE_FW_MIN_PAGES of
+ * focus_staging from its first line's page on (8 MB: a worker is ready about
+ * 20 ms later, and smaller files load faster without one), and types on in
+ * the backend until it is ready; on registers it
  * whatever the size and waits for it; off never.  The worker is counted as
  * a parallel worker (max_parallel_workers, within max_worker_processes), the
  * pool PostgreSQL keeps for per-statement helpers; when none is free, or it
