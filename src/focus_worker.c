@@ -47,8 +47,8 @@
  * when the header is read if the file takes at least LE_FW_MIN_PAGES of
  * focus_staging from its first line's page on (8 MB: a worker is ready about
  * 20 ms later, and smaller files load faster without one), and types on in
- * the backend until it is ready; on registers it
- * whatever the size and waits for it; off never.  The worker is counted as
+ * the backend until it is ready; on registers it whatever the size and
+ * waits for it; off never.  The worker is counted as
  * a parallel worker (max_parallel_workers, within max_worker_processes), the
  * pool PostgreSQL keeps for per-statement helpers; when none is free, or it
  * cannot connect, the backend types every line, as with off.
