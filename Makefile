@@ -48,11 +48,15 @@ SQL_PARTS = src/sql/schema.sql src/sql/tables.sql src/sql/guard.sql src/sql/run_
 SHIPPED_DATA = data/gpu_sku.csv data/gpu_sku_alias.csv data/mfu_reference.csv data/price_seed.csv \
 	data/gcp_gpu_price_history.csv data/gcp_gpu_price_history_points.csv data/gcp_gpu_price_history_corrections.csv \
 	data/price_daily_group.csv data/price_daily_summary.csv
-# Update scripts are hand-written and kept forever (src/update/).  The one into the current
-# version is written in parts, one per concern (src/update/$(EXTVERSION)/NN_topic.sql, applied
-# in name order), so that changes made side by side do not edit the same file.
-UPDATE_PARTS = $(sort $(wildcard src/update/$(EXTVERSION)/*.sql))
-DATA_built = $(EXTENSION)--$(EXTVERSION).sql $(EXTENSION)--0.2.0--$(EXTVERSION).sql
+# Update scripts are hand-written and kept forever (src/update/llm_econ--A--B.sql, installed as
+# they are).  The step into the version being developed is written in parts, one per concern
+# (src/update/0.4.0/NN_topic.sql, joined in name order into llm_econ--0.3.0--0.4.0.sql); at its
+# release the joined file is committed to src/update/ and the parts go.  The step's versions are
+# written out here, never derived from the control file, so a version bump cannot silently stop
+# shipping an earlier step.
+UPDATE_NEXT = $(EXTENSION)--0.3.0--0.4.0.sql
+UPDATE_PARTS = $(sort $(wildcard src/update/0.4.0/*.sql))
+DATA_built = $(EXTENSION)--$(EXTVERSION).sql $(UPDATE_NEXT)
 DATA = $(wildcard src/update/$(EXTENSION)--*--*.sql)
 
 TESTS = $(sort $(wildcard sql/*.sql))
@@ -92,7 +96,7 @@ uninstall-shipped-data:
 	rm -rf '$(DESTDIR)$(datadir)/$(datamoduledir)/$(EXTENSION)'
 .PHONY: install-shipped-data uninstall-shipped-data
 
-$(EXTENSION)--0.2.0--$(EXTVERSION).sql: $(UPDATE_PARTS)
+$(UPDATE_NEXT): $(UPDATE_PARTS)
 	cat $(UPDATE_PARTS) > $@.tmp && mv $@.tmp $@
 
 # Unit tests of the plain-C core (no PostgreSQL needed).

@@ -1,4 +1,4 @@
-# TAP test: CREATE EXTENSION llm_econ VERSION '0.1.0' + data + ALTER EXTENSION UPDATE (0.1.0 -> 0.2.0 -> 0.3.0) equals a fresh install of the current version with the same data (schema, members, privileges, rows).
+# TAP test: CREATE EXTENSION llm_econ VERSION '0.1.0' + data + ALTER EXTENSION UPDATE (0.1.0 -> 0.2.0 -> 0.3.0 -> 0.4.0) equals a fresh install of the current version with the same data (schema, members, privileges, rows).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -20,11 +20,13 @@ $node->safe_psql('postgres', q{
 sub q1 { my ($db, $sql) = @_; return $node->safe_psql($db, $sql); }
 
 my $target = q1('postgres', q{SELECT default_version FROM pg_available_extensions WHERE name = 'llm_econ'});
-is($target, '0.3.0', 'the installed default version is 0.3.0');
-is(q1('postgres', q{SELECT string_agg(path, ' ') FROM pg_extension_update_paths('llm_econ') WHERE source = '0.1.0' AND target = '0.3.0'}),
-   '0.1.0--0.2.0--0.3.0', 'the update path 0.1.0 -> 0.3.0 is the chain of release steps');
+is($target, '0.4.0', 'the installed default version is 0.4.0');
+is(q1('postgres', q{SELECT string_agg(path, ' ') FROM pg_extension_update_paths('llm_econ') WHERE source = '0.1.0' AND target = '0.4.0'}),
+   '0.1.0--0.2.0--0.3.0--0.4.0', 'the update path 0.1.0 -> 0.4.0 is the chain of release steps');
 is(q1('postgres', q{SELECT string_agg(path, ' ') FROM pg_extension_update_paths('llm_econ') WHERE source = '0.2.0' AND target = '0.3.0'}),
-   '0.2.0--0.3.0', 'an update path 0.2.0 -> 0.3.0 exists and is the direct script');
+   '0.2.0--0.3.0', 'an update path 0.2.0 -> 0.3.0 exists and is the direct script (still shipped)');
+is(q1('postgres', q{SELECT string_agg(path, ' ') FROM pg_extension_update_paths('llm_econ') WHERE source = '0.3.0' AND target = '0.4.0'}),
+   '0.3.0--0.4.0', 'an update path 0.3.0 -> 0.4.0 exists and is the direct script');
 
 # The same user data, added the same way in both databases: a user GPU, aliases, an MFU row,
 # prices by hand, by SkyPilot catalog and by staged history, grants, plans and FOCUS bills of two
