@@ -70,12 +70,12 @@ DECLARE
 BEGIN
   -- the groups marked by this transaction (a writer marks only rows it holds locked); a group's
   -- rows must also reach the days between its former last day and dirty_since
-  SELECT array_agg(gr.sku ORDER BY gr.sku, gr.provider, gr.pricing),
-         array_agg(gr.provider ORDER BY gr.sku, gr.provider, gr.pricing),
-         array_agg(gr.pricing ORDER BY gr.sku, gr.provider, gr.pricing),
-         array_agg(least(gr.dirty_since, (gr.last_day AT TIME ZONE 'UTC' + interval '1 day') AT TIME ZONE 'UTC')
+  SELECT pg_catalog.array_agg(gr.sku ORDER BY gr.sku, gr.provider, gr.pricing),
+         pg_catalog.array_agg(gr.provider ORDER BY gr.sku, gr.provider, gr.pricing),
+         pg_catalog.array_agg(gr.pricing ORDER BY gr.sku, gr.provider, gr.pricing),
+         pg_catalog.array_agg(least(gr.dirty_since, (gr.last_day AT TIME ZONE 'UTC' + interval '1 day') AT TIME ZONE 'UTC')
                    ORDER BY gr.sku, gr.provider, gr.pricing),
-         array_agg(gr.last_day IS NULL ORDER BY gr.sku, gr.provider, gr.pricing)
+         pg_catalog.array_agg(gr.last_day IS NULL ORDER BY gr.sku, gr.provider, gr.pricing)
     INTO skus, providers, pricings, since, fresh
     FROM llm_econ.price_daily_group gr WHERE gr.dirty_since IS NOT NULL;
   IF skus IS NULL THEN
@@ -83,10 +83,10 @@ BEGIN
   END IF;
   UPDATE llm_econ.price_daily_group gr SET dirty_since = NULL WHERE gr.dirty_since IS NOT NULL;
   DELETE FROM llm_econ.price_daily_summary d
-   USING unnest(skus, providers, pricings, since) AS g(sku, provider, pricing, since)
+   USING ROWS FROM (pg_catalog.unnest(skus), pg_catalog.unnest(providers), pg_catalog.unnest(pricings), pg_catalog.unnest(since)) AS g(sku, provider, pricing, since)
    WHERE d.sku = g.sku AND d.provider = g.provider AND d.pricing = g.pricing AND d."time" >= g.since;
   WITH g AS (
-         SELECT * FROM unnest(skus, providers, pricings, since, fresh) AS g(sku, provider, pricing, since, fresh)),
+         SELECT * FROM ROWS FROM (pg_catalog.unnest(skus), pg_catalog.unnest(providers), pg_catalog.unnest(pricings), pg_catalog.unnest(since), pg_catalog.unnest(fresh)) AS g(sku, provider, pricing, since, fresh)),
        obs AS (
          SELECT s.sku, s.provider, s.pricing, s.series_id, g.since, o.observed_at, o.usd
            FROM g JOIN llm_econ.price_series s
@@ -104,38 +104,38 @@ BEGIN
        spans AS (   -- UTC days [f, t) at whose end each observation is in effect (t NULL: to the last
                     -- day), within the days the summary keeps: 2000-01-01 to 2100-01-01
          SELECT obs.sku, obs.provider, obs.pricing, obs.usd,
-                least(greatest(date_trunc('day', obs.observed_at AT TIME ZONE 'UTC'), obs.since AT TIME ZONE 'UTC',
+                least(greatest(pg_catalog.date_trunc('day', obs.observed_at AT TIME ZONE 'UTC'), obs.since AT TIME ZONE 'UTC',
                                timestamp '2000-01-01'), timestamp '2100-01-01') AS f,
-                CASE WHEN lead(obs.observed_at) OVER w IS NOT NULL
-                     THEN least(greatest(date_trunc('day', lead(obs.observed_at) OVER w AT TIME ZONE 'UTC'),
+                CASE WHEN pg_catalog.lead(obs.observed_at) OVER w IS NOT NULL
+                     THEN least(greatest(pg_catalog.date_trunc('day', pg_catalog.lead(obs.observed_at) OVER w AT TIME ZONE 'UTC'),
                                          timestamp '2000-01-01'), timestamp '2100-01-01') END AS t
            FROM obs
          WINDOW w AS (PARTITION BY obs.series_id ORDER BY obs.observed_at)),
        changes AS (  -- the days a group's prices can change, each with the group's next such day
-         SELECT c.sku, c.provider, c.pricing, c.day, lead(c.day) OVER w AS next
+         SELECT c.sku, c.provider, c.pricing, c.day, pg_catalog.lead(c.day) OVER w AS next
            FROM (SELECT DISTINCT spans.sku, spans.provider, spans.pricing, spans.f AS day FROM spans) c
          WINDOW w AS (PARTITION BY c.sku, c.provider, c.pricing ORDER BY c.day)),
        last AS (
          SELECT obs.sku, obs.provider, obs.pricing,
-                least(greatest(date_trunc('day', max(obs.observed_at) AT TIME ZONE 'UTC'), timestamp '2000-01-01'),
+                least(greatest(pg_catalog.date_trunc('day', pg_catalog.max(obs.observed_at) AT TIME ZONE 'UTC'), timestamp '2000-01-01'),
                       timestamp '2100-01-01') AS day
            FROM obs GROUP BY 1, 2, 3),
        state AS (    -- the group's prices at the end of each such day: the same until the next one
-         SELECT c.sku, c.provider, c.pricing, c.day, c.next, count(*) AS offers, min(s.usd) AS min_usd,
-                (percentile_disc(0.5) WITHIN GROUP (ORDER BY s.usd)
-                 + percentile_disc(0.5) WITHIN GROUP (ORDER BY s.usd DESC)) * 0.5 AS median_usd,
-                max(s.usd) AS max_usd, sum(s.usd) AS sum_usd
+         SELECT c.sku, c.provider, c.pricing, c.day, c.next, pg_catalog.count(*) AS offers, pg_catalog.min(s.usd) AS min_usd,
+                (pg_catalog.percentile_disc(0.5) WITHIN GROUP (ORDER BY s.usd)
+                 + pg_catalog.percentile_disc(0.5) WITHIN GROUP (ORDER BY s.usd DESC)) * 0.5 AS median_usd,
+                pg_catalog.max(s.usd) AS max_usd, pg_catalog.sum(s.usd) AS sum_usd
            FROM changes c
            JOIN (SELECT s.sku, s.provider, s.pricing, s.usd, d.day   -- each priced span, on the days it covers
                    FROM spans s
                    JOIN last l ON l.sku = s.sku AND l.provider = s.provider AND l.pricing = s.pricing
-                  CROSS JOIN LATERAL generate_series(s.f, coalesce(s.t - interval '1 day', l.day), interval '1 day') AS d(day)
+                  CROSS JOIN LATERAL pg_catalog.generate_series(s.f, coalesce(s.t - interval '1 day', l.day), interval '1 day') AS d(day)
                   WHERE s.usd IS NOT NULL) s
              ON s.sku = c.sku AND s.provider = c.provider AND s.pricing = c.pricing AND s.day = c.day
           GROUP BY c.sku, c.provider, c.pricing, c.day, c.next),
        new_last AS (  -- each group's last observation day (NULL: none left)
          UPDATE llm_econ.price_daily_group gr SET last_day = l.day AT TIME ZONE 'UTC'
-           FROM unnest(skus, providers, pricings) AS g(sku, provider, pricing)
+           FROM ROWS FROM (pg_catalog.unnest(skus), pg_catalog.unnest(providers), pg_catalog.unnest(pricings)) AS g(sku, provider, pricing)
            LEFT JOIN last l ON l.sku = g.sku AND l.provider = g.provider AND l.pricing = g.pricing
           WHERE gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing)
   INSERT INTO llm_econ.price_daily_summary ("time", sku, provider, pricing, offers, min_usd, median_usd, max_usd, sum_usd)
@@ -143,20 +143,20 @@ BEGIN
          st.max_usd, st.sum_usd
     FROM state st
     JOIN last l ON l.sku = st.sku AND l.provider = st.provider AND l.pricing = st.pricing
-   CROSS JOIN LATERAL generate_series(st.day, coalesce(st.next - interval '1 day', l.day), interval '1 day') AS d(day);
+   CROSS JOIN LATERAL pg_catalog.generate_series(st.day, coalesce(st.next - interval '1 day', l.day), interval '1 day') AS d(day);
   -- groups left without observations are dropped
   DELETE FROM llm_econ.price_daily_group gr
-   USING unnest(skus, providers, pricings) AS g(sku, provider, pricing)
+   USING ROWS FROM (pg_catalog.unnest(skus), pg_catalog.unnest(providers), pg_catalog.unnest(pricings)) AS g(sku, provider, pricing)
    WHERE gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing AND gr.last_day IS NULL;
   -- a delete can move a group's last day back before "since": the rows after it go (the views
   -- repeat the last row instead)
   DELETE FROM llm_econ.price_daily_summary d
-   USING unnest(skus, providers, pricings) AS g(sku, provider, pricing)
+   USING ROWS FROM (pg_catalog.unnest(skus), pg_catalog.unnest(providers), pg_catalog.unnest(pricings)) AS g(sku, provider, pricing)
     JOIN llm_econ.price_daily_group gr
       ON gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing
    WHERE d.sku = gr.sku AND d.provider = gr.provider AND d.pricing = gr.pricing AND d."time" > gr.last_day;
   DELETE FROM llm_econ.price_daily_summary d
-   USING (SELECT g.sku, g.provider, g.pricing FROM unnest(skus, providers, pricings) AS g(sku, provider, pricing)
+   USING (SELECT g.sku, g.provider, g.pricing FROM ROWS FROM (pg_catalog.unnest(skus), pg_catalog.unnest(providers), pg_catalog.unnest(pricings)) AS g(sku, provider, pricing)
            WHERE NOT EXISTS (SELECT 1 FROM llm_econ.price_daily_group gr
                               WHERE gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing)) AS gone
    WHERE d.sku = gone.sku AND d.provider = gone.provider AND d.pricing = gone.pricing;
@@ -190,25 +190,25 @@ BEGIN
       USING ERRCODE = 'insufficient_privilege';
   END IF;
   IF TG_OP = 'INSERT' THEN
-    SELECT array_agg(c.sku ORDER BY c.sku, c.provider, c.pricing), array_agg(c.provider ORDER BY c.sku, c.provider, c.pricing),
-           array_agg(c.pricing ORDER BY c.sku, c.provider, c.pricing), array_agg(c.since ORDER BY c.sku, c.provider, c.pricing)
+    SELECT pg_catalog.array_agg(c.sku ORDER BY c.sku, c.provider, c.pricing), pg_catalog.array_agg(c.provider ORDER BY c.sku, c.provider, c.pricing),
+           pg_catalog.array_agg(c.pricing ORDER BY c.sku, c.provider, c.pricing), pg_catalog.array_agg(c.since ORDER BY c.sku, c.provider, c.pricing)
       INTO k_sku, k_provider, k_pricing, k_since
       FROM (SELECT n.sku, n.provider, n.pricing,
-                   date_trunc('day', min(n.observed_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS since
+                   pg_catalog.date_trunc('day', pg_catalog.min(n.observed_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS since
               FROM new_rows n GROUP BY 1, 2, 3) c;
   ELSIF TG_OP = 'DELETE' THEN
-    SELECT array_agg(c.sku ORDER BY c.sku, c.provider, c.pricing), array_agg(c.provider ORDER BY c.sku, c.provider, c.pricing),
-           array_agg(c.pricing ORDER BY c.sku, c.provider, c.pricing), array_agg(c.since ORDER BY c.sku, c.provider, c.pricing)
+    SELECT pg_catalog.array_agg(c.sku ORDER BY c.sku, c.provider, c.pricing), pg_catalog.array_agg(c.provider ORDER BY c.sku, c.provider, c.pricing),
+           pg_catalog.array_agg(c.pricing ORDER BY c.sku, c.provider, c.pricing), pg_catalog.array_agg(c.since ORDER BY c.sku, c.provider, c.pricing)
       INTO k_sku, k_provider, k_pricing, k_since
       FROM (SELECT o.sku, o.provider, o.pricing,
-                   date_trunc('day', min(o.observed_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS since
+                   pg_catalog.date_trunc('day', pg_catalog.min(o.observed_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS since
               FROM old_rows o GROUP BY 1, 2, 3) c;
   ELSE
-    SELECT array_agg(c.sku ORDER BY c.sku, c.provider, c.pricing), array_agg(c.provider ORDER BY c.sku, c.provider, c.pricing),
-           array_agg(c.pricing ORDER BY c.sku, c.provider, c.pricing), array_agg(c.since ORDER BY c.sku, c.provider, c.pricing)
+    SELECT pg_catalog.array_agg(c.sku ORDER BY c.sku, c.provider, c.pricing), pg_catalog.array_agg(c.provider ORDER BY c.sku, c.provider, c.pricing),
+           pg_catalog.array_agg(c.pricing ORDER BY c.sku, c.provider, c.pricing), pg_catalog.array_agg(c.since ORDER BY c.sku, c.provider, c.pricing)
       INTO k_sku, k_provider, k_pricing, k_since
       FROM (SELECT r.sku, r.provider, r.pricing,
-                   date_trunc('day', min(r.observed_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS since
+                   pg_catalog.date_trunc('day', pg_catalog.min(r.observed_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS since
               -- rows whose series, instant and price the update left as they were (as the
               -- suspect flag's UPDATE does) change no summary row
               FROM (SELECT n.sku, n.provider, n.pricing, n.observed_at FROM new_rows n
@@ -232,13 +232,13 @@ BEGIN
     RETURN NULL;
   END IF;
   INSERT INTO llm_econ.price_daily_group (sku, provider, pricing)
-  SELECT * FROM unnest(k_sku, k_provider, k_pricing) ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING;
+  SELECT * FROM ROWS FROM (pg_catalog.unnest(k_sku), pg_catalog.unnest(k_provider), pg_catalog.unnest(k_pricing)) ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING;
   PERFORM 1 FROM llm_econ.price_daily_group gr
-    JOIN unnest(k_sku, k_provider, k_pricing) AS g(sku, provider, pricing)
+    JOIN ROWS FROM (pg_catalog.unnest(k_sku), pg_catalog.unnest(k_provider), pg_catalog.unnest(k_pricing)) AS g(sku, provider, pricing)
       ON gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing
    ORDER BY gr.sku, gr.provider, gr.pricing FOR UPDATE OF gr;
   UPDATE llm_econ.price_daily_group gr SET dirty_since = g.since
-    FROM unnest(k_sku, k_provider, k_pricing, k_since) AS g(sku, provider, pricing, since)
+    FROM ROWS FROM (pg_catalog.unnest(k_sku), pg_catalog.unnest(k_provider), pg_catalog.unnest(k_pricing), pg_catalog.unnest(k_since)) AS g(sku, provider, pricing, since)
    WHERE gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing;
   PERFORM llm_econ._price_daily_refresh();
   RETURN NULL;
@@ -276,7 +276,7 @@ CREATE TRIGGER price_snapshot_summary_trunc AFTER TRUNCATE ON llm_econ.price_sna
 -- with it is an index condition.
 CREATE FUNCTION llm_econ._today_utc() RETURNS timestamptz
 LANGUAGE sql STABLE PARALLEL SAFE
-AS $$ SELECT pg_catalog.date_trunc('day', pg_catalog.now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' $$;
+BEGIN ATOMIC SELECT pg_catalog.date_trunc('day', pg_catalog.now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'; END;
 COMMENT ON FUNCTION llm_econ._today_utc() IS 'internal: midnight UTC of the current day';
 
 -- Every ended day: the stored rows, then each group's last row repeated up to yesterday.

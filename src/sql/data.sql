@@ -78,7 +78,7 @@ BEGIN
   -- series, "latest observation at or before t" is a single backward index probe.
   CREATE UNIQUE INDEX price_snapshot_one_observation ON llm_econ.price_snapshot (series_id, observed_at);
   CREATE INDEX price_snapshot_observed_at ON llm_econ.price_snapshot (observed_at);
-  PERFORM pg_catalog.setval('llm_econ.price_snapshot_id_seq', max(p.id)) FROM llm_econ.price_snapshot p;
+  PERFORM pg_catalog.setval('llm_econ.price_snapshot_id_seq', pg_catalog.max(p.id)) FROM llm_econ.price_snapshot p;
   INSERT INTO llm_econ.import_lock (provider) VALUES ('gcp');
   -- and the staging table's ids go on after the raw file's lines, as when the install staged
   -- them (an updated install has the same; src/check_data.pl checks the number is the line count)

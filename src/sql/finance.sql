@@ -5,10 +5,10 @@
 -- table owner and superusers see everything.
 CREATE FUNCTION llm_econ._is_tenant_member(tenant text) RETURNS boolean
 LANGUAGE sql STABLE PARALLEL SAFE
-AS $$
+BEGIN ATOMIC
   SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) $1)
-              THEN pg_catalog.pg_has_role($1, 'MEMBER') ELSE false END
-$$;
+              THEN pg_catalog.pg_has_role($1, 'MEMBER') ELSE false END;
+END;
 COMMENT ON FUNCTION llm_econ._is_tenant_member(text) IS
   'internal: whether the current user is a member of the tenant role (false when no such role exists); the row-level security test';
 
@@ -71,12 +71,12 @@ BEGIN
         USING ERRCODE = 'invalid_parameter_value';
     END IF;
     -- and only values this spec and price give (to a millionth: a later version may round differently)
-    IF abs(NEW.planned_gpu_hours - llm_econ.gpu_hours(NEW.spec)) > 1e-6::float8 * greatest(1::float8, NEW.planned_gpu_hours)
-       OR abs(NEW.planned_usd - llm_econ.estimate_cost(NEW.spec, NEW.usd_per_gpu_hour))
+    IF pg_catalog.abs(NEW.planned_gpu_hours - llm_econ.gpu_hours(NEW.spec)) > 1e-6::float8 * greatest(1::float8, NEW.planned_gpu_hours)
+       OR pg_catalog.abs(NEW.planned_usd - llm_econ.estimate_cost(NEW.spec, NEW.usd_per_gpu_hour))
           > 0.000001::numeric * greatest(1::numeric, NEW.planned_usd) THEN
       RAISE EXCEPTION 'planned_gpu_hours and planned_usd must be what the spec and usd_per_gpu_hour give'
         USING ERRCODE = 'invalid_parameter_value',
-              DETAIL = format('Got %s GPU-hours and %s USD; the spec gives %s GPU-hours and %s USD.',
+              DETAIL = pg_catalog.format('Got %s GPU-hours and %s USD; the spec gives %s GPU-hours and %s USD.',
                               NEW.planned_gpu_hours, NEW.planned_usd, llm_econ.gpu_hours(NEW.spec),
                               llm_econ.estimate_cost(NEW.spec, NEW.usd_per_gpu_hour)),
               HINT = 'Leave them NULL: they are computed when the plan is made.';
@@ -254,12 +254,12 @@ GRANT SELECT ON llm_econ.fx_rate TO PUBLIC;
 -- 0.2.0 read every amount), else the fx_rate in effect, NULL when none is.
 CREATE FUNCTION llm_econ._usd_per_unit(currency text, at timestamptz) RETURNS numeric
 LANGUAGE sql STABLE PARALLEL SAFE
-AS $$
+BEGIN ATOMIC
   SELECT CASE WHEN $1 IS NULL OR $1 OPERATOR(pg_catalog.=) 'USD' THEN 1::numeric
               ELSE (SELECT f.usd_per_unit FROM llm_econ.fx_rate f
                      WHERE f.currency OPERATOR(pg_catalog.=) $1 AND f.valid_from OPERATOR(pg_catalog.<=) $2
-                     ORDER BY f.valid_from DESC LIMIT 1) END
-$$;
+                     ORDER BY f.valid_from DESC LIMIT 1) END;
+END;
 COMMENT ON FUNCTION llm_econ._usd_per_unit(text, timestamptz) IS
   'internal: USD per unit of currency at an instant (1 for USD or no currency, else the fx_rate in effect; NULL when no rate is known)';
 
@@ -389,7 +389,7 @@ COMMENT ON FUNCTION llm_econ._focus_charge_key(jsonb) IS
 -- the GRANT to run in its HINT.
 CREATE FUNCTION llm_econ._focus_refusal(fn text, who text, replacing boolean, staged boolean) RETURNS text[]
 LANGUAGE sql STABLE
-AS $$
+BEGIN ATOMIC
   SELECT CASE
     WHEN NOT pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT')
       THEN ARRAY[pg_catalog.format('%s needs INSERT on llm_econ.spend', $1),
@@ -406,8 +406,8 @@ AS $$
     WHEN pg_catalog.row_security_active('llm_econ.spend') AND NOT llm_econ._is_tenant_member($2)
       THEN ARRAY[pg_catalog.format('%s: role %I may not write the lines of tenant %I (not a member of that role)', $1, CURRENT_USER, $2),
                  pg_catalog.format('Pass the tenant of a role %I is a member of, or GRANT %I TO %I;', CURRENT_USER, $2, CURRENT_USER)]
-  END
-$$;
+  END;
+END;
 COMMENT ON FUNCTION llm_econ._focus_refusal(text, text, boolean, boolean) IS
   'internal: why the current role may not import FOCUS lines for a tenant (a missing grant, or not a member of the tenant role) and the GRANT that would let it, as {message, hint}; NULL when it may';
 
@@ -433,10 +433,10 @@ BEGIN
                    OR (s.billing_period_start IS NULL AND p.billing_period_start IS NULL))
               AND s.delivery IS DISTINCT FROM _focus_store.delivery
            RETURNING 1)
-    SELECT count(*) INTO replaced FROM gone;
+    SELECT pg_catalog.count(*) INTO replaced FROM gone;
   END IF;
   WITH numbered AS (
-         SELECT f.*, row_number() OVER (PARTITION BY f.row_hash ORDER BY f.line) AS nth
+         SELECT f.*, pg_catalog.row_number() OVER (PARTITION BY f.row_hash ORDER BY f.line) AS nth
            FROM llm_econ_focus_lines f),
        ins AS (
          INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
@@ -456,7 +456,7 @@ BEGIN
           ORDER BY n.line                      -- ids follow the file, not the identities' order
          ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING
          RETURNING 1)
-  SELECT (SELECT count(*) FROM ins), (SELECT count(*) FROM llm_econ_focus_lines) - (SELECT count(*) FROM ins)
+  SELECT (SELECT pg_catalog.count(*) FROM ins), (SELECT pg_catalog.count(*) FROM llm_econ_focus_lines) - (SELECT pg_catalog.count(*) FROM ins)
     INTO inserted, skipped;
   TRUNCATE llm_econ_focus_lines;
 END $$;
@@ -490,7 +490,7 @@ BEGIN
   IF focus_csv IS NULL THEN
     RAISE EXCEPTION 'focus_csv must not be NULL' USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  IF import_focus.delivery IS NOT NULL AND btrim(import_focus.delivery) = '' THEN
+  IF import_focus.delivery IS NOT NULL AND pg_catalog.btrim(import_focus.delivery) = '' THEN
     RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
   END IF;
   PERFORM llm_econ._focus_temp();
@@ -519,7 +519,7 @@ BEGIN
   IF refusal IS NOT NULL THEN
     RAISE EXCEPTION '%', refusal[1] USING ERRCODE = 'insufficient_privilege', HINT = refusal[2];
   END IF;
-  IF load_focus.delivery IS NOT NULL AND btrim(load_focus.delivery) = '' THEN
+  IF load_focus.delivery IS NOT NULL AND pg_catalog.btrim(load_focus.delivery) = '' THEN
     RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
   END IF;
   replaced := 0;
@@ -534,7 +534,7 @@ BEGIN
                    OR (s.billing_period_start IS NULL AND p.billing_period_start IS NULL))
               AND s.delivery IS DISTINCT FROM load_focus.delivery
            RETURNING 1)
-    SELECT count(*) INTO replaced FROM gone;
+    SELECT pg_catalog.count(*) INTO replaced FROM gone;
   END IF;
   -- first from C, with no ON CONFLICT (most loads bring only new charges), which also empties
   -- the role's staged lines; a charge already stored (a unique violation of spend_one_line) rolls
@@ -601,41 +601,41 @@ CREATE VIEW llm_econ.plan_vs_actual WITH (security_invoker = true) AS
                 llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate
            FROM llm_econ.spend s),
        actual AS (
-         SELECT l.tenant, l.run_id, min(l.provider) AS provider,
-                sum(l.billed_cost * l.rate) AS billed_usd, sum(l.effective_cost * l.rate) AS effective_usd,
-                sum(l.gpu_hours) AS gpu_hours, min(l.charge_period_start) AS first_charge,
-                max(l.charge_period_end) AS last_charge,
-                count(*) FILTER (WHERE l.rate IS NULL) AS unconverted_lines,
-                string_agg(DISTINCT l.billing_currency, ', ') FILTER (WHERE l.rate IS NULL) AS unconverted_currencies
+         SELECT l.tenant, l.run_id, pg_catalog.min(l.provider) AS provider,
+                pg_catalog.sum(l.billed_cost * l.rate) AS billed_usd, pg_catalog.sum(l.effective_cost * l.rate) AS effective_usd,
+                pg_catalog.sum(l.gpu_hours) AS gpu_hours, pg_catalog.min(l.charge_period_start) AS first_charge,
+                pg_catalog.max(l.charge_period_end) AS last_charge,
+                pg_catalog.count(*) FILTER (WHERE l.rate IS NULL) AS unconverted_lines,
+                pg_catalog.string_agg(DISTINCT l.billing_currency, ', ') FILTER (WHERE l.rate IS NULL) AS unconverted_currencies
            FROM lines l
           GROUP BY l.tenant, l.run_id, CASE WHEN l.run_id IS NULL THEN l.provider END),
        joined AS (
          SELECT p.*, a.tenant AS a_tenant, a.run_id AS a_run_id, a.provider AS a_provider, a.billed_usd,
                 a.effective_usd, a.gpu_hours AS actual_gpu_hours, a.first_charge, a.last_charge,
                 a.unconverted_lines, a.unconverted_currencies,
-                round(p.planned_usd, 2) AS planned_usd_cents,
+                pg_catalog.round(p.planned_usd, 2) AS planned_usd_cents,
                 -- usage variance: (actual - planned GPU-hours) x planned price, to the cent
-                round((a.gpu_hours - p.planned_gpu_hours::numeric) * p.usd_per_gpu_hour, 2) AS usage_variance_usd
+                pg_catalog.round((a.gpu_hours - p.planned_gpu_hours::numeric) * p.usd_per_gpu_hour, 2) AS usage_variance_usd
            FROM llm_econ.run_plan p
            FULL JOIN actual a ON a.run_id = p.run_id AND a.tenant = p.tenant)
   SELECT coalesce(j.planned_at, j.first_charge) AS "time",
          coalesce(j.run_id, j.a_run_id) AS run_id, coalesce(j.tenant, j.a_tenant) AS tenant, j.team,
          coalesce(j.provider, j.a_provider) AS provider, j.pricing,
-         j.planned_at, round(j.usd_per_gpu_hour, 6) AS planned_usd_per_gpu_hour,
+         j.planned_at, pg_catalog.round(j.usd_per_gpu_hour, 6) AS planned_usd_per_gpu_hour,
          j.planned_usd_cents AS planned_usd, j.billed_usd, j.effective_usd,
          j.effective_usd - j.planned_usd_cents AS variance_usd,
-         round(100::numeric * (j.effective_usd - j.planned_usd_cents) / nullif(j.planned_usd_cents, 0::numeric), 2) AS variance_pct,
+         pg_catalog.round(100::numeric * (j.effective_usd - j.planned_usd_cents) / nullif(j.planned_usd_cents, 0::numeric), 2) AS variance_pct,
          j.planned_gpu_hours, j.actual_gpu_hours,
          -- the MFU the billed GPU-hours imply; NULL when they are beyond an interval's range
          CASE WHEN j.actual_gpu_hours > 0::numeric AND j.run_id IS NOT NULL
                AND j.actual_gpu_hours / (j.spec).n_gpus::numeric * 3600::numeric <= 1e12::numeric
-              THEN llm_econ.achieved_mfu(j.spec, make_interval(secs => (j.actual_gpu_hours / (j.spec).n_gpus::numeric * 3600::numeric)::float8))
+              THEN llm_econ.achieved_mfu(j.spec, pg_catalog.make_interval(secs => (j.actual_gpu_hours / (j.spec).n_gpus::numeric * 3600::numeric)::float8))
          END AS implied_mfu,
          j.first_charge, j.last_charge,
          CASE WHEN j.run_id IS NULL AND j.a_run_id IS NULL THEN 'untagged'
               WHEN j.run_id IS NULL THEN 'unplanned'
               WHEN j.a_tenant IS NULL THEN 'no spend yet' ELSE 'planned and billed' END AS status,
-         round(j.effective_usd / nullif(j.actual_gpu_hours, 0::numeric), 6) AS actual_usd_per_gpu_hour,
+         pg_catalog.round(j.effective_usd / nullif(j.actual_gpu_hours, 0::numeric), 6) AS actual_usd_per_gpu_hour,
          -- price variance: the rest of the variance, (actual - planned $/GPU-h) x actual GPU-hours
          -- with actual $/GPU-h = effective USD / actual GPU-hours; the two add up to variance_usd
          CASE WHEN j.run_id IS NOT NULL AND j.actual_gpu_hours IS NOT NULL

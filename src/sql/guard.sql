@@ -17,7 +17,7 @@ COMMENT ON COLUMN llm_econ.import_lock.provider IS 'provider, lower case';
 CREATE FUNCTION llm_econ._import_lock() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
-  providers text[] := string_to_array(nullif(current_setting('llm_econ.import_providers', true), ''), ',');
+  providers text[] := pg_catalog.string_to_array(nullif(pg_catalog.current_setting('llm_econ.import_providers', true), ''), ',');
 BEGIN
   IF TG_RELID OPERATOR(pg_catalog.<>) 'llm_econ.price_snapshot'::regclass OR TG_WHEN <> 'BEFORE'
      OR TG_LEVEL <> 'STATEMENT' OR TG_OP <> 'INSERT' THEN
@@ -28,10 +28,10 @@ BEGIN
     -- only names price_snapshot can store (its provider check, at most 256 bytes): the setting is
     -- any role's to write, and this table's rows outlive the transaction; a name it cannot store
     -- needs no lock (its rows are refused)
-    providers := ARRAY(SELECT p FROM unnest(providers) AS p
-                        WHERE p ~ '^[a-z0-9][a-z0-9._-]*$' AND octet_length(p) <= 256);
+    providers := ARRAY(SELECT p FROM pg_catalog.unnest(providers) AS p
+                        WHERE p ~ '^[a-z0-9][a-z0-9._-]*$' AND pg_catalog.octet_length(p) <= 256);
     INSERT INTO llm_econ.import_lock (provider)
-    SELECT p FROM unnest(providers) AS p ORDER BY 1 ON CONFLICT DO NOTHING;
+    SELECT p FROM pg_catalog.unnest(providers) AS p ORDER BY 1 ON CONFLICT DO NOTHING;
     PERFORM 1 FROM llm_econ.import_lock l WHERE l.provider = ANY (providers) ORDER BY l.provider FOR UPDATE;
   END IF;
   RETURN NULL;
@@ -48,12 +48,12 @@ CREATE TRIGGER price_snapshot_import_lock BEFORE INSERT ON llm_econ.price_snapsh
 CREATE FUNCTION llm_econ._lock_providers(providers text[]) RETURNS void
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-  PERFORM set_config('llm_econ.import_providers',
-                     array_to_string(ARRAY(SELECT DISTINCT p FROM unnest(providers) AS p WHERE p IS NOT NULL ORDER BY 1), ','),
+  PERFORM pg_catalog.set_config('llm_econ.import_providers',
+                     pg_catalog.array_to_string(ARRAY(SELECT DISTINCT p FROM pg_catalog.unnest(providers) AS p WHERE p IS NOT NULL ORDER BY 1), ','),
                      true);
   INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, pricing, source)
   SELECT NULL, NULL, NULL, NULL, NULL WHERE false;
-  PERFORM set_config('llm_econ.import_providers', '', true);
+  PERFORM pg_catalog.set_config('llm_econ.import_providers', '', true);
 END $$;
 COMMENT ON FUNCTION llm_econ._lock_providers(text[]) IS
   'internal: serialises imports of these providers until the end of the transaction (needs INSERT on price_snapshot)';

@@ -19,15 +19,15 @@ CREATE FUNCTION llm_econ._price_changes(obs_at timestamptz[], provider text[], s
 RETURNS TABLE (observed_at timestamptz, provider text, sku text, region text, pricing text, usd numeric,
                instance_type text, gpus int4, is_new boolean, fresh boolean, conflict boolean)
 LANGUAGE sql STABLE
-AS $$
+BEGIN ATOMIC
   WITH cand AS (
          SELECT c.observed_at, c.provider, c.sku, c.region, c.pricing, c.usd, c.instance_type, c.gpus,
                 true AS is_new, c.ord,
                 llm_econ._series_id(c.sku, c.provider, c.pricing, c.region, c.instance_type) AS series_id
-           FROM unnest($1, $2, $3, $4, $5, $6, $7, $8) WITH ORDINALITY
+           FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2), pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6), pg_catalog.unnest($7), pg_catalog.unnest($8)) WITH ORDINALITY
                 AS c(observed_at, provider, sku, region, pricing, usd, instance_type, gpus, ord)),
        keys AS (
-         SELECT c.provider, c.sku, c.region, c.pricing, c.instance_type, c.series_id, min(c.observed_at) AS first_at
+         SELECT c.provider, c.sku, c.region, c.pricing, c.instance_type, c.series_id, pg_catalog.min(c.observed_at) AS first_at
            FROM cand c GROUP BY 1, 2, 3, 4, 5, 6),
        stored AS (
          SELECT o.observed_at, k.provider, k.sku, k.region, k.pricing, o.usd_per_gpu_hour, k.instance_type,
@@ -44,20 +44,20 @@ AS $$
                     AND p.observed_at OPERATOR(pg_catalog.>=) k.first_at)) AS o),
        seq AS (
          SELECT a.*,
-                lag(a.usd) OVER w AS prev_usd,
+                pg_catalog.lag(a.usd) OVER w AS prev_usd,
                 -- at this instant: is something stored, is it another price, is this the first candidate
-                bool_or(NOT a.is_new) OVER i AS stored_here,
-                min(a.usd) OVER i IS DISTINCT FROM max(a.usd) OVER i
-                  OR (bool_or(a.usd IS NULL) OVER i AND bool_or(a.usd IS NOT NULL) OVER i) AS clash_here,
-                row_number() OVER (PARTITION BY a.series_id, a.observed_at ORDER BY a.is_new, a.ord) AS nth_here
+                pg_catalog.bool_or(NOT a.is_new) OVER i AS stored_here,
+                pg_catalog.min(a.usd) OVER i IS DISTINCT FROM pg_catalog.max(a.usd) OVER i
+                  OR (pg_catalog.bool_or(a.usd IS NULL) OVER i AND pg_catalog.bool_or(a.usd IS NOT NULL) OVER i) AS clash_here,
+                pg_catalog.row_number() OVER (PARTITION BY a.series_id, a.observed_at ORDER BY a.is_new, a.ord) AS nth_here
            FROM (SELECT * FROM cand UNION ALL SELECT * FROM stored) AS a
          WINDOW w AS (PARTITION BY a.series_id ORDER BY a.observed_at, a.is_new, a.ord),
                 i AS (PARTITION BY a.series_id, a.observed_at))
   SELECT s.observed_at, s.provider, s.sku, s.region, s.pricing, s.usd, s.instance_type, s.gpus, s.is_new,
          s.is_new AND NOT s.stored_here AND s.nth_here = 1 AND s.usd IS DISTINCT FROM s.prev_usd,
          s.is_new AND s.clash_here
-    FROM seq s
-$$;
+    FROM seq s;
+END;
 COMMENT ON FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[]) IS
   'internal: annotates candidate observations: fresh = a change point to store; conflict = another price for the same series and instant';
 
@@ -91,9 +91,9 @@ BEGIN
           WHERE c.fresh AND NOT EXISTS (SELECT 1 FROM bad)
           ORDER BY c.sku, c.provider, c.pricing, c.region NULLS FIRST, c.instance_type NULLS FIRST, c.observed_at  -- ids in key, time order on any plan
          RETURNING usd_per_gpu_hour)
-  SELECT (SELECT count(*) FROM ins i WHERE i.usd_per_gpu_hour IS NOT NULL),
-         (SELECT count(*) FROM ins i WHERE i.usd_per_gpu_hour IS NULL),
-         (SELECT count(*) FROM changes c WHERE c.is_new AND c.usd IS NOT NULL),
+  SELECT (SELECT pg_catalog.count(*) FROM ins i WHERE i.usd_per_gpu_hour IS NOT NULL),
+         (SELECT pg_catalog.count(*) FROM ins i WHERE i.usd_per_gpu_hour IS NULL),
+         (SELECT pg_catalog.count(*) FROM changes c WHERE c.is_new AND c.usd IS NOT NULL),
          (SELECT pg_catalog.to_jsonb(b) FROM bad b)
     INTO inserted, withdrawn, unchanged, clash;
   IF clash IS NOT NULL THEN
@@ -112,7 +112,7 @@ COMMENT ON FUNCTION llm_econ._record_prices(timestamptz[], text[], text[], text[
 -- zeros beyond cents (2.00, 0.75, 3.790142).
 CREATE FUNCTION llm_econ._usd(v numeric) RETURNS numeric
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT pg_catalog.round($1, GREATEST(pg_catalog.scale(pg_catalog.trim_scale(pg_catalog.round($1, 10))), 2)) $$;
+BEGIN ATOMIC SELECT pg_catalog.round($1, GREATEST(pg_catalog.scale(pg_catalog.trim_scale(pg_catalog.round($1, 10))), 2)); END;
 COMMENT ON FUNCTION llm_econ._usd(numeric) IS 'internal: a USD amount rounded to 10 decimals, shown with at least 2';
 
 -- The gpu_sku key a name means (key or alias; case, spaces, - and _ ignored; an exact spelling
@@ -156,18 +156,18 @@ BEGIN
          SELECT g.provider, g.sku, g.pricing, g.observed_at, x.n, x.med
            FROM (SELECT DISTINCT m.provider, m.sku, m.pricing, m.observed_at FROM mine m) AS g
           CROSS JOIN LATERAL (
-                SELECT count(*) AS n, percentile_disc(0.5::float8) WITHIN GROUP (ORDER BY l.usd_per_gpu_hour) AS med
+                SELECT pg_catalog.count(*) AS n, pg_catalog.percentile_disc(0.5::float8) WITHIN GROUP (ORDER BY l.usd_per_gpu_hour) AS med
                   FROM llm_econ._latest_prices(g.sku, g.provider, g.pricing, g.observed_at, NULL, NULL, NULL) l) AS x),
        checked AS MATERIALIZED (
          SELECT m.id,
                 CASE
                   WHEN peer.n >= 3::int8 AND (m.usd_per_gpu_hour > 3::numeric * peer.med OR m.usd_per_gpu_hour * 3::numeric < peer.med)
-                    THEN format('%s x the median %s of the %s %s offers of %s at that instant',
-                                round(m.usd_per_gpu_hour / peer.med, 2), peer.med, peer.n, m.provider, m.sku)
+                    THEN pg_catalog.format('%s x the median %s of the %s %s offers of %s at that instant',
+                                pg_catalog.round(m.usd_per_gpu_hour / peer.med, 2), peer.med, peer.n, m.provider, m.sku)
                   WHEN prev.usd_per_gpu_hour IS NOT NULL
                        AND (m.usd_per_gpu_hour > 3::numeric * prev.usd_per_gpu_hour OR m.usd_per_gpu_hour * 3::numeric < prev.usd_per_gpu_hour)
-                    THEN format('%s x the series'' previous price %s (%s)',
-                                round(m.usd_per_gpu_hour / prev.usd_per_gpu_hour, 2), prev.usd_per_gpu_hour, prev.observed_at)
+                    THEN pg_catalog.format('%s x the series'' previous price %s (%s)',
+                                pg_catalog.round(m.usd_per_gpu_hour / prev.usd_per_gpu_hour, 2), prev.usd_per_gpu_hour, prev.observed_at)
                 END AS why
            FROM mine m
            JOIN peers peer ON peer.provider = m.provider AND peer.sku = m.sku AND peer.pricing = m.pricing
@@ -189,8 +189,10 @@ CREATE TRIGGER price_snapshot_suspect AFTER INSERT ON llm_econ.price_snapshot
 -- SkyPilot clouds whose catalogs the importer accepts (skypilot-catalog catalogs/v5/<cloud>).
 CREATE FUNCTION llm_econ._skypilot_clouds() RETURNS text[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-AS $$ SELECT ARRAY['aws', 'azure', 'cudo', 'do', 'fluidstack', 'gcp', 'hyperbolic', 'ibm', 'kubernetes',
-                   'lambda', 'nebius', 'oci', 'paperspace', 'runpod', 'scp', 'vast', 'vsphere'] $$;
+BEGIN ATOMIC
+  SELECT ARRAY['aws', 'azure', 'cudo', 'do', 'fluidstack', 'gcp', 'hyperbolic', 'ibm', 'kubernetes',
+                   'lambda', 'nebius', 'oci', 'paperspace', 'runpod', 'scp', 'vast', 'vsphere'];
+END;
 COMMENT ON FUNCTION llm_econ._skypilot_clouds() IS 'internal: the cloud names import_skypilot_catalog accepts';
 
 CREATE FUNCTION llm_econ.import_skypilot_catalog(cloud text, catalog_csv text, observed_at timestamptz,
@@ -200,7 +202,7 @@ LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
 AS $$
 #variable_conflict use_column
 DECLARE
-  c text := lower(btrim(cloud));
+  c text := pg_catalog.lower(pg_catalog.btrim(cloud));
   src text;
   unknown text;
   cv record;
@@ -213,16 +215,16 @@ BEGIN
   IF cloud IS NULL OR catalog_csv IS NULL OR observed_at IS NULL THEN
     RAISE EXCEPTION 'cloud, catalog_csv and observed_at must not be NULL' USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  IF current_setting('transaction_isolation') <> 'read committed' THEN
-    RAISE EXCEPTION '% must run at READ COMMITTED, not %', 'import_skypilot_catalog', upper(current_setting('transaction_isolation'))
+  IF pg_catalog.current_setting('transaction_isolation') <> 'read committed' THEN
+    RAISE EXCEPTION '% must run at READ COMMITTED, not %', 'import_skypilot_catalog', pg_catalog.upper(pg_catalog.current_setting('transaction_isolation'))
       USING ERRCODE = 'invalid_transaction_state',
             HINT = 'Imports serialise with other imports of the same provider and must see their commits.';
   END IF;
   IF NOT (c = ANY (llm_econ._skypilot_clouds())) THEN
     RAISE EXCEPTION 'unknown cloud "%"', cloud USING ERRCODE = 'invalid_parameter_value',
-      DETAIL = 'Known clouds: ' || array_to_string(llm_econ._skypilot_clouds(), ', ') || '.';
+      DETAIL = 'Known clouds: ' || pg_catalog.array_to_string(llm_econ._skypilot_clouds(), ', ') || '.';
   END IF;
-  IF NOT isfinite(observed_at) OR observed_at > now() + interval '1 day' THEN
+  IF NOT pg_catalog.isfinite(observed_at) OR observed_at > pg_catalog.now() + interval '1 day' THEN
     RAISE EXCEPTION 'observed_at must be at most now() + 1 day, got %', observed_at
       USING ERRCODE = 'invalid_parameter_value', HINT = 'A catalog cannot be observed in the future.';
   END IF;
@@ -251,7 +253,7 @@ BEGIN
        priced AS (
          SELECT p.sku, p.region, p.pricing, p.instance_type, coalesce(p.known_gpus, p.gpus_per_instance) AS gpus,
                 CASE WHEN p.known_gpus IS NULL OR p.known_gpus = p.gpus_per_instance THEN p.usd_per_gpu_hour
-                     ELSE round(p.usd_per_hour / p.known_gpus::numeric, 10) END AS usd
+                     ELSE pg_catalog.round(p.usd_per_hour / p.known_gpus::numeric, 10) END AS usd
            FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL),
        offers AS (   -- the cheapest offer per series
          SELECT DISTINCT ON (o.sku, o.region, o.pricing, o.instance_type)
@@ -269,12 +271,12 @@ BEGIN
           WHERE s.provider = c AND cur.usd_per_gpu_hour IS NOT NULL AND cur.source = src
             AND NOT EXISTS (SELECT 1 FROM offers x WHERE x.series_id = s.series_id)),
        cand AS (SELECT * FROM offers UNION ALL SELECT * FROM gone)
-  SELECT array_agg(import_skypilot_catalog.observed_at) AS t, array_agg(c) AS pr, array_agg(x.sku) AS sk,
-         array_agg(x.region) AS rg, array_agg(x.pricing) AS pc, array_agg(x.usd) AS us,
-         array_agg(x.instance_type) AS it, array_agg(x.gpus) AS gp,
-         (SELECT coalesce(sum(p.catalog_rows) FILTER (WHERE p.sku IS NULL OR p.usd_per_gpu_hour IS NULL), 0) FROM parsed p) AS skipped,
-         (SELECT string_agg(format('%s row(s) of %s: %s', w.n, w.names, w.why), '; ' ORDER BY w.why) FROM (
-            SELECT sum(q.catalog_rows) AS n, string_agg(DISTINCT coalesce(q.accelerator, '?'), ', ') AS names, q.why
+  SELECT pg_catalog.array_agg(import_skypilot_catalog.observed_at) AS t, pg_catalog.array_agg(c) AS pr, pg_catalog.array_agg(x.sku) AS sk,
+         pg_catalog.array_agg(x.region) AS rg, pg_catalog.array_agg(x.pricing) AS pc, pg_catalog.array_agg(x.usd) AS us,
+         pg_catalog.array_agg(x.instance_type) AS it, pg_catalog.array_agg(x.gpus) AS gp,
+         (SELECT coalesce(pg_catalog.sum(p.catalog_rows) FILTER (WHERE p.sku IS NULL OR p.usd_per_gpu_hour IS NULL), 0) FROM parsed p) AS skipped,
+         (SELECT pg_catalog.string_agg(pg_catalog.format('%s row(s) of %s: %s', w.n, w.names, w.why), '; ' ORDER BY w.why) FROM (
+            SELECT pg_catalog.sum(q.catalog_rows) AS n, pg_catalog.string_agg(DISTINCT coalesce(q.accelerator, '?'), ', ') AS names, q.why
               FROM (SELECT p.catalog_rows, p.accelerator,
                            CASE
                              WHEN p.sku IS NOT NULL AND p.instance_type IS NULL
@@ -287,27 +289,27 @@ BEGIN
                            END AS why
                       FROM parsed p WHERE p.sku IS NULL OR p.usd_per_gpu_hour IS NULL) AS q
              GROUP BY q.why) AS w) AS skip_why,
-         (SELECT count(*) FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL
+         (SELECT pg_catalog.count(*) FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL
                                           AND p.known_gpus <> p.gpus_per_instance) AS corrected,
-         (SELECT string_agg(DISTINCT format('%s lists %s GPUs per machine, %s known', p.instance_type, p.gpus_per_instance, p.known_gpus), '; ')
+         (SELECT pg_catalog.string_agg(DISTINCT pg_catalog.format('%s lists %s GPUs per machine, %s known', p.instance_type, p.gpus_per_instance, p.known_gpus), '; ')
             FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.known_gpus <> p.gpus_per_instance) AS corrected_why,
-         (SELECT count(DISTINCT p.instance_type) FROM parsed p
+         (SELECT pg_catalog.count(DISTINCT p.instance_type) FROM parsed p
            WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified,
-         (SELECT string_agg(DISTINCT p.instance_type, ', ') FROM parsed p
+         (SELECT pg_catalog.string_agg(DISTINCT p.instance_type, ', ') FROM parsed p
            WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified_why
     INTO cv FROM cand x;
 
   -- 2. a backfill (a later catalog of this cloud is stored already): what that later catalog
   --    listed must still hold from its date on, so each series this import changes gets, at that
   --    date, the price it had there (or a withdrawal when the later catalog did not list it)
-  SELECT min(i.observed_at) INTO next_at FROM llm_econ.price_import i
+  SELECT pg_catalog.min(i.observed_at) INTO next_at FROM llm_econ.price_import i
    WHERE i.provider = c AND i.source = src AND i.observed_at > import_skypilot_catalog.observed_at;
   IF next_at IS NOT NULL AND cv.sk IS NOT NULL THEN
-    SELECT array_agg(next_at) AS t, array_agg(c) AS pr, array_agg(x.sk) AS sk, array_agg(x.rg) AS rg,
-           array_agg(x.pc) AS pc, array_agg(st.usd_per_gpu_hour) AS us, array_agg(x.it) AS it,
-           array_agg(st.gpus_per_instance) AS gp
+    SELECT pg_catalog.array_agg(next_at) AS t, pg_catalog.array_agg(c) AS pr, pg_catalog.array_agg(x.sk) AS sk, pg_catalog.array_agg(x.rg) AS rg,
+           pg_catalog.array_agg(x.pc) AS pc, pg_catalog.array_agg(st.usd_per_gpu_hour) AS us, pg_catalog.array_agg(x.it) AS it,
+           pg_catalog.array_agg(st.gpus_per_instance) AS gp
       INTO fix
-      FROM unnest(cv.sk, cv.rg, cv.pc, cv.us, cv.it) AS x(sk, rg, pc, us, it)
+      FROM ROWS FROM (pg_catalog.unnest(cv.sk), pg_catalog.unnest(cv.rg), pg_catalog.unnest(cv.pc), pg_catalog.unnest(cv.us), pg_catalog.unnest(cv.it)) AS x(sk, rg, pc, us, it)
       LEFT JOIN LATERAL (
             SELECT p.observed_at, p.usd_per_gpu_hour, p.gpus_per_instance FROM llm_econ.price_snapshot p
              WHERE p.series_id = llm_econ._series_id(x.sk, c, x.pc, x.rg, x.it) AND p.observed_at <= next_at
@@ -318,7 +320,7 @@ BEGIN
   END IF;
 
   -- 3. store (rows written here are of kind catalog), then check the new prices
-  PERFORM set_config('llm_econ.import_kind', 'catalog', true);
+  PERFORM pg_catalog.set_config('llm_econ.import_kind', 'catalog', true);
   SELECT * INTO rp FROM llm_econ._record_prices(cv.t, cv.pr, cv.sk, cv.rg, cv.pc, cv.us, cv.it, cv.gp, src);
   inserted := coalesce(rp.inserted, 0);
   unchanged := coalesce(rp.unchanged, 0);
@@ -328,10 +330,10 @@ BEGIN
     inserted := inserted + coalesce(rp.inserted, 0);
     withdrawn := withdrawn + coalesce(rp.withdrawn, 0);
   END IF;
-  PERFORM set_config('llm_econ.import_kind', '', true);
+  PERFORM pg_catalog.set_config('llm_econ.import_kind', '', true);
   INSERT INTO llm_econ.price_import (provider, source, observed_at)
   VALUES (c, src, import_skypilot_catalog.observed_at) ON CONFLICT DO NOTHING;
-  SELECT count(*) INTO suspect FROM llm_econ.price_snapshot p
+  SELECT pg_catalog.count(*) INTO suspect FROM llm_econ.price_snapshot p
    WHERE p.provider = c AND p.source = src AND p.observed_at IN (import_skypilot_catalog.observed_at, next_at)
      AND p.suspect IS NOT NULL;
   skipped := cv.skipped;
@@ -347,7 +349,7 @@ BEGIN
   END IF;
   IF unverified > 0 THEN
     RAISE NOTICE '% machine types have no known GPU count and were priced with the catalog''s', unverified
-      USING DETAIL = 'Those machine types: ' || left(cv.unverified_why, 500) || '.', HINT = 'Add them to llm_econ.gpu_sku_alias with gpus_per_instance.';
+      USING DETAIL = 'Those machine types: ' || pg_catalog.left(cv.unverified_why, 500) || '.', HINT = 'Add them to llm_econ.gpu_sku_alias with gpus_per_instance.';
   END IF;
   IF suspect > 0 THEN
     RAISE NOTICE '% prices are more than 3x from the same provider''s other offers of the SKU or from the series'' previous price', suspect
@@ -399,13 +401,13 @@ CREATE FUNCTION llm_econ._staged_history()
 RETURNS TABLE (line bigint, observed_at timestamptz, valid_to timestamptz, cloud text, region text,
                instance_type text, n int4, od numeric, spot numeric, sku text, problem text)
 LANGUAGE sql STABLE
-AS $$
+BEGIN ATOMIC
   WITH names AS (SELECT s.instance_type AS name FROM llm_econ.price_history_staging s
                   WHERE s.staged_by OPERATOR(pg_catalog.=) CURRENT_USER
                  UNION SELECT s.accelerator FROM llm_econ.price_history_staging s
                   WHERE s.staged_by OPERATOR(pg_catalog.=) CURRENT_USER),
        map AS (SELECT m.name, m.sku FROM llm_econ._sku_map(ARRAY(SELECT names.name FROM names)) AS m)
-  SELECT row_number() OVER (ORDER BY s.id) + 1, s.observed_at::timestamptz, s.valid_to::timestamptz,
+  SELECT pg_catalog.row_number() OVER (ORDER BY s.id) + 1, s.observed_at::timestamptz, s.valid_to::timestamptz,
          s.cloud, s.region, s.instance_type, s.accelerator_count::numeric::int4,
          llm_econ._usd(coalesce(nullif(s.price_on_demand_per_gpu_usd_per_hour, '')::numeric,
                                 nullif(s.price_on_demand_usd_per_hour, '')::numeric / s.accelerator_count::numeric)),
@@ -414,15 +416,15 @@ AS $$
          coalesce(mi.sku, ma.sku),
          CASE
            WHEN mi.sku IS NOT NULL AND ma.sku IS NOT NULL AND mi.sku <> ma.sku
-             THEN format('accelerator "%s" is not what "%s" carries ("%s")', s.accelerator, s.instance_type, mi.sku)
+             THEN pg_catalog.format('accelerator "%s" is not what "%s" carries ("%s")', s.accelerator, s.instance_type, mi.sku)
            WHEN mi.sku IS NULL AND ma.sku IS NULL
-             THEN format('unknown accelerator "%s"', s.accelerator)
+             THEN pg_catalog.format('unknown accelerator "%s"', s.accelerator)
          END
     FROM llm_econ.price_history_staging s
     LEFT JOIN map mi ON mi.name = s.instance_type
     LEFT JOIN map ma ON ma.name = s.accelerator
-   WHERE s.staged_by OPERATOR(pg_catalog.=) CURRENT_USER
-$$;
+   WHERE s.staged_by OPERATOR(pg_catalog.=) CURRENT_USER;
+END;
 COMMENT ON FUNCTION llm_econ._staged_history() IS 'internal: the rows the current role staged in price_history_staging, typed, with line numbers and SKUs';
 
 CREATE FUNCTION llm_econ._load_price_history(source text, on_mismatch text, quiet boolean,
@@ -437,14 +439,14 @@ DECLARE
   names text;
   me text;
 BEGIN
-  IF source IS NULL OR btrim(source) = '' THEN
+  IF source IS NULL OR pg_catalog.btrim(source) = '' THEN
     RAISE EXCEPTION 'source must name where the history comes from' USING ERRCODE = 'invalid_parameter_value';
   END IF;
   IF on_mismatch IS NULL OR on_mismatch NOT IN ('error', 'skip') THEN
     RAISE EXCEPTION 'on_mismatch must be one of error, skip, got "%"', on_mismatch USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  IF current_setting('transaction_isolation') <> 'read committed' THEN
-    RAISE EXCEPTION '% must run at READ COMMITTED, not %', 'load_price_history', upper(current_setting('transaction_isolation'))
+  IF pg_catalog.current_setting('transaction_isolation') <> 'read committed' THEN
+    RAISE EXCEPTION '% must run at READ COMMITTED, not %', 'load_price_history', pg_catalog.upper(pg_catalog.current_setting('transaction_isolation'))
       USING ERRCODE = 'invalid_transaction_state',
             HINT = 'Imports serialise with other imports of the same provider and must see their commits.';
   END IF;
@@ -452,7 +454,7 @@ BEGIN
 
   -- 1. every field well-formed; the first bad line is the error
   SELECT * INTO bad FROM (
-    SELECT row_number() OVER (ORDER BY s.id) + 1 AS line, s.*,
+    SELECT pg_catalog.row_number() OVER (ORDER BY s.id) + 1 AS line, s.*,
            CASE
              WHEN s.observed_at IS NULL OR s.observed_at !~ ts THEN 'observed_at is not an ISO 8601 timestamp'
              WHEN s.valid_to IS NULL OR s.valid_to !~ ts THEN 'valid_to is not an ISO 8601 timestamp'
@@ -472,7 +474,7 @@ BEGIN
     -- a line number reaches the CONTEXT only from C: here it is a sentence of the DETAIL
     RAISE EXCEPTION '%', bad.problem
       USING ERRCODE = 'bad_copy_file_format',
-            DETAIL = format('Line %s of the staged history (line 1 is the CSV header) has observed_at %L, valid_to %L, cloud %L, region %L, instance_type %L, accelerator %L, accelerator_count %L and prices %L/%L/%L/%L.',
+            DETAIL = pg_catalog.format('Line %s of the staged history (line 1 is the CSV header) has observed_at %L, valid_to %L, cloud %L, region %L, instance_type %L, accelerator %L, accelerator_count %L and prices %L/%L/%L/%L.',
                             bad.line, bad.observed_at, bad.valid_to, bad.cloud, bad.region, bad.instance_type, bad.accelerator,
                             bad.accelerator_count, bad.price_on_demand_usd_per_hour, bad.spot_price_usd_per_hour,
                             bad.price_on_demand_per_gpu_usd_per_hour, bad.spot_price_per_gpu_usd_per_hour);
@@ -484,17 +486,17 @@ BEGIN
   BEGIN
     SELECT * INTO bad FROM (
       SELECT h.*, CASE WHEN h.valid_to <= h.observed_at THEN 1
-                       WHEN h.observed_at > now() + interval '1 day' THEN 2 END AS why
+                       WHEN h.observed_at > pg_catalog.now() + interval '1 day' THEN 2 END AS why
         FROM llm_econ._staged_history() AS h) AS v
      WHERE v.why IS NOT NULL ORDER BY v.why, v.line LIMIT 1;
   EXCEPTION WHEN datetime_field_overflow OR invalid_datetime_format THEN
-    FOR bad IN SELECT row_number() OVER (ORDER BY s.id) + 1 AS line, s.observed_at, s.valid_to
+    FOR bad IN SELECT pg_catalog.row_number() OVER (ORDER BY s.id) + 1 AS line, s.observed_at, s.valid_to
                  FROM llm_econ.price_history_staging s WHERE s.staged_by = me ORDER BY s.id LOOP
       BEGIN
         PERFORM bad.observed_at::timestamptz, bad.valid_to::timestamptz;
       EXCEPTION WHEN OTHERS THEN
         RAISE EXCEPTION '%', SQLERRM USING ERRCODE = 'bad_copy_file_format',
-          DETAIL = format('Line %s of the staged history (line 1 is the CSV header) has observed_at %L and valid_to %L.',
+          DETAIL = pg_catalog.format('Line %s of the staged history (line 1 is the CSV header) has observed_at %L and valid_to %L.',
                           bad.line, bad.observed_at, bad.valid_to);
       END;
     END LOOP;
@@ -503,11 +505,11 @@ BEGIN
   IF bad.why = 1 THEN
     RAISE EXCEPTION 'valid_to % is not after observed_at %', bad.valid_to, bad.observed_at
       USING ERRCODE = 'invalid_parameter_value',
-            DETAIL = format('This is line %s of the staged history (line 1 is the CSV header).', bad.line);
+            DETAIL = pg_catalog.format('This is line %s of the staged history (line 1 is the CSV header).', bad.line);
   ELSIF bad.why = 2 THEN
     RAISE EXCEPTION 'observed_at % is later than now() + 1 day', bad.observed_at
       USING ERRCODE = 'invalid_parameter_value',
-            DETAIL = format('This is line %s of the staged history (line 1 is the CSV header).', bad.line),
+            DETAIL = pg_catalog.format('This is line %s of the staged history (line 1 is the CSV header).', bad.line),
             HINT = 'A price cannot be observed in the future.';
   END IF;
   IF on_mismatch = 'error' THEN
@@ -515,18 +517,18 @@ BEGIN
      WHERE h.problem IS NOT NULL AND h.problem NOT LIKE 'unknown%' ORDER BY h.line LIMIT 1;
     IF FOUND THEN
       RAISE EXCEPTION '%', bad.problem USING ERRCODE = 'invalid_parameter_value',
-        DETAIL = format('This is line %s of the staged history (line 1 is the CSV header).', bad.line),
+        DETAIL = pg_catalog.format('This is line %s of the staged history (line 1 is the CSV header).', bad.line),
         HINT = 'The instance type decides the GPU; on_mismatch => ''skip'' counts such lines as skipped.';
     END IF;
   END IF;
 
-  PERFORM set_config('llm_econ.import_kind', 'history', true);
+  PERFORM pg_catalog.set_config('llm_econ.import_kind', 'history', true);
   -- 3. candidates: each line's prices (0 or empty = not offered), and withdrawals where a
   --    machine disappears (a gap before its next line, or an end before the end of coverage)
   WITH staged AS MATERIALIZED (SELECT * FROM llm_econ._staged_history()),
        h AS (
-         SELECT x.*, lead(x.observed_at) OVER (PARTITION BY x.cloud, x.region, x.instance_type ORDER BY x.observed_at) AS next_at,
-                (SELECT max(y.valid_to) FROM staged y) AS coverage_end
+         SELECT x.*, pg_catalog.lead(x.observed_at) OVER (PARTITION BY x.cloud, x.region, x.instance_type ORDER BY x.observed_at) AS next_at,
+                (SELECT pg_catalog.max(y.valid_to) FROM staged y) AS coverage_end
            FROM staged x WHERE x.problem IS NULL),
        cand AS (
          SELECT h.observed_at AS t, h.cloud, h.sku, h.region, k.pricing,
@@ -537,17 +539,17 @@ BEGIN
          SELECT h.valid_to, h.cloud, h.sku, h.region, k.pricing, NULL, h.instance_type, h.n
            FROM h CROSS JOIN (VALUES ('on_demand'), ('spot')) AS k(pricing)
           WHERE (h.next_at IS NULL AND h.valid_to < h.coverage_end) OR h.valid_to < h.next_at),
-       arr AS (SELECT array_agg(t) AS t, array_agg(cloud) AS pr, array_agg(sku) AS sk, array_agg(region) AS rg,
-                      array_agg(pricing) AS pc, array_agg(usd) AS us, array_agg(instance_type) AS it, array_agg(n) AS gp
+       arr AS (SELECT pg_catalog.array_agg(t) AS t, pg_catalog.array_agg(cloud) AS pr, pg_catalog.array_agg(sku) AS sk, pg_catalog.array_agg(region) AS rg,
+                      pg_catalog.array_agg(pricing) AS pc, pg_catalog.array_agg(usd) AS us, pg_catalog.array_agg(instance_type) AS it, pg_catalog.array_agg(n) AS gp
                  FROM (SELECT * FROM cand ORDER BY t) AS o),
-       stats AS (SELECT count(*) AS n, string_agg(DISTINCT x.problem, '; ') AS names
+       stats AS (SELECT pg_catalog.count(*) AS n, pg_catalog.string_agg(DISTINCT x.problem, '; ') AS names
                    FROM staged x WHERE x.problem IS NOT NULL)
   SELECT rp.inserted, rp.unchanged, rp.withdrawn, stats.n, stats.names
     INTO inserted, unchanged, withdrawn, skipped, names
     FROM arr, stats, LATERAL llm_econ._record_prices(arr.t, arr.pr, arr.sk, arr.rg, arr.pc, arr.us, arr.it, arr.gp, source) AS rp;
-  PERFORM set_config('llm_econ.import_kind', '', true);
+  PERFORM pg_catalog.set_config('llm_econ.import_kind', '', true);
   IF skipped > 0 AND NOT quiet THEN
-    RAISE NOTICE 'skipped % lines', skipped USING DETAIL = 'Why: ' || left(names, 500) || '.';
+    RAISE NOTICE 'skipped % lines', skipped USING DETAIL = 'Why: ' || pg_catalog.left(names, 500) || '.';
   END IF;
 
   DELETE FROM llm_econ.price_history_staging s WHERE s.staged_by = me;
@@ -561,6 +563,6 @@ COMMENT ON FUNCTION llm_econ._load_price_history(text, text, boolean) IS
 CREATE FUNCTION llm_econ.load_price_history(source text DEFAULT 'price_history_staging', on_mismatch text DEFAULT 'error',
     OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint)
 LANGUAGE sql VOLATILE
-AS $$ SELECT * FROM llm_econ._load_price_history($1, $2, false) $$;
+BEGIN ATOMIC SELECT * FROM llm_econ._load_price_history($1, $2, false); END;
 COMMENT ON FUNCTION llm_econ.load_price_history(text, text) IS
   'loads the rows the current role staged in llm_econ.price_history_staging (a long-format price history, \copy''d in) into price_snapshot as change points, then removes them; a bad line is an error naming it and nothing is stored; on_mismatch => ''skip'' counts lines whose accelerator contradicts the instance type as skipped';

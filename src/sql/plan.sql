@@ -42,7 +42,7 @@ CREATE FUNCTION llm_econ._plan_offers(at timestamptz, pricing text, max_age inte
 RETURNS TABLE (sku text, provider text, region text, instance_type text, pricing text,
                usd_per_gpu_hour numeric, gpus_per_instance int4, observed_at timestamptz)
 LANGUAGE sql STABLE PARALLEL SAFE
-AS $$
+BEGIN ATOMIC
   SELECT ps.sku, l.provider, l.region, l.instance_type, l.pricing, l.usd_per_gpu_hour,
          l.gpus_per_instance, l.observed_at
     FROM (SELECT DISTINCT s.sku, s.provider, s.pricing FROM llm_econ.price_series s
@@ -50,8 +50,8 @@ AS $$
               OR s.pricing OPERATOR(pg_catalog.=) llm_econ._check_pricing($2)) AS ps
    CROSS JOIN LATERAL llm_econ._latest_prices(ps.sku, ps.provider, ps.pricing, $1, NULL, NULL,
                                               llm_econ._check_max_age($3)) AS l
-   WHERE l.suspect IS NULL
-$$;
+   WHERE l.suspect IS NULL;
+END;
 COMMENT ON FUNCTION llm_econ._plan_offers(timestamptz, text, interval) IS
   'internal: every price series'' observation in effect at "at" (withdrawn series, suspect prices and observations older than max_age left out), of one pricing (NULL = all); the offers cheapest_plan prices with';
 

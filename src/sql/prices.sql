@@ -3,7 +3,7 @@
 -- Names as people type them: case, spaces, '-' and '_' do not matter ('H100 80GB' = 'h100-80gb').
 CREATE FUNCTION llm_econ._name_key(name text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT pg_catalog.lower(pg_catalog.translate($1, ' -_', '')) $$;
+BEGIN ATOMIC SELECT pg_catalog.lower(pg_catalog.translate($1, ' -_', '')); END;
 COMMENT ON FUNCTION llm_econ._name_key(text) IS
   'internal: a name as compared: lower case, without spaces, hyphens and underscores';
 
@@ -31,7 +31,7 @@ RETURNS TABLE (provider text, region text, instance_type text, pricing text,
                observed_at timestamptz, usd_per_gpu_hour numeric, gpus_per_instance int4,
                source_kind text, suspect text)
 LANGUAGE sql STABLE PARALLEL SAFE
-AS $$
+BEGIN ATOMIC
   SELECT s.provider, s.region, s.instance_type, s.pricing, o.observed_at, o.usd_per_gpu_hour,
          o.gpus_per_instance, o.source_kind, o.suspect
     FROM llm_econ.price_series s
@@ -48,8 +48,8 @@ AS $$
      AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5), pg_catalog.upper($5)]))
      AND ($6 IS NULL OR llm_econ._name_key(s.instance_type) OPERATOR(pg_catalog.=) llm_econ._name_key($6))
      AND o.usd_per_gpu_hour IS NOT NULL
-     AND ($7 IS NULL OR o.observed_at OPERATOR(pg_catalog.>=) llm_econ._shift($4, OPERATOR(pg_catalog.-) $7))
-$$;
+     AND ($7 IS NULL OR o.observed_at OPERATOR(pg_catalog.>=) llm_econ._shift($4, OPERATOR(pg_catalog.-) $7));
+END;
 COMMENT ON FUNCTION llm_econ._latest_prices(text, text, text, timestamptz, text, text, interval) IS
   'internal: the price in effect at "at" of every series of a gpu_sku key, provider and pricing in region (NULL = any) and instance type (NULL = any); withdrawn series and observations older than max_age left out';
 
@@ -109,8 +109,8 @@ BEGIN
   IF sku IS NULL OR provider IS NULL OR pricing IS NULL OR during IS NULL THEN
     RETURN NULL;
   END IF;
-  IF isempty(during) OR lower_inf(during) OR upper_inf(during)
-     OR NOT isfinite(lower(during)) OR NOT isfinite(upper(during)) THEN
+  IF pg_catalog.isempty(during) OR pg_catalog.lower_inf(during) OR pg_catalog.upper_inf(during)
+     OR NOT pg_catalog.isfinite(pg_catalog.lower(during)) OR NOT pg_catalog.isfinite(pg_catalog.upper(during)) THEN
     RAISE EXCEPTION 'during must be a non-empty range with finite bounds, got %', during
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
@@ -119,11 +119,11 @@ BEGIN
   itype := llm_econ._sku_itype(sku);
   pr := llm_econ._check_pricing(pricing);
   PERFORM llm_econ._check_max_age(max_age);
-  prov := lower(btrim(price_twap.provider));
+  prov := pg_catalog.lower(pg_catalog.btrim(price_twap.provider));
   WITH series AS (
          SELECT s.* FROM llm_econ.price_series s
           WHERE s.sku = key AND s.provider = prov AND s.pricing = pr
-            AND (price_twap.region IS NULL OR s.region = ANY (ARRAY[price_twap.region, lower(price_twap.region), upper(price_twap.region)]))
+            AND (price_twap.region IS NULL OR s.region = ANY (ARRAY[price_twap.region, pg_catalog.lower(price_twap.region), pg_catalog.upper(price_twap.region)]))
             AND (itype IS NULL OR llm_econ._name_key(s.instance_type) = llm_econ._name_key(itype))),
        obs AS (     -- each series: its observation in effect at the start, and those inside the period
          SELECT s.series_id, o.observed_at, o.usd_per_gpu_hour
@@ -131,26 +131,26 @@ BEGIN
           CROSS JOIN LATERAL (
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
                   WHERE p.series_id = s.series_id
-                    AND p.observed_at <= lower(during)
+                    AND p.observed_at <= pg_catalog.lower(during)
                   ORDER BY p.observed_at DESC LIMIT 1)
                 UNION ALL
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
                   WHERE p.series_id = s.series_id
-                    AND p.observed_at > lower(during) AND p.observed_at < upper(during))) o),
+                    AND p.observed_at > pg_catalog.lower(during) AND p.observed_at < pg_catalog.upper(during))) o),
        spans AS (   -- [a, b): when each observation holds (at most max_age), clipped to the period
-         SELECT greatest(obs.observed_at, lower(during)) AS a,
-                least(coalesce(lead(obs.observed_at) OVER w, upper(during)), upper(during),
-                      CASE WHEN max_age IS NULL THEN upper(during) ELSE llm_econ._shift(obs.observed_at, max_age) END) AS b,
+         SELECT greatest(obs.observed_at, pg_catalog.lower(during)) AS a,
+                least(coalesce(pg_catalog.lead(obs.observed_at) OVER w, pg_catalog.upper(during)), pg_catalog.upper(during),
+                      CASE WHEN max_age IS NULL THEN pg_catalog.upper(during) ELSE llm_econ._shift(obs.observed_at, max_age) END) AS b,
                 obs.usd_per_gpu_hour AS p
            FROM obs WINDOW w AS (PARTITION BY obs.series_id ORDER BY obs.observed_at)),
        cuts AS (SELECT a AS t FROM spans UNION SELECT b FROM spans),
-       pieces AS (SELECT t AS a, lead(t) OVER (ORDER BY t) AS b FROM cuts),
+       pieces AS (SELECT t AS a, pg_catalog.lead(t) OVER (ORDER BY t) AS b FROM cuts),
        cheapest AS (
-         SELECT x.a, x.b, min(s.p) AS p
+         SELECT x.a, x.b, pg_catalog.min(s.p) AS p
            FROM pieces x JOIN spans s ON s.a <= x.a AND s.b >= x.b AND s.p IS NOT NULL
           WHERE x.b IS NOT NULL AND x.b > x.a
           GROUP BY x.a, x.b)
-  SELECT sum(p * extract(epoch FROM b - a)) / nullif(sum(extract(epoch FROM b - a)), 0)
+  SELECT pg_catalog.sum(p * extract(epoch FROM b - a)) / nullif(pg_catalog.sum(extract(epoch FROM b - a)), 0)
     INTO result FROM cheapest;
   IF result IS NULL THEN
     PERFORM llm_econ._check_where(prov, price_twap.region);
@@ -171,7 +171,7 @@ RETURNS TABLE (provider text, region text, pricing text, usd_per_gpu_hour numeri
                observed_at timestamptz, wall_time interval, cost_usd numeric,
                instance_type text, gpus_per_instance int4, age interval, source_kind text)
 LANGUAGE sql STABLE PARALLEL SAFE
-AS $$
+BEGIN ATOMIC
   SELECT o.provider, o.region, o.pricing, o.usd_per_gpu_hour, o.observed_at,
          llm_econ.mfu_time($1), llm_econ.estimate_cost($1, o.usd_per_gpu_hour),
          o.instance_type, o.gpus_per_instance, $2 OPERATOR(pg_catalog.-) o.observed_at, o.source_kind
@@ -188,8 +188,8 @@ AS $$
                   OR ($1).n_gpus OPERATOR(pg_catalog.<=) l.gpus_per_instance
                   OR l.gpus_per_instance OPERATOR(pg_catalog.>=) ($1).gpus_per_node)
            ORDER BY l.provider, l.region, l.pricing, l.usd_per_gpu_hour, l.instance_type) AS o
-   ORDER BY 7, 1, 2, 3
-$$;
+   ORDER BY 7, 1, 2, 3;
+END;
 COMMENT ON FUNCTION llm_econ.cheapest_offers(llm_econ.run_spec, timestamptz, text, interval, text[], boolean) IS
   'every (provider, region, pricing) offer of the spec''s SKU in effect at "at" that a run of the spec''s size can use (more GPUs than one instance: instances of at least gpus_per_node GPUs), the cheapest usable instance type of each, with wall time, total cost, instance type, GPUs per instance, age and source kind, cheapest first; pricing NULL = all; max_age bounds the age; source_kinds NULL = all kinds; suspect prices only when include_suspect';
 

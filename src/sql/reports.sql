@@ -5,12 +5,12 @@
 -- start; lines with no known rate are not summed (unconverted_lines counts them).
 -- security_invoker: readers see their tenants' lines only.
 CREATE VIEW llm_econ.spend_daily WITH (security_invoker = true) AS
-  SELECT (date_trunc('day', s.charge_period_start AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') AS "time",
+  SELECT (pg_catalog.date_trunc('day', s.charge_period_start AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') AS "time",
          s.tenant, s.provider, s.service_category,
-         sum(s.billed_cost * r.rate) AS billed_usd, sum(s.effective_cost * r.rate) AS effective_usd,
-         sum(s.gpu_hours) AS gpu_hours, count(*) AS lines,
-         count(DISTINCT s.run_id) AS runs,
-         count(*) FILTER (WHERE r.rate IS NULL) AS unconverted_lines
+         pg_catalog.sum(s.billed_cost * r.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * r.rate) AS effective_usd,
+         pg_catalog.sum(s.gpu_hours) AS gpu_hours, pg_catalog.count(*) AS lines,
+         pg_catalog.count(DISTINCT s.run_id) AS runs,
+         pg_catalog.count(*) FILTER (WHERE r.rate IS NULL) AS unconverted_lines
     FROM llm_econ.spend s
    CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate) AS r
    GROUP BY 1, 2, 3, 4;

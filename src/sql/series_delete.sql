@@ -18,7 +18,7 @@ BEGIN
   -- 1. lock the candidate series.  An UPDATE can empty only the series of rows it moved to
   --    another series: the rows whose id now holds the same series (as after the suspect flag's
   --    UPDATE) are left out, with one primary-key probe each.
-  SELECT array_agg(c.series_id) INTO ids
+  SELECT pg_catalog.array_agg(c.series_id) INTO ids
     FROM (SELECT s.series_id
             FROM llm_econ.price_series s
            WHERE s.series_id IN (SELECT o.series_id FROM old_rows o

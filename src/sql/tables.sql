@@ -34,7 +34,7 @@ CREATE TABLE llm_econ.gpu_sku (
     generation            text NOT NULL DEFAULT 'other'
                           CHECK (generation OPERATOR(pg_catalog.=) ANY (ARRAY['ampere', 'hopper', 'blackwell', 'cdna2', 'cdna3', 'other'])),
     CHECK (list_price_usd_low <= list_price_usd_high),
-    CHECK (num_nonnulls(fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops) > 0)
+    CHECK (pg_catalog.num_nonnulls(fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops) > 0)
 );
 -- SKU keys and aliases are looked up case-insensitively, so they must be unique that way.
 CREATE UNIQUE INDEX gpu_sku_lower_key ON llm_econ.gpu_sku (pg_catalog.lower(sku));
@@ -101,7 +101,7 @@ COMMENT ON COLUMN llm_econ.mfu_reference.builtin IS 'true for rows shipped with 
 -- (the transaction-local setting llm_econ.import_kind); anything else is entered by hand.
 CREATE FUNCTION llm_econ._source_kind() RETURNS text
 LANGUAGE sql STABLE PARALLEL SAFE
-AS $$ SELECT coalesce(nullif(pg_catalog.current_setting('llm_econ.import_kind', true), ''), 'manual') $$;
+BEGIN ATOMIC SELECT coalesce(nullif(pg_catalog.current_setting('llm_econ.import_kind', true), ''), 'manual'); END;
 COMMENT ON FUNCTION llm_econ._source_kind() IS
   'internal: default of price_snapshot.source_kind: the importer''s kind while it writes (llm_econ.import_kind), else manual';
 
