@@ -58,6 +58,8 @@ UPDATE_NEXT = $(EXTENSION)--0.3.0--0.4.0.sql
 UPDATE_PARTS = $(sort $(wildcard src/update/0.4.0/*.sql))
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql $(UPDATE_NEXT)
 DATA = $(wildcard src/update/$(EXTENSION)--*--*.sql)
+# The reference (docs/*.md, and the pictures they show) installs with the extension into $(docdir)/extension.
+DOCS = $(wildcard docs/*.md docs/*.png)
 
 TESTS = $(sort $(wildcard sql/*.sql))
 REGRESS = $(patsubst sql/%.sql,%,$(TESTS))
