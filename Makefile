@@ -83,6 +83,8 @@ EXTRA_CLEAN = $(DATA_built) test/unit/test_core test/bench/search_bench
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+# the docs go into their own folder (DOCS would put generic names like security.md flat into doc/extension/)
+docmoduledir = extension/$(EXTENSION)
 
 $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) src/check_data.pl $(SHIPPED_DATA)
 	perl src/check_data.pl data

@@ -1,6 +1,10 @@
 -- llm_econ 0.2.0 -> 0.3.0 update script, part 00: the guard against \i.  The parts that follow
 -- (NN_topic.sql, in name order) each carry one concern's changes.
 \echo Use "ALTER EXTENSION llm_econ UPDATE TO '0.3.0'" to load this file. \quit
+-- Added in 0.4.0 (security): resolve every name in this script without the installer's schemas
+-- (PostgreSQL runs an update with the extension's recorded schema, public or "$user", as
+-- search_path, where a planted function could capture an unqualified call to a built-in).
+SET search_path = pg_catalog, pg_temp;
 -- llm_econ 0.2.0 -> 0.3.0, part 10: security (issue 11).  SECURITY DEFINER trigger functions
 -- no longer executable by PUBLIC and checking where they fire; price_series kept right under a
 -- concurrent delete and insert; imports serialised on a row lock of the owner-only import_lock
