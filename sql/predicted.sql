@@ -138,24 +138,24 @@ SELECT run_spec(1.3e9, 26e9, 8, 'H100', n_layers => 24, d_model => 2048, n_heads
 -- price (the shipped series are still in effect in 2030, but their observations are years old).
 BEGIN;
 INSERT INTO price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour, instance_type, gpus_per_instance, source) VALUES
-  ('2030-01-01', 'testcloud', 'H100-SXM5', 'r1', 'on_demand', 2.50, 'h100x8', 8, 'test'),
-  ('2030-01-01', 'testcloud', 'A100-80GB', 'r1', 'on_demand', 1.20, 'a100x8', 8, 'test'),
-  ('2030-01-01', 'testcloud', 'A100-80GB', 'r1', 'spot', 0.70, 'a100x8', 8, 'test'),
-  ('2030-01-01', 'testcloud', 'L4', 'r1', 'on_demand', 0.40, 'l4x4', 4, 'test'),
+  ('2027-06-01', 'testcloud', 'H100-SXM5', 'r1', 'on_demand', 2.50, 'h100x8', 8, 'test'),
+  ('2027-06-01', 'testcloud', 'A100-80GB', 'r1', 'on_demand', 1.20, 'a100x8', 8, 'test'),
+  ('2027-06-01', 'testcloud', 'A100-80GB', 'r1', 'spot', 0.70, 'a100x8', 8, 'test'),
+  ('2027-06-01', 'testcloud', 'L4', 'r1', 'on_demand', 0.40, 'l4x4', 4, 'test'),
   ('2025-01-01', 'testcloud', 'B200', 'r1', 'on_demand', 3.00, 'b200x8', 8, 'test'),
-  ('2030-01-01', 'testcloud', 'Trainium2', 'r1', 'spot', 1.00, NULL, NULL, 'test');
+  ('2027-06-01', 'testcloud', 'Trainium2', 'r1', 'spot', 1.00, NULL, NULL, 'test');
 -- Within 2 days.
 CREATE TEMP TABLE plans AS
 SELECT row_number() OVER () AS rank, p.*
-  FROM m, cheapest_plan(m.model, interval '2 days', at => '2030-01-02', max_age => interval '1 day') AS p;
+  FROM m, cheapest_plan(m.model, interval '2 days', at => '2027-06-02', max_age => interval '1 day') AS p;
 SELECT rank, sku, provider, instance_type, pricing, n_gpus, tp, pp, cp, ep, dp, zero_stage, recompute,
        round(predicted_mfu::numeric, 3) AS mfu, date_trunc('second', wall_time) AS wall_time,
        usd_per_gpu_hour, round(cost_usd, 2) AS cost_usd
   FROM plans WHERE rank <= 5 ORDER BY rank;
 -- pricing as price_at and cheapest_offers read it: any case, blanks around (22023 before)
-SELECT (SELECT count(*) FROM m, cheapest_plan(m.model, interval '2 days', '2030-01-02', ' On_Demand ', max_age => interval '1 day'))
+SELECT (SELECT count(*) FROM m, cheapest_plan(m.model, interval '2 days', '2027-06-02', ' On_Demand ', max_age => interval '1 day'))
          AS spelled_freely,
-       (SELECT count(*) FROM m, cheapest_plan(m.model, interval '2 days', '2030-01-02', 'on_demand', max_age => interval '1 day'))
+       (SELECT count(*) FROM m, cheapest_plan(m.model, interval '2 days', '2027-06-02', 'on_demand', max_age => interval '1 day'))
          AS on_demand;
 -- Every plan: its spec reproduces its wall time, MFU and cost through the public functions, fits in
 -- HBM, meets the deadline, is priced by an offer of its SKU, and the rows are cheapest first.
@@ -180,47 +180,47 @@ SELECT sku, pricing, count(*) AS plans, min(n_gpus) AS min_gpus, max(n_gpus) AS 
 -- L4 is sold four GPUs per instance: a run bigger than one instance needs instances of whole nodes
 -- (gpus_per_node 8), which this offer is not, so its plans run on one instance (too slow for 2 days).
 SELECT sku, count(*) AS plans, max(n_gpus) AS max_gpus, min(wall_time) > interval '2 days' AS slower_than_2_days
-  FROM m, cheapest_plan(m.model, interval '100 years', '2030-01-02', max_age => interval '1 day')
+  FROM m, cheapest_plan(m.model, interval '100 years', '2027-06-02', max_age => interval '1 day')
  WHERE sku = 'L4' GROUP BY sku;
 -- An offer of unknown instance size is kept for any GPU count (as cheapest_offers keeps it); a part
 -- whose power is not published (Trainium2) gives specs with tdp_watts NULL, so their energy is unknown.
 SELECT sku, count(*) AS plans, min(n_gpus) AS min_gpus, max(n_gpus) AS max_gpus,
        bool_and((spec).tdp_watts IS NULL AND energy_kwh(spec) IS NULL) AS energy_unknown
-  FROM m, cheapest_plan(m.model, interval '100 years', '2030-01-02', max_age => interval '1 day')
+  FROM m, cheapest_plan(m.model, interval '100 years', '2027-06-02', max_age => interval '1 day')
  WHERE sku = 'Trainium2' GROUP BY sku;
 -- pricing and max_gpus narrow the search.
 SELECT count(*) AS spot_plans, bool_and(pricing = 'spot') AS all_spot
-  FROM m, cheapest_plan(m.model, interval '2 days', '2030-01-02', 'spot', max_age => interval '1 day');
+  FROM m, cheapest_plan(m.model, interval '2 days', '2027-06-02', 'spot', max_age => interval '1 day');
 SELECT count(*) AS plans, max(n_gpus) AS max_gpus
-  FROM m, cheapest_plan(m.model, interval '2 days', '2030-01-02', max_gpus => 8, max_age => interval '1 day');
+  FROM m, cheapest_plan(m.model, interval '2 days', '2027-06-02', max_gpus => 8, max_age => interval '1 day');
 -- Without max_age the B200 offer of 2025 is still in effect.
 SELECT count(*) FILTER (WHERE sku = 'B200') > 0 AS b200_offered
-  FROM m, cheapest_plan(m.model, interval '2 days', '2030-01-02', max_gpus => 64) AS p
+  FROM m, cheapest_plan(m.model, interval '2 days', '2027-06-02', max_gpus => 64) AS p
  WHERE provider = 'testcloud';
 -- A deadline no plan meets: no rows.  The fastest plan anyway: a long deadline, ordered by wall time.
 SELECT count(*) AS plans_in_1_minute
-  FROM m, cheapest_plan(m.model, interval '1 minute', '2030-01-02', max_age => interval '1 day');
+  FROM m, cheapest_plan(m.model, interval '1 minute', '2027-06-02', max_age => interval '1 day');
 SELECT sku, n_gpus, tp, pp, dp, date_trunc('second', wall_time) AS fastest_wall_time, round(cost_usd, 2) AS cost_usd
-  FROM m, cheapest_plan(m.model, interval '100 years', '2030-01-02', max_age => interval '1 day')
+  FROM m, cheapest_plan(m.model, interval '100 years', '2027-06-02', max_age => interval '1 day')
  ORDER BY wall_time, cost_usd LIMIT 1;
 -- Nothing in effect yet (before every observation): no rows.
 SELECT count(*) AS plans_in_2000 FROM m, cheapest_plan(m.model, interval '100 years', '2000-01-01');
 ROLLBACK;
 
 -- Bad input: 22023 naming the argument and its range.
-SELECT * FROM m, cheapest_plan(m.model, interval '0 seconds', '2030-01-02');
-SELECT * FROM m, cheapest_plan(m.model, interval '-1 day', '2030-01-02');
-SELECT * FROM m, cheapest_plan(m.model, interval '2 days', '2030-01-02', max_gpus => 0);
-SELECT * FROM m, cheapest_plan(m.model, interval '2 days', '2030-01-02', max_gpus => 2000000);
-SELECT * FROM m, cheapest_plan(m.model, interval '2 days', '2030-01-02', 'cheap');
-SELECT * FROM m, cheapest_plan(m.model, interval '2 days', '2030-01-02', max_age => interval '-1 hour');
-SELECT * FROM cheapest_plan(NULL, interval '2 days', '2030-01-02');
-SELECT * FROM m, cheapest_plan(m.model, NULL, '2030-01-02');
+SELECT * FROM m, cheapest_plan(m.model, interval '0 seconds', '2027-06-02');
+SELECT * FROM m, cheapest_plan(m.model, interval '-1 day', '2027-06-02');
+SELECT * FROM m, cheapest_plan(m.model, interval '2 days', '2027-06-02', max_gpus => 0);
+SELECT * FROM m, cheapest_plan(m.model, interval '2 days', '2027-06-02', max_gpus => 2000000);
+SELECT * FROM m, cheapest_plan(m.model, interval '2 days', '2027-06-02', 'cheap');
+SELECT * FROM m, cheapest_plan(m.model, interval '2 days', '2027-06-02', max_age => interval '-1 hour');
+SELECT * FROM cheapest_plan(NULL, interval '2 days', '2027-06-02');
+SELECT * FROM m, cheapest_plan(m.model, NULL, '2027-06-02');
 SELECT * FROM m, cheapest_plan(m.model, interval '2 days', NULL);
 -- A model without its shape or global batch: the step model cannot time it.
-SELECT * FROM cheapest_plan(run_spec(70e9, 15e12, 8, 'H100'), interval '30 days', '2030-01-02');
+SELECT * FROM cheapest_plan(run_spec(70e9, 15e12, 8, 'H100'), interval '30 days', '2027-06-02');
 SELECT * FROM cheapest_plan(run_spec(70e9, 15e12, 8, 'H100', n_layers => 80, d_model => 8192, n_heads => 64,
-                                     seq_len => 8192), interval '30 days', '2030-01-02');
+                                     seq_len => 8192), interval '30 days', '2027-06-02');
 -- A spec built by hand (a field replaced, not through run_spec) that breaks a rule run_spec enforces: an error
 -- naming the rule, as memory_per_gpu gives, not an empty result (plan_parallelism and
 -- cheapest_plan returned no rows).  n_heads 3 does not divide d_model 4096.
@@ -229,5 +229,5 @@ CREATE TEMP TABLE bad AS
     FROM (SELECT run_spec(7e9, 1e12, 64, 'H100', n_layers => 32, d_model => 4096, n_heads => 32, seq_len => 4096,
                           global_batch => 512) AS r) AS x;
 SELECT count(*) FROM bad, plan_parallelism(bad.spec);
-SELECT count(*) FROM bad, cheapest_plan(bad.spec, interval '30 days', '2030-01-02');
+SELECT count(*) FROM bad, cheapest_plan(bad.spec, interval '30 days', '2027-06-02');
 SELECT count(*) FROM bad, memory_per_gpu(bad.spec);

@@ -102,7 +102,13 @@ INSERT INTO rb_good VALUES
   ('INSERT price_snapshot', 'region', 'text', '''r1'''), ('INSERT price_snapshot', 'instance_type', 'text', '''x1.large'''),
   ('INSERT price_snapshot', 'gpus_per_instance', 'int4', '8'),
   ('UPDATE price_snapshot', 'usd_per_gpu_hour', 'numeric', '3.30'), ('UPDATE price_snapshot', 'region', 'text', '''r1'''),
-  ('INSERT focus_stage', 'line', 'text', '''BilledCost,EffectiveCost''');
+  ('INSERT focus_stage', 'line', 'text', '''BilledCost,EffectiveCost'''),
+  ('INSERT price_history_stage', 'observed_at', 'text', '''2024-07-01T00:00:00Z'''),
+  ('INSERT price_history_stage', 'cloud', 'text', '''gcp'''),
+  ('INSERT price_history_stage', 'instance_type', 'text', '''a2-highgpu-1g'''),
+  ('INSERT price_history_stage', 'accelerator', 'text', '''A100'''),
+  ('INSERT price_history_stage', 'accelerator_count', 'text', '''1'''),
+  ('INSERT price_history_stage', 'price_on_demand_usd_per_hour', 'text', '''3.67''');
 
 -- Bad values by type: for numbers NULL, 0, negative, NaN, +-Infinity and 1e308 (integers: their
 -- extremes, as NaN and infinities cannot be int4); for text NULL, empty, a wrong enum or unknown
@@ -195,7 +201,10 @@ INSERT INTO rb_target VALUES
    '{timestamptz,text,text,text,text,numeric,text,int4,text}'),
   ('UPDATE price_snapshot', NULL, 'llm_econ.price_snapshot', 'UPDATE',
    '{observed_at,sku,region,pricing,usd_per_gpu_hour}', '{timestamptz,text,text,text,numeric}'),
-  ('INSERT focus_stage', NULL, 'llm_econ.focus_stage', 'INSERT', '{line}', '{text}');
+  ('INSERT focus_stage', NULL, 'llm_econ.focus_stage', 'INSERT', '{line}', '{text}'),
+  ('INSERT price_history_stage', NULL, 'llm_econ.price_history_stage', 'INSERT',
+   '{observed_at,cloud,instance_type,accelerator,accelerator_count,price_on_demand_usd_per_hour}',
+   '{text,text,text,text,text,text}');
 
 -- Each target's good value per argument (the most specific rb_good row).
 CREATE TEMP TABLE rb_arg AS

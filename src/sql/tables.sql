@@ -213,13 +213,28 @@ BEGIN
     RAISE EXCEPTION 'llm_econ._price_series_add() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
       USING ERRCODE = 'insufficient_privilege';
   END IF;
+  -- The horizon of price data: cloud GPU rental began in November 2010 (AWS Cluster GPU
+  -- instances, cg1.4xlarge), and nobody lists a price more than a year ahead.  An observation
+  -- outside [2010-01-01, now + 366 days] is a typo or an attack (a row at 1900 and one at 2099
+  -- make the daily summaries span two centuries); rows already stored are not touched.
+  IF EXISTS (SELECT 1 FROM new_rows n
+              WHERE n.observed_at OPERATOR(pg_catalog.<) '2010-01-01 00:00+00'::timestamptz
+                 OR n.observed_at OPERATOR(pg_catalog.>) (pg_catalog.transaction_timestamp() OPERATOR(pg_catalog.+) '366 days'::interval)) THEN
+    RAISE EXCEPTION 'observed_at % is outside the price data''s horizon',
+          (SELECT n.observed_at FROM new_rows n
+            WHERE n.observed_at OPERATOR(pg_catalog.<) '2010-01-01 00:00+00'::timestamptz
+               OR n.observed_at OPERATOR(pg_catalog.>) (pg_catalog.transaction_timestamp() OPERATOR(pg_catalog.+) '366 days'::interval)
+            ORDER BY n.observed_at LIMIT 1)
+      USING ERRCODE = 'invalid_parameter_value',
+            DETAIL = 'observed_at must be in [2010-01-01, now + 366 days]: cloud GPU rental began in November 2010, and no price is listed more than a year ahead.';
+  END IF;
   INSERT INTO llm_econ.price_series AS s (sku, provider, pricing, region, instance_type)
   SELECT DISTINCT n.sku, n.provider, n.pricing, n.region, n.instance_type FROM new_rows n
   ON CONFLICT ON CONSTRAINT price_series_key DO UPDATE SET sku = EXCLUDED.sku WHERE false;
   RETURN NULL;
 END $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._price_series_add() FROM PUBLIC;
-COMMENT ON FUNCTION llm_econ._price_series_add() IS 'trigger: registers the series of new or changed price_snapshot rows in price_series';
+COMMENT ON FUNCTION llm_econ._price_series_add() IS 'trigger: refuses observations outside [2010-01-01, now + 366 days] (22023), then registers the series of new or changed price_snapshot rows in price_series';
 
 CREATE TRIGGER price_snapshot_series_ins AFTER INSERT ON llm_econ.price_snapshot
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_series_add();
