@@ -4,6 +4,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use LeAttack;
 
 # How memory is measured: VmHWM (the peak resident set) of the backend that ran the statement,
 # read by the superuser from /proc/self/status of that same backend right after it (pg_read_file).
@@ -43,30 +46,8 @@ $node->safe_psql('postgres', qq{
   GRANT SELECT ON bounds_input TO mallory;
 });
 
-# Run $sql as mallory in a fresh backend under a 1 s statement_timeout; return the SQLSTATE ('ok'
-# if it succeeded), the statement's wall time and the backend's peak resident memory (VmHWM, MB).
-sub attack
-{
-  my ($sql) = @_;
-  my $script = qq{\\set VERBOSITY verbose
-SET ROLE mallory;
-SET statement_timeout = '1s';
-\\timing on
-$sql;
-\\timing off
-RESET statement_timeout;
-RESET ROLE;
-SELECT 'vmhwm ' || (regexp_match(pg_read_file('/proc/self/status'), 'VmHWM:\\s*(\\d+) kB'))[1];
-};
-  my ($stdout, $stderr);
-  $node->psql('postgres', $script, stdout => \$stdout, stderr => \$stderr, on_error_stop => 0,
-              extra_params => ['-X']);
-  my ($code) = $stderr =~ /ERROR:\s+([0-9A-Z]{5}):/;
-  my ($msg) = $stderr =~ /ERROR:\s+[0-9A-Z]{5}:\s+([^\n]*)/;
-  my @times = ($stdout =~ /Time: ([0-9.]+) ms/g);
-  my ($kb) = $stdout =~ /vmhwm (\d+)/;
-  return ($code // 'ok', ($times[-1] // 0) / 1000, ($kb // 0) / 1024, $msg // '');
-}
+# Run $sql as mallory under a 1 s statement_timeout: SQLSTATE, wall time, peak memory (LeAttack.pm).
+sub attack { return attack_as($node, @_) }
 
 my @figures;
 # $input: a statement reading the same input without the work under test (its memory is subtracted).

@@ -155,6 +155,22 @@ count_interrupt(void)
 	interrupts++;
 }
 
+/* The interrupt checks reading text[0..n) as one record takes (-1 unless it is one record). */
+static int
+interrupts_reading(const char *text, size_t n)
+{
+	le_csv		r;
+	le_csv_status st;
+
+	interrupts = 0;
+	le_interrupt_hook = count_interrupt;
+	le_csv_init(&r, text, n, galloc, NULL);
+	st = le_csv_next(&r);
+	le_csv_free(&r);
+	le_interrupt_hook = NULL;
+	return st == LE_CSV_RECORD ? interrupts : -1;
+}
+
 static void
 test_interrupts(void)
 {
@@ -173,43 +189,21 @@ test_interrupts(void)
 	{
 		size_t		n = LE_CSV_MAX_RECORD - 1;
 		char	   *big = malloc(n);
-		le_csv_status st;
 
 		memset(big, 'x', n);
-		interrupts = 0;
-		le_interrupt_hook = count_interrupt;
-		le_csv_init(&r, big, n, galloc, NULL);
-		st = le_csv_next(&r);
-		le_csv_free(&r);
-		CHECK(st == LE_CSV_RECORD && interrupts >= (int) (n / LE_CSV_CHECK_EVERY),
+		CHECK(interrupts_reading(big, n) >= (int) (n / LE_CSV_CHECK_EVERY),
 			  "one unquoted field of %zu bytes: %d interrupt checks", n, interrupts);
-
 		big[0] = '"';
 		big[n - 1] = '"';
-		interrupts = 0;
-		le_csv_init(&r, big, n, galloc, NULL);
-		st = le_csv_next(&r);
-		le_csv_free(&r);
-		CHECK(st == LE_CSV_RECORD && interrupts >= (int) (n / LE_CSV_CHECK_EVERY),
+		CHECK(interrupts_reading(big, n) >= (int) (n / LE_CSV_CHECK_EVERY),
 			  "one quoted field of %zu bytes: %d interrupt checks", n, interrupts);
-
 		for (size_t i = 1; i + 1 < n - 1; i += 2)
 			big[i] = big[i + 1] = '"';	/* doubled quotes, each copied */
-		interrupts = 0;
-		le_csv_init(&r, big, n, galloc, NULL);
-		st = le_csv_next(&r);
-		le_csv_free(&r);
-		CHECK(st == LE_CSV_RECORD && interrupts >= (int) (n / LE_CSV_CHECK_EVERY),
+		CHECK(interrupts_reading(big, n) >= (int) (n / LE_CSV_CHECK_EVERY),
 			  "one field of doubled quotes, %zu bytes: %d interrupt checks", n, interrupts);
-
 		memset(big, ',', LE_CSV_MAX_COLUMNS - 1);
-		interrupts = 0;
-		le_csv_init(&r, big, LE_CSV_MAX_COLUMNS - 1, galloc, NULL);
-		st = le_csv_next(&r);
-		le_csv_free(&r);
-		CHECK(st == LE_CSV_RECORD && interrupts >= 1 + (LE_CSV_MAX_COLUMNS - 1) * 64 / (int) LE_CSV_CHECK_EVERY,
+		CHECK(interrupts_reading(big, LE_CSV_MAX_COLUMNS - 1) >= 1 + (LE_CSV_MAX_COLUMNS - 1) * 64 / (int) LE_CSV_CHECK_EVERY,
 			  "%d empty fields: %d interrupt checks", LE_CSV_MAX_COLUMNS, interrupts);
-		le_interrupt_hook = NULL;
 		free(big);
 	}
 }
