@@ -31,8 +31,9 @@ typedef enum le_csv_status
  * or the header's count after le_csv_set_width) and span at most max_record
  * bytes (LE_CSV_MAX_RECORD); the reader stops at the first field or byte past
  * either, so neither its field array nor its time grows with a bad record.
- * While reading it calls le_check_interrupts() (guard.h) every
- * LE_CSV_CHECK_EVERY bytes or fields, inside a record as well as between.
+ * While reading it calls le_check_interrupts() (guard.h) once per record and,
+ * inside a record, every LE_CSV_CHECK_EVERY bytes read (a field counts 64
+ * bytes, so also every 1,024 empty fields).
  *
  * Reader state.  Field pointers point into the input, or into the reader's
  * unquoting buffer for fields with doubled quotes; both stay valid until
