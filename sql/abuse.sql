@@ -136,6 +136,19 @@ SELECT count(*) FROM llm_econ._csv_records(
 SET statement_timeout = '1s';
 SELECT * FROM llm_econ._skypilot_offers('lambda', repeat('n', 300) || E',InstanceType\n');
 SELECT * FROM llm_econ._skypilot_offers('lambda', (SELECT string_agg('c' || g, ',') FROM generate_series(1, 2000) AS g) || E'\n');
+-- Bounds inside one record (issue 35): the reader stops at the first field past the header's
+-- width (22P04) or past 1,600 (54000), and at the first byte past 8 MB (54000), instead of
+-- reading the record whole first (100,000,000 commas took 5 s and 1.5 GB; test/t/007_bounds.pl
+-- measures it).  A record of exactly 8,388,608 bytes passes.
+SELECT count(*) FROM llm_econ._csv_records(E'a,b\n1,2\n' || repeat(',', 5000000) || E'\n', 'focus_csv');
+SELECT count(*) FROM llm_econ._csv_records(repeat(',', 5000000), 'focus_csv');
+SELECT count(*) FROM llm_econ._csv_records(E'a,b\n1,2\n"' || repeat('x', 8388605) || E'",1\n', 'focus_csv');
+SELECT count(*) FROM llm_econ._csv_records(E'a,b\n1,2\n"' || repeat('x', 8388604) || E'",1\n', 'focus_csv');
+SELECT count(*) FROM llm_econ._csv_records(E'a,b\n' || repeat('y', 9000000) || E',1\n', 'focus_csv');
+SELECT * FROM llm_econ._skypilot_offers('lambda', E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\n'
+                                                  || 'x,H100,8,2.5,r' || repeat(',', 5000000));
+SELECT * FROM llm_econ._skypilot_offers('lambda', E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\n'
+                                                  || 'x,H100,8,2.5,"' || repeat('r', 9000000) || '"');
 RESET statement_timeout;
 RESET ROLE;
 \set SHOW_CONTEXT never

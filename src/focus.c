@@ -75,7 +75,7 @@ what_arg(text *t)
 	return psprintf("%.*s (cut)", (int) le_utf8_clip(p, n, LE_NAME_MAX), p);
 }
 
-/* A reader error: 22P04 (53200 when memory ran out), the line in the CONTEXT. */
+/* A reader error: 22P04 (54000 past a size limit, 53200 when memory ran out), the line in the CONTEXT. */
 static void
 csv_error(const le_csv *r, const char *what, long line_offset)
 {
@@ -88,7 +88,7 @@ csv_error(const le_csv *r, const char *what, long line_offset)
 				 errcontext("%s line %ld", what, r->err_line + line_offset)));
 	le_csv_error_detail(r, line_offset, detail, sizeof(detail));
 	ereport(ERROR,
-			(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
+			(errcode(r->err_limit ? ERRCODE_PROGRAM_LIMIT_EXCEEDED : ERRCODE_BAD_COPY_FILE_FORMAT),
 			 errmsg("%s", r->err),
 			 detail[0] ? errdetail("%s", detail) : 0,
 			 errcontext("%s line %ld", what, r->err_line + line_offset)));
@@ -165,7 +165,8 @@ read_header(le_csv *r, const char *what, char ***names)
 				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
 				 errmsg("%s is empty", what),
 				 errdetail("A header line with the column names is required.")));
-	return le_header_names(r, what, r->rec_line, names);
+	le_csv_set_width(r, le_header_names(r, what, r->rec_line, names));
+	return r->width;
 }
 
 PG_FUNCTION_INFO_V1(le_csv_header_fn);

@@ -16,6 +16,9 @@
 /* At most this many plans are returned (cheapest first); documented in README and the COMMENT. */
 #define PLAN_MAX_ROWS 10000
 
+/* At most this many offers are read (the bound check_search in src/core/search.c puts on n_offers). */
+#define PLAN_MAX_OFFERS 10000000
+
 /*
  * Offers in effect at $1 (pricing $2, max_age $3) with their SKU's hardware.
  * The price machinery (which series, as of when, how old) is all in
@@ -165,13 +168,14 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 		argnulls[2] = 'n';
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	if (SPI_execute_with_args(offers_sql, 3, argtypes, args, argnulls, true, 0) != SPI_OK_SELECT)
+	/* one row past the limit is enough to refuse: SPI stops there, not after every offer */
+	if (SPI_execute_with_args(offers_sql, 3, argtypes, args, argnulls, true, PLAN_MAX_OFFERS + 1) != SPI_OK_SELECT)
 		elog(ERROR, "cheapest_plan: reading offers failed");
 	n_found = SPI_processed;
-	if (n_found > 10000000)
+	if (n_found > PLAN_MAX_OFFERS)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("cheapest_plan reads at most 10000000 offers, found " UINT64_FORMAT, n_found)));
+				 errmsg("cheapest_plan reads at most %d offers, found more", PLAN_MAX_OFFERS)));
 	offers = MemoryContextAllocHuge(outer, sizeof(PlanOffer) * Max(n_found, 1));
 	core_offers = MemoryContextAllocHuge(outer, sizeof(le_offer) * Max(n_found, 1));
 	skus = MemoryContextAllocHuge(outer, sizeof(PlanSku) * Max(n_found, 1));

@@ -1085,7 +1085,7 @@ oom:
 	return le_set_error(err, LE_ERR_NO_MEMORY, NULL, "out of memory");
 }
 
-/* The CSV reader's error: 22P04 at the record's line, or out of memory. */
+/* The CSV reader's error: 22P04 at the record's line (54000 past a size limit), or out of memory. */
 static le_status
 csv_error(le_catalog *c, le_error *err)
 {
@@ -1094,7 +1094,7 @@ csv_error(le_catalog *c, le_error *err)
 	if (c->csv.err_oom)
 		return le_set_error(err, LE_ERR_NO_MEMORY, NULL, "out of memory");
 	le_csv_error_detail(&c->csv, 0, detail, sizeof(detail));
-	le_set_error(err, LE_ERR_MALFORMED, detail[0] ? detail : NULL, "%s", c->csv.err);
+	le_set_error(err, c->csv.err_limit ? LE_ERR_TOO_LONG : LE_ERR_MALFORMED, detail[0] ? detail : NULL, "%s", c->csv.err);
 	return le_set_context(err, "catalog_csv line %ld", c->csv.err_line);
 }
 
@@ -1126,6 +1126,7 @@ read_header(le_catalog *c, le_error *err)
 			break;				/* unnamed or repeated columns matter only if required (below) */
 	}
 	c->ncols = c->csv.nfields;
+	le_csv_set_width(&c->csv, c->ncols);	/* a wider record stops at its first extra field */
 	for (int i = 0; i < LE_COL__COUNT; i++)
 	{
 		k = le_cat_find_column(c->csv.fields, c->csv.nfields, col_names[i]);

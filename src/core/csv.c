@@ -41,6 +41,19 @@ le_csv_init(le_csv *r, const char *buf, size_t len, le_alloc_fn alloc, void *ctx
 	r->input_len = len;
 	r->alloc = alloc;
 	r->alloc_ctx = ctx;
+	r->max_fields = LE_CSV_MAX_COLUMNS;
+	r->max_record = LE_CSV_MAX_RECORD;
+}
+
+/* Data records may have at most the header's n fields (0 or less: keep the current bound). */
+void
+le_csv_set_width(le_csv *r, int n)
+{
+	if (n > 0 && n <= LE_CSV_MAX_COLUMNS)
+	{
+		r->max_fields = n;
+		r->width = n;
+	}
 }
 
 /* Release what the reader allocated. */
@@ -63,6 +76,7 @@ fail(le_csv *r, const char *reason)
 {
 	r->err_line = r->rec_line;
 	r->err_oom = 0;
+	r->err_limit = 0;
 	r->err_quote = 0;
 	r->err_other_line = 0;
 	snprintf(r->err, sizeof(r->err), "%s", reason);
@@ -76,6 +90,53 @@ fail_quote(le_csv *r, const char *reason, int kind, long other)
 	fail(r, reason);
 	r->err_quote = kind;
 	r->err_other_line = other != r->rec_line ? other : 0;
+}
+
+/* A record beyond a bound: a size limit (54000), named with the limit. */
+static le_csv_status
+fail_limit(le_csv *r, const char *reason)
+{
+	fail(r, reason);
+	r->err_limit = 1;
+	return LE_CSV_ERROR;
+}
+
+/* One field more than max_fields: the header's count (malformed, 22P04) or the column limit (54000). */
+static le_csv_status
+fail_fields(le_csv *r)
+{
+	char		msg[96];
+
+	if (r->width > 0)
+	{
+		snprintf(msg, sizeof(msg), "record has more than %d field%s, but the header has %d",
+				 r->width, r->width == 1 ? "" : "s", r->width);
+		return fail(r, msg);
+	}
+	snprintf(msg, sizeof(msg), "record has more than %d fields, the most allowed", r->max_fields);
+	return fail_limit(r, msg);
+}
+
+/* A record past max_record bytes (54000). */
+static le_csv_status
+fail_long(le_csv *r)
+{
+	char		msg[96];
+
+	snprintf(msg, sizeof(msg), "record is longer than %zu bytes, the most allowed", r->max_record);
+	return fail_limit(r, msg);
+}
+
+/* Count n bytes (or a field's worth) of work; every LE_CSV_CHECK_EVERY, check for interrupts. */
+static inline void
+tick(le_csv *r, size_t n)
+{
+	r->scanned += n;
+	if (r->scanned >= LE_CSV_CHECK_EVERY)
+	{
+		r->scanned = 0;
+		le_check_interrupts();
+	}
 }
 
 /* An allocation failed: not the input's fault. */
@@ -142,13 +203,55 @@ skip_line_end(le_csv *r, const char *p)
 	return p + 1;
 }
 
+/* Count the line ends in [p, q) (a CR counts unless an LF follows it). */
+static void
+count_lines(le_csv *r, const char *p, const char *q)
+{
+	const char *end = r->end;
+
+	if (!memchr(p, '\n', (size_t) (q - p)) && !memchr(p, '\r', (size_t) (q - p)))
+		return;
+	for (; p < q; p++)
+	{
+		if (*p == '\n')
+			r->line++;
+		else if (*p == '\r' && !(p + 1 < end && p[1] == '\n'))
+			r->line++;
+	}
+}
+
 /*
- * Read a quoted field starting at p (on the opening quote).  On success sets
- * the field (ptr, len) and returns the position after the closing quote;
- * NULL on error (r->err set).
+ * The next '"' in [p, limit), or limit when there is none; counts the line
+ * ends it passes.  Scans in windows of LE_CSV_CHECK_EVERY bytes, checking for
+ * interrupts between them.
  */
 static const char *
-read_quoted(le_csv *r, const char *p, const char **ptr, size_t *len)
+scan_quote(le_csv *r, const char *p, const char *limit)
+{
+	while (p < limit)
+	{
+		size_t		n = (size_t) (limit - p);
+		const char *q;
+
+		if (n > LE_CSV_CHECK_EVERY)
+			n = LE_CSV_CHECK_EVERY;
+		q = memchr(p, '"', n);
+		count_lines(r, p, q ? q : p + n);
+		tick(r, q ? (size_t) (q - p) : n);
+		if (q)
+			return q;
+		p += n;
+	}
+	return limit;
+}
+
+/*
+ * Read a quoted field starting at p (on the opening quote), within the
+ * record's bound limit.  On success sets the field (ptr, len) and returns the
+ * position after the closing quote; NULL on error (r->err set).
+ */
+static const char *
+read_quoted(le_csv *r, const char *p, const char *limit, const char **ptr, size_t *len)
 {
 	const char *end = r->end;
 	const char *seg;			/* start of the not yet copied run */
@@ -160,25 +263,13 @@ read_quoted(le_csv *r, const char *p, const char **ptr, size_t *len)
 	seg = p;
 	for (;;)
 	{
-		/* scan to the next quote, counting line ends (the scan is memchr's; the count only when there are some) */
+		p = p < limit ? scan_quote(r, p, limit) : limit;
+		if (p >= limit)
 		{
-			const char *q = memchr(p, '"', (size_t) (end - p));
-
-			if (q == NULL)
-				q = end;
-			if (memchr(p, '\n', (size_t) (q - p)) || memchr(p, '\r', (size_t) (q - p)))
-				for (; p < q; p++)
-				{
-					if (*p == '\n')
-						r->line++;
-					else if (*p == '\r' && !(p + 1 < end && p[1] == '\n'))
-						r->line++;
-				}
-			p = q;
-		}
-		if (p >= end)
-		{
-			fail_quote(r, "unclosed quote", 1, qline);
+			if (limit < end)
+				fail_long(r);	/* the quote may close later, but the record is too long anyway */
+			else
+				fail_quote(r, "unclosed quote", 1, qline);
 			return NULL;
 		}
 		if (p + 1 < end && p[1] == '"')
@@ -196,6 +287,7 @@ read_quoted(le_csv *r, const char *p, const char **ptr, size_t *len)
 			}
 			p += 2;
 			seg = p;
+			tick(r, 2);
 			continue;
 		}
 		/* closing quote */
@@ -226,6 +318,28 @@ read_quoted(le_csv *r, const char *p, const char **ptr, size_t *len)
 }
 
 /*
+ * The end of an unquoted field starting at p: the next separator or line end,
+ * or limit.  Scans in windows of LE_CSV_CHECK_EVERY bytes, checking for
+ * interrupts between them.
+ */
+static const char *
+scan_unquoted(le_csv *r, const char *p, const char *limit)
+{
+	while (p < limit)
+	{
+		const char *stop = (size_t) (limit - p) > LE_CSV_CHECK_EVERY ? p + LE_CSV_CHECK_EVERY : limit;
+		const char *from = p;
+
+		while (p < stop && !field_end[(unsigned char) *p])
+			p++;
+		tick(r, (size_t) (p - from) + 64);	/* a field counts 64 bytes */
+		if (p < stop)
+			break;
+	}
+	return p;
+}
+
+/*
  * Read the next record into r->fields / r->nfields (r->rec_line = its first
  * line).  LE_CSV_EOF at the end of the input, LE_CSV_ERROR with r->err and
  * r->err_line on a malformed record.
@@ -235,6 +349,7 @@ le_csv_next(le_csv *r)
 {
 	const char *p = r->pos;
 	const char *end = r->end;
+	const char *limit;			/* the record may not reach this byte (its line end may be on it) */
 
 	r->nfields = 0;
 	if (p == NULL)
@@ -249,27 +364,38 @@ le_csv_next(le_csv *r)
 		return LE_CSV_EOF;
 	}
 	r->rec_line = r->line;
+	limit = r->max_record > 0 && (size_t) (end - p) > r->max_record ? p + r->max_record : end;
 
 	for (;;)
 	{
 		const char *fptr;
 		size_t		flen;
 
+		if (r->nfields >= r->max_fields)
+		{
+			r->pos = end;		/* a broken record ends the input */
+			return fail_fields(r);
+		}
 		if (p < end && *p == '"')
 		{
-			p = read_quoted(r, p, &fptr, &flen);
+			p = read_quoted(r, p, limit, &fptr, &flen);
 			if (p == NULL)
 			{
-				r->pos = end;	/* a broken record ends the input */
+				r->pos = end;
 				return LE_CSV_ERROR;
 			}
 		}
 		else
 		{
 			fptr = p;
-			while (p < end && !field_end[(unsigned char) *p])
-				p++;
+			p = scan_unquoted(r, p, limit);
 			flen = (size_t) (p - fptr);
+		}
+		/* a byte of the record on or past the bound (a separator too: another field follows) */
+		if (p >= limit && p < end && *p != '\n' && *p != '\r')
+		{
+			r->pos = end;
+			return fail_long(r);
 		}
 		if (!push_field(r, fptr, flen))
 		{

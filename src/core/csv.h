@@ -27,6 +27,14 @@ typedef enum le_csv_status
 } le_csv_status;
 
 /*
+ * Bounds.  A record may have at most max_fields fields (LE_CSV_MAX_COLUMNS,
+ * or the header's count after le_csv_set_width) and span at most max_record
+ * bytes (LE_CSV_MAX_RECORD); the reader stops at the first field or byte past
+ * either, so neither its field array nor its time grows with a bad record.
+ * While reading it calls le_check_interrupts() (guard.h) once per record and,
+ * inside a record, every LE_CSV_CHECK_EVERY bytes read (a field counts 64
+ * bytes, so also every 1,024 empty fields).
+ *
  * Reader state.  Field pointers point into the input, or into the reader's
  * unquoting buffer for fields with doubled quotes; both stay valid until
  * le_csv_free, so a caller may keep fields of earlier records.
@@ -52,6 +60,12 @@ typedef struct le_csv
 	char		err[96];		/* short reason, lower-case, no line: "unclosed quote" */
 	int			err_quote;		/* 1: an unclosed quote, 2: text after a closing quote */
 	long		err_other_line;	/* the quote's line when not err_line, else 0 */
+	/* bounds (le_csv_init sets the defaults, guard.h; le_csv_set_width narrows max_fields) */
+	int			max_fields;		/* fields a record may have: one more is an error as it appears */
+	int			width;			/* the header's column count once le_csv_set_width is called, else 0 */
+	size_t		max_record;		/* bytes a record may span, its line end not counted */
+	int			err_limit;		/* the error is a size limit (SQLSTATE 54000), not malformed input */
+	size_t		scanned;		/* bytes and fields read since the last interrupt check */
 } le_csv;
 
 /* What is wrong with a header record (le_csv_check_header). */
@@ -68,6 +82,11 @@ typedef enum le_csv_header_problem
 extern void le_csv_init(le_csv *r, const char *buf, size_t len, le_alloc_fn alloc, void *ctx);
 extern le_csv_status le_csv_next(le_csv *r);
 extern void le_csv_free(le_csv *r);
+/*
+ * After the header: data records may have at most its n fields (a record
+ * with more is an error at its first extra field, not after the whole record).
+ */
+extern void le_csv_set_width(le_csv *r, int n);
 extern le_csv_header_problem le_csv_check_header(const le_csv *r, int unique, int *col, int *other);
 /* A sentence naming the other line of a quote error (lines shifted by line_offset), or "". */
 extern void le_csv_error_detail(const le_csv *r, long line_offset, char *buf, size_t size);

@@ -17,6 +17,16 @@
 #define LE_CSV_MAX_COLUMNS 1600
 
 /*
+ * The most bytes one CSV record may span (8 MB): a line of a real FOCUS
+ * export is under 2 KB, of a SkyPilot catalog under 200 bytes.  Every caller
+ * turns a record into a row of about its size, so this bounds a row's memory.
+ */
+#define LE_CSV_MAX_RECORD ((size_t) 8 << 20)
+
+/* The CSV reader checks for interrupts after reading this many bytes (a field counts 64). */
+#define LE_CSV_CHECK_EVERY ((size_t) 64 << 10)
+
+/*
  * CSV rows turned into keyed records (FOCUS lines as jsonb) repeat the header
  * names in every row; all the records of one text may take at most this many
  * times the text's size, plus 64 MB.

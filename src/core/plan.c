@@ -1,5 +1,6 @@
 /* plan.c: enumerates the valid (tp, pp, dp, zero_stage, recompute) layouts of a run's GPUs and ranks them, best first. */
 #include "econ.h"
+#include "guard.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -115,6 +116,8 @@ le_plan_parallelism(const le_spec *s, le_plan *buf, long cap, long *n, le_error 
 	{
 		int			npp;
 
+		if ((tp & 1023) == 0)
+			le_check_interrupts();	/* gpus_per_node may be 65,536 */
 		if (gpn % tp != 0 || g % tp != 0)
 			continue;
 		npp = divisors(g / tp, pps, (int) (sizeof(pps) / sizeof(pps[0])));
@@ -123,6 +126,8 @@ le_plan_parallelism(const le_spec *s, le_plan *buf, long cap, long *n, le_error 
 			int			pp = (int) pps[i];
 			double		cp = le_num_or(s, LE_F_CP, 1);
 			long		dp = (long) (g / tp / pp / cp);	/* 0 when tp·pp·cp > g: skipped by the relation check */
+
+			le_check_interrupts();	/* up to 1,600 pipeline degrees, each up to 8 layouts priced by the memory model */
 
 			for (int zero = 0; zero <= 3; zero++)
 			{

@@ -55,6 +55,71 @@ row_cmp(const void *pa, const void *pb)
 	return 0;
 }
 
+/*
+ * The cap cheapest candidates are kept in a max-heap on row_cmp (its root is
+ * the dearest kept), in the caller's output array: a candidate enters while
+ * the heap has room, or in place of the root when it sorts before it.  row_cmp
+ * is a total order on candidates (one per offer and GPU count), so the kept
+ * rows, sorted at the end, are exactly the first cap rows of all candidates
+ * sorted (a bounded heap selection: Knuth, TAOCP vol. 3, 5.2.3 and 5.3.3).
+ */
+static void
+row_swap(le_plan_row *a, le_plan_row *b)
+{
+	le_plan_row t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static void
+heap_push(le_plan_row *h, int *n, int cap, const le_plan_row *r)
+{
+	int			i;
+
+	if (*n < cap)
+	{
+		i = (*n)++;
+		h[i] = *r;
+		while (i > 0 && row_cmp(&h[i], &h[(i - 1) / 2]) > 0)
+		{
+			row_swap(&h[i], &h[(i - 1) / 2]);
+			i = (i - 1) / 2;
+		}
+		return;
+	}
+	if (cap == 0 || row_cmp(r, &h[0]) >= 0)
+		return;					/* no dearer than the dearest kept: not among the cap cheapest */
+	h[0] = *r;
+	for (i = 0;;)
+	{
+		int			l = 2 * i + 1,
+					m = i;
+
+		if (l < *n && row_cmp(&h[l], &h[m]) > 0)
+			m = l;
+		if (l + 1 < *n && row_cmp(&h[l + 1], &h[m]) > 0)
+			m = l + 1;
+		if (m == i)
+			break;
+		row_swap(&h[i], &h[m]);
+		i = m;
+	}
+}
+
+/* Ask the interrupt callback every 4096 units of work; nonzero: canceled. */
+static int
+poll_interrupt(const le_search_in *in, long *work, long units, le_search_stats *stats)
+{
+	*work += units;
+	if (*work < 4096)
+		return 0;
+	*work = 0;
+	if (in->interrupt && in->interrupt(in->interrupt_ctx))
+		stats->canceled = 1;
+	return stats->canceled;
+}
+
 /* Slot of a GPU count in the per-SKU table: counts below a node by value, whole nodes after. */
 static long
 slot_of(int n, int node)
@@ -86,9 +151,9 @@ le_plan_step_in(const le_search_in *in, const le_plan_row *row, le_step_in *out)
 	out->micro_batch = row->micro_batch;
 }
 
-/* Validates the search's own inputs (the model through le_step_check at a trivial layout). */
+/* Validates the search's own inputs (the model through le_step_check at a trivial layout); a cancel sets stats->canceled. */
 static le_status
-check_search(const le_search_in *in, le_error *err)
+check_search(const le_search_in *in, le_search_stats *stats, le_error *err)
 {
 	le_step_in	probe = in->model;
 
@@ -122,6 +187,11 @@ check_search(const le_search_in *in, le_error *err)
 	{
 		const le_offer *of = &in->offers[o];
 
+		if ((o & 65535) == 65535 && in->interrupt && in->interrupt(in->interrupt_ctx))
+		{
+			stats->canceled = 1;
+			return LE_OK;
+		}
 		if (of->sku < 0 || of->sku >= in->n_skus)
 			return le_set_error(err, LE_ERR_VALUE, NULL, "offer %d: sku must be in [0, %d], got %d",
 								o, in->n_skus - 1, of->sku);
@@ -180,17 +250,22 @@ le_cheapest_plans(const le_search_in *in, le_plan_row *out, int cap, int *n_out,
 	long	   *dps = NULL;
 	int			n_dp = 0;
 	long		gbatch;
-	le_plan_row *best = NULL;	/* per (SKU, n slot): the fastest plan */
-	le_plan_row *cand = NULL;
-	long		n_cand = 0,
-				cand_cap = 0;
+	int		   *slot_ix = NULL;	/* per GPU-count slot of the current SKU: its row in best, or -1 */
+	le_plan_row *best = NULL;	/* the fastest plan of each filled slot, in the order filled */
+	int			n_best = 0,
+				best_cap = 0;
+	int		   *by_sku = NULL;	/* offer indexes grouped by SKU, in offer order within one */
+	int		   *sku_start = NULL;	/* the offers of SKU k: by_sku[sku_start[k] .. sku_start[k + 1]) */
+	long		n_cand = 0;
+	long		work = 0;
+	int			n_kept = 0;
 	long		slots_per_sku = 0;
 	le_status	st = LE_OK;
 
 	memset(stats, 0, sizeof(*stats));
 	*n_out = 0;
 	err->status = LE_OK;
-	if (check_search(in, err) != LE_OK)
+	if (check_search(in, stats, err) != LE_OK || stats->canceled)
 		return err->status;
 	if (cap < 0)
 		return le_set_error(err, LE_ERR_VALUE, NULL, "cap must be >= 0, got %d", cap);
@@ -198,11 +273,37 @@ le_cheapest_plans(const le_search_in *in, le_plan_row *out, int cap, int *n_out,
 	/* dp candidates: divisors of the global batch (micro-batch 1), ascending */
 	gbatch = (long) in->model.global_batch;
 	dps = xalloc(in, sizeof(long) * 4096);
-	if (!dps)
-		return le_set_error(err, LE_ERR_NO_MEMORY, NULL, "out of memory");
+	sku_start = xalloc(in, sizeof(int) * ((size_t) in->n_skus + 1));
+	by_sku = xalloc(in, sizeof(int) * ((size_t) in->n_offers + 1));
+	if (!dps || !sku_start || !by_sku)
+	{
+		st = le_set_error(err, LE_ERR_NO_MEMORY, NULL, "out of memory");
+		goto done;
+	}
 	for (long d = 1; d <= gbatch && d <= in->max_gpus && n_dp < 4096; d++)
+	{
 		if (gbatch % d == 0)
 			dps[n_dp++] = d;
+		if (poll_interrupt(in, &work, 1, stats))
+			goto done;
+	}
+
+	/* the offers of each SKU, in offer order (a counting sort: count, then place) */
+	memset(sku_start, 0, sizeof(int) * ((size_t) in->n_skus + 1));
+	for (int o = 0; o < in->n_offers; o++)
+		sku_start[in->offers[o].sku + 1]++;
+	for (int k = 0; k < in->n_skus; k++)
+		sku_start[k + 1] += sku_start[k];
+	for (int o = 0; o < in->n_offers; o++)
+	{
+		by_sku[sku_start[in->offers[o].sku]++] = o;
+		if (poll_interrupt(in, &work, 1, stats))
+			goto done;
+	}
+	/* placing moved each SKU's start to the next one's: shift back */
+	for (int k = in->n_skus; k > 0; k--)
+		sku_start[k] = sku_start[k - 1];
+	sku_start[0] = 0;
 
 	for (int k = 0; k < in->n_skus && !stats->canceled && !stats->truncated; k++)
 	{
@@ -219,21 +320,21 @@ le_cheapest_plans(const le_search_in *in, le_plan_row *out, int cap, int *n_out,
 					n_ep;
 		const le_step_in *mdl = &in->model;
 
-		for (int o = 0; o < in->n_offers && !has_offer; o++)
-			has_offer = in->offers[o].sku == k;
+		has_offer = sku_start[k + 1] > sku_start[k];
 		if (!has_offer)
 			continue;
 
+		/* slots: counts below a node by value, whole nodes after (at most 1,114,113 ints) */
 		slots_per_sku = (long) node + in->max_gpus / node + 1;
-		xfree(in, best);
-		best = xalloc(in, sizeof(le_plan_row) * slots_per_sku);
-		if (!best)
+		xfree(in, slot_ix);
+		slot_ix = xalloc(in, sizeof(int) * slots_per_sku);
+		if (!slot_ix)
 		{
 			st = le_set_error(err, LE_ERR_NO_MEMORY, NULL, "out of memory");
 			goto done;
 		}
-		for (long i = 0; i < slots_per_sku; i++)
-			best[i].n_gpus = 0;
+		memset(slot_ix, 0xff, sizeof(int) * slots_per_sku);	/* -1: empty */
+		n_best = 0;
 
 		n_tp = powers_of_two(node, mdl->n_heads, tps);
 		n_pp = pp_degrees(mdl->n_layers, pps);
@@ -341,9 +442,31 @@ le_cheapest_plans(const le_search_in *in, le_plan_row *out, int cap, int *n_out,
 										continue;
 
 									slot = slot_of((int) n, node);
-									if (best[slot].n_gpus == 0 || so.phase[LE_PH_TOTAL] < best[slot].step_s)
+									if (slot_ix[slot] < 0)
 									{
-										le_plan_row *r = &best[slot];
+										/* a new slot: one more filled row (at most slots_per_sku) */
+										if (n_best == best_cap)
+										{
+											int			ncap = best_cap ? best_cap * 2 : 64;
+											le_plan_row *nb = xalloc(in, sizeof(le_plan_row) * ncap);
+
+											if (!nb)
+											{
+												st = le_set_error(err, LE_ERR_NO_MEMORY, NULL, "out of memory");
+												goto done;
+											}
+											if (best)
+												memcpy(nb, best, sizeof(le_plan_row) * n_best);
+											xfree(in, best);
+											best = nb;
+											best_cap = ncap;
+										}
+										slot_ix[slot] = n_best++;
+										best[slot_ix[slot]].n_gpus = 0;
+									}
+									if (best[slot_ix[slot]].n_gpus == 0 || so.phase[LE_PH_TOTAL] < best[slot_ix[slot]].step_s)
+									{
+										le_plan_row *r = &best[slot_ix[slot]];
 
 										r->offer = -1;
 										r->sku = k;
@@ -368,18 +491,20 @@ sku_done:
 		if (stats->canceled)
 			break;
 
-		/* price the kept plans with every offer of this SKU */
-		for (int o = 0; o < in->n_offers; o++)
+		/* price the kept plans with every offer of this SKU: only filled slots, only the cap cheapest kept */
+		for (int j = sku_start[k]; j < sku_start[k + 1]; j++)
 		{
+			int			o = by_sku[j];
 			const le_offer *of = &in->offers[o];
 
-			if (of->sku != k)
-				continue;
-			for (long i = 0; i < slots_per_sku; i++)
+			if (poll_interrupt(in, &work, 1 + n_best, stats))
+				goto done;
+			for (int i = 0; i < n_best; i++)
 			{
-				le_plan_row *r = &best[i];
+				const le_plan_row *r = &best[i];
+				le_plan_row c;
 
-				if (r->n_gpus == 0 || r->wall_s > in->deadline_s)
+				if (r->wall_s > in->deadline_s)
 					continue;
 				/* whole instances; a run beyond one instance needs node-sized instances */
 				if (of->gpus_per_instance > 0)	/* 0: size unknown, any count */
@@ -389,41 +514,27 @@ sku_done:
 					if (r->n_gpus > of->gpus_per_instance && of->gpus_per_instance < node)
 						continue;
 				}
-				if (n_cand == cand_cap)
-				{
-					long		ncap = cand_cap ? cand_cap * 2 : 1024;
-					le_plan_row *nc = xalloc(in, sizeof(le_plan_row) * ncap);
-
-					if (!nc)
-					{
-						st = le_set_error(err, LE_ERR_NO_MEMORY, NULL, "out of memory");
-						goto done;
-					}
-					if (cand)
-						memcpy(nc, cand, sizeof(le_plan_row) * n_cand);
-					xfree(in, cand);
-					cand = nc;
-					cand_cap = ncap;
-				}
-				cand[n_cand] = *r;
-				cand[n_cand].offer = o;
-				cand[n_cand].cost_usd = r->gpu_hours * of->usd_per_gpu_hour;
+				c = *r;
+				c.offer = o;
+				c.cost_usd = r->gpu_hours * of->usd_per_gpu_hour;
 				n_cand++;
+				heap_push(out, &n_kept, cap, &c);
 			}
 		}
 	}
 
 	stats->feasible = n_cand;
-	if (!stats->canceled && n_cand > 0)
+	if (!stats->canceled && n_kept > 0)
 	{
-		qsort(cand, (size_t) n_cand, sizeof(le_plan_row), row_cmp);
-		*n_out = (int) (n_cand < cap ? n_cand : cap);
-		memcpy(out, cand, sizeof(le_plan_row) * (size_t) *n_out);
+		qsort(out, (size_t) n_kept, sizeof(le_plan_row), row_cmp);
+		*n_out = n_kept;
 	}
 
 done:
 	xfree(in, best);
-	xfree(in, cand);
+	xfree(in, slot_ix);
+	xfree(in, by_sku);
+	xfree(in, sku_start);
 	xfree(in, dps);
 	return st;
 }

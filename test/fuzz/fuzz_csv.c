@@ -26,6 +26,7 @@
 #include "core/catalog.h"
 #include "core/csv.h"
 #include "core/econ.h"
+#include "core/guard.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -265,6 +266,13 @@ reference_read(const char *in, size_t len, rdoc *d)
 			if (b[i] == ',')
 			{
 				i++;
+				if (r->nf >= LE_CSV_MAX_COLUMNS)
+				{
+					/* the reader's bound: one field past LE_CSV_MAX_COLUMNS is an error at the record */
+					d->error = 1;
+					d->err_line = r->line;
+					return;
+				}
 				continue;
 			}
 			/* a line end: CRLF, LF or CR */

@@ -4,6 +4,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use LeAttack;
 use Time::HiRes qw(time usleep);
 
 my $node = PostgreSQL::Test::Cluster->new('abuse');
@@ -15,30 +18,8 @@ $node->safe_psql('postgres', q{
   CREATE ROLE mallory LOGIN;     -- no grants beyond what PUBLIC has
 });
 
-# Run $sql as mallory in a fresh backend under a 1 s statement_timeout; return the SQLSTATE
-# ('ok' if it succeeded), the wall time of the statement and the backend's peak resident memory
-# (VmHWM, read by the superuser from /proc/self/status of the same backend afterwards).
-sub attack
-{
-  my ($sql) = @_;
-  my $script = qq{\\set VERBOSITY verbose
-SET ROLE mallory;
-SET statement_timeout = '1s';
-\\timing on
-$sql;
-\\timing off
-RESET statement_timeout;
-RESET ROLE;
-SELECT 'vmhwm ' || (regexp_match(pg_read_file('/proc/self/status'), 'VmHWM:\\s*(\\d+) kB'))[1];
-};
-  my ($stdout, $stderr);
-  $node->psql('postgres', $script, stdout => \$stdout, stderr => \$stderr, on_error_stop => 0,
-              extra_params => ['-X']);
-  my ($code) = $stderr =~ /ERROR:\s+([0-9A-Z]{5}):/;
-  my @times = ($stdout =~ /Time: ([0-9.]+) ms/g);
-  my ($kb) = $stdout =~ /vmhwm (\d+)/;
-  return ($code // 'ok', ($times[-1] // 0) / 1000, ($kb // 0) / 1024);
-}
+# Run $sql as mallory under a 1 s statement_timeout: SQLSTATE, wall time, peak memory (LeAttack.pm).
+sub attack { return attack_as($node, @_) }
 
 my @figures;
 sub check_case

@@ -53,6 +53,7 @@ WORK=$(mktemp -d /tmp/llm_econ_tap.XXXXXX) || fail_early "mktemp failed"
 mkdir -p "$WORK/test/t"
 cp "$REPO/Makefile" "$REPO/llm_econ.control" "$WORK/"
 cp "${tests[@]}" "$WORK/test/t/"
+cp "$REPO"/test/t/*.pm "$WORK/test/t/" 2>/dev/null || true   # modules the tests share (LeAttack.pm)
 rel=()
 for f in "${tests[@]}"; do rel+=("test/t/$(basename "$f")"); done
 chmod 755 "$WORK"

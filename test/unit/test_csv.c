@@ -1,6 +1,7 @@
 /* test_csv.c: unit tests of the core's CSV reader (csv.c) and SkyPilot catalog reading (catalog.c), with fixtures and a small fuzz run. */
 #include "unit.h"
 #include "core/catalog.h"
+#include "core/guard.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -544,7 +545,9 @@ test_catalog_errors(void)
 	CAT_ERR("InstanceType,AcceleratorName,Price,Region\n", 0, "catalog_csv has no \"AcceleratorCount\" column");
 	CAT_ERR("InstanceType,AcceleratorName,AcceleratorCount,Price,Region,price\n", 0, "catalog_csv line 1: the header names column \"Price\" twice");
 	CAT_ERR(H5 "x,A,1,1,r\nx,A\n", 0, "catalog_csv line 3: record has 2 fields, but the header has 5");
-	CAT_ERR(H5 "x,A,1,1,r,\n", 0, "catalog_csv line 2: record has 6 fields, but the header has 5");
+	/* a wider record stops at its first extra field (it used to be read whole first) */
+	CAT_ERR(H5 "x,A,1,1,r,\n", 0, "catalog_csv line 2: record has more than 5 fields, but the header has 5");
+	CAT_ERR(H5 "x,A,1,1,r\nx,A,1,1,r,,,,,,,,,,,,,,,,\n", 0, "catalog_csv line 3: record has more than 5 fields, but the header has 5");
 	CAT_ERR(H5 "x,A,1,abc,r\n", 0, "catalog_csv line 2, column \"Price\": price \"abc\" is not a number");
 	CAT_ERR(H5 "x,A,1,NaN,r\n", 0, "catalog_csv line 2, column \"Price\": price \"NaN\" is not a number");
 	CAT_ERR(H5 "x,A,1,Infinity,r\n", 0, "catalog_csv line 2, column \"Price\": price \"Infinity\" is not a number");
@@ -882,10 +885,115 @@ test_fuzz(void)
 }
 
 /* Entry point, called from test_core.c's main. */
+
+/*
+ * The reader's bounds: the records of in[0..n) as csv_dump shows them, with
+ * max_record set (0: the default) and, when width is set, the first record's
+ * field count as the width of the rest (as the callers do after a header).
+ */
+static void
+bounded_dump(const char *in, size_t n, size_t max_record, int width, char *out, size_t outsz, int *limit, int *fcap)
+{
+	char	   *buf = exact_copy(in, n);
+	le_csv		r;
+	le_csv_status st;
+	char		tmp[320];
+	int			first = 1;
+
+	out[0] = '\0';
+	le_csv_init(&r, buf, n, talloc, NULL);
+	if (max_record)
+		r.max_record = max_record;
+	while ((st = le_csv_next(&r)) == LE_CSV_RECORD)
+	{
+		snprintf(tmp, sizeof(tmp), "%ld:%d;", r.rec_line, r.nfields);
+		cat_out(out, outsz, tmp, strlen(tmp));
+		if (first && width)
+			le_csv_set_width(&r, r.nfields);
+		first = 0;
+	}
+	if (st == LE_CSV_ERROR)
+	{
+		snprintf(tmp, sizeof(tmp), "ERR %ld: %s", r.err_line, r.err);
+		cat_out(out, outsz, tmp, strlen(tmp));
+	}
+	*limit = r.err_limit;
+	*fcap = r.fcap;
+	le_csv_free(&r);
+	free(buf);
+}
+
+#define BOUNDED_IS(in, max_record, width, want, want_limit) \
+	do { \
+		char		got_[512]; \
+		int			lim_, cap_; \
+		bounded_dump((in), sizeof(in) - 1, (max_record), (width), got_, sizeof(got_), &lim_, &cap_); \
+		CHECK(strcmp(got_, (want)) == 0 && lim_ == (want_limit), "bounded csv %s: got [%s] (limit %d), want [%s] (limit %d)", \
+			  #in, got_, lim_, (want), (want_limit)); \
+	} while (0)
+
+/* Records stop at the first field past the width or the column limit, and at the first byte past max_record. */
+static void
+test_csv_bounds(void)
+{
+	char		got[512];
+	int			lim,
+				cap;
+	size_t		n = 50000000;	/* 50,000,000 commas */
+	char	   *big;
+
+	/* the header's width: a wider record stops at its first extra field (22P04), a narrower one is the caller's */
+	BOUNDED_IS("a,b\n1,2\n1\n1,2,3\n", 0, 1, "1:2;2:2;3:1;ERR 4: record has more than 2 fields, but the header has 2", 0);
+	BOUNDED_IS("a\n1,\n", 0, 1, "1:1;ERR 2: record has more than 1 field, but the header has 1", 0);
+	BOUNDED_IS("a,b\n1,2,3\n", 0, 0, "1:2;2:3;", 0);
+	/* a record may span max_record bytes, its line end not counted; one byte more is 54000 */
+	BOUNDED_IS("abcdefghij\nk\n", 10, 0, "1:1;2:1;", 0);
+	BOUNDED_IS("abcdefghij", 10, 0, "1:1;", 0);
+	BOUNDED_IS("abcde,ghij\r\n", 10, 0, "1:2;", 0);
+	BOUNDED_IS("abcdefghijk\n", 10, 0, "ERR 1: record is longer than 10 bytes, the most allowed", 1);
+	BOUNDED_IS("abcdefghij,\n", 10, 0, "ERR 1: record is longer than 10 bytes, the most allowed", 1);
+	BOUNDED_IS("a\n\"bcdefgh\"\n", 10, 0, "1:1;2:1;", 0);
+	BOUNDED_IS("a\n\"bcdefghij\"\n", 10, 0, "1:1;ERR 2: record is longer than 10 bytes, the most allowed", 1);
+	BOUNDED_IS("\"abcdefg\"\"\"\n", 10, 0, "ERR 1: record is longer than 10 bytes, the most allowed", 1);
+	BOUNDED_IS("\"ab\"\"c\"\"d\"\n", 10, 0, "1:1;", 0);
+	BOUNDED_IS("\"abc\ndefghijkl", 10, 0, "ERR 1: record is longer than 10 bytes, the most allowed", 1);
+	BOUNDED_IS("\"abc\ndef", 10, 0, "ERR 1: unclosed quote", 0);
+	/* a record's lines count from its start: many short records pass */
+	BOUNDED_IS("abcdefghij\nabcdefghij\nabcdefghij\n", 10, 0, "1:1;2:1;3:1;", 0);
+
+	/* LE_CSV_MAX_COLUMNS fields pass; one more is 54000, whatever follows it */
+	big = malloc(n);
+	memset(big, ',', n);
+	bounded_dump(big, LE_CSV_MAX_COLUMNS - 1, 0, 0, got, sizeof(got), &lim, &cap);
+	CHECK(strcmp(got, "1:1600;") == 0, "1,600 fields: got [%s]", got);
+	bounded_dump(big, LE_CSV_MAX_COLUMNS, 0, 0, got, sizeof(got), &lim, &cap);
+	CHECK(strcmp(got, "ERR 1: record has more than 1600 fields, the most allowed") == 0 && lim == 1,
+		  "1,601 fields: got [%s] (limit %d)", got, lim);
+	/* 50,000,001 fields: the field array never grows past the limit */
+	bounded_dump(big, n, 0, 0, got, sizeof(got), &lim, &cap);
+	CHECK(strcmp(got, "ERR 1: record has more than 1600 fields, the most allowed") == 0 && cap <= 2048,
+		  "50,000,001 fields: got [%s], %d slots", got, cap);
+	/* a data record of 50,000,001 fields under a two-column header */
+	memcpy(big, "a,b\n", 4);
+	bounded_dump(big, n, 0, 1, got, sizeof(got), &lim, &cap);
+	CHECK(strcmp(got, "1:2;ERR 2: record has more than 2 fields, but the header has 2") == 0 && cap <= 16,
+		  "a data record of 50,000,001 fields: got [%s], %d slots", got, cap);
+	/* a 50 MB quoted field: stopped at LE_CSV_MAX_RECORD */
+	memset(big, 'x', n);
+	big[0] = '"';
+	big[n - 1] = '"';
+	bounded_dump(big, n, 0, 0, got, sizeof(got), &lim, &cap);
+	CHECK(strcmp(got, "ERR 1: record is longer than 8388608 bytes, the most allowed") == 0 && lim == 1,
+		  "a 50 MB quoted field: got [%s]", got);
+	free(big);
+	CHECK(live_allocs == 0, "bounded reads free what they allocate (%ld live)", live_allocs);
+}
+
 void
 test_csv(void)
 {
 	test_csv_reader();
+	test_csv_bounds();
 	test_catalog_pieces();
 	test_catalog_errors();
 	test_catalog_no_memory();

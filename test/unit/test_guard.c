@@ -142,7 +142,8 @@ test_header(void)
 	CHECK(header(big, 1, &col, &other) == LE_CSV_HDR_OK, "%d distinct columns", LE_CSV_MAX_COLUMNS);
 	big[strlen(big) - 1] = '\0';
 	strcat(big, ",c0\n");
-	CHECK(header(big, 1, &col, &other) == LE_CSV_HDR_TOO_MANY, "%d columns are too many", LE_CSV_MAX_COLUMNS + 1);
+	/* the reader itself stops at the extra column (so the header check never sees it) */
+	CHECK(header(big, 1, &col, &other) == LE_CSV_HDR_OOM, "%d columns are too many for the reader", LE_CSV_MAX_COLUMNS + 1);
 	free(big);
 }
 
@@ -152,6 +153,22 @@ static void
 count_interrupt(void)
 {
 	interrupts++;
+}
+
+/* The interrupt checks reading text[0..n) as one record takes (-1 unless it is one record). */
+static int
+interrupts_reading(const char *text, size_t n)
+{
+	le_csv		r;
+	le_csv_status st;
+
+	interrupts = 0;
+	le_interrupt_hook = count_interrupt;
+	le_csv_init(&r, text, n, galloc, NULL);
+	st = le_csv_next(&r);
+	le_csv_free(&r);
+	le_interrupt_hook = NULL;
+	return st == LE_CSV_RECORD ? interrupts : -1;
 }
 
 static void
@@ -167,6 +184,28 @@ test_interrupts(void)
 	le_csv_free(&r);
 	le_interrupt_hook = NULL;
 	CHECK(interrupts >= 4, "the CSV reader reaches the interrupt hook once per record (%d calls)", interrupts);
+
+	/* inside one long record too: every LE_CSV_CHECK_EVERY bytes, or 1,024 fields */
+	{
+		size_t		n = LE_CSV_MAX_RECORD - 1;
+		char	   *big = malloc(n);
+
+		memset(big, 'x', n);
+		CHECK(interrupts_reading(big, n) >= (int) (n / LE_CSV_CHECK_EVERY),
+			  "one unquoted field of %zu bytes: %d interrupt checks", n, interrupts);
+		big[0] = '"';
+		big[n - 1] = '"';
+		CHECK(interrupts_reading(big, n) >= (int) (n / LE_CSV_CHECK_EVERY),
+			  "one quoted field of %zu bytes: %d interrupt checks", n, interrupts);
+		for (size_t i = 1; i + 1 < n - 1; i += 2)
+			big[i] = big[i + 1] = '"';	/* doubled quotes, each copied */
+		CHECK(interrupts_reading(big, n) >= (int) (n / LE_CSV_CHECK_EVERY),
+			  "one field of doubled quotes, %zu bytes: %d interrupt checks", n, interrupts);
+		memset(big, ',', LE_CSV_MAX_COLUMNS - 1);
+		CHECK(interrupts_reading(big, LE_CSV_MAX_COLUMNS - 1) >= 1 + (LE_CSV_MAX_COLUMNS - 1) * 64 / (int) LE_CSV_CHECK_EVERY,
+			  "%d empty fields: %d interrupt checks", LE_CSV_MAX_COLUMNS, interrupts);
+		free(big);
+	}
 }
 
 void

@@ -450,10 +450,12 @@ stand_in_fits(void *ctx, const le_step_in *s, const le_sku_hw *hw)
 }
 
 static int	interrupt_after;
+static int	interrupt_calls;
 static int
 count_interrupt(void *ctx)
 {
 	(void) ctx;
+	interrupt_calls++;
 	return --interrupt_after <= 0;
 }
 
@@ -580,6 +582,62 @@ test_search(void)
 		in.interrupt = NULL;
 		skus[0].hbm_bytes = hbm0;
 		skus[1].hbm_bytes = hbm1;
+	}
+
+	/*
+	 * The bounded heap keeps exactly the first cap rows of the full order: 600
+	 * offers over both SKUs (prices repeating, so many plans tie on cost and
+	 * go by wall time, GPUs, then offer), every cap against the uncapped list.
+	 */
+	{
+		enum
+		{
+			N_OFF = 600, ALL = 200000
+		};
+		le_offer   *many = malloc(sizeof(le_offer) * N_OFF);
+		le_plan_row *all = malloc(sizeof(le_plan_row) * ALL);
+		le_plan_row *some = malloc(sizeof(le_plan_row) * ALL);
+		int			n_all = 0,
+					n_some = 0,
+					caps[] = {0, 1, 2, 7, 50, 1000, 5000},
+					diff = 0;
+		le_search_in in2;
+
+		for (int i = 0; i < N_OFF; i++)
+		{
+			many[i].sku = (i * 7) % 2;
+			many[i].usd_per_gpu_hour = 1.0 + (i % 13) * 0.25;
+			many[i].gpus_per_instance = i % 5 == 0 ? 0 : 8;
+		}
+		in2 = search_in(skus, 2, many, N_OFF);
+		in2.deadline_s = 1e9;	/* every plan that fits */
+		CHECK(le_cheapest_plans(&in2, all, ALL, &n_all, &st, &e) == LE_OK && n_all == st.feasible && n_all > 5000,
+			  "uncapped: %d rows of %ld", n_all, st.feasible);
+		for (int i = 1; i < n_all; i++)
+			if (all[i].cost_usd < all[i - 1].cost_usd ||
+				(all[i].cost_usd == all[i - 1].cost_usd && all[i].wall_s == all[i - 1].wall_s &&
+				 all[i].n_gpus == all[i - 1].n_gpus && all[i].offer <= all[i - 1].offer))
+				diff++;
+		CHECK(diff == 0, "uncapped rows in order, ties by offer: %d out of order", diff);
+		for (size_t c = 0; c < sizeof(caps) / sizeof(caps[0]); c++)
+		{
+			diff = 0;
+			CHECK(le_cheapest_plans(&in2, some, caps[c], &n_some, &st, &e) == LE_OK && st.feasible == n_all &&
+				  n_some == (caps[c] < n_all ? caps[c] : n_all), "cap %d: %d rows", caps[c], n_some);
+			for (int i = 0; i < n_some; i++)
+				if (memcmp(&some[i], &all[i], sizeof(le_plan_row)) != 0)
+					diff++;
+			CHECK(diff == 0, "cap %d: the first %d rows of the full order, %d differ", caps[c], n_some, diff);
+		}
+		/* the pricing loop over offers reaches the interrupt callback */
+		in2.interrupt = count_interrupt;
+		interrupt_after = 1000000;
+		interrupt_calls = 0;
+		CHECK(le_cheapest_plans(&in2, some, 10, &n_some, &st, &e) == LE_OK && !st.canceled &&
+			  interrupt_calls > st.feasible / 4096, "%d interrupt polls for %ld priced plans", interrupt_calls, st.feasible);
+		free(many);
+		free(all);
+		free(some);
 	}
 
 	/* bounded work */

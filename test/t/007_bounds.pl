@@ -1,0 +1,107 @@
+# TAP test: oversized CSV input (a 100,000,000-comma header or record, a 100 MB quoted field) and a 100,000-offer plan search, sent by a role with no grants under a 1 s statement_timeout, are cut off within 1.5 s and use under 100 MB beyond their input; prints the figures.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use LeAttack;
+
+# How memory is measured: VmHWM (the peak resident set) of the backend that ran the statement,
+# read by the superuser from /proc/self/status of that same backend right after it (pg_read_file).
+# A text argument is detoasted whole before any function sees it (100 MB of commas are 100 MB of
+# backend memory whatever the function does), and the offers cheapest_plan reads come through
+# shared buffers, which VmHWM also counts; so each case is run twice, each time in a fresh
+# backend: once with a statement that only reads the same input (its "input" figure), once with
+# the attack. The bound is on the difference, the memory the function itself takes.
+# Timing: psql's \timing of the statement alone (the input's detoast included).
+
+my $node = PostgreSQL::Test::Cluster->new('bounds');
+$node->init;
+$node->append_conf('postgresql.conf', "timezone = 'UTC'\nlog_statement = none\nlog_min_messages = fatal\n");
+$node->start;
+
+# The inputs are stored compressed (lz4 where the server has it), so reading one back costs one
+# decompression into memory (about 0.3 s for 100 MB here; the pages a backend touches the first
+# time cost most of it), not 100,000 TOAST chunks.
+my $lz4 = $node->safe_psql('postgres', q{SELECT count(*) FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)}) eq '1';
+my $compression = $lz4 ? 'COMPRESSION lz4' : '';
+$node->safe_psql('postgres', qq{
+  CREATE EXTENSION llm_econ;
+  CREATE ROLE mallory LOGIN;     -- no grants beyond what PUBLIC has
+  CREATE TABLE bounds_input (k text PRIMARY KEY, t text $compression);
+  ALTER TABLE bounds_input ALTER COLUMN t SET STORAGE EXTENDED;
+  -- 100,000,000 commas: a header of 100,000,001 empty names
+  INSERT INTO bounds_input VALUES ('commas', repeat(repeat(',', 1000), 100000));
+  -- a two-column header, then one record of 100,000,001 fields
+  INSERT INTO bounds_input VALUES ('wide_record', E'a,b\\n' || repeat(repeat(',', 1000), 100000));
+  -- the same record under a SkyPilot catalog header
+  INSERT INTO bounds_input VALUES ('wide_catalog', E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\\n'
+                                                   || repeat(repeat(',', 1000), 100000));
+  -- a record whose first field is 100,000,000 bytes between quotes
+  INSERT INTO bounds_input VALUES ('quoted', E'a,b\\n"' || repeat(repeat('x', 1000), 100000) || E'",1\\n');
+  -- a record whose first field is 50,000,000 doubled quotes (each unquoted into a copy)
+  INSERT INTO bounds_input VALUES ('doubled', E'a,b\n"' || repeat(repeat('""', 500), 100000) || E'",1\n');
+  GRANT SELECT ON bounds_input TO mallory;
+});
+
+# Run $sql as mallory under a 1 s statement_timeout: SQLSTATE, wall time, peak memory (LeAttack.pm).
+sub attack { return attack_as($node, @_) }
+
+my @figures;
+# $input: a statement reading the same input without the work under test (its memory is subtracted).
+sub check_case
+{
+  my ($label, $input, $sql, $codes) = @_;
+  my (undef, $in_s, $in_mb) = attack($input);
+  my ($code, $s, $mb, $msg) = attack($sql);
+  my $extra = $mb - $in_mb;
+  ok((grep { $_ eq $code } @$codes), "$label: ends with " . join(' or ', @$codes) . " (got $code $msg)");
+  ok($s < 1.5, sprintf("%s: cut off within 1.5 s (took %.3f s; reading the input alone %.3f s)", $label, $s, $in_s));
+  ok($mb > 0 && $extra < 100,
+     sprintf("%s: peak backend memory under 100 MB beyond its input (%.0f MB: %.0f MB peak, %.0f MB reading the input)",
+             $label, $extra, $mb, $in_mb));
+  push @figures, sprintf("%-52s %-6s %7.3f s %6.0f MB (input %6.0f MB, %.3f s)  %s", $label, $code, $s, $extra, $in_mb, $in_s,
+                         substr($msg, 0, 70));
+}
+
+my $csv_cut = ['54000', '22P04', '57014'];
+# Issue 35, finding 2: the reader pushed every field into an array with no limit, and checked the
+# column limit only after the whole record (14.2 s and 3.3 GB under a 2 s timeout).
+check_case('_csv_header(100,000,000 commas)',
+           q{SELECT t LIKE 'q%' FROM bounds_input WHERE k = 'commas'},
+           q{SELECT llm_econ._csv_header(t, 'x') FROM bounds_input WHERE k = 'commas'}, $csv_cut);
+check_case('_csv_records(a record of 100,000,001 fields)',
+           q{SELECT t LIKE 'q%' FROM bounds_input WHERE k = 'wide_record'},
+           q{SELECT count(*) FROM bounds_input b, llm_econ._csv_records(b.t, 'x') WHERE b.k = 'wide_record'}, $csv_cut);
+check_case('_skypilot_offers(a record of 100,000,001 fields)',
+           q{SELECT t LIKE 'q%' FROM bounds_input WHERE k = 'wide_catalog'},
+           q{SELECT count(*) FROM bounds_input b, llm_econ._skypilot_offers('lambda', b.t) WHERE b.k = 'wide_catalog'}, $csv_cut);
+check_case('_csv_records(a 100 MB quoted field)',
+           q{SELECT t LIKE 'q%' FROM bounds_input WHERE k = 'quoted'},
+           q{SELECT count(*) FROM bounds_input b, llm_econ._csv_records(b.t, 'x') WHERE b.k = 'quoted'}, $csv_cut);
+check_case('_csv_records(a 100 MB field of doubled quotes)',
+           q{SELECT t LIKE 'q%' FROM bounds_input WHERE k = 'doubled'},
+           q{SELECT count(*) FROM bounds_input b, llm_econ._csv_records(b.t, 'x') WHERE b.k = 'doubled'}, $csv_cut);
+
+# Issue 35, finding 4: 100,000 H100 offers (one provider-region series each), then one call by a
+# role with no grants. The model has many GPU counts that fit (a batch and a layer count with many
+# divisors), so each offer prices hundreds of plans: before this fix the candidate array took
+# 1.5 GB and the call ran 9.6 s under the 1 s timeout.
+$node->safe_psql('postgres', q{
+  INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour,
+                                       instance_type, gpus_per_instance, source)
+  SELECT '2024-01-01', 'p' || (i % 100), 'H100-SXM5', 'r' || i, 'on_demand', 2 + (i % 997) / 1000.0, NULL, 8, 'flood'
+    FROM generate_series(1, 100000) AS i;
+});
+$node->safe_psql('postgres', 'VACUUM ANALYZE llm_econ.price_snapshot');
+my $model = q{llm_econ.run_spec(1.3e9, 26e9, 8, 'H100', n_layers => 48, d_model => 2048, n_heads => 16,
+                                seq_len => 2048, global_batch => 5040, vocab_size => 50257)};
+check_case('cheapest_plan(100,000 H100 offers)',
+           q{SELECT count(*) FROM llm_econ._plan_offers('2024-06-01', NULL, NULL)},
+           qq{SELECT count(*) FROM llm_econ.cheapest_plan($model, '100 years', '2024-06-01')}, ['ok', '57014']);
+
+diag("figures (statement, SQLSTATE, wall time, backend peak beyond the input (input's own peak, time), message):\n"
+     . join("\n", @figures));
+done_testing();
