@@ -505,6 +505,7 @@ DECLARE
   -- bounded by work_mem, not by the file
   batch constant int8 := greatest(1024, pg_catalog.pg_size_bytes(pg_catalog.current_setting('work_mem')) / 1024);
   lo int8 := 0;       -- the last staged id loaded
+  stop int8;          -- the last staged id when the load began: lines staged later wait for the next load
   hi int8;
   n int8;
   last_read int8;
@@ -522,11 +523,12 @@ BEGIN
   inserted := 0;
   skipped := 0;
   replaced := 0;
+  SELECT max(s.id) INTO stop FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER;
   -- one batch of staged lines per round, each typed by one statement and stored by one INSERT;
   -- nothing but the temporary tables is carried from one statement to the next
   LOOP
     SELECT max(b.id), count(*) INTO hi, n
-      FROM (SELECT s.id FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > lo
+      FROM (SELECT s.id FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > lo AND s.id <= stop
              ORDER BY s.id LIMIT batch) AS b;
     EXIT WHEN n = 0;
     INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_staged_lines('focus_staging', lo, hi, first);
