@@ -7,15 +7,8 @@ SET TimeZone = 'UTC';
 SET search_path = llm_econ, public;
 \set SHOW_CONTEXT never
 \i sql/include/error_report.sql
+\i sql/include/focus_common.sql
 
--- What a stored line is, without its surrogate id and import time.
-CREATE TEMP VIEW stored AS
-  SELECT tenant, charge_period_start, charge_period_end, billing_period_start, billing_period_end, provider,
-         service_name, service_category, charge_category, charge_description, pricing_category, pricing, region,
-         sku, instance_type, gpus_per_instance, consumed_quantity, consumed_unit, gpu_hours, billed_cost,
-         effective_cost, list_cost, billing_currency, run_id, resource_id, tags, record, line, row_hash,
-         occurrence, billing_account_id, delivery
-    FROM spend;
 -- big_raw: a file of GPU lines with GPU-hours; lines 11,001-12,000 repeat lines 1-1,000 (the
 -- same charges again: occurrence 2)
 CREATE TEMP TABLE big_raw (n int, line text);

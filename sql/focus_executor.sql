@@ -5,15 +5,8 @@ SET DateStyle = ISO;
 SET TimeZone = 'UTC';
 SET search_path = llm_econ, public;
 \set SHOW_CONTEXT never
+\i sql/include/focus_common.sql
 
--- A statement's SQLSTATE and message (the DETAIL of a violation shows the row's id and time).
-CREATE FUNCTION pg_temp.error_code(statement text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-  EXECUTE statement;
-  RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-  RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
 -- stage(resource, cost, start, end, provider): one line staged after the header
 CREATE FUNCTION pg_temp.stage(resource text, cost numeric, t0 text DEFAULT '2025-05-01 00:00', t1 text DEFAULT '2025-05-01 01:00',
                               provider text DEFAULT 'AWS') RETURNS void LANGUAGE sql AS $$
