@@ -367,3 +367,32 @@ le_focus_staged_lines_fn(PG_FUNCTION_ARGS)
 	SPI_finish();
 	return (Datum) 0;
 }
+
+/* ======================================================================== */
+/* Entry points only the released scripts name                              */
+/* ======================================================================== */
+
+/*
+ * The 0.2.0 -> 0.3.0 update script creates these functions of the removed
+ * private load path, and CREATE FUNCTION needs their symbols; the 0.3.0 ->
+ * 0.4.0 step drops them again.  Called in a database left at 0.3.0 with this
+ * module, each says so.
+ */
+#define LE_REMOVED_FN(sym, sqlname) \
+PG_FUNCTION_INFO_V1(sym); \
+Datum sym(PG_FUNCTION_ARGS); \
+Datum \
+sym(PG_FUNCTION_ARGS) \
+{ \
+	ereport(ERROR, \
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED), \
+			 errmsg("%s was removed in llm_econ 0.4.0", sqlname), \
+			 errhint("Run ALTER EXTENSION llm_econ UPDATE; load_focus() loads the staged lines."))); \
+	PG_RETURN_NULL(); \
+}
+
+LE_REMOVED_FN(le_focus_staged_rows_fn, "llm_econ._focus_staged_rows")
+LE_REMOVED_FN(le_focus_staged_insert_fn, "llm_econ._focus_staged_insert")
+LE_REMOVED_FN(le_focus_staged_done_fn, "llm_econ._focus_staged_done")
+LE_REMOVED_FN(le_focus_worker_lines_fn, "llm_econ._focus_worker_lines")
+LE_REMOVED_FN(le_focus_staged_periods_fn, "llm_econ._focus_staged_periods")
