@@ -180,10 +180,23 @@ staged_open(StagedRead *rd, const char *what, int64 after, long first_line, size
 	rd->what = what;
 	rd->fetchcxt = AllocSetContextCreate(CurrentMemoryContext, "llm_econ staged lines", ALLOCSET_DEFAULT_SIZES);
 	initStringInfo(&rd->rec);
-	le_spi_plan(&plan,
-				"SELECT s.id, s.line FROM llm_econ.focus_staging s "
-				"WHERE s.writer OPERATOR(pg_catalog.=) CURRENT_USER AND s.id OPERATOR(pg_catalog.>) $1 ORDER BY s.id",
-				1, argtypes);
+	if (plan == NULL)
+	{
+		/*
+		 * A cursor read a batch at a time: planned for its first rows (the
+		 * (writer, id) index in order), never as a sort of every line after
+		 * $1, which each batch would repeat.
+		 */
+		SPIPlanPtr	p = SPI_prepare_cursor("SELECT s.id, s.line FROM llm_econ.focus_staging s "
+										   "WHERE s.writer OPERATOR(pg_catalog.=) CURRENT_USER AND s.id OPERATOR(pg_catalog.>) $1 "
+										   "ORDER BY s.id",
+										   1, argtypes, CURSOR_OPT_FAST_PLAN);
+
+		if (p == NULL)
+			elog(ERROR, "SPI_prepare_cursor failed: %s", SPI_result_code_string(SPI_result));
+		SPI_keepplan(p);
+		plan = p;
+	}
 	rd->cur = SPI_cursor_open(NULL, plan, args, NULL, true);
 }
 

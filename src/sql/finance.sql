@@ -398,7 +398,7 @@ COMMENT ON FUNCTION llm_econ._focus_refusal(text, text, boolean, boolean) IS
 -- and billing period.  The k-th copy of a charge in the file is its occurrence k: the lines' own
 -- occurrence (within their batch) plus, when a load comes in batches (counting), the copies its
 -- earlier batches had, kept in llm_econ_focus_seen.  A stored charge is skipped.
-CREATE FUNCTION llm_econ._focus_store(who text, source text, delivery text, counting boolean,
+CREATE FUNCTION llm_econ._focus_store(who text, source text, delivery text, counting boolean DEFAULT false,
     OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
@@ -485,7 +485,7 @@ BEGIN
   TRUNCATE llm_econ_focus_lines;
   INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_lines(focus_csv, 'focus_csv');
   SELECT s.inserted, s.skipped, s.replaced INTO inserted, skipped, replaced
-    FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery, false) AS s;
+    FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery) AS s;
 END $$;
 COMMENT ON FUNCTION llm_econ.import_focus(text, text, text, text) IS
   'imports a FOCUS 1.0-1.3 cost-and-usage CSV into spend for tenant (default: the current role): every line kept (typed columns, the other columns in record), GPU-hours for GPU instance lines, run_id from tags; all or nothing. '

@@ -31,7 +31,7 @@ COMMENT ON FUNCTION llm_econ._focus_staged_lines(text, int8, int8, int4) IS
 -- and billing period.  The k-th copy of a charge in the file is its occurrence k: the lines' own
 -- occurrence (within their batch) plus, when a load comes in batches (counting), the copies its
 -- earlier batches had, kept in llm_econ_focus_seen.  A stored charge is skipped.
-CREATE FUNCTION llm_econ._focus_store(who text, source text, delivery text, counting boolean,
+CREATE FUNCTION llm_econ._focus_store(who text, source text, delivery text, counting boolean DEFAULT false,
     OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
@@ -96,30 +96,7 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates the transaction''s temporary tables of typed FOCUS lines and of the copies counted per charge identity unless they exist';
 
-CREATE OR REPLACE FUNCTION llm_econ.import_focus(focus_csv text, tenant text DEFAULT NULL, source text DEFAULT NULL,
-    delivery text DEFAULT NULL, OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
-LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
-AS $$
-#variable_conflict use_column
-DECLARE
-  who constant text := coalesce(import_focus.tenant, CURRENT_USER);
-  refusal constant text[] := llm_econ._focus_refusal('import_focus', who, import_focus.delivery IS NOT NULL, false);
-BEGIN
-  IF refusal IS NOT NULL THEN
-    RAISE EXCEPTION '%', refusal[1] USING ERRCODE = 'insufficient_privilege', HINT = refusal[2];
-  END IF;
-  IF focus_csv IS NULL THEN
-    RAISE EXCEPTION 'focus_csv must not be NULL' USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  IF import_focus.delivery IS NOT NULL AND btrim(import_focus.delivery) = '' THEN
-    RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  PERFORM llm_econ._focus_temp();
-  TRUNCATE llm_econ_focus_lines;
-  INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_lines(focus_csv, 'focus_csv');
-  SELECT s.inserted, s.skipped, s.replaced INTO inserted, skipped, replaced
-    FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery, false) AS s;
-END $$;
+-- import_focus is unchanged: its call _focus_store(who, source, delivery) now means counting false
 
 CREATE OR REPLACE FUNCTION llm_econ.load_focus(tenant text DEFAULT NULL, source text DEFAULT NULL, delivery text DEFAULT NULL,
     OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
