@@ -20,6 +20,7 @@ OBJS = \
 	src/core/series.o \
 	src/core/md5.o \
 	src/core/charge.o \
+	src/core/focus_text.o \
 	src/core/bill.o \
 	src/core/step.o \
 	src/core/search.o \
@@ -33,8 +34,9 @@ OBJS = \
 	src/layout_fmgr.o \
 	src/skypilot.o \
 	src/bill_fmgr.o \
-	src/focus.o \
-	src/focus_worker.o \
+	src/csv_fmgr.o \
+	src/focus_type.o \
+	src/focus_load.o \
 	src/step_fmgr.o \
 	src/plan_fmgr.o
 

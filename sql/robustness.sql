@@ -89,7 +89,8 @@ INSERT INTO rb_good VALUES
   (NULL, 'fn', 'text', '''import_focus'''), (NULL, 'who', 'text', 'CURRENT_USER::text'),
   (NULL, 'replacing', 'boolean', 'false'), (NULL, 'staged', 'boolean', 'false'),
   (NULL, 'delivery', 'text', '''2024-06 v1'''), (NULL, 'currency', 'text', '''EUR'''),
-  (NULL, 'part', 'int4', '1'),
+  (NULL, 'after_id', 'int8', '0'), (NULL, 'last_id', 'int8', '0'), (NULL, 'first_line', 'int4', '1'),
+  (NULL, 'counting', 'boolean', 'false'),
   -- the INSERT targets' other columns
   ('INSERT run_plan', 'run_id', 'text', '''robustness'''), ('INSERT run_plan', 'planned_at', 'timestamptz', '''2024-07-01 00:00+00'''),
   ('INSERT run_plan', 'usd_per_gpu_hour', 'numeric', 'NULL'),
@@ -123,6 +124,7 @@ INSERT INTO rb_bad VALUES
   ('numeric', '-Infinity', '''-Infinity''::numeric'), ('numeric', '1e308', '1e308::numeric'),
   ('int4', 'NULL', 'NULL::int4'), ('int4', '0', '0::int4'), ('int4', 'negative', '-1::int4'),
   ('int4', 'max', '2147483647::int4'), ('int4', 'min', '(-2147483648)::int4'),
+  ('int8', 'NULL', 'NULL::int8'), ('int8', 'negative', '-1::int8'), ('int8', 'max', '9223372036854775807::int8'),
   ('text', 'NULL', 'NULL::text'), ('text', 'empty', '''''::text'), ('text', 'wrong enum', '''bogus''::text'),
   ('text', 'quotes', 'E''x''''\"\n;''::text'), ('text', 'long', 'repeat(''x'', 10000)'),
   ('boolean', 'NULL', 'NULL::boolean'),

@@ -83,11 +83,23 @@ extern Numeric le_numeric_times_price(Datum quantity, Numeric price);
 extern Numeric le_price_lookup(const char *sku, const char *itype, text *provider, text *pricing,
 							   TimestampTz at, text *region, Interval *max_age, bool *found);
 
-/* ---- focus_worker.c: llm_econ.focus_typing_worker (who types a large staged FOCUS file) ---- */
-#define LE_FW_OFF 0				/* this session, always */
-#define LE_FW_AUTO 1			/* a background worker, after the first lines of a large file */
-#define LE_FW_ON 2				/* a background worker, from the first line */
-extern int	le_focus_typing_worker;
+/* ---- module.c: the settings the SQL code reads (the llm_econ prefix is reserved) ---- */
+extern char *le_import_providers;	/* llm_econ.import_providers: providers an import holds locked */
+extern char *le_import_kind;		/* llm_econ.import_kind: which importer is writing prices */
+
+/* ---- csv_fmgr.c: CSV helpers shared with the FOCUS typing ---- */
+struct le_csv;
+extern void le_open_csv(struct le_csv *r, text *csv);
+extern char *le_what_arg(text *t);
+le_noreturn extern void le_csv_fail(const struct le_csv *r, const char *what, long line_offset);
+extern int	le_header_names(const struct le_csv *r, const char *what, long line, char ***names);
+extern int	le_read_header(struct le_csv *r, const char *what, char ***names);
+/* What a FOCUS record keeps of a column: its value when it has one, or nothing (a typed column holds it). */
+#define LE_REC_KEEP 0
+#define LE_REC_TYPED 1
+extern Datum le_record_jsonb(const struct le_csv *r, char **names, int ncols, const int *order, const char *mode);
+extern Datum le_record_jsonb_flat(const struct le_csv *r, char **names, const int *name_len, int ncols,
+								  const int *order, const char *mode);
 
 /* ---- util.c: helpers the fmgr files share ---- */
 extern void *le_palloc(void *ctx, void *ptr, size_t size);	/* the core's allocator over palloc */

@@ -1,4 +1,4 @@
-/* module.c: the loadable module's magic block and load-time setup: the settings, and the plain-C core's interrupt hook and hash key. */
+/* module.c: the loadable module's magic block and load-time setup: the settings (the llm_econ prefix reserved), and the plain-C core's interrupt hook and hash key. */
 #include "postgres.h"
 #include "fmgr.h"
 #include "miscadmin.h"
@@ -12,12 +12,9 @@ PG_MODULE_MAGIC;
 
 void		_PG_init(void);
 
-static const struct config_enum_entry typing_worker_options[] = {
-	{"off", LE_FW_OFF, false},
-	{"auto", LE_FW_AUTO, false},
-	{"on", LE_FW_ON, false},
-	{NULL, 0, false}
-};
+/* llm_econ.import_providers and llm_econ.import_kind (llm_econ.h): set by the importers, transaction-local. */
+char	   *le_import_providers = NULL;
+char	   *le_import_kind = NULL;
 
 /* The core's long loops land here: statement_timeout, cancel and terminate stop them. */
 static void
@@ -36,12 +33,26 @@ _PG_init(void)
 {
 	unsigned char seed[16];
 
-	DefineCustomEnumVariable("llm_econ.focus_typing_worker",
-							 "Whether load_focus types a large staged file in a background worker.",
-							 "auto: when the staged file takes at least 8 MB of focus_staging; on: whatever the size; off: never.  "
-							 "It is counted as a parallel worker; without a free one (max_parallel_workers, max_worker_processes) the session types the lines itself.",
-							 &le_focus_typing_worker, LE_FW_AUTO, typing_worker_options,
-							 PGC_USERSET, 0, NULL, NULL, NULL);
+	/*
+	 * The settings the SQL code sets with set_config() while it imports (never
+	 * by hand): defined here so that the prefix can be reserved, which makes a
+	 * misspelt llm_econ.* setting an error instead of a silent placeholder.
+	 */
+	DefineCustomStringVariable("llm_econ.import_providers",
+							   "Internal: the providers whose prices the running import holds locked (comma-separated).",
+							   "Set by the importers for their transaction; empty otherwise.",
+							   &le_import_providers, "", PGC_USERSET,
+							   GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+	DefineCustomStringVariable("llm_econ.import_kind",
+							   "Internal: which importer is writing prices (price_snapshot.source_kind).",
+							   "Set by the importers for their transaction; empty otherwise (manual).",
+							   &le_import_kind, "", PGC_USERSET,
+							   GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+#if PG_VERSION_NUM >= 150000
+	MarkGUCPrefixReserved("llm_econ");
+#else
+	EmitWarningsOnPlaceholders("llm_econ");
+#endif
 
 	le_interrupt_hook = le_interrupt;
 	if (pg_strong_random(seed, sizeof(seed)))

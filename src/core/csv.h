@@ -3,6 +3,7 @@
 #define LLM_ECON_CSV_H
 
 #include <stddef.h>
+#include <string.h>
 
 /*
  * Memory comes from the caller: alloc(ctx, NULL, n) allocates, alloc(ctx, p, n)
@@ -78,6 +79,13 @@ typedef enum le_csv_header_problem
 	LE_CSV_HDR_DUPLICATE,		/* column *col has the name of column *other (ASCII case ignored) */
 	LE_CSV_HDR_OOM
 } le_csv_header_problem;
+
+/* Whether a field is NULL as FOCUS files write it: empty, or the word NULL. */
+static inline int
+le_field_is_null(const le_csv_field *f)
+{
+	return f->len == 0 || (f->len == 4 && memcmp(f->ptr, "NULL", 4) == 0);
+}
 
 extern void le_csv_init(le_csv *r, const char *buf, size_t len, le_alloc_fn alloc, void *ctx);
 extern le_csv_status le_csv_next(le_csv *r);

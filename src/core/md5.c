@@ -1,4 +1,4 @@
-/* md5.c: MD5 (RFC 1321) in plain C: the charge identity of FOCUS lines, hashed once per line. */
+/* md5.c: MD5 (RFC 1321) in plain C: the charge identity of FOCUS lines, hashed once per line; kept rather than PostgreSQL's common/md5.h, which needs c.h and would bring PostgreSQL headers into the core. */
 #include "md5.h"
 
 #include <string.h>

@@ -276,10 +276,10 @@ CREATE TYPE llm_econ._focus_line AS (
     region text, sku text, instance_type text, gpus_per_instance int4, gpu_type text, consumed_quantity numeric,
     consumed_unit text, gpu_hours numeric, billed_cost numeric, effective_cost numeric, list_cost numeric,
     billing_currency text, run_id text, resource_id text, tags jsonb, billing_account_id text, row_hash text,
-    occurrence int4
+    occurrence int4, staged_id int8
 );
 COMMENT ON TYPE llm_econ._focus_line IS
-  'internal: a FOCUS line typed for llm_econ.spend (what _focus_lines and _focus_staged_rows return, and the importers'' temporary table holds): the file line, record, the typed columns, gpu_type (for a SKU not found from the machine type), the charge identity row_hash, and occurrence (the k-th line of the file with that identity; NULL from _focus_lines, whose caller numbers the copies)';
+  'internal: a FOCUS line typed for llm_econ.spend (what _focus_lines and _focus_staged_lines return, and the importers'' temporary table holds): the file line, record, the typed columns, gpu_type (for a SKU not found from the machine type), the charge identity row_hash, occurrence (the k-th line of the call with that identity) and, for a staged line, the staged id of its record''s last line';
 COMMENT ON COLUMN llm_econ._focus_line.line IS 'the line of the file (the first physical line of the record)';
 COMMENT ON COLUMN llm_econ._focus_line.record IS 'the columns no typed column holds, header name -> value';
 COMMENT ON COLUMN llm_econ._focus_line.charge_period_start IS 'ChargePeriodStart (UTC when no offset is written)';
@@ -310,12 +310,13 @@ COMMENT ON COLUMN llm_econ._focus_line.resource_id IS 'ResourceId, else Allocate
 COMMENT ON COLUMN llm_econ._focus_line.tags IS 'Tags as a JSON object';
 COMMENT ON COLUMN llm_econ._focus_line.billing_account_id IS 'BillingAccountId';
 COMMENT ON COLUMN llm_econ._focus_line.row_hash IS 'the charge identity (md5 hex)';
-COMMENT ON COLUMN llm_econ._focus_line.occurrence IS 'the k-th line of the file with this charge identity; NULL from _focus_lines';
+COMMENT ON COLUMN llm_econ._focus_line.occurrence IS 'the k-th line of the call (a text, or one batch of staged lines) with this charge identity; _focus_store adds the copies of earlier batches';
+COMMENT ON COLUMN llm_econ._focus_line.staged_id IS 'the focus_staging id of the record''s last line (NULL from _focus_lines)';
 
 CREATE FUNCTION llm_econ._focus_lines(csv text, what text) RETURNS SETOF llm_econ._focus_line
 AS 'MODULE_PATHNAME', 'le_focus_lines_fn' LANGUAGE C STABLE STRICT;
 COMMENT ON FUNCTION llm_econ._focus_lines(text, text) IS
-  'internal: the data lines of a FOCUS CSV text typed for llm_econ.spend, with their charge identity; 22023 naming the line and column of the first bad line';
+  'internal: the data lines of a FOCUS CSV text typed for llm_econ.spend, with their charge identity and occurrence; 22023 naming the line and column of the first bad line';
 
 -- The staged path: \copy a FOCUS file into focus_staging, one physical line per row, then load_focus().
 CREATE TABLE llm_econ.focus_staging (
@@ -352,32 +353,11 @@ COMMENT ON FUNCTION llm_econ._focus_stage_line() IS
 CREATE TRIGGER focus_stage_line INSTEAD OF INSERT ON llm_econ.focus_stage
     FOR EACH ROW EXECUTE FUNCTION llm_econ._focus_stage_line();
 
-CREATE FUNCTION llm_econ._focus_staged_rows(what text, part int4) RETURNS SETOF llm_econ._focus_line
-AS 'MODULE_PATHNAME', 'le_focus_staged_rows_fn' LANGUAGE C VOLATILE STRICT;
-COMMENT ON FUNCTION llm_econ._focus_staged_rows(text, int4) IS
-  'internal: the current role''s focus_staging lines typed as _focus_lines types a text, with each line''s occurrence (k-th line of the file with its charge identity), one row per call so that INSERT ... SELECT streams; part 1 starts a load, parts 2, 3, ... (later statements of the transaction) continue it, work_mem / 64 lines each, until _focus_staged_done() is not NULL; copies are counted in a hash table of at most work_mem x hash_mem_multiplier (as PostgreSQL bounds its own hash tables), the lines of identities that do not fit are numbered in later rounds from a tuplestore';
-
-CREATE FUNCTION llm_econ._focus_staged_insert(what text, who text, source text, delivery text) RETURNS bigint
-AS 'MODULE_PATHNAME', 'le_focus_staged_insert_fn' LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION llm_econ._focus_staged_insert(text, text, text, text) IS
-  'internal: inserts the current role''s focus_staging lines, typed and numbered as _focus_staged_rows does, into spend for tenant who from C (heap in batches; constraints, indexes, triggers and the foreign key as for an INSERT) with no ON CONFLICT: a stored charge is a unique violation of spend_one_line; then deletes the staged lines it loaded (each as it reads it, or by load_focus''s DELETE when a trigger, rule or missing DELETE privilege says that statement must run); the lines inserted, or NULL (nothing done) when this INSERT could not be exactly the SQL one (other policies, BEFORE row triggers, a partitioned or distributed spend, ...)';
-
-CREATE FUNCTION llm_econ._focus_staged_done() RETURNS bigint
-AS 'MODULE_PATHNAME', 'le_focus_staged_done_fn' LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION llm_econ._focus_staged_done() IS
-  'internal: NULL while the load _focus_staged_rows began has lines left, else how many lines it read (then the load is dropped); 0 when no load is in progress';
-
-CREATE FUNCTION llm_econ._focus_worker_lines() RETURNS bigint
-AS 'MODULE_PATHNAME', 'le_focus_worker_lines_fn' LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION llm_econ._focus_worker_lines() IS
-  'internal: how many lines of this session''s last staged FOCUS load a background worker typed (llm_econ.focus_typing_worker); 0 when the session typed them all';
-
-CREATE FUNCTION llm_econ._focus_staged_periods(what text,
-    OUT provider text, OUT billing_account_id text, OUT billing_period_start timestamptz)
-RETURNS SETOF record ROWS 2
-AS 'MODULE_PATHNAME', 'le_focus_staged_periods_fn' LANGUAGE C STABLE STRICT;
-COMMENT ON FUNCTION llm_econ._focus_staged_periods(text) IS
-  'internal: the billing periods (provider key, billing account, billing period start) of the current role''s staged FOCUS file, each once: what a delivery replaces; lines it cannot read are left to the load''s error';
+CREATE FUNCTION llm_econ._focus_staged_lines(what text, after_id int8, last_id int8, first_line int4)
+RETURNS SETOF llm_econ._focus_line
+AS 'MODULE_PATHNAME', 'le_focus_staged_lines_fn' LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION llm_econ._focus_staged_lines(text, int8, int8, int4) IS
+  'internal: one batch of the current role''s focus_staging lines (read through SQL, its policies applied): the records after id after_id (file line first_line on; 0 and 1: from the header) up to the one holding the line of id last_id, read to its end, typed as _focus_lines types a text (the header is the role''s first staged record); nothing is kept between calls';
 
 CREATE FUNCTION llm_econ._focus_charge_key(record jsonb) RETURNS text
 AS 'MODULE_PATHNAME', 'le_focus_charge_key_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -411,11 +391,14 @@ END;
 COMMENT ON FUNCTION llm_econ._focus_refusal(text, text, boolean, boolean) IS
   'internal: why the current role may not import FOCUS lines for a tenant (a missing grant, or not a member of the tenant role) and the GRANT that would let it, as {message, hint}; NULL when it may';
 
--- Stores the typed lines of the temporary table llm_econ_focus_lines for tenant who: a delivery
--- replaces the lines that earlier deliveries (or undelivered imports) left for the same provider,
--- billing account and billing period; then every charge not already stored is inserted (the k-th
--- copy of a charge in the file is its occurrence k).
-CREATE FUNCTION llm_econ._focus_store(who text, source text, delivery text,
+-- Stores the typed lines of the temporary table llm_econ_focus_lines for tenant who, and empties
+-- it: the one statement that inserts FOCUS lines into spend (PostgreSQL's own INSERT: every
+-- constraint, partition bound, policy and trigger of spend applies).  A delivery first replaces the
+-- lines that earlier deliveries (or undelivered imports) left for the same provider, billing account
+-- and billing period.  The k-th copy of a charge in the file is its occurrence k: the lines' own
+-- occurrence (within their batch) plus, when a load comes in batches (counting), the copies its
+-- earlier batches had, kept in llm_econ_focus_seen.  A stored charge is skipped.
+CREATE FUNCTION llm_econ._focus_store(who text, source text, delivery text, counting boolean DEFAULT false,
     OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
@@ -435,45 +418,50 @@ BEGIN
            RETURNING 1)
     SELECT pg_catalog.count(*) INTO replaced FROM gone;
   END IF;
-  WITH numbered AS (
-         SELECT f.*, pg_catalog.row_number() OVER (PARTITION BY f.row_hash ORDER BY f.line) AS nth
-           FROM llm_econ_focus_lines f),
-       ins AS (
-         INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
-                billing_period_end, provider, service_name, service_category, charge_category, charge_description,
-                pricing_category, pricing, region, sku, instance_type, gpus_per_instance, consumed_quantity,
-                consumed_unit, gpu_hours, billed_cost, effective_cost, list_cost, billing_currency, run_id,
-                resource_id, tags, record, source, line, row_hash, occurrence, billing_account_id, delivery)
-         SELECT who, n.charge_period_start, n.charge_period_end, n.billing_period_start, n.billing_period_end,
-                n.provider, n.service_name, n.service_category, n.charge_category, n.charge_description,
-                n.pricing_category, n.pricing, n.region,
-                coalesce(n.sku, CASE WHEN n.gpu_type IS NOT NULL THEN llm_econ._sku_find(n.gpu_type) END),
-                n.instance_type, n.gpus_per_instance, n.consumed_quantity, n.consumed_unit, n.gpu_hours,
-                n.billed_cost, n.effective_cost, n.list_cost, n.billing_currency, n.run_id, n.resource_id, n.tags,
-                n.record, _focus_store.source, n.line, n.row_hash, n.nth, n.billing_account_id,
-                _focus_store.delivery
-           FROM numbered n
-          ORDER BY n.line                      -- ids follow the file, not the identities' order
-         ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING
-         RETURNING 1)
-  SELECT (SELECT pg_catalog.count(*) FROM ins), (SELECT pg_catalog.count(*) FROM llm_econ_focus_lines) - (SELECT pg_catalog.count(*) FROM ins)
-    INTO inserted, skipped;
+  INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
+         billing_period_end, provider, service_name, service_category, charge_category, charge_description,
+         pricing_category, pricing, region, sku, instance_type, gpus_per_instance, consumed_quantity,
+         consumed_unit, gpu_hours, billed_cost, effective_cost, list_cost, billing_currency, run_id,
+         resource_id, tags, record, source, line, row_hash, occurrence, billing_account_id, delivery)
+  SELECT who, f.charge_period_start, f.charge_period_end, f.billing_period_start, f.billing_period_end,
+         f.provider, f.service_name, f.service_category, f.charge_category, f.charge_description,
+         f.pricing_category, f.pricing, f.region,
+         coalesce(f.sku, CASE WHEN f.gpu_type IS NOT NULL THEN llm_econ._sku_find(f.gpu_type) END),
+         f.instance_type, f.gpus_per_instance, f.consumed_quantity, f.consumed_unit, f.gpu_hours,
+         f.billed_cost, f.effective_cost, f.list_cost, f.billing_currency, f.run_id, f.resource_id, f.tags,
+         f.record, _focus_store.source, f.line, f.row_hash,
+         f.occurrence + CASE WHEN counting
+                             THEN coalesce((SELECT c.n FROM llm_econ_focus_seen c WHERE c.h = f.row_hash::uuid), 0)
+                             ELSE 0 END,
+         f.billing_account_id, _focus_store.delivery
+    FROM llm_econ_focus_lines f
+   ORDER BY f.line                      -- ids follow the file
+  ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING;
+  GET DIAGNOSTICS inserted = ROW_COUNT;
+  skipped := (SELECT pg_catalog.count(*) FROM llm_econ_focus_lines) - inserted;
+  IF counting THEN
+    INSERT INTO llm_econ_focus_seen AS c (h, n)
+    SELECT f.row_hash::uuid, pg_catalog.max(f.occurrence) FROM llm_econ_focus_lines f GROUP BY 1
+    ON CONFLICT (h) DO UPDATE SET n = c.n + excluded.n;
+  END IF;
   TRUNCATE llm_econ_focus_lines;
 END $$;
-COMMENT ON FUNCTION llm_econ._focus_store(text, text, text) IS
-  'internal: stores the typed FOCUS lines of the temporary table llm_econ_focus_lines (replacing earlier deliveries of the same periods when a delivery is given)';
+COMMENT ON FUNCTION llm_econ._focus_store(text, text, text, boolean) IS
+  'internal: stores the typed FOCUS lines of the temporary table llm_econ_focus_lines in spend by one INSERT ... SELECT (the only one: its column list is written here), replacing earlier deliveries of the same periods when a delivery is given, numbering copies across a load''s batches when counting; then empties the table';
 
--- The temporary table the importers type lines into (dropped at commit).
+-- The temporary tables the importers use (dropped at commit): the typed lines of one batch, and the
+-- copies of each charge identity a load's earlier batches had.
 CREATE FUNCTION llm_econ._focus_temp() RETURNS void
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-  IF pg_catalog.to_regclass('pg_temp.llm_econ_focus_lines') IS NOT NULL THEN
+  IF pg_catalog.to_regclass('pg_temp.llm_econ_focus_seen') IS NOT NULL THEN
     RETURN;
   END IF;
-  CREATE TEMP TABLE llm_econ_focus_lines OF llm_econ._focus_line ON COMMIT DROP;
+  CREATE TEMP TABLE IF NOT EXISTS llm_econ_focus_lines OF llm_econ._focus_line ON COMMIT DROP;
+  CREATE TEMP TABLE llm_econ_focus_seen (h uuid PRIMARY KEY, n int4 NOT NULL) ON COMMIT DROP;
 END $$;
-COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates the transaction''s temporary table of typed FOCUS lines unless it exists';
+COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates the transaction''s temporary tables of typed FOCUS lines and of the copies counted per charge identity unless they exist';
 
 CREATE FUNCTION llm_econ.import_focus(focus_csv text, tenant text DEFAULT NULL, source text DEFAULT NULL,
     delivery text DEFAULT NULL, OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
@@ -512,9 +500,17 @@ AS $$
 DECLARE
   who constant text := coalesce(load_focus.tenant, CURRENT_USER);
   refusal constant text[] := llm_econ._focus_refusal('load_focus', who, load_focus.delivery IS NOT NULL, true);
-  part int4 := 0;
-  n bigint;
-  lines bigint;
+  -- staged lines per statement: work_mem / 1 kB (4 MB: 4,096), at least 1,024, so that a batch's
+  -- typed lines, and the after-row checks PostgreSQL queues until the end of its INSERT, are
+  -- bounded by work_mem, not by the file
+  batch constant int8 := greatest(1024, pg_catalog.pg_size_bytes(pg_catalog.current_setting('work_mem')) / 1024);
+  lo int8 := 0;       -- the last staged id loaded
+  stop int8;          -- the last staged id when the load began: lines staged later wait for the next load
+  hi int8;
+  n int8;
+  last_read int8;
+  first int4 := 1;    -- the file line of the first staged line after lo
+  done record;
 BEGIN
   IF refusal IS NOT NULL THEN
     RAISE EXCEPTION '%', refusal[1] USING ERRCODE = 'insufficient_privilege', HINT = refusal[2];
@@ -522,72 +518,38 @@ BEGIN
   IF load_focus.delivery IS NOT NULL AND pg_catalog.btrim(load_focus.delivery) = '' THEN
     RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  replaced := 0;
-  IF load_focus.delivery IS NOT NULL THEN
-    -- a delivery replaces what earlier deliveries left for the file's billing periods: a first
-    -- pass reads only the periods, so the lines are then loaded in one streaming INSERT as well
-    WITH gone AS (
-           DELETE FROM llm_econ.spend s USING llm_econ._focus_staged_periods('focus_staging') AS p
-            WHERE s.tenant = who AND s.provider = p.provider
-              AND s.billing_account_id IS NOT DISTINCT FROM p.billing_account_id
-              AND (s.billing_period_start = p.billing_period_start
-                   OR (s.billing_period_start IS NULL AND p.billing_period_start IS NULL))
-              AND s.delivery IS DISTINCT FROM load_focus.delivery
-           RETURNING 1)
-    SELECT pg_catalog.count(*) INTO replaced FROM gone;
-  END IF;
-  -- first from C, with no ON CONFLICT (most loads bring only new charges), which also empties
-  -- the role's staged lines; a charge already stored (a unique violation of spend_one_line) rolls
-  -- that back, and the SQL path below loads the file again, skipping what is stored
-  DECLARE
-    conflict text;
-    conflict_table text;
-    conflict_schema text;
-  BEGIN
-    SELECT llm_econ._focus_staged_insert('focus_staging', who, load_focus.source, load_focus.delivery) INTO inserted;
-  EXCEPTION WHEN unique_violation THEN
-    GET STACKED DIAGNOSTICS conflict = CONSTRAINT_NAME, conflict_table = TABLE_NAME, conflict_schema = SCHEMA_NAME;
-    IF conflict IS DISTINCT FROM 'spend_one_line' OR conflict_table IS DISTINCT FROM 'spend'
-       OR conflict_schema IS DISTINCT FROM 'llm_econ' THEN
-      RAISE;
-    END IF;
-    inserted := NULL;
-  END;
-  IF inserted IS NOT NULL THEN
-    skipped := 0;
-    RETURN;
-  END IF;
-  -- the typed lines stream from the staging table into spend (no temporary table, no sort:
-  -- copies of a charge are numbered while typing), in INSERTs of at most work_mem / 64 lines each,
-  -- so that the after-row checks PostgreSQL queues until the end of a statement stay bounded
+  PERFORM llm_econ._focus_temp();
+  TRUNCATE llm_econ_focus_lines, llm_econ_focus_seen;
   inserted := 0;
+  skipped := 0;
+  replaced := 0;
+  SELECT pg_catalog.max(s.id) INTO stop FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER;
+  -- one batch of staged lines per round, each typed by one statement and stored by one INSERT;
+  -- nothing but the temporary tables is carried from one statement to the next
   LOOP
-    part := part + 1;
-    INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
-           billing_period_end, provider, service_name, service_category, charge_category, charge_description,
-           pricing_category, pricing, region, sku, instance_type, gpus_per_instance, consumed_quantity,
-           consumed_unit, gpu_hours, billed_cost, effective_cost, list_cost, billing_currency, run_id,
-           resource_id, tags, record, source, line, row_hash, occurrence, billing_account_id, delivery)
-    SELECT who, (x.r).charge_period_start, (x.r).charge_period_end, (x.r).billing_period_start,
-           (x.r).billing_period_end, (x.r).provider, (x.r).service_name, (x.r).service_category,
-           (x.r).charge_category, (x.r).charge_description, (x.r).pricing_category, (x.r).pricing, (x.r).region,
-           coalesce((x.r).sku, CASE WHEN (x.r).gpu_type IS NOT NULL THEN llm_econ._sku_find((x.r).gpu_type) END),
-           (x.r).instance_type, (x.r).gpus_per_instance, (x.r).consumed_quantity, (x.r).consumed_unit,
-           (x.r).gpu_hours, (x.r).billed_cost, (x.r).effective_cost, (x.r).list_cost, (x.r).billing_currency,
-           (x.r).run_id, (x.r).resource_id, (x.r).tags, (x.r).record, load_focus.source, (x.r).line,
-           (x.r).row_hash, (x.r).occurrence, (x.r).billing_account_id, load_focus.delivery
-      FROM (SELECT llm_econ._focus_staged_rows('focus_staging', part) AS r OFFSET 0) AS x
-    ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING;
-    GET DIAGNOSTICS n = ROW_COUNT;
-    inserted := inserted + n;
-    lines := llm_econ._focus_staged_done();
-    EXIT WHEN lines IS NOT NULL;
+    SELECT pg_catalog.max(b.id), pg_catalog.count(*) INTO hi, n
+      FROM (SELECT s.id FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > lo AND s.id <= stop
+             ORDER BY s.id LIMIT batch) AS b;
+    EXIT WHEN n = 0;
+    INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_staged_lines('focus_staging', lo, hi, first);
+    -- a record open at the batch's last line was read to its end: the batch ends there
+    SELECT pg_catalog.max(f.staged_id) INTO last_read FROM llm_econ_focus_lines f;
+    IF last_read > hi THEN
+      n := n + (SELECT pg_catalog.count(*) FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > hi AND s.id <= last_read);
+      hi := last_read;
+    END IF;
+    SELECT * INTO done
+      FROM llm_econ._focus_store(who, load_focus.source, load_focus.delivery, NOT (lo = 0 AND n < batch)) AS s;
+    inserted := inserted + done.inserted;
+    skipped := skipped + done.skipped;
+    replaced := replaced + done.replaced;
+    lo := hi;
+    first := first + n::int4;
   END LOOP;
-  skipped := lines - inserted;
-  DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER;
+  DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id <= lo;
 END $$;
 COMMENT ON FUNCTION llm_econ.load_focus(text, text, text) IS
-  'loads the FOCUS file the current role staged in focus_staging (\copy llm_econ.focus_stage (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'')) as import_focus imports a text, streaming, then deletes the staged lines it loaded; all or nothing (nothing staged: 0 lines)';
+  'loads the FOCUS file the current role staged in focus_staging (\copy llm_econ.focus_stage (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'')) as import_focus imports a text, in batches of staged lines bounded by work_mem (each typed by one statement and stored by one INSERT), then deletes the staged lines it loaded; all or nothing (nothing staged: 0 lines)';
 -- Plan vs actual: every plan and every run that has spend, joined on (tenant, run_id) (full join:
 -- runs without spend yet and spend without a plan both appear), plus one "untagged" row per tenant
 -- and provider holding the spend with no run, so the view's billed total is the invoices'.  Amounts

@@ -1,0 +1,967 @@
+/* focus_type.c: one FOCUS line typed for llm_econ.spend (periods, provider key, GPU machine and GPU-hours, amounts, run, record as jsonb) with its charge identity, and _focus_charge_key. */
+#include "focus.h"
+
+#include <math.h>
+
+#include "catalog/pg_collation.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/datetime.h"
+#include "utils/formatting.h"
+#include "utils/jsonb.h"
+#include "utils/memutils.h"
+#include "utils/numeric.h"
+
+#include "core/charge.h"
+#include "core/csv.h"
+#include "core/focus_text.h"
+#include "core/guard.h"
+
+/* ======================================================================== */
+/* FOCUS lines typed                                                        */
+/* ======================================================================== */
+
+
+static const char *const focus_col_names[FC__COUNT] = {
+	"BilledCost", "EffectiveCost", "ListCost", "ContractedCost",
+	"ChargePeriodStart", "ChargePeriodEnd", "BillingPeriodStart", "BillingPeriodEnd",
+	"ProviderName", "ServiceProviderName", "HostProviderName",
+	"BillingAccountId", "SubAccountId", "BillingCurrency",
+	"ChargeCategory", "ChargeClass", "ChargeFrequency", "ChargeDescription",
+	"ServiceName", "ServiceCategory", "SkuId", "SkuPriceId", "SkuPriceDetails",
+	"ResourceId", "RegionId", "Region", "AvailabilityZone",
+	"PricingCategory", "PricingQuantity", "PricingUnit", "ConsumedQuantity", "ConsumedUnit",
+	"CommitmentDiscountId", "AllocatedMethodId", "AllocatedResourceId", "Tags", "x_run_id"
+};
+
+/*
+ * What identifies a charge: these columns as values (timestamps as instants,
+ * numbers as numbers, the provider as its key, Tags as JSON without the run
+ * tag), never the raw line, so a re-export that adds a column or a run tag or
+ * writes timestamps another way names the same charges.  x_run_id is left
+ * out for the same reason.
+ */
+static const FocusCol focus_identity[] = {
+	FC_BILLING_ACCOUNT_ID, FC_SUB_ACCOUNT_ID, FC_HOST_PROVIDER_NAME,
+	FC_BILLING_PERIOD_START, FC_BILLING_PERIOD_END, FC_CHARGE_PERIOD_START, FC_CHARGE_PERIOD_END,
+	FC_CHARGE_CATEGORY, FC_CHARGE_CLASS, FC_CHARGE_FREQUENCY, FC_CHARGE_DESCRIPTION,
+	FC_SERVICE_NAME, FC_SKU_ID, FC_SKU_PRICE_ID, FC_RESOURCE_ID, FC_REGION_ID, FC_REGION,
+	FC_AVAILABILITY_ZONE, FC_PRICING_CATEGORY, FC_PRICING_QUANTITY, FC_PRICING_UNIT,
+	FC_CONSUMED_QUANTITY, FC_CONSUMED_UNIT, FC_BILLED_COST, FC_EFFECTIVE_COST, FC_LIST_COST,
+	FC_CONTRACTED_COST, FC_BILLING_CURRENCY, FC_COMMITMENT_DISCOUNT_ID,
+	FC_ALLOCATED_METHOD_ID, FC_ALLOCATED_RESOURCE_ID
+};
+
+
+/* The CONTEXT of an error about one field: the line and the column (call inside ereport). */
+static int
+line_context(const FocusIn *in, const char *col)
+{
+	return errcontext("%s line %ld, column \"%s\"", in->what, in->line, col);
+}
+
+/*
+ * An error about one field: code is 22P04 for text that is not what the
+ * column holds, 22023 for a value it may not have; the message a whole format
+ * string, the value (when not NULL) in the DETAIL, the line and the column in
+ * the CONTEXT.
+ */
+#define line_error(in, col, code, value, ...) \
+	do { \
+		const char *value_ = (value); \
+		ereport(ERROR, \
+				(errcode(code), \
+				 errmsg(__VA_ARGS__), \
+				 value_ ? errdetail("Got \"%.200s\".", value_) : 0, \
+				 line_context((in), (col)))); \
+	} while (0)
+
+/* A NUL-terminated copy of column c (NULL when NULL). */
+static char *
+col_cstr(const FocusIn *in, FocusCol c)
+{
+	return in->v[c] ? pnstrdup(in->v[c], in->len[c]) : NULL;
+}
+
+static Datum input_named(PGFunction fn, const char *s, const FocusIn *in, const char *col);
+
+/* Column c as numeric; NULL when NULL (required: an error). */
+static Datum
+col_numeric(FocusIn *in, FocusCol c, bool required, bool *isnull)
+{
+	char	   *s = col_cstr(in, c);
+	char	   *canon;
+	int64		mantissa;
+	int			scale;
+	Datum		d;
+
+	*isnull = (s == NULL);
+	if (s == NULL)
+	{
+		if (required)
+			line_error(in, focus_col_names[c], ERRCODE_BAD_COPY_FILE_FORMAT, NULL, "a number is required, got NULL");
+		return (Datum) 0;
+	}
+	canon = palloc(LE_DECIMAL_CANON_SIZE(in->len[c]));
+	if (le_decimal_canon(s, in->len[c], canon) < 0)
+		line_error(in, focus_col_names[c], ERRCODE_BAD_COPY_FILE_FORMAT, s, "not a number");
+	/* up to 18 digits: the numeric numeric_in makes (value and display scale), built directly */
+	if (le_decimal_parse(s, in->len[c], &mantissa, &scale) == 1)
+		d = NumericGetDatum(int64_div_fast_to_numeric(mantissa, scale));
+	else
+		d = input_named(numeric_in, s, in, focus_col_names[c]);	/* 131,073 digits: 22003, named */
+	in->norm[c] = canon;
+	return d;
+}
+
+/*
+ * Call an input function; its error (a data exception: 22007, 22008, 22P02
+ * ...) becomes 22P04 with the line and the column in the CONTEXT; any other
+ * error (a cancel, out of memory) is raised again as it is.
+ */
+static Datum
+input_named(PGFunction fn, const char *s, const FocusIn *in, const char *col)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	Datum		d = (Datum) 0;
+
+	PG_TRY();
+	{
+		d = DirectFunctionCall3(fn, CStringGetDatum(s), ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+	}
+	PG_CATCH();
+	{
+		ErrorData  *e;
+
+		MemoryContextSwitchTo(cxt);
+		e = CopyErrorData();
+		if (ERRCODE_TO_CATEGORY(e->sqlerrcode) != ERRCODE_DATA_EXCEPTION)
+			PG_RE_THROW();		/* still on the error stack: a cancel stays a cancel */
+		FlushErrorState();
+		line_error(in, col, ERRCODE_BAD_COPY_FILE_FORMAT, s, "%s", e->message);
+	}
+	PG_END_TRY();
+	return d;
+}
+
+/*
+ * Column c as timestamptz: a time without an offset, a date-only one
+ * included, is UTC whatever the session's TimeZone (FOCUS requires UTC).
+ */
+static Datum
+col_time(FocusIn *in, FocusCol c, bool required, bool *isnull)
+{
+	char	   *s = col_cstr(in, c);
+	int			shape;
+	Datum		d;
+	TimeMemo   *memo = NULL;
+
+	*isnull = (s == NULL);
+	if (s == NULL)
+	{
+		if (required)
+			line_error(in, focus_col_names[c], ERRCODE_BAD_COPY_FILE_FORMAT, NULL, "a timestamp is required, got NULL");
+		return (Datum) 0;
+	}
+	if (in->times)
+	{
+		memo = &in->times[c - FC_CHARGE_PERIOD_START];
+		if (memo->len == in->len[c] && memcmp(memo->text, s, memo->len) == 0)
+		{
+			in->norm[c] = memo->norm;
+			return Int64GetDatum(memo->value);
+		}
+	}
+	shape = le_timestamp_shape(s);
+	if (shape == 0)
+		line_error(in, focus_col_names[c], ERRCODE_BAD_COPY_FILE_FORMAT, s, "not an ISO 8601 timestamp");
+	/* no offset: read as a timestamp without time zone, which is the UTC instant */
+	{
+		int64		v;
+
+		if (le_iso_time_us(s, &v))
+			d = Int64GetDatum(v);
+		else
+			d = input_named(shape == 2 ? timestamptz_in : timestamp_in, s, in, focus_col_names[c]);
+	}
+	if (memo && in->len[c] < (int) sizeof(memo->text))
+	{
+		memo->len = in->len[c];
+		memcpy(memo->text, s, memo->len);
+		memo->value = DatumGetInt64(d);
+		pg_lltoa(memo->value, memo->norm);
+		in->norm[c] = memo->norm;
+	}
+	else
+	{
+		char	   *n = palloc(MAXINT8LEN + 1);
+
+		pg_lltoa(DatumGetInt64(d), n);
+		in->norm[c] = n;
+	}
+	return d;
+}
+
+/* Column c as a jsonb object (NULL when NULL). */
+static Jsonb *
+col_object(const FocusIn *in, FocusCol c)
+{
+	char	   *s = col_cstr(in, c);
+	Jsonb	   *j;
+
+	if (s == NULL)
+		return NULL;
+	j = DatumGetJsonbP(input_named(jsonb_in, s, in, focus_col_names[c]));
+	if (!JB_ROOT_IS_OBJECT(j) || JB_ROOT_IS_SCALAR(j))
+		line_error(in, focus_col_names[c], ERRCODE_BAD_COPY_FILE_FORMAT, s, "not a JSON object");
+	return j;
+}
+
+/* The value of key in a jsonb object as text (NULL when absent or JSON null). */
+static char *
+jsonb_key_text(Jsonb *j, const char *key, bool *is_string)
+{
+	JsonbValue	k;
+	JsonbValue *v;
+
+	*is_string = false;
+	if (j == NULL)
+		return NULL;
+	k.type = jbvString;
+	k.val.string.val = (char *) key;
+	k.val.string.len = strlen(key);
+	v = findJsonbValueFromContainer(&j->root, JB_FOBJECT, &k);
+	if (v == NULL || v->type == jbvNull)
+		return NULL;
+	if (v->type == jbvString)
+	{
+		*is_string = true;
+		return pnstrdup(v->val.string.val, v->val.string.len);
+	}
+	if (v->type == jbvNumeric)
+		return DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v->val.numeric)));
+	if (v->type == jbvBool)
+		return pstrdup(v->val.boolean ? "true" : "false");
+	return JsonbToCString(NULL, v->val.binary.data, v->val.binary.len);
+}
+
+/* FOCUS provider names as the price tables' provider keys (AWS -> aws, Microsoft -> azure, ...). */
+static char *
+provider_key(const char *name)
+{
+	char	   *n = str_tolower(name, strlen(name), DEFAULT_COLLATION_OID);
+	char	   *s = n,
+			   *e;
+	StringInfoData out;
+	bool		dash = false;
+
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+		*--e = '\0';
+	if (strcmp(s, "aws") == 0 || strcmp(s, "amazon") == 0 || strncmp(s, "amazon web services", 19) == 0)
+		return pstrdup("aws");
+	if (strcmp(s, "microsoft") == 0 || strcmp(s, "microsoft azure") == 0 || strcmp(s, "azure") == 0)
+		return pstrdup("azure");
+	if (strcmp(s, "google") == 0 || strcmp(s, "google cloud") == 0 || strcmp(s, "google cloud platform") == 0 ||
+		strcmp(s, "gcp") == 0)
+		return pstrdup("gcp");
+	if (strcmp(s, "oracle") == 0 || strcmp(s, "oracle cloud infrastructure") == 0 || strcmp(s, "oci") == 0)
+		return pstrdup("oci");
+	/* anything else: runs of characters outside [a-z0-9._-] become one '-' */
+	initStringInfo(&out);
+	for (; *s; s++)
+	{
+		char		ch = *s;
+
+		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-')
+		{
+			appendStringInfoChar(&out, ch);
+			dash = false;
+		}
+		else if (!dash)
+		{
+			appendStringInfoChar(&out, '-');
+			dash = true;
+		}
+	}
+	return out.data;
+}
+
+/* A typed piece of the Tags identity: a type byte, the length in 4 little-endian bytes, the bytes. */
+static void
+tags_piece(StringInfo b, char type, const char *p, int len)
+{
+	char		head[5] = {type, (char) (len & 0xff), (char) ((len >> 8) & 0xff), (char) ((len >> 16) & 0xff),
+	(char) ((len >> 24) & 0xff)};
+
+	appendBinaryStringInfo(b, head, sizeof(head));
+	appendBinaryStringInfo(b, p, len);
+}
+
+/*
+ * Tags without the run tags (the top-level keys run_id and x_run_id), as the
+ * sequence of their keys and values in jsonb's key order, each a typed piece
+ * (tags_piece): strings as their bytes, numbers as numeric_out writes them,
+ * true, false, null, and nested values as their JSON text.  Two objects give
+ * the same bytes exactly when they hold the same keys and values; nothing left
+ * (no Tags, {}, run tags only) is the empty string.  Walking the object costs
+ * less than printing it (JsonbToCString escapes every string).
+ */
+static char *
+tags_identity(Jsonb *tags, int *len)
+{
+	StringInfoData b;
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken t;
+	bool		skip = false;
+
+	*len = 0;
+	if (tags == NULL)
+		return "";
+	initStringInfo(&b);
+	it = JsonbIteratorInit(&tags->root);
+	while ((t = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		if (t == WJB_KEY)
+		{
+			skip = (v.val.string.len == 6 && memcmp(v.val.string.val, "run_id", 6) == 0) ||
+				(v.val.string.len == 8 && memcmp(v.val.string.val, "x_run_id", 8) == 0);
+			if (!skip)
+				tags_piece(&b, 'k', v.val.string.val, v.val.string.len);
+		}
+		else if (t == WJB_VALUE && !skip)
+		{
+			const char *text;
+
+			switch (v.type)
+			{
+				case jbvString:
+					tags_piece(&b, 's', v.val.string.val, v.val.string.len);
+					break;
+				case jbvNumeric:
+					text = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v.val.numeric)));
+					tags_piece(&b, 'd', text, strlen(text));
+					break;
+				case jbvBool:
+					tags_piece(&b, v.val.boolean ? 't' : 'f', "", 0);
+					break;
+				case jbvNull:
+					tags_piece(&b, 'n', "", 0);
+					break;
+				default:		/* a nested object or array */
+					text = JsonbToCString(NULL, v.val.binary.data, v.val.binary.len);
+					tags_piece(&b, 'c', text, strlen(text));
+					break;
+			}
+		}
+	}
+	*len = b.len;
+	return b.data;
+}
+
+/* A number's identity: its value (2.000 = 2 = 2e0, le_decimal_canon); the text itself when it is not a number. */
+static const char *
+number_identity(const char *s, size_t n)
+{
+	char	   *canon = palloc(LE_DECIMAL_CANON_SIZE(n));
+
+	if (le_decimal_canon(s, n, canon) < 0)
+		return pnstrdup(s, n);
+	return canon;
+}
+
+/* A time's identity: the instant in microseconds since 2000 (UTC when no offset); else the text. */
+static char *
+time_identity(const char *s)
+{
+	int			shape = le_timestamp_shape(s);
+	Datum		d;
+	bool		ok = true;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	if (shape == 0)
+		return (char *) s;
+	PG_TRY();
+	{
+		d = DirectFunctionCall3(shape == 2 ? timestamptz_in : timestamp_in, CStringGetDatum(s),
+								ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		FlushErrorState();
+		ok = false;
+		d = (Datum) 0;
+	}
+	PG_END_TRY();
+	if (!ok)
+		return (char *) s;
+	return psprintf(INT64_FORMAT, DatumGetInt64(d));
+}
+
+/*
+ * The charge identity: an MD5 (le_charge_id) over the provider key, then the
+ * identity columns as values, then Tags without the run tags.  Never throws
+ * for a value it cannot read: that value's text is used instead.
+ */
+static char *
+charge_key_digest(const FocusIn *in, uint8 *digest)
+{
+	char	   *hex = palloc(33);
+	const char *prov;
+	Jsonb	   *tags = NULL;
+	MemoryContext cxt = CurrentMemoryContext;
+	le_charge_id id;
+	const char *t;
+	int			tlen;
+
+	le_charge_id_init(&id);
+	if (in->provkey)
+		prov = in->provkey;
+	else
+	{
+		prov = in->v[FC_SERVICE_PROVIDER_NAME] ? col_cstr(in, FC_SERVICE_PROVIDER_NAME) : col_cstr(in, FC_PROVIDER_NAME);
+		prov = prov ? provider_key(prov) : "";
+	}
+	le_charge_id_field(&id, prov, strlen(prov));
+	for (int i = 0; i < (int) lengthof(focus_identity); i++)
+	{
+		FocusCol	c = focus_identity[i];
+
+		if (in->v[c] == NULL)
+			le_charge_id_field(&id, NULL, 0);
+		else
+		{
+			if (in->norm[c])
+				t = in->norm[c];
+			else if (c == FC_BILLED_COST || c == FC_EFFECTIVE_COST || c == FC_LIST_COST || c == FC_CONTRACTED_COST ||
+					 c == FC_PRICING_QUANTITY || c == FC_CONSUMED_QUANTITY)
+				t = number_identity(in->v[c], in->len[c]);
+			else if (c == FC_CHARGE_PERIOD_START || c == FC_CHARGE_PERIOD_END || c == FC_BILLING_PERIOD_START ||
+					 c == FC_BILLING_PERIOD_END)
+				t = time_identity(col_cstr(in, c));
+			else
+			{
+				le_charge_id_field(&id, in->v[c], in->len[c]);
+				continue;
+			}
+			le_charge_id_field(&id, t, strlen(t));
+		}
+	}
+	if (in->tags_parsed)
+		t = tags_identity(in->tags, &tlen);
+	else if (in->v[FC_TAGS])
+	{
+		char	   *s = col_cstr(in, FC_TAGS);
+
+		PG_TRY();
+		{
+			tags = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(s)));
+			if (!JB_ROOT_IS_OBJECT(tags) || JB_ROOT_IS_SCALAR(tags))
+				tags = NULL;
+		}
+		PG_CATCH();
+		{
+			MemoryContextSwitchTo(cxt);
+			FlushErrorState();
+			tags = NULL;
+		}
+		PG_END_TRY();
+		if (tags)
+			t = tags_identity(tags, &tlen);
+		else
+			t = s, tlen = strlen(s);
+	}
+	else
+		t = "", tlen = 0;
+	le_charge_id_field(&id, t, tlen);
+	le_charge_id_final(&id, digest);
+	le_md5_hex(digest, hex);
+	return hex;
+}
+
+/* The charge identity as md5 hex text (what row_hash stores). */
+static char *
+charge_key(const FocusIn *in)
+{
+	uint8		digest[16];
+
+	return charge_key_digest(in, digest);
+}
+
+/* An empty alias map (alias_add fills it), in the current memory context. */
+static HTAB *
+alias_map_create(void)
+{
+	HASHCTL		ctl;
+
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = sizeof(((AliasEntry *) 0)->key);
+	ctl.entrysize = sizeof(AliasEntry);
+	ctl.hcxt = CurrentMemoryContext;
+	return hash_create("llm_econ focus aliases", 256, &ctl, HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+}
+
+/* Add a lower-case machine type to the map, its texts in cxt (the map's). */
+static void
+alias_add(HTAB *h, MemoryContext cxt, uint64 *lens, const char *low, const char *alias, const char *sku, int32 gpus)
+{
+	AliasEntry *e;
+	bool		found;
+
+	if (low == NULL || strlen(low) >= sizeof(e->key))
+		return;
+	e = hash_search(h, low, HASH_ENTER, &found);
+	lens[strlen(low) >> 6] |= UINT64CONST(1) << (strlen(low) & 63);
+	e->alias = MemoryContextStrdup(cxt, alias);
+	e->sku = MemoryContextStrdup(cxt, sku);
+	e->gpus = gpus;
+}
+
+/* The alias map: lower-case machine type -> (alias, sku, GPUs), for the aliases with a GPU count. */
+HTAB *
+le_load_aliases(uint64 *lens)
+{
+	MemoryContext cxt = CurrentMemoryContext;	/* SPI_execute returns in SPI's */
+	HTAB	   *h = alias_map_create();
+
+	if (SPI_execute("SELECT pg_catalog.lower(a.alias), a.alias, a.sku, a.gpus_per_instance "
+					"FROM llm_econ.gpu_sku_alias a WHERE a.gpus_per_instance IS NOT NULL", true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "reading gpu_sku_alias failed");
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	t = SPI_tuptable->vals[i];
+		TupleDesc	d = SPI_tuptable->tupdesc;
+		bool		isnull;
+
+		alias_add(h, cxt, lens, SPI_getvalue(t, d, 1), SPI_getvalue(t, d, 2), SPI_getvalue(t, d, 3),
+				  DatumGetInt32(SPI_getbinval(t, d, 4, &isnull)));
+	}
+	SPI_freetuptable(SPI_tuptable);
+	return h;
+}
+
+/* Look a machine type up in the alias map (any case). */
+static AliasEntry *
+alias_find(HTAB *h, const char *name, size_t len)
+{
+	char		key[sizeof(((AliasEntry *) 0)->key)];
+
+	if (len == 0 || len >= sizeof(key))
+		return NULL;
+	for (size_t i = 0; i < len; i++)
+		key[i] = (name[i] >= 'A' && name[i] <= 'Z') ? name[i] + ('a' - 'A') : name[i];
+	key[len] = '\0';
+	return hash_search(h, key, HASH_FIND, NULL);
+}
+
+/*
+ * The first word of a charge description that is a machine type ("... per On
+ * Demand Linux p5.48xlarge Instance Hour"); lens has bit k set when some alias
+ * is k bytes long, so that other words are not looked up.
+ */
+static AliasEntry *
+alias_in_words(HTAB *h, const uint64 *lens, const char *s, size_t n)
+{
+	const char *p = s;
+	const char *end = s + n;
+
+	while (p < end)
+	{
+		const char *w;
+		size_t		len;
+
+		while (p < end && le_word_break((unsigned char) *p))
+			p++;
+		w = p;
+		while (p < end && !le_word_break((unsigned char) *p))
+			p++;
+		len = p - w;
+		if (len > 0 && len < 128 && (lens[len >> 6] & (UINT64CONST(1) << (len & 63))))
+		{
+			AliasEntry *e = alias_find(h, w, len);
+
+			if (e)
+				return e;
+		}
+	}
+	return NULL;
+}
+
+
+/* Largest GPU-hours one line may bill: about 114,000 GPU-years; more is a broken line, not a bill. */
+#define LE_FOCUS_MAX_GPU_HOURS "1000000000"
+
+/* Set an output text column from a FOCUS column (NULL stays NULL). */
+static void
+out_text(Datum *values, bool *nulls, int o, const FocusIn *in, FocusCol c)
+{
+	if (in->v[c] == NULL)
+		nulls[o] = true;
+	else
+		values[o] = PointerGetDatum(cstring_to_text_with_len(in->v[c], in->len[c]));
+}
+
+/* Type one FOCUS line into values/nulls (O__COUNT each). */
+void
+le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nulls)
+{
+	bool		isnull;
+	Jsonb	   *tags,
+			   *details;
+	char	   *prov;
+	char	   *run;
+	bool		is_str;
+	char	   *gpucount_s;
+	char	   *itype;
+	AliasEntry *alias = NULL;
+	int32		gpus = 0;
+	bool		have_gpus = false;
+	char	   *unit;
+
+	memset(nulls, 0, sizeof(bool) * O__COUNT);
+	values[O_LINE] = Int32GetDatum((int32) in->line);
+	values[O_RECORD] = record;
+
+	values[O_BILLED] = col_numeric(in, FC_BILLED_COST, true, &isnull);
+	values[O_EFFECTIVE] = col_numeric(in, FC_EFFECTIVE_COST, true, &isnull);
+	values[O_LIST] = col_numeric(in, FC_LIST_COST, false, &nulls[O_LIST]);
+	values[O_QUANTITY] = col_numeric(in, FC_CONSUMED_QUANTITY, false, &nulls[O_QUANTITY]);
+	values[O_CPS] = col_time(in, FC_CHARGE_PERIOD_START, true, &isnull);
+	values[O_CPE] = col_time(in, FC_CHARGE_PERIOD_END, true, &isnull);
+	values[O_BPS] = col_time(in, FC_BILLING_PERIOD_START, false, &nulls[O_BPS]);
+	values[O_BPE] = col_time(in, FC_BILLING_PERIOD_END, false, &nulls[O_BPE]);
+	if (DatumGetTimestampTz(values[O_CPE]) < DatumGetTimestampTz(values[O_CPS]))
+		line_error(in, "ChargePeriodEnd", ERRCODE_INVALID_PARAMETER_VALUE, col_cstr(in, FC_CHARGE_PERIOD_END),
+				   "the charge period ends before it starts");
+
+	{
+		FocusCol	pc = in->v[FC_SERVICE_PROVIDER_NAME] ? FC_SERVICE_PROVIDER_NAME : FC_PROVIDER_NAME;
+
+		/* lines repeat their provider: the last name's key is kept */
+		if (in->v[pc] && st->prov.len == in->len[pc] && memcmp(st->prov.text, in->v[pc], in->len[pc]) == 0)
+			in->provkey = st->prov.key;
+		else
+		{
+			prov = col_cstr(in, pc);
+			in->provkey = prov ? provider_key(prov) : NULL;
+			st->prov.len = -1;
+			if (prov && in->len[pc] < (int) sizeof(st->prov.text) && strlen(in->provkey) < sizeof(st->prov.key))
+			{
+				memcpy(st->prov.text, in->v[pc], in->len[pc]);
+				strcpy(st->prov.key, in->provkey);
+				st->prov.len = in->len[pc];
+			}
+		}
+	}
+	if (in->provkey == NULL || in->provkey[0] == '\0')
+		line_error(in, st->pos[FC_SERVICE_PROVIDER_NAME] >= 0 ? "ServiceProviderName" : "ProviderName",
+				   ERRCODE_BAD_COPY_FILE_FORMAT, NULL, "the provider name is required, got NULL");
+	values[O_PROVIDER] = CStringGetTextDatum(in->provkey);
+
+	out_text(values, nulls, O_SERVICE_NAME, in, FC_SERVICE_NAME);
+	out_text(values, nulls, O_SERVICE_CATEGORY, in, FC_SERVICE_CATEGORY);
+	out_text(values, nulls, O_CHARGE_CATEGORY, in, FC_CHARGE_CATEGORY);
+	out_text(values, nulls, O_CHARGE_DESCRIPTION, in, FC_CHARGE_DESCRIPTION);
+	out_text(values, nulls, O_PRICING_CATEGORY, in, FC_PRICING_CATEGORY);
+	nulls[O_PRICING] = true;
+	if (in->v[FC_PRICING_CATEGORY])
+	{
+		char	   *pc = col_cstr(in, FC_PRICING_CATEGORY);
+
+		nulls[O_PRICING] = false;
+		if (strcmp(pc, "Standard") == 0)
+			values[O_PRICING] = CStringGetTextDatum("on_demand");
+		else if (strcmp(pc, "Dynamic") == 0)
+			values[O_PRICING] = CStringGetTextDatum("spot");
+		else if (strcmp(pc, "Committed") == 0)
+			values[O_PRICING] = CStringGetTextDatum("reserved");
+		else
+			nulls[O_PRICING] = true;
+	}
+	out_text(values, nulls, O_REGION, in, in->v[FC_REGION_ID] ? FC_REGION_ID : FC_REGION);
+	out_text(values, nulls, O_UNIT, in, FC_CONSUMED_UNIT);
+	out_text(values, nulls, O_CURRENCY, in, FC_BILLING_CURRENCY);
+	out_text(values, nulls, O_RESOURCE_ID, in, in->v[FC_RESOURCE_ID] ? FC_RESOURCE_ID : FC_ALLOCATED_RESOURCE_ID);
+	out_text(values, nulls, O_ACCOUNT, in, FC_BILLING_ACCOUNT_ID);
+
+	/* tags and the run */
+	tags = col_object(in, FC_TAGS);
+	in->tags = tags;
+	in->tags_parsed = true;
+	nulls[O_TAGS] = (tags == NULL);
+	if (tags)
+		values[O_TAGS] = JsonbPGetDatum(tags);
+	run = jsonb_key_text(tags, "run_id", &is_str);
+	if (run == NULL)
+		run = col_cstr(in, FC_X_RUN_ID);
+	if (run == NULL)
+		run = jsonb_key_text(tags, "x_run_id", &is_str);
+	nulls[O_RUN_ID] = (run == NULL);
+	if (run)
+		values[O_RUN_ID] = CStringGetTextDatum(run);
+
+	/* the GPU machine: SkuPriceDetails' InstanceType, else a machine type in the description */
+	details = col_object(in, FC_SKU_PRICE_DETAILS);
+	itype = jsonb_key_text(details, "InstanceType", &is_str);
+	if (itype == NULL)
+		itype = jsonb_key_text(details, "x_InstanceType", &is_str);
+	if (itype)
+		alias = alias_find(st->aliases, itype, strlen(itype));
+	if (alias == NULL && in->v[FC_CHARGE_DESCRIPTION])
+		alias = alias_in_words(st->aliases, st->alias_lens, in->v[FC_CHARGE_DESCRIPTION], in->len[FC_CHARGE_DESCRIPTION]);
+	gpucount_s = jsonb_key_text(details, "GpuCount", &is_str);
+	if (gpucount_s == NULL)
+		gpucount_s = jsonb_key_text(details, "x_GpuCount", &is_str);
+	if (gpucount_s)
+	{
+		char	   *endp;
+		double		g = strtod(gpucount_s, &endp);
+
+		if (*endp != '\0' || endp == gpucount_s || !(g >= 1 && g <= 4096) || g != floor(g))
+			line_error(in, "SkuPriceDetails", ERRCODE_INVALID_PARAMETER_VALUE, gpucount_s,
+					   "GpuCount must be a whole number of GPUs in [1, 4096]");
+		gpus = (int32) g;
+		have_gpus = true;
+	}
+	else if (alias)
+	{
+		gpus = alias->gpus;
+		have_gpus = true;
+	}
+	nulls[O_SKU] = (alias == NULL);
+	nulls[O_INSTANCE_TYPE] = (alias == NULL);
+	if (alias)
+	{
+		values[O_SKU] = CStringGetTextDatum(alias->sku);
+		values[O_INSTANCE_TYPE] = CStringGetTextDatum(alias->alias);
+	}
+	nulls[O_GPUS] = !have_gpus;
+	values[O_GPUS] = Int32GetDatum(gpus);
+	{
+		char	   *gt = jsonb_key_text(details, "GpuType", &is_str);
+
+		if (gt == NULL)
+			gt = jsonb_key_text(details, "x_GpuType", &is_str);
+		nulls[O_GPU_TYPE] = (gt == NULL);
+		if (gt)
+			values[O_GPU_TYPE] = CStringGetTextDatum(gt);
+	}
+
+	/* GPU-hours: hours of a GPU machine times its GPUs */
+	nulls[O_GPU_HOURS] = true;
+	unit = col_cstr(in, FC_CONSUMED_UNIT);
+	if (have_gpus && unit && !nulls[O_QUANTITY] &&
+		(pg_strcasecmp(unit, "hour") == 0 || pg_strcasecmp(unit, "hours") == 0 || pg_strcasecmp(unit, "hr") == 0 ||
+		 pg_strcasecmp(unit, "hrs") == 0 || pg_strcasecmp(unit, "h") == 0))
+	{
+		Datum		gh = DirectFunctionCall2(numeric_mul, values[O_QUANTITY],
+											 DirectFunctionCall1(int4_numeric, Int32GetDatum(gpus)));
+		Datum		max = DirectFunctionCall3(numeric_in, CStringGetDatum(LE_FOCUS_MAX_GPU_HOURS),
+											  ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+
+		if (DatumGetBool(DirectFunctionCall2(numeric_lt, gh, DirectFunctionCall1(int4_numeric, Int32GetDatum(0)))) ||
+			DatumGetBool(DirectFunctionCall2(numeric_gt, gh, max)))
+			line_error(in, "ConsumedQuantity", ERRCODE_INVALID_PARAMETER_VALUE, col_cstr(in, FC_CONSUMED_QUANTITY),
+					   "GPU-hours (ConsumedQuantity x GPUs) must be in [0, %s]", LE_FOCUS_MAX_GPU_HOURS);
+		values[O_GPU_HOURS] = gh;
+		nulls[O_GPU_HOURS] = false;
+	}
+	values[O_KEY] = CStringGetTextDatum(charge_key_digest(in, in->digest));
+}
+
+/* jsonb's key order: shorter first, then bytewise (as jsonb stores object keys). */
+static char **jsonb_order_names;
+static int
+jsonb_key_cmp(const void *a, const void *b)
+{
+	const char *x = jsonb_order_names[*(const int *) a];
+	const char *y = jsonb_order_names[*(const int *) b];
+	size_t		lx = strlen(x),
+				ly = strlen(y);
+
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	return memcmp(x, y, lx);
+}
+
+/* Map header names to the known columns; the required ones must be there. */
+void
+le_focus_header(FocusState *st, const char *what)
+{
+	const char *missing = NULL;
+
+	StaticAssertStmt(FC_CHARGE_PERIOD_END == FC_CHARGE_PERIOD_START + 1 &&
+					 FC_BILLING_PERIOD_START == FC_CHARGE_PERIOD_START + 2 &&
+					 FC_BILLING_PERIOD_END == FC_CHARGE_PERIOD_START + 3, "the period columns are consecutive");
+	for (int t = 0; t < LE_TIME_COLS; t++)
+		st->times[t].len = -1;
+	st->prov.len = -1;
+	st->order = palloc(sizeof(int) * st->ncols);
+	for (int i = 0; i < st->ncols; i++)
+		st->order[i] = i;
+	jsonb_order_names = st->names;
+	qsort(st->order, st->ncols, sizeof(int), jsonb_key_cmp);
+	jsonb_order_names = NULL;
+	st->names_len = 0;
+	st->name_len = palloc(sizeof(int) * st->ncols);
+	st->distinct_names = true;
+	for (int i = 0; i < st->ncols; i++)
+	{
+		st->names_len += st->name_len[i] = (int) strlen(st->names[i]);
+		if (i > 0 && strcmp(st->names[st->order[i]], st->names[st->order[i - 1]]) == 0)
+			st->distinct_names = false;
+	}
+
+	for (int c = 0; c < FC__COUNT; c++)
+	{
+		st->pos[c] = -1;
+		for (int i = 0; i < st->ncols; i++)
+			if (strcmp(st->names[i], focus_col_names[c]) == 0)
+			{
+				st->pos[c] = i;
+				break;
+			}
+	}
+	/*
+	 * record keeps what the typed columns do not: the columns stored as they
+	 * are (text as written, numbers and times as values, Tags as JSON) are left
+	 * out, and so are empty and NULL fields (a FOCUS file leaves a third of
+	 * its columns empty on a typical line: keys for them made rows a fifth
+	 * larger and loads slower, and ->> reads NULL either way).  A RegionId or
+	 * ResourceId left empty is filled from Region or AllocatedResourceId, which
+	 * record keeps.
+	 */
+	st->recmode = palloc0(st->ncols);
+	{
+		static const FocusCol typed[] = {
+			FC_BILLED_COST, FC_EFFECTIVE_COST, FC_LIST_COST, FC_CONSUMED_QUANTITY, FC_CONSUMED_UNIT,
+			FC_CHARGE_PERIOD_START, FC_CHARGE_PERIOD_END, FC_BILLING_PERIOD_START, FC_BILLING_PERIOD_END,
+			FC_SERVICE_NAME, FC_SERVICE_CATEGORY, FC_CHARGE_CATEGORY, FC_CHARGE_DESCRIPTION,
+			FC_PRICING_CATEGORY, FC_BILLING_CURRENCY, FC_BILLING_ACCOUNT_ID, FC_TAGS, FC_REGION_ID,
+			FC_RESOURCE_ID
+		};
+
+		for (int t = 0; t < (int) lengthof(typed); t++)
+			if (st->pos[typed[t]] >= 0)
+				st->recmode[st->pos[typed[t]]] = LE_REC_TYPED;
+	}
+	if (st->pos[FC_BILLED_COST] < 0)
+		missing = "BilledCost";
+	else if (st->pos[FC_EFFECTIVE_COST] < 0)
+		missing = "EffectiveCost";
+	else if (st->pos[FC_CHARGE_PERIOD_START] < 0)
+		missing = "ChargePeriodStart";
+	else if (st->pos[FC_CHARGE_PERIOD_END] < 0)
+		missing = "ChargePeriodEnd";
+	else if (st->pos[FC_PROVIDER_NAME] < 0 && st->pos[FC_SERVICE_PROVIDER_NAME] < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
+				 errmsg("%s has no \"ProviderName\" or \"ServiceProviderName\" column", what),
+				 errdetail("Columns are found by header name (FOCUS 1.0-1.3 names).")));
+	if (missing)
+		ereport(ERROR,
+				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
+				 errmsg("%s has no \"%s\" column", what, missing),
+				 errdetail("Columns are found by header name (FOCUS 1.0-1.3 names).")));
+}
+
+/* record for a line of a FOCUS file: the columns typed columns do not hold, as jsonb. */
+Datum
+le_focus_record(const FocusState *st, const le_csv *r)
+{
+	if (st->distinct_names)
+		return le_record_jsonb_flat(r, st->names, st->name_len, st->ncols, st->order, st->recmode);
+	return le_record_jsonb(r, st->names, st->ncols, st->order, st->recmode);
+}
+
+/* Fill a FocusIn from the reader's current record. */
+void
+le_focus_in_of_record(const FocusState *st, const le_csv *r, long line, FocusIn *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->line = line;
+	in->what = st->what;
+	in->times = (TimeMemo *) st->times;
+	for (int c = 0; c < FC__COUNT; c++)
+	{
+		int			i = st->pos[c];
+
+		if (i < 0 || le_field_is_null(&r->fields[i]))
+		{
+			in->v[c] = NULL;
+			in->len[c] = 0;
+		}
+		else
+		{
+			in->v[c] = r->fields[i].ptr;
+			in->len[c] = (int) r->fields[i].len;
+		}
+	}
+}
+
+/* A record's field count, and the bound on what the typed rows may take (22023 / 54000 naming the line). */
+void
+le_focus_check_record(FocusState *st, const le_csv *r, long line)
+{
+	if (r->nfields != st->ncols)
+		ereport(ERROR,
+				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
+				 errmsg_plural("record has %d field, but the header has %d",
+							   "record has %d fields, but the header has %d",
+							   r->nfields, r->nfields, st->ncols),
+				 errcontext("%s line %ld", st->what, line)));
+	/*
+	 * Every record repeats the header names as keys: bound the whole, as
+	 * _csv_records does, to LE_CSV_MAX_EXPANSION times the input plus 64 MB.
+	 */
+	st->out_len += st->names_len;
+	for (int i = 0; i < st->ncols; i++)
+		st->out_len += r->fields[i].len + 8;
+	if (st->out_len > st->in_len * LE_CSV_MAX_EXPANSION + ((size_t) 64 << 20))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("the rows would take more than %d times the text plus 64 MB", LE_CSV_MAX_EXPANSION),
+				 errdetail("Each row repeats the %d header names, %zu bytes of names.", st->ncols, st->names_len),
+				 errcontext("%s line %ld", st->what, line)));
+}
+
+PG_FUNCTION_INFO_V1(le_focus_charge_key_fn);
+
+/*
+ * _focus_charge_key(record jsonb): the charge identity of a stored line's
+ * original record (as _focus_lines computes it on import); used to re-key
+ * lines imported by earlier versions.
+ */
+Datum
+le_focus_charge_key_fn(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *rec = PG_GETARG_JSONB_P(0);
+	FocusIn		in;
+
+	if (!JB_ROOT_IS_OBJECT(rec))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("record must be a JSON object (a stored line's record), got %s",
+						JB_ROOT_IS_SCALAR(rec) ? "a scalar" : "an array")));
+	memset(&in, 0, sizeof(in));
+	in.what = "record";
+	for (int c = 0; c < FC__COUNT; c++)
+	{
+		bool		is_str;
+		char	   *v = jsonb_key_text(rec, focus_col_names[c], &is_str);
+
+		if (v != NULL && !(v[0] == '\0' || strcmp(v, "NULL") == 0))
+		{
+			in.v[c] = v;
+			in.len[c] = strlen(v);
+		}
+	}
+	PG_RETURN_TEXT_P(cstring_to_text(charge_key(&in)));
+}

@@ -1,0 +1,158 @@
+-- llm_econ 0.3.0 -> 0.4.0 update script, part 30: the FOCUS load through PostgreSQL's own INSERT
+-- (issue 33).  load_focus types its staged lines one batch per statement (_focus_staged_lines) and
+-- stores each batch by the one INSERT of _focus_store; the private insert path, the typing worker,
+-- its setting and the load state kept between statements are gone.
+DROP FUNCTION llm_econ._focus_staged_rows(text, int4);
+DROP FUNCTION llm_econ._focus_staged_insert(text, text, text, text);
+DROP FUNCTION llm_econ._focus_staged_done();
+DROP FUNCTION llm_econ._focus_worker_lines();
+DROP FUNCTION llm_econ._focus_staged_periods(text);
+DROP FUNCTION llm_econ._focus_store(text, text, text);
+
+-- the typed line carries the staged id of its record's last line (a batch ends there)
+ALTER TYPE llm_econ._focus_line ADD ATTRIBUTE staged_id int8;
+COMMENT ON TYPE llm_econ._focus_line IS
+  'internal: a FOCUS line typed for llm_econ.spend (what _focus_lines and _focus_staged_lines return, and the importers'' temporary table holds): the file line, record, the typed columns, gpu_type (for a SKU not found from the machine type), the charge identity row_hash, occurrence (the k-th line of the call with that identity) and, for a staged line, the staged id of its record''s last line';
+COMMENT ON COLUMN llm_econ._focus_line.occurrence IS 'the k-th line of the call (a text, or one batch of staged lines) with this charge identity; _focus_store adds the copies of earlier batches';
+COMMENT ON COLUMN llm_econ._focus_line.staged_id IS 'the focus_staging id of the record''s last line (NULL from _focus_lines)';
+COMMENT ON FUNCTION llm_econ._focus_lines(text, text) IS
+  'internal: the data lines of a FOCUS CSV text typed for llm_econ.spend, with their charge identity and occurrence; 22023 naming the line and column of the first bad line';
+
+CREATE FUNCTION llm_econ._focus_staged_lines(what text, after_id int8, last_id int8, first_line int4)
+RETURNS SETOF llm_econ._focus_line
+AS 'MODULE_PATHNAME', 'le_focus_staged_lines_fn' LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION llm_econ._focus_staged_lines(text, int8, int8, int4) IS
+  'internal: one batch of the current role''s focus_staging lines (read through SQL, its policies applied): the records after id after_id (file line first_line on; 0 and 1: from the header) up to the one holding the line of id last_id, read to its end, typed as _focus_lines types a text (the header is the role''s first staged record); nothing is kept between calls';
+
+-- Stores the typed lines of the temporary table llm_econ_focus_lines for tenant who, and empties
+-- it: the one statement that inserts FOCUS lines into spend (PostgreSQL's own INSERT: every
+-- constraint, partition bound, policy and trigger of spend applies).  A delivery first replaces the
+-- lines that earlier deliveries (or undelivered imports) left for the same provider, billing account
+-- and billing period.  The k-th copy of a charge in the file is its occurrence k: the lines' own
+-- occurrence (within their batch) plus, when a load comes in batches (counting), the copies its
+-- earlier batches had, kept in llm_econ_focus_seen.  A stored charge is skipped.
+CREATE FUNCTION llm_econ._focus_store(who text, source text, delivery text, counting boolean DEFAULT false,
+    OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
+AS $$
+#variable_conflict use_column
+BEGIN
+  PERFORM llm_econ._focus_temp();
+  replaced := 0;
+  IF _focus_store.delivery IS NOT NULL THEN
+    WITH periods AS (SELECT DISTINCT f.provider, f.billing_account_id, f.billing_period_start FROM llm_econ_focus_lines f),
+         gone AS (
+           DELETE FROM llm_econ.spend s USING periods p
+            WHERE s.tenant = who AND s.provider = p.provider
+              AND s.billing_account_id IS NOT DISTINCT FROM p.billing_account_id
+              AND (s.billing_period_start = p.billing_period_start
+                   OR (s.billing_period_start IS NULL AND p.billing_period_start IS NULL))
+              AND s.delivery IS DISTINCT FROM _focus_store.delivery
+           RETURNING 1)
+    SELECT pg_catalog.count(*) INTO replaced FROM gone;
+  END IF;
+  INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
+         billing_period_end, provider, service_name, service_category, charge_category, charge_description,
+         pricing_category, pricing, region, sku, instance_type, gpus_per_instance, consumed_quantity,
+         consumed_unit, gpu_hours, billed_cost, effective_cost, list_cost, billing_currency, run_id,
+         resource_id, tags, record, source, line, row_hash, occurrence, billing_account_id, delivery)
+  SELECT who, f.charge_period_start, f.charge_period_end, f.billing_period_start, f.billing_period_end,
+         f.provider, f.service_name, f.service_category, f.charge_category, f.charge_description,
+         f.pricing_category, f.pricing, f.region,
+         coalesce(f.sku, CASE WHEN f.gpu_type IS NOT NULL THEN llm_econ._sku_find(f.gpu_type) END),
+         f.instance_type, f.gpus_per_instance, f.consumed_quantity, f.consumed_unit, f.gpu_hours,
+         f.billed_cost, f.effective_cost, f.list_cost, f.billing_currency, f.run_id, f.resource_id, f.tags,
+         f.record, _focus_store.source, f.line, f.row_hash,
+         f.occurrence + CASE WHEN counting
+                             THEN coalesce((SELECT c.n FROM llm_econ_focus_seen c WHERE c.h = f.row_hash::uuid), 0)
+                             ELSE 0 END,
+         f.billing_account_id, _focus_store.delivery
+    FROM llm_econ_focus_lines f
+   ORDER BY f.line                      -- ids follow the file
+  ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING;
+  GET DIAGNOSTICS inserted = ROW_COUNT;
+  skipped := (SELECT pg_catalog.count(*) FROM llm_econ_focus_lines) - inserted;
+  IF counting THEN
+    INSERT INTO llm_econ_focus_seen AS c (h, n)
+    SELECT f.row_hash::uuid, pg_catalog.max(f.occurrence) FROM llm_econ_focus_lines f GROUP BY 1
+    ON CONFLICT (h) DO UPDATE SET n = c.n + excluded.n;
+  END IF;
+  TRUNCATE llm_econ_focus_lines;
+END $$;
+COMMENT ON FUNCTION llm_econ._focus_store(text, text, text, boolean) IS
+  'internal: stores the typed FOCUS lines of the temporary table llm_econ_focus_lines in spend by one INSERT ... SELECT (the only one: its column list is written here), replacing earlier deliveries of the same periods when a delivery is given, numbering copies across a load''s batches when counting; then empties the table';
+
+-- The temporary tables the importers use (dropped at commit): the typed lines of one batch, and the
+-- copies of each charge identity a load's earlier batches had.
+CREATE OR REPLACE FUNCTION llm_econ._focus_temp() RETURNS void
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+  IF pg_catalog.to_regclass('pg_temp.llm_econ_focus_seen') IS NOT NULL THEN
+    RETURN;
+  END IF;
+  CREATE TEMP TABLE IF NOT EXISTS llm_econ_focus_lines OF llm_econ._focus_line ON COMMIT DROP;
+  CREATE TEMP TABLE llm_econ_focus_seen (h uuid PRIMARY KEY, n int4 NOT NULL) ON COMMIT DROP;
+END $$;
+COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates the transaction''s temporary tables of typed FOCUS lines and of the copies counted per charge identity unless they exist';
+
+-- import_focus is unchanged: its call _focus_store(who, source, delivery) now means counting false
+
+CREATE OR REPLACE FUNCTION llm_econ.load_focus(tenant text DEFAULT NULL, source text DEFAULT NULL, delivery text DEFAULT NULL,
+    OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
+AS $$
+#variable_conflict use_column
+DECLARE
+  who constant text := coalesce(load_focus.tenant, CURRENT_USER);
+  refusal constant text[] := llm_econ._focus_refusal('load_focus', who, load_focus.delivery IS NOT NULL, true);
+  -- staged lines per statement: work_mem / 1 kB (4 MB: 4,096), at least 1,024, so that a batch's
+  -- typed lines, and the after-row checks PostgreSQL queues until the end of its INSERT, are
+  -- bounded by work_mem, not by the file
+  batch constant int8 := greatest(1024, pg_catalog.pg_size_bytes(pg_catalog.current_setting('work_mem')) / 1024);
+  lo int8 := 0;       -- the last staged id loaded
+  stop int8;          -- the last staged id when the load began: lines staged later wait for the next load
+  hi int8;
+  n int8;
+  last_read int8;
+  first int4 := 1;    -- the file line of the first staged line after lo
+  done record;
+BEGIN
+  IF refusal IS NOT NULL THEN
+    RAISE EXCEPTION '%', refusal[1] USING ERRCODE = 'insufficient_privilege', HINT = refusal[2];
+  END IF;
+  IF load_focus.delivery IS NOT NULL AND pg_catalog.btrim(load_focus.delivery) = '' THEN
+    RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  PERFORM llm_econ._focus_temp();
+  TRUNCATE llm_econ_focus_lines, llm_econ_focus_seen;
+  inserted := 0;
+  skipped := 0;
+  replaced := 0;
+  SELECT pg_catalog.max(s.id) INTO stop FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER;
+  -- one batch of staged lines per round, each typed by one statement and stored by one INSERT;
+  -- nothing but the temporary tables is carried from one statement to the next
+  LOOP
+    SELECT pg_catalog.max(b.id), pg_catalog.count(*) INTO hi, n
+      FROM (SELECT s.id FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > lo AND s.id <= stop
+             ORDER BY s.id LIMIT batch) AS b;
+    EXIT WHEN n = 0;
+    INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_staged_lines('focus_staging', lo, hi, first);
+    -- a record open at the batch's last line was read to its end: the batch ends there
+    SELECT pg_catalog.max(f.staged_id) INTO last_read FROM llm_econ_focus_lines f;
+    IF last_read > hi THEN
+      n := n + (SELECT pg_catalog.count(*) FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > hi AND s.id <= last_read);
+      hi := last_read;
+    END IF;
+    SELECT * INTO done
+      FROM llm_econ._focus_store(who, load_focus.source, load_focus.delivery, NOT (lo = 0 AND n < batch)) AS s;
+    inserted := inserted + done.inserted;
+    skipped := skipped + done.skipped;
+    replaced := replaced + done.replaced;
+    lo := hi;
+    first := first + n::int4;
+  END LOOP;
+  DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id <= lo;
+END $$;
+COMMENT ON FUNCTION llm_econ.load_focus(text, text, text) IS
+  'loads the FOCUS file the current role staged in focus_staging (\copy llm_econ.focus_stage (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'')) as import_focus imports a text, in batches of staged lines bounded by work_mem (each typed by one statement and stored by one INSERT), then deletes the staged lines it loaded; all or nothing (nothing staged: 0 lines)';
