@@ -120,17 +120,22 @@ BEGIN
                 least(greatest(pg_catalog.date_trunc('day', pg_catalog.max(obs.observed_at) AT TIME ZONE 'UTC'), timestamp '2000-01-01'),
                       timestamp '2100-01-01') AS day
            FROM obs GROUP BY 1, 2, 3),
+       span_days AS MATERIALIZED (  -- each priced span, on the days it covers (materialized: the
+                    -- planner, which cannot estimate the CTEs above, otherwise joined every span
+                    -- with every change day of its group before the day condition, 37.5M rows
+                    -- for 300,000 hourly observations)
+         SELECT s.sku, s.provider, s.pricing, s.usd, d.day
+           FROM spans s
+           JOIN last l ON l.sku = s.sku AND l.provider = s.provider AND l.pricing = s.pricing
+          CROSS JOIN LATERAL pg_catalog.generate_series(s.f, coalesce(s.t - interval '1 day', l.day), interval '1 day') AS d(day)
+          WHERE s.usd IS NOT NULL),
        state AS (    -- the group's prices at the end of each such day: the same until the next one
          SELECT c.sku, c.provider, c.pricing, c.day, c.next, pg_catalog.count(*) AS offers, pg_catalog.min(s.usd) AS min_usd,
                 (pg_catalog.percentile_disc(0.5) WITHIN GROUP (ORDER BY s.usd)
                  + pg_catalog.percentile_disc(0.5) WITHIN GROUP (ORDER BY s.usd DESC)) * 0.5 AS median_usd,
                 pg_catalog.max(s.usd) AS max_usd, pg_catalog.sum(s.usd) AS sum_usd
            FROM changes c
-           JOIN (SELECT s.sku, s.provider, s.pricing, s.usd, d.day   -- each priced span, on the days it covers
-                   FROM spans s
-                   JOIN last l ON l.sku = s.sku AND l.provider = s.provider AND l.pricing = s.pricing
-                  CROSS JOIN LATERAL pg_catalog.generate_series(s.f, coalesce(s.t - interval '1 day', l.day), interval '1 day') AS d(day)
-                  WHERE s.usd IS NOT NULL) s
+           JOIN span_days s
              ON s.sku = c.sku AND s.provider = c.provider AND s.pricing = c.pricing AND s.day = c.day
           GROUP BY c.sku, c.provider, c.pricing, c.day, c.next),
        new_last AS (  -- each group's last observation day (NULL: none left)
