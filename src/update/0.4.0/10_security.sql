@@ -19,3 +19,17 @@ DELETE FROM pg_catalog.pg_depend
 ALTER TABLE llm_econ.gpu_sku DROP CONSTRAINT gpu_sku_check1,
   ADD CONSTRAINT gpu_sku_check1
       CHECK (pg_catalog.num_nonnulls(fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops) > 0);
+
+-- 0.3.0's spend_daily called count(DISTINCT run_id) unqualified: an install run while a role had
+-- planted an aggregate public.count(text) is bound to it, and every reader runs it.  Recreate
+-- the view from its 0.4.0 definition (the same columns), which binds pg_catalog.count.
+CREATE OR REPLACE VIEW llm_econ.spend_daily WITH (security_invoker = true) AS
+  SELECT (pg_catalog.date_trunc('day', s.charge_period_start AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') AS "time",
+         s.tenant, s.provider, s.service_category,
+         pg_catalog.sum(s.billed_cost * r.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * r.rate) AS effective_usd,
+         pg_catalog.sum(s.gpu_hours) AS gpu_hours, pg_catalog.count(*) AS lines,
+         pg_catalog.count(DISTINCT s.run_id) AS runs,
+         pg_catalog.count(*) FILTER (WHERE r.rate IS NULL) AS unconverted_lines
+    FROM llm_econ.spend s
+   CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate) AS r
+   GROUP BY 1, 2, 3, 4;

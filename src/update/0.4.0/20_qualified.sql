@@ -1,0 +1,1016 @@
+-- 20_qualified.sql: every function whose 0.4.0 definition differs from 0.3.0's: built-in calls pg_catalog-qualified, SQL bodies BEGIN ATOMIC, the price horizon check, the daily summary's materialized span-days.
+
+-- Copied from src/sql (the install parts), as CREATE OR REPLACE: an updated database gets the
+-- same definitions as a fresh install (test/t/002_upgrade.pl compares them).
+
+CREATE OR REPLACE FUNCTION llm_econ._flag_suspect() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF TG_RELID OPERATOR(pg_catalog.<>) 'llm_econ.price_snapshot'::regclass OR TG_WHEN <> 'AFTER'
+     OR TG_LEVEL <> 'STATEMENT' OR TG_OP <> 'INSERT' THEN
+    RAISE EXCEPTION 'llm_econ._flag_suspect() fires only as the AFTER INSERT statement trigger of llm_econ.price_snapshot'
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  WITH mine AS MATERIALIZED (
+         SELECT n.id, n.provider, n.sku, n.pricing, n.series_id, n.observed_at, n.usd_per_gpu_hour
+           FROM new_rows n WHERE n.source_kind = 'catalog' AND n.usd_per_gpu_hour IS NOT NULL),
+       peers AS MATERIALIZED (
+         SELECT g.provider, g.sku, g.pricing, g.observed_at, x.n, x.med
+           FROM (SELECT DISTINCT m.provider, m.sku, m.pricing, m.observed_at FROM mine m) AS g
+          CROSS JOIN LATERAL (
+                SELECT pg_catalog.count(*) AS n, pg_catalog.percentile_disc(0.5::float8) WITHIN GROUP (ORDER BY l.usd_per_gpu_hour) AS med
+                  FROM llm_econ._latest_prices(g.sku, g.provider, g.pricing, g.observed_at, NULL, NULL, NULL) l) AS x),
+       checked AS MATERIALIZED (
+         SELECT m.id,
+                CASE
+                  WHEN peer.n >= 3::int8 AND (m.usd_per_gpu_hour > 3::numeric * peer.med OR m.usd_per_gpu_hour * 3::numeric < peer.med)
+                    THEN pg_catalog.format('%s x the median %s of the %s %s offers of %s at that instant',
+                                pg_catalog.round(m.usd_per_gpu_hour / peer.med, 2), peer.med, peer.n, m.provider, m.sku)
+                  WHEN prev.usd_per_gpu_hour IS NOT NULL
+                       AND (m.usd_per_gpu_hour > 3::numeric * prev.usd_per_gpu_hour OR m.usd_per_gpu_hour * 3::numeric < prev.usd_per_gpu_hour)
+                    THEN pg_catalog.format('%s x the series'' previous price %s (%s)',
+                                pg_catalog.round(m.usd_per_gpu_hour / prev.usd_per_gpu_hour, 2), prev.usd_per_gpu_hour, prev.observed_at)
+                END AS why
+           FROM mine m
+           JOIN peers peer ON peer.provider = m.provider AND peer.sku = m.sku AND peer.pricing = m.pricing
+                          AND peer.observed_at = m.observed_at
+           LEFT JOIN LATERAL (
+                 SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                  WHERE p.series_id = m.series_id AND p.observed_at < m.observed_at
+                  ORDER BY p.observed_at DESC LIMIT 1) AS prev ON true)
+  UPDATE llm_econ.price_snapshot p SET suspect = c.why
+    FROM checked c WHERE p.id = c.id AND c.why IS NOT NULL;
+  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION llm_econ._focus_refusal(fn text, who text, replacing boolean, staged boolean) RETURNS text[]
+LANGUAGE sql STABLE
+BEGIN ATOMIC
+  SELECT CASE
+    WHEN NOT pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT')
+      THEN ARRAY[pg_catalog.format('%s needs INSERT on llm_econ.spend', $1),
+                 pg_catalog.format('GRANT INSERT ON llm_econ.spend TO %I;', CURRENT_USER)]
+    WHEN NOT pg_catalog.has_sequence_privilege('llm_econ.spend_id_seq', 'USAGE')
+      THEN ARRAY[pg_catalog.format('%s needs USAGE on sequence llm_econ.spend_id_seq', $1),
+                 pg_catalog.format('GRANT USAGE ON SEQUENCE llm_econ.spend_id_seq TO %I;', CURRENT_USER)]
+    WHEN $3 AND NOT (pg_catalog.has_table_privilege('llm_econ.spend', 'SELECT') AND pg_catalog.has_table_privilege('llm_econ.spend', 'DELETE'))
+      THEN ARRAY[pg_catalog.format('%s with a delivery replaces earlier lines and needs SELECT and DELETE on llm_econ.spend', $1),
+                 pg_catalog.format('GRANT SELECT, DELETE ON llm_econ.spend TO %I;', CURRENT_USER)]
+    WHEN $4 AND NOT (pg_catalog.has_table_privilege('llm_econ.focus_staging', 'SELECT') AND pg_catalog.has_table_privilege('llm_econ.focus_staging', 'DELETE'))
+      THEN ARRAY[pg_catalog.format('%s needs SELECT and DELETE on llm_econ.focus_staging', $1),
+                 pg_catalog.format('GRANT SELECT, INSERT, DELETE ON llm_econ.focus_staging TO %I;', CURRENT_USER)]
+    WHEN pg_catalog.row_security_active('llm_econ.spend') AND NOT llm_econ._is_tenant_member($2)
+      THEN ARRAY[pg_catalog.format('%s: role %I may not write the lines of tenant %I (not a member of that role)', $1, CURRENT_USER, $2),
+                 pg_catalog.format('Pass the tenant of a role %I is a member of, or GRANT %I TO %I;', CURRENT_USER, $2, CURRENT_USER)]
+  END;
+END;
+
+CREATE OR REPLACE FUNCTION llm_econ._freeze_plan() RETURNS trigger
+LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+  IF NEW.spec IS NULL THEN
+    RAISE EXCEPTION 'spec must not be NULL' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  PERFORM llm_econ._check_spec(NEW.spec);             -- a hand-built spec is checked like the constructor's
+  IF TG_OP = 'INSERT' AND NEW.planned_usd IS NOT NULL AND NEW.planned_gpu_hours IS NOT NULL
+     AND NEW.usd_per_gpu_hour IS NOT NULL THEN
+    -- already frozen: keep the values, but only sane ones
+    IF NOT (NEW.planned_gpu_hours >= 0::float8 AND NEW.planned_gpu_hours < 'Infinity'::float8) THEN
+      RAISE EXCEPTION 'planned_gpu_hours must be in [0, Infinity), got %', NEW.planned_gpu_hours
+        USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF NOT (NEW.planned_usd >= 0::numeric AND NEW.planned_usd < 'Infinity'::numeric) THEN
+      RAISE EXCEPTION 'planned_usd must be in [0, Infinity), got %', NEW.planned_usd
+        USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    -- and only values this spec and price give (to a millionth: a later version may round differently)
+    IF pg_catalog.abs(NEW.planned_gpu_hours - llm_econ.gpu_hours(NEW.spec)) > 1e-6::float8 * greatest(1::float8, NEW.planned_gpu_hours)
+       OR pg_catalog.abs(NEW.planned_usd - llm_econ.estimate_cost(NEW.spec, NEW.usd_per_gpu_hour))
+          > 0.000001::numeric * greatest(1::numeric, NEW.planned_usd) THEN
+      RAISE EXCEPTION 'planned_gpu_hours and planned_usd must be what the spec and usd_per_gpu_hour give'
+        USING ERRCODE = 'invalid_parameter_value',
+              DETAIL = pg_catalog.format('Got %s GPU-hours and %s USD; the spec gives %s GPU-hours and %s USD.',
+                              NEW.planned_gpu_hours, NEW.planned_usd, llm_econ.gpu_hours(NEW.spec),
+                              llm_econ.estimate_cost(NEW.spec, NEW.usd_per_gpu_hour)),
+              HINT = 'Leave them NULL: they are computed when the plan is made.';
+    END IF;
+    RETURN NEW;
+  END IF;
+  IF TG_OP = 'UPDATE' THEN
+    IF NEW.spec::text = OLD.spec::text AND NEW.provider = OLD.provider AND NEW.pricing = OLD.pricing
+       AND NEW.region IS NOT DISTINCT FROM OLD.region AND NEW.planned_at = OLD.planned_at
+       AND NEW.usd_per_gpu_hour IS NOT DISTINCT FROM OLD.usd_per_gpu_hour THEN
+      -- nothing the plan was priced from changed (notes, team, ...): it stays frozen, and a
+      -- hand edit of planned_usd or planned_gpu_hours is undone
+      NEW.planned_usd := OLD.planned_usd;
+      NEW.planned_gpu_hours := OLD.planned_gpu_hours;
+      RETURN NEW;
+    END IF;
+    -- the provider, pricing, region, planned_at or the spec's SKU changed and the UPDATE did not
+    -- set the price itself: the plan is re-priced from the price table, never left at the old price
+    IF NEW.usd_per_gpu_hour IS NOT DISTINCT FROM OLD.usd_per_gpu_hour
+       AND (NEW.provider <> OLD.provider OR NEW.pricing <> OLD.pricing
+            OR NEW.region IS DISTINCT FROM OLD.region OR NEW.planned_at <> OLD.planned_at
+            OR (NEW.spec).sku IS DISTINCT FROM (OLD.spec).sku) THEN
+      NEW.usd_per_gpu_hour := NULL;
+    END IF;
+  END IF;
+  PERFORM llm_econ._sku_key((NEW.spec).sku);          -- unknown SKU: 22023 with close matches
+  IF NEW.usd_per_gpu_hour IS NULL THEN
+    NEW.usd_per_gpu_hour := llm_econ.price_at((NEW.spec).sku, NEW.provider, NEW.pricing, NEW.planned_at, NEW.region);
+    IF NEW.usd_per_gpu_hour IS NULL THEN
+      RAISE EXCEPTION 'no % price is known for sku "%" from provider "%" at %', NEW.pricing, (NEW.spec).sku,
+                      NEW.provider, NEW.planned_at
+        USING ERRCODE = 'invalid_parameter_value',
+              HINT = 'Give usd_per_gpu_hour, or add the price to llm_econ.price_snapshot.';
+    END IF;
+  END IF;
+  NEW.planned_usd := llm_econ.estimate_cost(NEW.spec, NEW.usd_per_gpu_hour);   -- checks the spec and the price
+  NEW.planned_gpu_hours := llm_econ.gpu_hours(NEW.spec);
+  RETURN NEW;
+END $$;
+
+CREATE OR REPLACE FUNCTION llm_econ._import_lock() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  providers text[] := pg_catalog.string_to_array(nullif(pg_catalog.current_setting('llm_econ.import_providers', true), ''), ',');
+BEGIN
+  IF TG_RELID OPERATOR(pg_catalog.<>) 'llm_econ.price_snapshot'::regclass OR TG_WHEN <> 'BEFORE'
+     OR TG_LEVEL <> 'STATEMENT' OR TG_OP <> 'INSERT' THEN
+    RAISE EXCEPTION 'llm_econ._import_lock() fires only as the BEFORE INSERT statement trigger of llm_econ.price_snapshot'
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  IF providers IS NOT NULL THEN
+    -- only names price_snapshot can store (its provider check, at most 256 bytes): the setting is
+    -- any role's to write, and this table's rows outlive the transaction; a name it cannot store
+    -- needs no lock (its rows are refused)
+    providers := ARRAY(SELECT p FROM pg_catalog.unnest(providers) AS p
+                        WHERE p ~ '^[a-z0-9][a-z0-9._-]*$' AND pg_catalog.octet_length(p) <= 256);
+    INSERT INTO llm_econ.import_lock (provider)
+    SELECT p FROM pg_catalog.unnest(providers) AS p ORDER BY 1 ON CONFLICT DO NOTHING;
+    PERFORM 1 FROM llm_econ.import_lock l WHERE l.provider = ANY (providers) ORDER BY l.provider FOR UPDATE;
+  END IF;
+  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION llm_econ._is_tenant_member(tenant text) RETURNS boolean
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) $1)
+              THEN pg_catalog.pg_has_role($1, 'MEMBER') ELSE false END;
+END;
+
+CREATE OR REPLACE FUNCTION llm_econ._latest_prices(sku text, provider text, pricing text, at timestamptz, region text,
+                                        itype text, max_age interval)
+RETURNS TABLE (provider text, region text, instance_type text, pricing text,
+               observed_at timestamptz, usd_per_gpu_hour numeric, gpus_per_instance int4,
+               source_kind text, suspect text)
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT s.provider, s.region, s.instance_type, s.pricing, o.observed_at, o.usd_per_gpu_hour,
+         o.gpus_per_instance, o.source_kind, o.suspect
+    FROM llm_econ.price_series s
+   CROSS JOIN LATERAL (
+         SELECT p.observed_at, p.usd_per_gpu_hour, p.gpus_per_instance, p.source_kind, p.suspect
+           FROM llm_econ.price_snapshot p
+          WHERE p.series_id OPERATOR(pg_catalog.=) s.series_id
+            AND p.observed_at OPERATOR(pg_catalog.<=) $4
+          ORDER BY p.observed_at DESC
+          LIMIT 1) o
+   WHERE s.sku OPERATOR(pg_catalog.=) $1
+     AND s.provider OPERATOR(pg_catalog.=) $2
+     AND s.pricing OPERATOR(pg_catalog.=) $3
+     AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5), pg_catalog.upper($5)]))
+     AND ($6 IS NULL OR llm_econ._name_key(s.instance_type) OPERATOR(pg_catalog.=) llm_econ._name_key($6))
+     AND o.usd_per_gpu_hour IS NOT NULL
+     AND ($7 IS NULL OR o.observed_at OPERATOR(pg_catalog.>=) llm_econ._shift($4, OPERATOR(pg_catalog.-) $7));
+END;
+
+CREATE OR REPLACE FUNCTION llm_econ._load_price_history(source text, on_mismatch text, quiet boolean,
+    OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
+AS $$
+#variable_conflict use_column
+DECLARE
+  num constant text := '^[0-9]+(\.[0-9]+)?$';
+  ts constant text := '^[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)$';
+  bad record;
+  names text;
+  me text;
+BEGIN
+  IF source IS NULL OR pg_catalog.btrim(source) = '' THEN
+    RAISE EXCEPTION 'source must name where the history comes from' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF on_mismatch IS NULL OR on_mismatch NOT IN ('error', 'skip') THEN
+    RAISE EXCEPTION 'on_mismatch must be one of error, skip, got "%"', on_mismatch USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF pg_catalog.current_setting('transaction_isolation') <> 'read committed' THEN
+    RAISE EXCEPTION '% must run at READ COMMITTED, not %', 'load_price_history', pg_catalog.upper(pg_catalog.current_setting('transaction_isolation'))
+      USING ERRCODE = 'invalid_transaction_state',
+            HINT = 'Imports serialise with other imports of the same provider and must see their commits.';
+  END IF;
+  me := CURRENT_USER;   -- only the rows this role staged: two writers never load each other's
+
+  -- 1. every field well-formed; the first bad line is the error
+  SELECT * INTO bad FROM (
+    SELECT pg_catalog.row_number() OVER (ORDER BY s.id) + 1 AS line, s.*,
+           CASE
+             WHEN s.observed_at IS NULL OR s.observed_at !~ ts THEN 'observed_at is not an ISO 8601 timestamp'
+             WHEN s.valid_to IS NULL OR s.valid_to !~ ts THEN 'valid_to is not an ISO 8601 timestamp'
+             WHEN s.cloud IS NULL OR s.cloud !~ '^[a-z0-9][a-z0-9._-]*$' THEN 'cloud must be a lower-case provider name'
+             WHEN s.region IS NULL OR s.region = '' THEN 'region is empty'
+             WHEN s.instance_type IS NULL OR s.instance_type = '' THEN 'instance_type is empty'
+             WHEN s.accelerator IS NULL OR s.accelerator = '' THEN 'accelerator is empty'
+             WHEN s.accelerator_count IS NULL OR s.accelerator_count !~ '^[1-9][0-9]{0,3}(\.0+)?$' THEN 'accelerator_count is not a whole number in [1, 9999]'
+             WHEN coalesce(s.price_on_demand_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'price_on_demand_usd_per_hour is not a non-negative number'
+             WHEN coalesce(s.spot_price_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'spot_price_usd_per_hour is not a non-negative number'
+             WHEN coalesce(s.price_on_demand_per_gpu_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'price_on_demand_per_gpu_usd_per_hour is not a non-negative number'
+             WHEN coalesce(s.spot_price_per_gpu_usd_per_hour, '') !~ ('(' || num || ')|^$') THEN 'spot_price_per_gpu_usd_per_hour is not a non-negative number'
+           END AS problem
+      FROM llm_econ.price_history_staging s WHERE s.staged_by = me) AS v
+   WHERE v.problem IS NOT NULL ORDER BY v.line LIMIT 1;
+  IF FOUND THEN
+    -- a line number reaches the CONTEXT only from C: here it is a sentence of the DETAIL
+    RAISE EXCEPTION '%', bad.problem
+      USING ERRCODE = 'bad_copy_file_format',
+            DETAIL = pg_catalog.format('Line %s of the staged history (line 1 is the CSV header) has observed_at %L, valid_to %L, cloud %L, region %L, instance_type %L, accelerator %L, accelerator_count %L and prices %L/%L/%L/%L.',
+                            bad.line, bad.observed_at, bad.valid_to, bad.cloud, bad.region, bad.instance_type, bad.accelerator,
+                            bad.accelerator_count, bad.price_on_demand_usd_per_hour, bad.spot_price_usd_per_hour,
+                            bad.price_on_demand_per_gpu_usd_per_hour, bad.spot_price_per_gpu_usd_per_hour);
+  END IF;
+
+  -- 2. one pass over the typed lines: the patterns above still let an impossible date through
+  --    (2024-02-30), which fails the cast (then find its line); else the first line whose
+  --    interval is empty, then the first line dated in the future
+  BEGIN
+    SELECT * INTO bad FROM (
+      SELECT h.*, CASE WHEN h.valid_to <= h.observed_at THEN 1
+                       WHEN h.observed_at > pg_catalog.now() + interval '1 day' THEN 2 END AS why
+        FROM llm_econ._staged_history() AS h) AS v
+     WHERE v.why IS NOT NULL ORDER BY v.why, v.line LIMIT 1;
+  EXCEPTION WHEN datetime_field_overflow OR invalid_datetime_format THEN
+    FOR bad IN SELECT pg_catalog.row_number() OVER (ORDER BY s.id) + 1 AS line, s.observed_at, s.valid_to
+                 FROM llm_econ.price_history_staging s WHERE s.staged_by = me ORDER BY s.id LOOP
+      BEGIN
+        PERFORM bad.observed_at::timestamptz, bad.valid_to::timestamptz;
+      EXCEPTION WHEN OTHERS THEN
+        RAISE EXCEPTION '%', SQLERRM USING ERRCODE = 'bad_copy_file_format',
+          DETAIL = pg_catalog.format('Line %s of the staged history (line 1 is the CSV header) has observed_at %L and valid_to %L.',
+                          bad.line, bad.observed_at, bad.valid_to);
+      END;
+    END LOOP;
+    RAISE;
+  END;
+  IF bad.why = 1 THEN
+    RAISE EXCEPTION 'valid_to % is not after observed_at %', bad.valid_to, bad.observed_at
+      USING ERRCODE = 'invalid_parameter_value',
+            DETAIL = pg_catalog.format('This is line %s of the staged history (line 1 is the CSV header).', bad.line);
+  ELSIF bad.why = 2 THEN
+    RAISE EXCEPTION 'observed_at % is later than now() + 1 day', bad.observed_at
+      USING ERRCODE = 'invalid_parameter_value',
+            DETAIL = pg_catalog.format('This is line %s of the staged history (line 1 is the CSV header).', bad.line),
+            HINT = 'A price cannot be observed in the future.';
+  END IF;
+  IF on_mismatch = 'error' THEN
+    SELECT * INTO bad FROM llm_econ._staged_history() h
+     WHERE h.problem IS NOT NULL AND h.problem NOT LIKE 'unknown%' ORDER BY h.line LIMIT 1;
+    IF FOUND THEN
+      RAISE EXCEPTION '%', bad.problem USING ERRCODE = 'invalid_parameter_value',
+        DETAIL = pg_catalog.format('This is line %s of the staged history (line 1 is the CSV header).', bad.line),
+        HINT = 'The instance type decides the GPU; on_mismatch => ''skip'' counts such lines as skipped.';
+    END IF;
+  END IF;
+
+  PERFORM pg_catalog.set_config('llm_econ.import_kind', 'history', true);
+  -- 3. candidates: each line's prices (0 or empty = not offered), and withdrawals where a
+  --    machine disappears (a gap before its next line, or an end before the end of coverage)
+  WITH staged AS MATERIALIZED (SELECT * FROM llm_econ._staged_history()),
+       h AS (
+         SELECT x.*, pg_catalog.lead(x.observed_at) OVER (PARTITION BY x.cloud, x.region, x.instance_type ORDER BY x.observed_at) AS next_at,
+                (SELECT pg_catalog.max(y.valid_to) FROM staged y) AS coverage_end
+           FROM staged x WHERE x.problem IS NULL),
+       cand AS (
+         SELECT h.observed_at AS t, h.cloud, h.sku, h.region, k.pricing,
+                nullif(CASE k.pricing WHEN 'on_demand' THEN h.od ELSE h.spot END, 0) AS usd,
+                h.instance_type, h.n
+           FROM h CROSS JOIN (VALUES ('on_demand'), ('spot')) AS k(pricing)
+         UNION ALL
+         SELECT h.valid_to, h.cloud, h.sku, h.region, k.pricing, NULL, h.instance_type, h.n
+           FROM h CROSS JOIN (VALUES ('on_demand'), ('spot')) AS k(pricing)
+          WHERE (h.next_at IS NULL AND h.valid_to < h.coverage_end) OR h.valid_to < h.next_at),
+       arr AS (SELECT pg_catalog.array_agg(t) AS t, pg_catalog.array_agg(cloud) AS pr, pg_catalog.array_agg(sku) AS sk, pg_catalog.array_agg(region) AS rg,
+                      pg_catalog.array_agg(pricing) AS pc, pg_catalog.array_agg(usd) AS us, pg_catalog.array_agg(instance_type) AS it, pg_catalog.array_agg(n) AS gp
+                 FROM (SELECT * FROM cand ORDER BY t) AS o),
+       stats AS (SELECT pg_catalog.count(*) AS n, pg_catalog.string_agg(DISTINCT x.problem, '; ') AS names
+                   FROM staged x WHERE x.problem IS NOT NULL)
+  SELECT rp.inserted, rp.unchanged, rp.withdrawn, stats.n, stats.names
+    INTO inserted, unchanged, withdrawn, skipped, names
+    FROM arr, stats, LATERAL llm_econ._record_prices(arr.t, arr.pr, arr.sk, arr.rg, arr.pc, arr.us, arr.it, arr.gp, source) AS rp;
+  PERFORM pg_catalog.set_config('llm_econ.import_kind', '', true);
+  IF skipped > 0 AND NOT quiet THEN
+    RAISE NOTICE 'skipped % lines', skipped USING DETAIL = 'Why: ' || pg_catalog.left(names, 500) || '.';
+  END IF;
+
+  DELETE FROM llm_econ.price_history_staging s WHERE s.staged_by = me;
+  inserted := coalesce(inserted, 0);
+  unchanged := coalesce(unchanged, 0);
+  withdrawn := coalesce(withdrawn, 0);
+END $$;
+
+CREATE OR REPLACE FUNCTION llm_econ._lock_providers(providers text[]) RETURNS void
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  PERFORM pg_catalog.set_config('llm_econ.import_providers',
+                     pg_catalog.array_to_string(ARRAY(SELECT DISTINCT p FROM pg_catalog.unnest(providers) AS p WHERE p IS NOT NULL ORDER BY 1), ','),
+                     true);
+  INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, pricing, source)
+  SELECT NULL, NULL, NULL, NULL, NULL WHERE false;
+  PERFORM pg_catalog.set_config('llm_econ.import_providers', '', true);
+END $$;
+
+CREATE OR REPLACE FUNCTION llm_econ._name_key(name text) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+BEGIN ATOMIC SELECT pg_catalog.lower(pg_catalog.translate($1, ' -_', '')); END;
+
+CREATE OR REPLACE FUNCTION llm_econ._plan_offers(at timestamptz, pricing text, max_age interval)
+RETURNS TABLE (sku text, provider text, region text, instance_type text, pricing text,
+               usd_per_gpu_hour numeric, gpus_per_instance int4, observed_at timestamptz)
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT ps.sku, l.provider, l.region, l.instance_type, l.pricing, l.usd_per_gpu_hour,
+         l.gpus_per_instance, l.observed_at
+    FROM (SELECT DISTINCT s.sku, s.provider, s.pricing FROM llm_econ.price_series s
+           WHERE llm_econ._check_pricing($2) IS NULL
+              OR s.pricing OPERATOR(pg_catalog.=) llm_econ._check_pricing($2)) AS ps
+   CROSS JOIN LATERAL llm_econ._latest_prices(ps.sku, ps.provider, ps.pricing, $1, NULL, NULL,
+                                              llm_econ._check_max_age($3)) AS l
+   WHERE l.suspect IS NULL;
+END;
+
+CREATE OR REPLACE FUNCTION llm_econ._price_changes(obs_at timestamptz[], provider text[], sku text[], region text[],
+                                        pricing text[], usd numeric[], instance_type text[], gpus int4[])
+RETURNS TABLE (observed_at timestamptz, provider text, sku text, region text, pricing text, usd numeric,
+               instance_type text, gpus int4, is_new boolean, fresh boolean, conflict boolean)
+LANGUAGE sql STABLE
+BEGIN ATOMIC
+  WITH cand AS (
+         SELECT c.observed_at, c.provider, c.sku, c.region, c.pricing, c.usd, c.instance_type, c.gpus,
+                true AS is_new, c.ord,
+                llm_econ._series_id(c.sku, c.provider, c.pricing, c.region, c.instance_type) AS series_id
+           FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2), pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6), pg_catalog.unnest($7), pg_catalog.unnest($8)) WITH ORDINALITY
+                AS c(observed_at, provider, sku, region, pricing, usd, instance_type, gpus, ord)),
+       keys AS (
+         SELECT c.provider, c.sku, c.region, c.pricing, c.instance_type, c.series_id, pg_catalog.min(c.observed_at) AS first_at
+           FROM cand c GROUP BY 1, 2, 3, 4, 5, 6),
+       stored AS (
+         SELECT o.observed_at, k.provider, k.sku, k.region, k.pricing, o.usd_per_gpu_hour, k.instance_type,
+                NULL::int4, false, NULL::bigint, k.series_id
+           FROM keys k
+          CROSS JOIN LATERAL (
+                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                  WHERE p.series_id OPERATOR(pg_catalog.=) k.series_id
+                    AND p.observed_at OPERATOR(pg_catalog.<) k.first_at
+                  ORDER BY p.observed_at DESC LIMIT 1)
+                UNION ALL
+                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                  WHERE p.series_id OPERATOR(pg_catalog.=) k.series_id
+                    AND p.observed_at OPERATOR(pg_catalog.>=) k.first_at)) AS o),
+       seq AS (
+         SELECT a.*,
+                pg_catalog.lag(a.usd) OVER w AS prev_usd,
+                -- at this instant: is something stored, is it another price, is this the first candidate
+                pg_catalog.bool_or(NOT a.is_new) OVER i AS stored_here,
+                pg_catalog.min(a.usd) OVER i IS DISTINCT FROM pg_catalog.max(a.usd) OVER i
+                  OR (pg_catalog.bool_or(a.usd IS NULL) OVER i AND pg_catalog.bool_or(a.usd IS NOT NULL) OVER i) AS clash_here,
+                pg_catalog.row_number() OVER (PARTITION BY a.series_id, a.observed_at ORDER BY a.is_new, a.ord) AS nth_here
+           FROM (SELECT * FROM cand UNION ALL SELECT * FROM stored) AS a
+         WINDOW w AS (PARTITION BY a.series_id ORDER BY a.observed_at, a.is_new, a.ord),
+                i AS (PARTITION BY a.series_id, a.observed_at))
+  SELECT s.observed_at, s.provider, s.sku, s.region, s.pricing, s.usd, s.instance_type, s.gpus, s.is_new,
+         s.is_new AND NOT s.stored_here AND s.nth_here = 1 AND s.usd IS DISTINCT FROM s.prev_usd,
+         s.is_new AND s.clash_here
+    FROM seq s;
+END;
+
+CREATE OR REPLACE FUNCTION llm_econ._price_daily_maintain() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  k_sku text[];
+  k_provider text[];
+  k_pricing text[];
+  k_since timestamptz[];
+BEGIN
+  IF TG_RELID OPERATOR(pg_catalog.<>) 'llm_econ.price_snapshot'::regclass OR TG_LEVEL <> 'STATEMENT'
+     OR TG_WHEN <> 'AFTER' OR TG_OP NOT IN ('INSERT', 'UPDATE', 'DELETE') THEN
+    RAISE EXCEPTION 'llm_econ._price_daily_maintain() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  IF TG_OP = 'INSERT' THEN
+    SELECT pg_catalog.array_agg(c.sku ORDER BY c.sku, c.provider, c.pricing), pg_catalog.array_agg(c.provider ORDER BY c.sku, c.provider, c.pricing),
+           pg_catalog.array_agg(c.pricing ORDER BY c.sku, c.provider, c.pricing), pg_catalog.array_agg(c.since ORDER BY c.sku, c.provider, c.pricing)
+      INTO k_sku, k_provider, k_pricing, k_since
+      FROM (SELECT n.sku, n.provider, n.pricing,
+                   pg_catalog.date_trunc('day', pg_catalog.min(n.observed_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS since
+              FROM new_rows n GROUP BY 1, 2, 3) c;
+  ELSIF TG_OP = 'DELETE' THEN
+    SELECT pg_catalog.array_agg(c.sku ORDER BY c.sku, c.provider, c.pricing), pg_catalog.array_agg(c.provider ORDER BY c.sku, c.provider, c.pricing),
+           pg_catalog.array_agg(c.pricing ORDER BY c.sku, c.provider, c.pricing), pg_catalog.array_agg(c.since ORDER BY c.sku, c.provider, c.pricing)
+      INTO k_sku, k_provider, k_pricing, k_since
+      FROM (SELECT o.sku, o.provider, o.pricing,
+                   pg_catalog.date_trunc('day', pg_catalog.min(o.observed_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS since
+              FROM old_rows o GROUP BY 1, 2, 3) c;
+  ELSE
+    SELECT pg_catalog.array_agg(c.sku ORDER BY c.sku, c.provider, c.pricing), pg_catalog.array_agg(c.provider ORDER BY c.sku, c.provider, c.pricing),
+           pg_catalog.array_agg(c.pricing ORDER BY c.sku, c.provider, c.pricing), pg_catalog.array_agg(c.since ORDER BY c.sku, c.provider, c.pricing)
+      INTO k_sku, k_provider, k_pricing, k_since
+      FROM (SELECT r.sku, r.provider, r.pricing,
+                   pg_catalog.date_trunc('day', pg_catalog.min(r.observed_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS since
+              -- rows whose series, instant and price the update left as they were (as the
+              -- suspect flag's UPDATE does) change no summary row
+              FROM (SELECT n.sku, n.provider, n.pricing, n.observed_at FROM new_rows n
+                     WHERE NOT EXISTS (SELECT 1 FROM old_rows o
+                                        WHERE o.id = n.id AND o.sku = n.sku AND o.provider = n.provider AND o.pricing = n.pricing
+                                         AND o.region IS NOT DISTINCT FROM n.region
+                                         AND o.instance_type IS NOT DISTINCT FROM n.instance_type
+                                         AND o.observed_at = n.observed_at
+                                         AND o.usd_per_gpu_hour::text IS NOT DISTINCT FROM n.usd_per_gpu_hour::text)
+                    UNION ALL
+                    SELECT o.sku, o.provider, o.pricing, o.observed_at FROM old_rows o
+                     WHERE NOT EXISTS (SELECT 1 FROM new_rows n
+                                        WHERE n.id = o.id AND o.sku = n.sku AND o.provider = n.provider AND o.pricing = n.pricing
+                                         AND o.region IS NOT DISTINCT FROM n.region
+                                         AND o.instance_type IS NOT DISTINCT FROM n.instance_type
+                                         AND o.observed_at = n.observed_at
+                                         AND o.usd_per_gpu_hour::text IS NOT DISTINCT FROM n.usd_per_gpu_hour::text)) r
+             GROUP BY 1, 2, 3) c;
+  END IF;
+  IF k_sku IS NULL THEN
+    RETURN NULL;
+  END IF;
+  INSERT INTO llm_econ.price_daily_group (sku, provider, pricing)
+  SELECT * FROM ROWS FROM (pg_catalog.unnest(k_sku), pg_catalog.unnest(k_provider), pg_catalog.unnest(k_pricing)) ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING;
+  PERFORM 1 FROM llm_econ.price_daily_group gr
+    JOIN ROWS FROM (pg_catalog.unnest(k_sku), pg_catalog.unnest(k_provider), pg_catalog.unnest(k_pricing)) AS g(sku, provider, pricing)
+      ON gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing
+   ORDER BY gr.sku, gr.provider, gr.pricing FOR UPDATE OF gr;
+  UPDATE llm_econ.price_daily_group gr SET dirty_since = g.since
+    FROM ROWS FROM (pg_catalog.unnest(k_sku), pg_catalog.unnest(k_provider), pg_catalog.unnest(k_pricing), pg_catalog.unnest(k_since)) AS g(sku, provider, pricing, since)
+   WHERE gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing;
+  PERFORM llm_econ._price_daily_refresh();
+  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION llm_econ._price_daily_refresh()
+RETURNS void
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  skus text[];
+  providers text[];
+  pricings text[];
+  since timestamptz[];
+  fresh boolean[];
+BEGIN
+  -- the groups marked by this transaction (a writer marks only rows it holds locked); a group's
+  -- rows must also reach the days between its former last day and dirty_since
+  SELECT pg_catalog.array_agg(gr.sku ORDER BY gr.sku, gr.provider, gr.pricing),
+         pg_catalog.array_agg(gr.provider ORDER BY gr.sku, gr.provider, gr.pricing),
+         pg_catalog.array_agg(gr.pricing ORDER BY gr.sku, gr.provider, gr.pricing),
+         pg_catalog.array_agg(least(gr.dirty_since, (gr.last_day AT TIME ZONE 'UTC' + interval '1 day') AT TIME ZONE 'UTC')
+                   ORDER BY gr.sku, gr.provider, gr.pricing),
+         pg_catalog.array_agg(gr.last_day IS NULL ORDER BY gr.sku, gr.provider, gr.pricing)
+    INTO skus, providers, pricings, since, fresh
+    FROM llm_econ.price_daily_group gr WHERE gr.dirty_since IS NOT NULL;
+  IF skus IS NULL THEN
+    RETURN;
+  END IF;
+  UPDATE llm_econ.price_daily_group gr SET dirty_since = NULL WHERE gr.dirty_since IS NOT NULL;
+  DELETE FROM llm_econ.price_daily_summary d
+   USING ROWS FROM (pg_catalog.unnest(skus), pg_catalog.unnest(providers), pg_catalog.unnest(pricings), pg_catalog.unnest(since)) AS g(sku, provider, pricing, since)
+   WHERE d.sku = g.sku AND d.provider = g.provider AND d.pricing = g.pricing AND d."time" >= g.since;
+  WITH g AS (
+         SELECT * FROM ROWS FROM (pg_catalog.unnest(skus), pg_catalog.unnest(providers), pg_catalog.unnest(pricings), pg_catalog.unnest(since), pg_catalog.unnest(fresh)) AS g(sku, provider, pricing, since, fresh)),
+       obs AS (
+         SELECT s.sku, s.provider, s.pricing, s.series_id, g.since, o.observed_at, o.usd
+           FROM g JOIN llm_econ.price_series s
+             ON s.sku = g.sku AND s.provider = g.provider AND s.pricing = g.pricing
+          CROSS JOIN LATERAL (
+                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                  WHERE p.series_id = s.series_id AND p.observed_at < g.since AND NOT g.fresh
+                  ORDER BY p.observed_at DESC LIMIT 1)
+                UNION ALL
+                -- a group new to the summary (no last day yet) had no observation before this
+                -- statement, so all of its observations count
+                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                  WHERE p.series_id = s.series_id
+                    AND p.observed_at >= CASE WHEN g.fresh THEN '-infinity' ELSE g.since END)) AS o(observed_at, usd)),
+       spans AS (   -- UTC days [f, t) at whose end each observation is in effect (t NULL: to the last
+                    -- day), within the days the summary keeps: 2000-01-01 to 2100-01-01
+         SELECT obs.sku, obs.provider, obs.pricing, obs.usd,
+                least(greatest(pg_catalog.date_trunc('day', obs.observed_at AT TIME ZONE 'UTC'), obs.since AT TIME ZONE 'UTC',
+                               timestamp '2000-01-01'), timestamp '2100-01-01') AS f,
+                CASE WHEN pg_catalog.lead(obs.observed_at) OVER w IS NOT NULL
+                     THEN least(greatest(pg_catalog.date_trunc('day', pg_catalog.lead(obs.observed_at) OVER w AT TIME ZONE 'UTC'),
+                                         timestamp '2000-01-01'), timestamp '2100-01-01') END AS t
+           FROM obs
+         WINDOW w AS (PARTITION BY obs.series_id ORDER BY obs.observed_at)),
+       changes AS (  -- the days a group's prices can change, each with the group's next such day
+         SELECT c.sku, c.provider, c.pricing, c.day, pg_catalog.lead(c.day) OVER w AS next
+           FROM (SELECT DISTINCT spans.sku, spans.provider, spans.pricing, spans.f AS day FROM spans) c
+         WINDOW w AS (PARTITION BY c.sku, c.provider, c.pricing ORDER BY c.day)),
+       last AS (
+         SELECT obs.sku, obs.provider, obs.pricing,
+                least(greatest(pg_catalog.date_trunc('day', pg_catalog.max(obs.observed_at) AT TIME ZONE 'UTC'), timestamp '2000-01-01'),
+                      timestamp '2100-01-01') AS day
+           FROM obs GROUP BY 1, 2, 3),
+       span_days AS MATERIALIZED (  -- each priced span, on the days it covers (materialized: the
+                    -- planner, which cannot estimate the CTEs above, otherwise joined every span
+                    -- with every change day of its group before the day condition, 37.5M rows
+                    -- for 300,000 hourly observations)
+         SELECT s.sku, s.provider, s.pricing, s.usd, d.day
+           FROM spans s
+           JOIN last l ON l.sku = s.sku AND l.provider = s.provider AND l.pricing = s.pricing
+          CROSS JOIN LATERAL pg_catalog.generate_series(s.f, coalesce(s.t - interval '1 day', l.day), interval '1 day') AS d(day)
+          WHERE s.usd IS NOT NULL),
+       state AS (    -- the group's prices at the end of each such day: the same until the next one
+         SELECT c.sku, c.provider, c.pricing, c.day, c.next, pg_catalog.count(*) AS offers, pg_catalog.min(s.usd) AS min_usd,
+                (pg_catalog.percentile_disc(0.5) WITHIN GROUP (ORDER BY s.usd)
+                 + pg_catalog.percentile_disc(0.5) WITHIN GROUP (ORDER BY s.usd DESC)) * 0.5 AS median_usd,
+                pg_catalog.max(s.usd) AS max_usd, pg_catalog.sum(s.usd) AS sum_usd
+           FROM changes c
+           JOIN span_days s
+             ON s.sku = c.sku AND s.provider = c.provider AND s.pricing = c.pricing AND s.day = c.day
+          GROUP BY c.sku, c.provider, c.pricing, c.day, c.next),
+       new_last AS (  -- each group's last observation day (NULL: none left)
+         UPDATE llm_econ.price_daily_group gr SET last_day = l.day AT TIME ZONE 'UTC'
+           FROM ROWS FROM (pg_catalog.unnest(skus), pg_catalog.unnest(providers), pg_catalog.unnest(pricings)) AS g(sku, provider, pricing)
+           LEFT JOIN last l ON l.sku = g.sku AND l.provider = g.provider AND l.pricing = g.pricing
+          WHERE gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing)
+  INSERT INTO llm_econ.price_daily_summary ("time", sku, provider, pricing, offers, min_usd, median_usd, max_usd, sum_usd)
+  SELECT d.day AT TIME ZONE 'UTC', st.sku, st.provider, st.pricing, st.offers, st.min_usd, st.median_usd,
+         st.max_usd, st.sum_usd
+    FROM state st
+    JOIN last l ON l.sku = st.sku AND l.provider = st.provider AND l.pricing = st.pricing
+   CROSS JOIN LATERAL pg_catalog.generate_series(st.day, coalesce(st.next - interval '1 day', l.day), interval '1 day') AS d(day);
+  -- groups left without observations are dropped
+  DELETE FROM llm_econ.price_daily_group gr
+   USING ROWS FROM (pg_catalog.unnest(skus), pg_catalog.unnest(providers), pg_catalog.unnest(pricings)) AS g(sku, provider, pricing)
+   WHERE gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing AND gr.last_day IS NULL;
+  -- a delete can move a group's last day back before "since": the rows after it go (the views
+  -- repeat the last row instead)
+  DELETE FROM llm_econ.price_daily_summary d
+   USING ROWS FROM (pg_catalog.unnest(skus), pg_catalog.unnest(providers), pg_catalog.unnest(pricings)) AS g(sku, provider, pricing)
+    JOIN llm_econ.price_daily_group gr
+      ON gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing
+   WHERE d.sku = gr.sku AND d.provider = gr.provider AND d.pricing = gr.pricing AND d."time" > gr.last_day;
+  DELETE FROM llm_econ.price_daily_summary d
+   USING (SELECT g.sku, g.provider, g.pricing FROM ROWS FROM (pg_catalog.unnest(skus), pg_catalog.unnest(providers), pg_catalog.unnest(pricings)) AS g(sku, provider, pricing)
+           WHERE NOT EXISTS (SELECT 1 FROM llm_econ.price_daily_group gr
+                              WHERE gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing)) AS gone
+   WHERE d.sku = gone.sku AND d.provider = gone.provider AND d.pricing = gone.pricing;
+END $$;
+
+CREATE OR REPLACE FUNCTION llm_econ._price_series_add() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF TG_RELID OPERATOR(pg_catalog.<>) 'llm_econ.price_snapshot'::regclass OR TG_LEVEL <> 'STATEMENT'
+     OR TG_WHEN <> 'AFTER' OR TG_OP NOT IN ('INSERT', 'UPDATE') THEN
+    RAISE EXCEPTION 'llm_econ._price_series_add() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  -- The horizon of price data: cloud GPU rental began in November 2010 (AWS Cluster GPU
+  -- instances, cg1.4xlarge), and nobody lists a price more than a year ahead.  An observation
+  -- outside [2010-01-01, now + 366 days] is a typo or an attack (a row at 1900 and one at 2099
+  -- make the daily summaries span two centuries); rows already stored are not touched.
+  IF EXISTS (SELECT 1 FROM new_rows n
+              WHERE n.observed_at OPERATOR(pg_catalog.<) '2010-01-01 00:00+00'::timestamptz
+                 OR n.observed_at OPERATOR(pg_catalog.>) (pg_catalog.transaction_timestamp() OPERATOR(pg_catalog.+) '366 days'::interval)) THEN
+    RAISE EXCEPTION 'observed_at % is outside the price data''s horizon',
+          (SELECT n.observed_at FROM new_rows n
+            WHERE n.observed_at OPERATOR(pg_catalog.<) '2010-01-01 00:00+00'::timestamptz
+               OR n.observed_at OPERATOR(pg_catalog.>) (pg_catalog.transaction_timestamp() OPERATOR(pg_catalog.+) '366 days'::interval)
+            ORDER BY n.observed_at LIMIT 1)
+      USING ERRCODE = 'invalid_parameter_value',
+            DETAIL = 'observed_at must be in [2010-01-01, now + 366 days]: cloud GPU rental began in November 2010, and no price is listed more than a year ahead.';
+  END IF;
+  INSERT INTO llm_econ.price_series AS s (sku, provider, pricing, region, instance_type)
+  SELECT DISTINCT n.sku, n.provider, n.pricing, n.region, n.instance_type FROM new_rows n
+  ON CONFLICT ON CONSTRAINT price_series_key DO UPDATE SET sku = EXCLUDED.sku WHERE false;
+  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION llm_econ._price_series_prune() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  ids int8[];
+BEGIN
+  IF TG_RELID OPERATOR(pg_catalog.<>) 'llm_econ.price_snapshot'::regclass OR TG_LEVEL <> 'STATEMENT'
+     OR TG_WHEN <> 'AFTER' OR TG_OP NOT IN ('DELETE', 'UPDATE') THEN
+    RAISE EXCEPTION 'llm_econ._price_series_prune() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  -- 1. lock the candidate series.  An UPDATE can empty only the series of rows it moved to
+  --    another series: the rows whose id now holds the same series (as after the suspect flag's
+  --    UPDATE) are left out, with one primary-key probe each.
+  SELECT pg_catalog.array_agg(c.series_id) INTO ids
+    FROM (SELECT s.series_id
+            FROM llm_econ.price_series s
+           WHERE s.series_id IN (SELECT o.series_id FROM old_rows o
+                                  WHERE TG_OP = 'DELETE'
+                                     OR NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p
+                                                     WHERE p.id = o.id AND p.series_id = o.series_id))
+           ORDER BY s.series_id
+             FOR UPDATE OF s) AS c;
+  IF ids IS NULL THEN
+    RETURN NULL;
+  END IF;
+  -- 2. in a new statement (a new snapshot), delete those still without observations
+  DELETE FROM llm_econ.price_series s
+   WHERE s.series_id = ANY (ids)
+     AND NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p WHERE p.series_id = s.series_id);
+  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION llm_econ._record_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
+                                        pricing text[], usd numeric[], instance_type text[], gpus int4[],
+                                        source text,
+                                        OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
+AS $$
+DECLARE
+  clash jsonb;   -- the first conflict in time and key order, if any
+BEGIN
+  PERFORM llm_econ._lock_providers(_record_prices.provider);
+
+  WITH changes AS MATERIALIZED (
+         SELECT * FROM llm_econ._price_changes(obs_at, _record_prices.provider, _record_prices.sku,
+                                               _record_prices.region, _record_prices.pricing, usd,
+                                               _record_prices.instance_type, gpus)),
+       bad AS (SELECT * FROM changes c WHERE c.conflict
+                ORDER BY c.observed_at, c.provider, c.sku, c.pricing, c.region, c.instance_type LIMIT 1),
+       ins AS (
+         INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour,
+                                              instance_type, gpus_per_instance, source)
+         SELECT c.observed_at, c.provider, c.sku, c.region, c.pricing, c.usd, c.instance_type, c.gpus,
+                _record_prices.source
+           FROM changes c
+          WHERE c.fresh AND NOT EXISTS (SELECT 1 FROM bad)
+          ORDER BY c.sku, c.provider, c.pricing, c.region NULLS FIRST, c.instance_type NULLS FIRST, c.observed_at  -- ids in key, time order on any plan
+         RETURNING usd_per_gpu_hour)
+  SELECT (SELECT pg_catalog.count(*) FROM ins i WHERE i.usd_per_gpu_hour IS NOT NULL),
+         (SELECT pg_catalog.count(*) FROM ins i WHERE i.usd_per_gpu_hour IS NULL),
+         (SELECT pg_catalog.count(*) FROM changes c WHERE c.is_new AND c.usd IS NOT NULL),
+         (SELECT pg_catalog.to_jsonb(b) FROM bad b)
+    INTO inserted, withdrawn, unchanged, clash;
+  IF clash IS NOT NULL THEN
+    RAISE EXCEPTION 'two different prices for % % % in region % (instance type %) at %',
+                    clash->>'provider', clash->>'sku', clash->>'pricing', coalesce(clash->>'region', '(any)'),
+                    coalesce(clash->>'instance_type', '(none)'), (clash->>'observed_at')::timestamptz
+      USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'An observation of that series at that instant is already stored, or the input lists it twice.';
+  END IF;
+  unchanged := unchanged - inserted;
+END $$;
+
+CREATE OR REPLACE FUNCTION llm_econ._skypilot_clouds() RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT ARRAY['aws', 'azure', 'cudo', 'do', 'fluidstack', 'gcp', 'hyperbolic', 'ibm', 'kubernetes',
+                   'lambda', 'nebius', 'oci', 'paperspace', 'runpod', 'scp', 'vast', 'vsphere'];
+END;
+
+CREATE OR REPLACE FUNCTION llm_econ._source_kind() RETURNS text
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC SELECT coalesce(nullif(pg_catalog.current_setting('llm_econ.import_kind', true), ''), 'manual'); END;
+
+CREATE OR REPLACE FUNCTION llm_econ._staged_history()
+RETURNS TABLE (line bigint, observed_at timestamptz, valid_to timestamptz, cloud text, region text,
+               instance_type text, n int4, od numeric, spot numeric, sku text, problem text)
+LANGUAGE sql STABLE
+BEGIN ATOMIC
+  WITH names AS (SELECT s.instance_type AS name FROM llm_econ.price_history_staging s
+                  WHERE s.staged_by OPERATOR(pg_catalog.=) CURRENT_USER
+                 UNION SELECT s.accelerator FROM llm_econ.price_history_staging s
+                  WHERE s.staged_by OPERATOR(pg_catalog.=) CURRENT_USER),
+       map AS (SELECT m.name, m.sku FROM llm_econ._sku_map(ARRAY(SELECT names.name FROM names)) AS m)
+  SELECT pg_catalog.row_number() OVER (ORDER BY s.id) + 1, s.observed_at::timestamptz, s.valid_to::timestamptz,
+         s.cloud, s.region, s.instance_type, s.accelerator_count::numeric::int4,
+         llm_econ._usd(coalesce(nullif(s.price_on_demand_per_gpu_usd_per_hour, '')::numeric,
+                                nullif(s.price_on_demand_usd_per_hour, '')::numeric / s.accelerator_count::numeric)),
+         llm_econ._usd(coalesce(nullif(s.spot_price_per_gpu_usd_per_hour, '')::numeric,
+                                nullif(s.spot_price_usd_per_hour, '')::numeric / s.accelerator_count::numeric)),
+         coalesce(mi.sku, ma.sku),
+         CASE
+           WHEN mi.sku IS NOT NULL AND ma.sku IS NOT NULL AND mi.sku <> ma.sku
+             THEN pg_catalog.format('accelerator "%s" is not what "%s" carries ("%s")', s.accelerator, s.instance_type, mi.sku)
+           WHEN mi.sku IS NULL AND ma.sku IS NULL
+             THEN pg_catalog.format('unknown accelerator "%s"', s.accelerator)
+         END
+    FROM llm_econ.price_history_staging s
+    LEFT JOIN map mi ON mi.name = s.instance_type
+    LEFT JOIN map ma ON ma.name = s.accelerator
+   WHERE s.staged_by OPERATOR(pg_catalog.=) CURRENT_USER;
+END;
+
+CREATE OR REPLACE FUNCTION llm_econ._today_utc() RETURNS timestamptz
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC SELECT pg_catalog.date_trunc('day', pg_catalog.now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'; END;
+
+CREATE OR REPLACE FUNCTION llm_econ._usd(v numeric) RETURNS numeric
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+BEGIN ATOMIC SELECT pg_catalog.round($1, GREATEST(pg_catalog.scale(pg_catalog.trim_scale(pg_catalog.round($1, 10))), 2)); END;
+
+CREATE OR REPLACE FUNCTION llm_econ._usd_per_unit(currency text, at timestamptz) RETURNS numeric
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT CASE WHEN $1 IS NULL OR $1 OPERATOR(pg_catalog.=) 'USD' THEN 1::numeric
+              ELSE (SELECT f.usd_per_unit FROM llm_econ.fx_rate f
+                     WHERE f.currency OPERATOR(pg_catalog.=) $1 AND f.valid_from OPERATOR(pg_catalog.<=) $2
+                     ORDER BY f.valid_from DESC LIMIT 1) END;
+END;
+
+CREATE OR REPLACE FUNCTION llm_econ.cheapest_offers(spec llm_econ.run_spec, at timestamptz DEFAULT pg_catalog.now(),
+                                         pricing text DEFAULT NULL, max_age interval DEFAULT NULL,
+                                         source_kinds text[] DEFAULT NULL, include_suspect boolean DEFAULT false)
+RETURNS TABLE (provider text, region text, pricing text, usd_per_gpu_hour numeric,
+               observed_at timestamptz, wall_time interval, cost_usd numeric,
+               instance_type text, gpus_per_instance int4, age interval, source_kind text)
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT o.provider, o.region, o.pricing, o.usd_per_gpu_hour, o.observed_at,
+         llm_econ.mfu_time($1), llm_econ.estimate_cost($1, o.usd_per_gpu_hour),
+         o.instance_type, o.gpus_per_instance, $2 OPERATOR(pg_catalog.-) o.observed_at, o.source_kind
+    FROM (SELECT DISTINCT ON (l.provider, l.region, l.pricing) l.*
+            FROM (SELECT DISTINCT ps.provider, ps.pricing FROM llm_econ.price_series ps
+                   WHERE ps.sku OPERATOR(pg_catalog.=) ($1).sku
+                     AND (llm_econ._check_pricing($3) IS NULL
+                          OR ps.pricing OPERATOR(pg_catalog.=) llm_econ._check_pricing($3))) AS pp
+           CROSS JOIN LATERAL llm_econ._latest_prices(($1).sku, pp.provider, pp.pricing, $2, NULL, NULL,
+                                                      llm_econ._check_max_age($4)) AS l
+           WHERE ($5 IS NULL OR l.source_kind OPERATOR(pg_catalog.=) ANY ($5))
+             AND ($6 OR l.suspect IS NULL)
+             AND (l.gpus_per_instance IS NULL
+                  OR ($1).n_gpus OPERATOR(pg_catalog.<=) l.gpus_per_instance
+                  OR l.gpus_per_instance OPERATOR(pg_catalog.>=) ($1).gpus_per_node)
+           ORDER BY l.provider, l.region, l.pricing, l.usd_per_gpu_hour, l.instance_type) AS o
+   ORDER BY 7, 1, 2, 3;
+END;
+
+CREATE OR REPLACE FUNCTION llm_econ.import_focus(focus_csv text, tenant text DEFAULT NULL, source text DEFAULT NULL,
+    delivery text DEFAULT NULL, OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
+AS $$
+#variable_conflict use_column
+DECLARE
+  who constant text := coalesce(import_focus.tenant, CURRENT_USER);
+  refusal constant text[] := llm_econ._focus_refusal('import_focus', who, import_focus.delivery IS NOT NULL, false);
+BEGIN
+  IF refusal IS NOT NULL THEN
+    RAISE EXCEPTION '%', refusal[1] USING ERRCODE = 'insufficient_privilege', HINT = refusal[2];
+  END IF;
+  IF focus_csv IS NULL THEN
+    RAISE EXCEPTION 'focus_csv must not be NULL' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF import_focus.delivery IS NOT NULL AND pg_catalog.btrim(import_focus.delivery) = '' THEN
+    RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  PERFORM llm_econ._focus_temp();
+  TRUNCATE llm_econ_focus_lines;
+  INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_lines(focus_csv, 'focus_csv');
+  SELECT s.inserted, s.skipped, s.replaced INTO inserted, skipped, replaced
+    FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery) AS s;
+END $$;
+
+CREATE OR REPLACE FUNCTION llm_econ.import_skypilot_catalog(cloud text, catalog_csv text, observed_at timestamptz,
+    OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint,
+    OUT corrected bigint, OUT unverified bigint, OUT suspect bigint)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
+AS $$
+#variable_conflict use_column
+DECLARE
+  c text := pg_catalog.lower(pg_catalog.btrim(cloud));
+  src text;
+  unknown text;
+  cv record;
+  stats record;
+  fix record;
+  next_at timestamptz;
+  have_fix boolean := false;
+  rp record;
+BEGIN
+  IF cloud IS NULL OR catalog_csv IS NULL OR observed_at IS NULL THEN
+    RAISE EXCEPTION 'cloud, catalog_csv and observed_at must not be NULL' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF pg_catalog.current_setting('transaction_isolation') <> 'read committed' THEN
+    RAISE EXCEPTION '% must run at READ COMMITTED, not %', 'import_skypilot_catalog', pg_catalog.upper(pg_catalog.current_setting('transaction_isolation'))
+      USING ERRCODE = 'invalid_transaction_state',
+            HINT = 'Imports serialise with other imports of the same provider and must see their commits.';
+  END IF;
+  IF NOT (c = ANY (llm_econ._skypilot_clouds())) THEN
+    RAISE EXCEPTION 'unknown cloud "%"', cloud USING ERRCODE = 'invalid_parameter_value',
+      DETAIL = 'Known clouds: ' || pg_catalog.array_to_string(llm_econ._skypilot_clouds(), ', ') || '.';
+  END IF;
+  IF NOT pg_catalog.isfinite(observed_at) OR observed_at > pg_catalog.now() + interval '1 day' THEN
+    RAISE EXCEPTION 'observed_at must be at most now() + 1 day, got %', observed_at
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'A catalog cannot be observed in the future.';
+  END IF;
+  src := 'SkyPilot catalog vms.csv (' || c || ')';
+
+  -- one importer per provider at a time; a malformed catalog raises before anything is stored
+  PERFORM llm_econ._lock_providers(ARRAY[c]);
+  -- 1. the catalog's offers, with the GPU count gpu_sku_alias knows for each machine type (it
+  --    wins over the catalog's), and the series an earlier catalog listed and this one does not
+  WITH raw AS MATERIALIZED (SELECT o.* FROM llm_econ._skypilot_offers(c, catalog_csv) AS o),
+       names AS (   -- each distinct name is looked up once
+         SELECT DISTINCT v.n FROM raw r,
+                LATERAL (VALUES (r.instance_type), (r.accelerator),
+                                (r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END)) AS v(n)
+          WHERE v.n IS NOT NULL),
+       -- _sku_find's and _known_gpus's rule for all names in one query
+       map AS MATERIALIZED (SELECT m.name AS n, m.sku, m.gpus_per_instance AS gpus
+                              FROM llm_econ._sku_map(ARRAY(SELECT names.n FROM names)) AS m),
+       parsed AS MATERIALIZED (
+         SELECT r.*, coalesce(mi.sku, mv.sku, ma.sku) AS sku, k.gpus AS known_gpus
+           FROM raw r
+           LEFT JOIN map mi ON mi.n = r.instance_type
+           LEFT JOIN map mv ON mv.n = r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END
+           LEFT JOIN map ma ON ma.n = r.accelerator
+           LEFT JOIN map k ON k.n = r.instance_type),
+       priced AS (
+         SELECT p.sku, p.region, p.pricing, p.instance_type, coalesce(p.known_gpus, p.gpus_per_instance) AS gpus,
+                CASE WHEN p.known_gpus IS NULL OR p.known_gpus = p.gpus_per_instance THEN p.usd_per_gpu_hour
+                     ELSE pg_catalog.round(p.usd_per_hour / p.known_gpus::numeric, 10) END AS usd
+           FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL),
+       offers AS (   -- the cheapest offer per series
+         SELECT DISTINCT ON (o.sku, o.region, o.pricing, o.instance_type)
+                o.sku, o.region, o.pricing, llm_econ._usd(o.usd) AS usd, o.instance_type, o.gpus,
+                llm_econ._series_id(o.sku, c, o.pricing, o.region, o.instance_type) AS series_id
+           FROM priced o
+          ORDER BY o.sku, o.region, o.pricing, o.instance_type, o.usd),
+       gone AS (     -- series an earlier catalog of this cloud listed and this one does not
+         SELECT s.sku, s.region, s.pricing, NULL::numeric AS usd, s.instance_type, NULL::int4 AS gpus, s.series_id
+           FROM llm_econ.price_series s
+          CROSS JOIN LATERAL (
+                SELECT p.usd_per_gpu_hour, p.source FROM llm_econ.price_snapshot p
+                 WHERE p.series_id = s.series_id AND p.observed_at <= import_skypilot_catalog.observed_at
+                 ORDER BY p.observed_at DESC LIMIT 1) AS cur
+          WHERE s.provider = c AND cur.usd_per_gpu_hour IS NOT NULL AND cur.source = src
+            AND NOT EXISTS (SELECT 1 FROM offers x WHERE x.series_id = s.series_id)),
+       cand AS (SELECT * FROM offers UNION ALL SELECT * FROM gone)
+  SELECT pg_catalog.array_agg(import_skypilot_catalog.observed_at) AS t, pg_catalog.array_agg(c) AS pr, pg_catalog.array_agg(x.sku) AS sk,
+         pg_catalog.array_agg(x.region) AS rg, pg_catalog.array_agg(x.pricing) AS pc, pg_catalog.array_agg(x.usd) AS us,
+         pg_catalog.array_agg(x.instance_type) AS it, pg_catalog.array_agg(x.gpus) AS gp,
+         (SELECT coalesce(pg_catalog.sum(p.catalog_rows) FILTER (WHERE p.sku IS NULL OR p.usd_per_gpu_hour IS NULL), 0) FROM parsed p) AS skipped,
+         (SELECT pg_catalog.string_agg(pg_catalog.format('%s row(s) of %s: %s', w.n, w.names, w.why), '; ' ORDER BY w.why) FROM (
+            SELECT pg_catalog.sum(q.catalog_rows) AS n, pg_catalog.string_agg(DISTINCT coalesce(q.accelerator, '?'), ', ') AS names, q.why
+              FROM (SELECT p.catalog_rows, p.accelerator,
+                           CASE
+                             WHEN p.sku IS NOT NULL AND p.instance_type IS NULL
+                               THEN 'GCP accelerator rows no machine type pairs with in their zone; the machine''s price is missing, so the catalog cannot price them'
+                             WHEN p.sku IS NOT NULL
+                               THEN 'GCP machine rows no accelerator row pairs with in their zone; the GPUs'' price is missing, so the catalog cannot price them'
+                             WHEN p.accelerator ~* '^tpu'
+                               THEN 'TPUs, not GPUs; not priced here'
+                             ELSE 'unknown names: add them to llm_econ.gpu_sku_alias, or, for a part gpu_sku lacks, a llm_econ.gpu_sku row with its source'
+                           END AS why
+                      FROM parsed p WHERE p.sku IS NULL OR p.usd_per_gpu_hour IS NULL) AS q
+             GROUP BY q.why) AS w) AS skip_why,
+         (SELECT pg_catalog.count(*) FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL
+                                          AND p.known_gpus <> p.gpus_per_instance) AS corrected,
+         (SELECT pg_catalog.string_agg(DISTINCT pg_catalog.format('%s lists %s GPUs per machine, %s known', p.instance_type, p.gpus_per_instance, p.known_gpus), '; ')
+            FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.known_gpus <> p.gpus_per_instance) AS corrected_why,
+         (SELECT pg_catalog.count(DISTINCT p.instance_type) FROM parsed p
+           WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified,
+         (SELECT pg_catalog.string_agg(DISTINCT p.instance_type, ', ') FROM parsed p
+           WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified_why
+    INTO cv FROM cand x;
+
+  -- 2. a backfill (a later catalog of this cloud is stored already): what that later catalog
+  --    listed must still hold from its date on, so each series this import changes gets, at that
+  --    date, the price it had there (or a withdrawal when the later catalog did not list it)
+  SELECT pg_catalog.min(i.observed_at) INTO next_at FROM llm_econ.price_import i
+   WHERE i.provider = c AND i.source = src AND i.observed_at > import_skypilot_catalog.observed_at;
+  IF next_at IS NOT NULL AND cv.sk IS NOT NULL THEN
+    SELECT pg_catalog.array_agg(next_at) AS t, pg_catalog.array_agg(c) AS pr, pg_catalog.array_agg(x.sk) AS sk, pg_catalog.array_agg(x.rg) AS rg,
+           pg_catalog.array_agg(x.pc) AS pc, pg_catalog.array_agg(st.usd_per_gpu_hour) AS us, pg_catalog.array_agg(x.it) AS it,
+           pg_catalog.array_agg(st.gpus_per_instance) AS gp
+      INTO fix
+      FROM ROWS FROM (pg_catalog.unnest(cv.sk), pg_catalog.unnest(cv.rg), pg_catalog.unnest(cv.pc), pg_catalog.unnest(cv.us), pg_catalog.unnest(cv.it)) AS x(sk, rg, pc, us, it)
+      LEFT JOIN LATERAL (
+            SELECT p.observed_at, p.usd_per_gpu_hour, p.gpus_per_instance FROM llm_econ.price_snapshot p
+             WHERE p.series_id = llm_econ._series_id(x.sk, c, x.pc, x.rg, x.it) AND p.observed_at <= next_at
+             ORDER BY p.observed_at DESC LIMIT 1) AS st ON true
+     WHERE (st.observed_at IS NULL OR st.observed_at < next_at)
+       AND x.us IS DISTINCT FROM st.usd_per_gpu_hour;
+    have_fix := fix.t IS NOT NULL;
+  END IF;
+
+  -- 3. store (rows written here are of kind catalog), then check the new prices
+  PERFORM pg_catalog.set_config('llm_econ.import_kind', 'catalog', true);
+  SELECT * INTO rp FROM llm_econ._record_prices(cv.t, cv.pr, cv.sk, cv.rg, cv.pc, cv.us, cv.it, cv.gp, src);
+  inserted := coalesce(rp.inserted, 0);
+  unchanged := coalesce(rp.unchanged, 0);
+  withdrawn := coalesce(rp.withdrawn, 0);
+  IF have_fix THEN
+    SELECT * INTO rp FROM llm_econ._record_prices(fix.t, fix.pr, fix.sk, fix.rg, fix.pc, fix.us, fix.it, fix.gp, src);
+    inserted := inserted + coalesce(rp.inserted, 0);
+    withdrawn := withdrawn + coalesce(rp.withdrawn, 0);
+  END IF;
+  PERFORM pg_catalog.set_config('llm_econ.import_kind', '', true);
+  INSERT INTO llm_econ.price_import (provider, source, observed_at)
+  VALUES (c, src, import_skypilot_catalog.observed_at) ON CONFLICT DO NOTHING;
+  SELECT pg_catalog.count(*) INTO suspect FROM llm_econ.price_snapshot p
+   WHERE p.provider = c AND p.source = src AND p.observed_at IN (import_skypilot_catalog.observed_at, next_at)
+     AND p.suspect IS NOT NULL;
+  skipped := cv.skipped;
+  corrected := cv.corrected;
+  unverified := cv.unverified;
+
+  IF skipped > 0 THEN
+    RAISE NOTICE 'skipped % catalog rows', skipped USING DETAIL = cv.skip_why || '.';
+  END IF;
+  IF corrected > 0 THEN
+    RAISE NOTICE 'corrected the GPU count of % catalog offers', corrected
+      USING DETAIL = cv.corrected_why || '.', HINT = 'The count in llm_econ.gpu_sku_alias wins over the catalog''s; per-GPU prices use it.';
+  END IF;
+  IF unverified > 0 THEN
+    RAISE NOTICE '% machine types have no known GPU count and were priced with the catalog''s', unverified
+      USING DETAIL = 'Those machine types: ' || pg_catalog.left(cv.unverified_why, 500) || '.', HINT = 'Add them to llm_econ.gpu_sku_alias with gpus_per_instance.';
+  END IF;
+  IF suspect > 0 THEN
+    RAISE NOTICE '% prices are more than 3x from the same provider''s other offers of the SKU or from the series'' previous price', suspect
+      USING HINT = 'They are stored with price_snapshot.suspect set; cheapest_offers leaves them out unless include_suspect => true.';
+  END IF;
+END $$;
+
+CREATE OR REPLACE FUNCTION llm_econ.load_price_history(source text DEFAULT 'price_history_staging', on_mismatch text DEFAULT 'error',
+    OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint)
+LANGUAGE sql VOLATILE
+BEGIN ATOMIC SELECT * FROM llm_econ._load_price_history($1, $2, false); END;
+
+CREATE OR REPLACE FUNCTION llm_econ.price_twap(sku text, provider text, pricing text, during tstzrange,
+                                    region text DEFAULT NULL, max_age interval DEFAULT NULL)
+RETURNS numeric
+LANGUAGE plpgsql STABLE PARALLEL SAFE COST 1000 SET search_path = pg_catalog, pg_temp
+AS $$
+#variable_conflict use_column
+DECLARE
+  key text;
+  itype text;
+  pr text;
+  prov text;
+  result numeric;
+BEGIN
+  IF sku IS NULL OR provider IS NULL OR pricing IS NULL OR during IS NULL THEN
+    RETURN NULL;
+  END IF;
+  IF pg_catalog.isempty(during) OR pg_catalog.lower_inf(during) OR pg_catalog.upper_inf(during)
+     OR NOT pg_catalog.isfinite(pg_catalog.lower(during)) OR NOT pg_catalog.isfinite(pg_catalog.upper(during)) THEN
+    RAISE EXCEPTION 'during must be a non-empty range with finite bounds, got %', during
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  key := llm_econ._sku_key(sku);
+  PERFORM llm_econ._check_name(provider, 'provider'), llm_econ._check_name(region, 'region');
+  itype := llm_econ._sku_itype(sku);
+  pr := llm_econ._check_pricing(pricing);
+  PERFORM llm_econ._check_max_age(max_age);
+  prov := pg_catalog.lower(pg_catalog.btrim(price_twap.provider));
+  WITH series AS (
+         SELECT s.* FROM llm_econ.price_series s
+          WHERE s.sku = key AND s.provider = prov AND s.pricing = pr
+            AND (price_twap.region IS NULL OR s.region = ANY (ARRAY[price_twap.region, pg_catalog.lower(price_twap.region), pg_catalog.upper(price_twap.region)]))
+            AND (itype IS NULL OR llm_econ._name_key(s.instance_type) = llm_econ._name_key(itype))),
+       obs AS (     -- each series: its observation in effect at the start, and those inside the period
+         SELECT s.series_id, o.observed_at, o.usd_per_gpu_hour
+           FROM series s
+          CROSS JOIN LATERAL (
+                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                  WHERE p.series_id = s.series_id
+                    AND p.observed_at <= pg_catalog.lower(during)
+                  ORDER BY p.observed_at DESC LIMIT 1)
+                UNION ALL
+                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                  WHERE p.series_id = s.series_id
+                    AND p.observed_at > pg_catalog.lower(during) AND p.observed_at < pg_catalog.upper(during))) o),
+       spans AS (   -- [a, b): when each observation holds (at most max_age), clipped to the period
+         SELECT greatest(obs.observed_at, pg_catalog.lower(during)) AS a,
+                least(coalesce(pg_catalog.lead(obs.observed_at) OVER w, pg_catalog.upper(during)), pg_catalog.upper(during),
+                      CASE WHEN max_age IS NULL THEN pg_catalog.upper(during) ELSE llm_econ._shift(obs.observed_at, max_age) END) AS b,
+                obs.usd_per_gpu_hour AS p
+           FROM obs WINDOW w AS (PARTITION BY obs.series_id ORDER BY obs.observed_at)),
+       cuts AS (SELECT a AS t FROM spans UNION SELECT b FROM spans),
+       pieces AS (SELECT t AS a, pg_catalog.lead(t) OVER (ORDER BY t) AS b FROM cuts),
+       cheapest AS (
+         SELECT x.a, x.b, pg_catalog.min(s.p) AS p
+           FROM pieces x JOIN spans s ON s.a <= x.a AND s.b >= x.b AND s.p IS NOT NULL
+          WHERE x.b IS NOT NULL AND x.b > x.a
+          GROUP BY x.a, x.b)
+  SELECT pg_catalog.sum(p * extract(epoch FROM b - a)) / nullif(pg_catalog.sum(extract(epoch FROM b - a)), 0)
+    INTO result FROM cheapest;
+  IF result IS NULL THEN
+    PERFORM llm_econ._check_where(prov, price_twap.region);
+  END IF;
+  RETURN result;
+END $$;
+
+COMMENT ON FUNCTION llm_econ._price_series_add() IS 'trigger: refuses observations outside [2010-01-01, now + 366 days] (22023), then registers the series of new or changed price_snapshot rows in price_series';
