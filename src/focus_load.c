@@ -272,6 +272,13 @@ staged_next_record(StagedRead *rd, int64 stop)
 		}
 		else
 			appendStringInfoChar(&rd->rec, '\n');
+		/* a record is at most LE_CSV_MAX_RECORD bytes: refuse it while it is joined, not after */
+		if ((uint64) rd->rec.len + n + 1 > LE_CSV_MAX_RECORD)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("record is longer than %d bytes, the most allowed", (int) LE_CSV_MAX_RECORD),
+					 errcontext("staged FOCUS line %ld", rd->rec_start)));
+		CHECK_FOR_INTERRUPTS();
 		appendBinaryStringInfo(&rd->rec, p, n);
 		*rd->in_len += n + 1;
 		rd->open = le_odd_quotes(p, n, rd->open);

@@ -540,6 +540,7 @@ le_load_aliases(uint64 *lens)
 		TupleDesc	d = SPI_tuptable->tupdesc;
 		bool		isnull;
 
+		CHECK_FOR_INTERRUPTS();
 		alias_add(h, cxt, lens, SPI_getvalue(t, d, 1), SPI_getvalue(t, d, 2), SPI_getvalue(t, d, 3),
 				  DatumGetInt32(SPI_getbinval(t, d, 4, &isnull)));
 	}
