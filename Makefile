@@ -8,6 +8,7 @@ OBJS = \
 	src/module.o \
 	src/util.o \
 	src/guard_fmgr.o \
+	src/provenance.o \
 	src/core/guard.o \
 	src/core/spec.o \
 	src/core/validate.o \
@@ -90,7 +91,8 @@ docmoduledir = extension/$(EXTENSION)
 
 $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) src/check_data.pl $(SHIPPED_DATA)
 	perl src/check_data.pl data
-	cat $(SQL_PARTS) > $@.tmp && mv $@.tmp $@
+	{ echo '-- llm_econ $(EXTVERSION) install script, built from src/sql/*.sql (whole-line comments are in the sources only)'; \
+	  cat $(SQL_PARTS) | sed '/^[[:space:]]*--/d'; } > $@.tmp && mv $@.tmp $@
 
 # The shipped data files, beside the scripts (data.sql reads them there).
 install: install-shipped-data
@@ -103,7 +105,8 @@ uninstall-shipped-data:
 .PHONY: install-shipped-data uninstall-shipped-data
 
 $(UPDATE_NEXT): $(UPDATE_PARTS)
-	cat $(UPDATE_PARTS) > $@.tmp && mv $@.tmp $@
+	{ echo '-- llm_econ 0.3.0 -> 0.4.0 update script, built from src/update/0.4.0/*.sql (whole-line comments are in the sources only)'; \
+	  cat $(UPDATE_PARTS) | sed '/^[[:space:]]*--/d'; } > $@.tmp && mv $@.tmp $@
 
 # Unit tests of the plain-C core (no PostgreSQL needed).
 CORE_SRCS = $(wildcard src/core/*.c)

@@ -75,6 +75,40 @@ SELECT (SELECT count(*) FROM price_history_stage) AS the_view_shows, (SELECT cou
 SELECT source, region, count(*) AS observations FROM price_snapshot
  WHERE provider = 'gcp' AND region LIKE 'regress-%' GROUP BY 1, 2 ORDER BY 1, 2;
 
+-- 3. source_kind says which path wrote a row, and only the importers write catalog or history:
+-- a writer's plain INSERT is manual whatever it sets (0.3.0: SET llm_econ.import_kind =
+-- 'catalog' made a hand-entered $0.01 row a "catalog" offer).
+SET ROLE regress_stage_a;
+SET llm_econ.import_kind = 'catalog';
+BEGIN;
+INSERT INTO price_snapshot (observed_at, provider, sku, pricing, usd_per_gpu_hour, source)
+VALUES ('2024-07-01', 'regress-kind', 'H100-SXM5', 'on_demand', 0.01, 'by hand');
+SELECT source_kind FROM price_snapshot WHERE provider = 'regress-kind';
+ROLLBACK;
+-- naming the kind is refused, and the recorder's switch is not the writer's to call
+INSERT INTO price_snapshot (observed_at, provider, sku, pricing, usd_per_gpu_hour, source, source_kind)
+VALUES ('2024-07-01', 'regress-kind', 'H100-SXM5', 'on_demand', 0.01, 'by hand', 'catalog');
+SELECT llm_econ._import_kind('catalog');
+-- an import writes catalog rows; a plain INSERT right after it in the same transaction is manual
+BEGIN;
+SELECT inserted FROM import_skypilot_catalog('lambda',
+  E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\ngpu_1x_a10,A10,1,0.75,regress-kind-1\n', '2024-07-02');
+INSERT INTO price_snapshot (observed_at, provider, sku, pricing, usd_per_gpu_hour, source)
+VALUES ('2024-07-03', 'regress-kind', 'H100-SXM5', 'on_demand', 0.01, 'by hand');
+SELECT provider, source_kind FROM price_snapshot
+ WHERE region = 'regress-kind-1' OR provider = 'regress-kind' ORDER BY provider;
+ROLLBACK;
+RESET ROLE;
+-- the importers keep their callers' rights: a role that may not insert prices cannot import
+CREATE ROLE regress_kind_reader;
+SET ROLE regress_kind_reader;
+SELECT inserted FROM import_skypilot_catalog('lambda',
+  E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\ngpu_1x_a10,A10,1,0.75,regress-kind-2\n', '2024-07-02');
+SELECT inserted FROM llm_econ._record_prices(ARRAY['2024-07-02'::timestamptz], ARRAY['lambda'], ARRAY['A10'], ARRAY['regress-kind-2'],
+                                             ARRAY['on_demand'], ARRAY[0.01], ARRAY[NULL::text], ARRAY[1], 'forged', 'catalog');
+RESET ROLE;
+DROP ROLE regress_kind_reader;
+
 -- clean up
 DELETE FROM price_snapshot WHERE provider = 'gcp' AND region LIKE 'regress-%';
 DROP OWNED BY regress_stage_a, regress_stage_b;

@@ -85,7 +85,7 @@ extern Numeric le_price_lookup(const char *sku, const char *itype, text *provide
 
 /* ---- module.c: the settings the SQL code reads (the llm_econ prefix is reserved) ---- */
 extern char *le_import_providers;	/* llm_econ.import_providers: providers an import holds locked */
-extern char *le_import_kind;		/* llm_econ.import_kind: which importer is writing prices */
+extern void le_provenance_init(void);	/* provenance.c: source_kind is the recorder's */
 
 /* ---- csv_fmgr.c: CSV helpers shared with the FOCUS typing ---- */
 struct le_csv;

@@ -12,9 +12,8 @@ PG_MODULE_MAGIC;
 
 void		_PG_init(void);
 
-/* llm_econ.import_providers and llm_econ.import_kind (llm_econ.h): set by the importers, transaction-local. */
+/* llm_econ.import_providers (llm_econ.h): set by the importers, transaction-local. */
 char	   *le_import_providers = NULL;
-char	   *le_import_kind = NULL;
 
 /* The core's long loops land here: statement_timeout, cancel and terminate stop them. */
 static void
@@ -43,17 +42,13 @@ _PG_init(void)
 							   "Set by the importers for their transaction; empty otherwise.",
 							   &le_import_providers, "", PGC_USERSET,
 							   GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
-	DefineCustomStringVariable("llm_econ.import_kind",
-							   "Internal: which importer is writing prices (price_snapshot.source_kind).",
-							   "Set by the importers for their transaction; empty otherwise (manual).",
-							   &le_import_kind, "", PGC_USERSET,
-							   GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 #if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("llm_econ");
 #else
 	EmitWarningsOnPlaceholders("llm_econ");
 #endif
 
+	le_provenance_init();
 	le_interrupt_hook = le_interrupt;
 	if (pg_strong_random(seed, sizeof(seed)))
 		le_hash_set_seed(seed);

@@ -67,14 +67,17 @@ COMMENT ON FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[
 -- a stored observation with another price is an error (one observation per series and instant).
 CREATE FUNCTION llm_econ._record_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
                                         pricing text[], usd numeric[], instance_type text[], gpus int4[],
-                                        source text,
+                                        source text, kind text,
                                         OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint)
-LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET jit = off
 AS $$
 DECLARE
   clash jsonb;   -- the first conflict in time and key order, if any
 BEGIN
+  -- runs as the owner so that it alone can label its rows (kind); it keeps the caller's rights
+  PERFORM llm_econ._check_price_writer();
   PERFORM llm_econ._lock_providers(_record_prices.provider);
+  PERFORM llm_econ._import_kind(kind);
 
   WITH changes AS MATERIALIZED (
          SELECT * FROM llm_econ._price_changes(obs_at, _record_prices.provider, _record_prices.sku,
@@ -103,10 +106,11 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value',
             HINT = 'An observation of that series at that instant is already stored, or the input lists it twice.';
   END IF;
+  PERFORM llm_econ._import_kind(NULL);
   unchanged := unchanged - inserted;
 END $$;
-COMMENT ON FUNCTION llm_econ._record_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text) IS
-  'internal: stores candidate observations as change points (a row only where a series'' price changes; NULL = withdrawn)';
+COMMENT ON FUNCTION llm_econ._record_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text, text) IS
+  'internal: stores candidate observations as change points (a row only where a series'' price changes; NULL = withdrawn), of source_kind kind (catalog, history); SECURITY DEFINER, refuses a caller that may not INSERT into price_snapshot';
 
 -- A per-GPU price as stored: at most 10 decimals (a division can have more), no trailing
 -- zeros beyond cents (2.00, 0.75, 3.790142).
@@ -320,17 +324,15 @@ BEGIN
   END IF;
 
   -- 3. store (rows written here are of kind catalog), then check the new prices
-  PERFORM pg_catalog.set_config('llm_econ.import_kind', 'catalog', true);
-  SELECT * INTO rp FROM llm_econ._record_prices(cv.t, cv.pr, cv.sk, cv.rg, cv.pc, cv.us, cv.it, cv.gp, src);
+  SELECT * INTO rp FROM llm_econ._record_prices(cv.t, cv.pr, cv.sk, cv.rg, cv.pc, cv.us, cv.it, cv.gp, src, 'catalog');
   inserted := coalesce(rp.inserted, 0);
   unchanged := coalesce(rp.unchanged, 0);
   withdrawn := coalesce(rp.withdrawn, 0);
   IF have_fix THEN
-    SELECT * INTO rp FROM llm_econ._record_prices(fix.t, fix.pr, fix.sk, fix.rg, fix.pc, fix.us, fix.it, fix.gp, src);
+    SELECT * INTO rp FROM llm_econ._record_prices(fix.t, fix.pr, fix.sk, fix.rg, fix.pc, fix.us, fix.it, fix.gp, src, 'catalog');
     inserted := inserted + coalesce(rp.inserted, 0);
     withdrawn := withdrawn + coalesce(rp.withdrawn, 0);
   END IF;
-  PERFORM pg_catalog.set_config('llm_econ.import_kind', '', true);
   INSERT INTO llm_econ.price_import (provider, source, observed_at)
   VALUES (c, src, import_skypilot_catalog.observed_at) ON CONFLICT DO NOTHING;
   SELECT pg_catalog.count(*) INTO suspect FROM llm_econ.price_snapshot p
@@ -564,7 +566,6 @@ BEGIN
     END IF;
   END IF;
 
-  PERFORM pg_catalog.set_config('llm_econ.import_kind', 'history', true);
   -- 3. candidates: each line's prices (0 or empty = not offered), and withdrawals where a
   --    machine disappears (a gap before its next line, or an end before the end of coverage)
   WITH staged AS MATERIALIZED (SELECT * FROM llm_econ._staged_history()),
@@ -588,8 +589,7 @@ BEGIN
                    FROM staged x WHERE x.problem IS NOT NULL)
   SELECT rp.inserted, rp.unchanged, rp.withdrawn, stats.n, stats.names
     INTO inserted, unchanged, withdrawn, skipped, names
-    FROM arr, stats, LATERAL llm_econ._record_prices(arr.t, arr.pr, arr.sk, arr.rg, arr.pc, arr.us, arr.it, arr.gp, source) AS rp;
-  PERFORM pg_catalog.set_config('llm_econ.import_kind', '', true);
+    FROM arr, stats, LATERAL llm_econ._record_prices(arr.t, arr.pr, arr.sk, arr.rg, arr.pc, arr.us, arr.it, arr.gp, source, 'history') AS rp;
   IF skipped > 0 AND NOT quiet THEN
     RAISE NOTICE 'skipped % lines', skipped USING DETAIL = 'Why: ' || pg_catalog.left(names, 500) || '.';
   END IF;

@@ -1,7 +1,14 @@
--- 20_qualified.sql: every function whose 0.4.0 definition differs from 0.3.0's: built-in calls pg_catalog-qualified, SQL bodies BEGIN ATOMIC, the price horizon check, the daily summary's materialized span-days.
+-- 20_qualified.sql: every function whose 0.4.0 definition differs from 0.3.0's or is new: built-in calls pg_catalog-qualified, SQL bodies BEGIN ATOMIC, the price horizon, source_kind set by the recorder alone, the daily summary's materialized span-days.
 
--- Copied from src/sql (the install parts), as CREATE OR REPLACE: an updated database gets the
--- same definitions as a fresh install (test/t/002_upgrade.pl compares them).
+-- Copied from src/sql (the install parts), as CREATE OR REPLACE, with their REVOKEs and
+-- comments: an updated database gets the same definitions as a fresh install
+-- (test/t/002_upgrade.pl compares them).
+
+-- the recorder takes the kind of the rows it writes as an argument (it was a setting anyone could set)
+DROP FUNCTION llm_econ._record_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text);
+
+CREATE OR REPLACE FUNCTION llm_econ._check_price_writer() RETURNS void
+AS 'MODULE_PATHNAME', 'le_check_price_writer_fn' LANGUAGE C STABLE PARALLEL SAFE;
 
 CREATE OR REPLACE FUNCTION llm_econ._flag_suspect() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
@@ -75,7 +82,6 @@ BEGIN
   PERFORM llm_econ._check_spec(NEW.spec);             -- a hand-built spec is checked like the constructor's
   IF TG_OP = 'INSERT' AND NEW.planned_usd IS NOT NULL AND NEW.planned_gpu_hours IS NOT NULL
      AND NEW.usd_per_gpu_hour IS NOT NULL THEN
-    -- already frozen: keep the values, but only sane ones
     IF NOT (NEW.planned_gpu_hours >= 0::float8 AND NEW.planned_gpu_hours < 'Infinity'::float8) THEN
       RAISE EXCEPTION 'planned_gpu_hours must be in [0, Infinity), got %', NEW.planned_gpu_hours
         USING ERRCODE = 'invalid_parameter_value';
@@ -84,7 +90,6 @@ BEGIN
       RAISE EXCEPTION 'planned_usd must be in [0, Infinity), got %', NEW.planned_usd
         USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    -- and only values this spec and price give (to a millionth: a later version may round differently)
     IF pg_catalog.abs(NEW.planned_gpu_hours - llm_econ.gpu_hours(NEW.spec)) > 1e-6::float8 * greatest(1::float8, NEW.planned_gpu_hours)
        OR pg_catalog.abs(NEW.planned_usd - llm_econ.estimate_cost(NEW.spec, NEW.usd_per_gpu_hour))
           > 0.000001::numeric * greatest(1::numeric, NEW.planned_usd) THEN
@@ -101,14 +106,10 @@ BEGIN
     IF NEW.spec::text = OLD.spec::text AND NEW.provider = OLD.provider AND NEW.pricing = OLD.pricing
        AND NEW.region IS NOT DISTINCT FROM OLD.region AND NEW.planned_at = OLD.planned_at
        AND NEW.usd_per_gpu_hour IS NOT DISTINCT FROM OLD.usd_per_gpu_hour THEN
-      -- nothing the plan was priced from changed (notes, team, ...): it stays frozen, and a
-      -- hand edit of planned_usd or planned_gpu_hours is undone
       NEW.planned_usd := OLD.planned_usd;
       NEW.planned_gpu_hours := OLD.planned_gpu_hours;
       RETURN NEW;
     END IF;
-    -- the provider, pricing, region, planned_at or the spec's SKU changed and the UPDATE did not
-    -- set the price itself: the plan is re-priced from the price table, never left at the old price
     IF NEW.usd_per_gpu_hour IS NOT DISTINCT FROM OLD.usd_per_gpu_hour
        AND (NEW.provider <> OLD.provider OR NEW.pricing <> OLD.pricing
             OR NEW.region IS DISTINCT FROM OLD.region OR NEW.planned_at <> OLD.planned_at
@@ -131,6 +132,9 @@ BEGIN
   RETURN NEW;
 END $$;
 
+CREATE OR REPLACE FUNCTION llm_econ._import_kind(kind text) RETURNS void
+AS 'MODULE_PATHNAME', 'le_import_kind_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
 CREATE OR REPLACE FUNCTION llm_econ._import_lock() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -142,9 +146,6 @@ BEGIN
       USING ERRCODE = 'insufficient_privilege';
   END IF;
   IF providers IS NOT NULL THEN
-    -- only names price_snapshot can store (its provider check, at most 256 bytes): the setting is
-    -- any role's to write, and this table's rows outlive the transaction; a name it cannot store
-    -- needs no lock (its rows are refused)
     providers := ARRAY(SELECT p FROM pg_catalog.unnest(providers) AS p
                         WHERE p ~ '^[a-z0-9][a-z0-9._-]*$' AND pg_catalog.octet_length(p) <= 256);
     INSERT INTO llm_econ.import_lock (provider)
@@ -160,6 +161,9 @@ BEGIN ATOMIC
   SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) $1)
               THEN pg_catalog.pg_has_role($1, 'MEMBER') ELSE false END;
 END;
+
+CREATE OR REPLACE FUNCTION llm_econ._kind_allowed() RETURNS boolean
+AS 'MODULE_PATHNAME', 'le_kind_allowed_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 CREATE OR REPLACE FUNCTION llm_econ._latest_prices(sku text, provider text, pricing text, at timestamptz, region text,
                                         itype text, max_age interval)
@@ -212,7 +216,6 @@ BEGIN
   END IF;
   me := CURRENT_USER;   -- only the rows this role staged: two writers never load each other's
 
-  -- 1. every field well-formed; the first bad line is the error
   SELECT * INTO bad FROM (
     SELECT pg_catalog.row_number() OVER (ORDER BY s.id) + 1 AS line, s.*,
            CASE
@@ -231,7 +234,6 @@ BEGIN
       FROM llm_econ.price_history_staging s WHERE s.staged_by = me) AS v
    WHERE v.problem IS NOT NULL ORDER BY v.line LIMIT 1;
   IF FOUND THEN
-    -- a line number reaches the CONTEXT only from C: here it is a sentence of the DETAIL
     RAISE EXCEPTION '%', bad.problem
       USING ERRCODE = 'bad_copy_file_format',
             DETAIL = pg_catalog.format('Line %s of the staged history (line 1 is the CSV header) has observed_at %L, valid_to %L, cloud %L, region %L, instance_type %L, accelerator %L, accelerator_count %L and prices %L/%L/%L/%L.',
@@ -240,9 +242,6 @@ BEGIN
                             bad.price_on_demand_per_gpu_usd_per_hour, bad.spot_price_per_gpu_usd_per_hour);
   END IF;
 
-  -- 2. one pass over the typed lines: the patterns above still let an impossible date through
-  --    (2024-02-30), which fails the cast (then find its line); else the first line whose
-  --    interval is empty, then the first line dated in the future
   BEGIN
     SELECT * INTO bad FROM (
       SELECT h.*, CASE WHEN h.valid_to <= h.observed_at THEN 1
@@ -282,9 +281,6 @@ BEGIN
     END IF;
   END IF;
 
-  PERFORM pg_catalog.set_config('llm_econ.import_kind', 'history', true);
-  -- 3. candidates: each line's prices (0 or empty = not offered), and withdrawals where a
-  --    machine disappears (a gap before its next line, or an end before the end of coverage)
   WITH staged AS MATERIALIZED (SELECT * FROM llm_econ._staged_history()),
        h AS (
          SELECT x.*, pg_catalog.lead(x.observed_at) OVER (PARTITION BY x.cloud, x.region, x.instance_type ORDER BY x.observed_at) AS next_at,
@@ -306,8 +302,7 @@ BEGIN
                    FROM staged x WHERE x.problem IS NOT NULL)
   SELECT rp.inserted, rp.unchanged, rp.withdrawn, stats.n, stats.names
     INTO inserted, unchanged, withdrawn, skipped, names
-    FROM arr, stats, LATERAL llm_econ._record_prices(arr.t, arr.pr, arr.sk, arr.rg, arr.pc, arr.us, arr.it, arr.gp, source) AS rp;
-  PERFORM pg_catalog.set_config('llm_econ.import_kind', '', true);
+    FROM arr, stats, LATERAL llm_econ._record_prices(arr.t, arr.pr, arr.sk, arr.rg, arr.pc, arr.us, arr.it, arr.gp, source, 'history') AS rp;
   IF skipped > 0 AND NOT quiet THEN
     RAISE NOTICE 'skipped % lines', skipped USING DETAIL = 'Why: ' || pg_catalog.left(names, 500) || '.';
   END IF;
@@ -379,7 +374,6 @@ BEGIN ATOMIC
        seq AS (
          SELECT a.*,
                 pg_catalog.lag(a.usd) OVER w AS prev_usd,
-                -- at this instant: is something stored, is it another price, is this the first candidate
                 pg_catalog.bool_or(NOT a.is_new) OVER i AS stored_here,
                 pg_catalog.min(a.usd) OVER i IS DISTINCT FROM pg_catalog.max(a.usd) OVER i
                   OR (pg_catalog.bool_or(a.usd IS NULL) OVER i AND pg_catalog.bool_or(a.usd IS NOT NULL) OVER i) AS clash_here,
@@ -426,8 +420,6 @@ BEGIN
       INTO k_sku, k_provider, k_pricing, k_since
       FROM (SELECT r.sku, r.provider, r.pricing,
                    pg_catalog.date_trunc('day', pg_catalog.min(r.observed_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS since
-              -- rows whose series, instant and price the update left as they were (as the
-              -- suspect flag's UPDATE does) change no summary row
               FROM (SELECT n.sku, n.provider, n.pricing, n.observed_at FROM new_rows n
                      WHERE NOT EXISTS (SELECT 1 FROM old_rows o
                                         WHERE o.id = n.id AND o.sku = n.sku AND o.provider = n.provider AND o.pricing = n.pricing
@@ -471,8 +463,6 @@ DECLARE
   since timestamptz[];
   fresh boolean[];
 BEGIN
-  -- the groups marked by this transaction (a writer marks only rows it holds locked); a group's
-  -- rows must also reach the days between its former last day and dirty_since
   SELECT pg_catalog.array_agg(gr.sku ORDER BY gr.sku, gr.provider, gr.pricing),
          pg_catalog.array_agg(gr.provider ORDER BY gr.sku, gr.provider, gr.pricing),
          pg_catalog.array_agg(gr.pricing ORDER BY gr.sku, gr.provider, gr.pricing),
@@ -499,13 +489,10 @@ BEGIN
                   WHERE p.series_id = s.series_id AND p.observed_at < g.since AND NOT g.fresh
                   ORDER BY p.observed_at DESC LIMIT 1)
                 UNION ALL
-                -- a group new to the summary (no last day yet) had no observation before this
-                -- statement, so all of its observations count
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
                   WHERE p.series_id = s.series_id
                     AND p.observed_at >= CASE WHEN g.fresh THEN '-infinity' ELSE g.since END)) AS o(observed_at, usd)),
        spans AS (   -- UTC days [f, t) at whose end each observation is in effect (t NULL: to the last
-                    -- day), within the days the summary keeps: 2000-01-01 to 2100-01-01
          SELECT obs.sku, obs.provider, obs.pricing, obs.usd,
                 least(greatest(pg_catalog.date_trunc('day', obs.observed_at AT TIME ZONE 'UTC'), obs.since AT TIME ZONE 'UTC',
                                timestamp '2000-01-01'), timestamp '2100-01-01') AS f,
@@ -524,9 +511,6 @@ BEGIN
                       timestamp '2100-01-01') AS day
            FROM obs GROUP BY 1, 2, 3),
        span_days AS MATERIALIZED (  -- each priced span, on the days it covers (materialized: the
-                    -- planner, which cannot estimate the CTEs above, otherwise joined every span
-                    -- with every change day of its group before the day condition, 37.5M rows
-                    -- for 300,000 hourly observations)
          SELECT s.sku, s.provider, s.pricing, s.usd, d.day
            FROM spans s
            JOIN last l ON l.sku = s.sku AND l.provider = s.provider AND l.pricing = s.pricing
@@ -552,12 +536,9 @@ BEGIN
     FROM state st
     JOIN last l ON l.sku = st.sku AND l.provider = st.provider AND l.pricing = st.pricing
    CROSS JOIN LATERAL pg_catalog.generate_series(st.day, coalesce(st.next - interval '1 day', l.day), interval '1 day') AS d(day);
-  -- groups left without observations are dropped
   DELETE FROM llm_econ.price_daily_group gr
    USING ROWS FROM (pg_catalog.unnest(skus), pg_catalog.unnest(providers), pg_catalog.unnest(pricings)) AS g(sku, provider, pricing)
    WHERE gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing AND gr.last_day IS NULL;
-  -- a delete can move a group's last day back before "since": the rows after it go (the views
-  -- repeat the last row instead)
   DELETE FROM llm_econ.price_daily_summary d
    USING ROWS FROM (pg_catalog.unnest(skus), pg_catalog.unnest(providers), pg_catalog.unnest(pricings)) AS g(sku, provider, pricing)
     JOIN llm_econ.price_daily_group gr
@@ -578,10 +559,6 @@ BEGIN
     RAISE EXCEPTION 'llm_econ._price_series_add() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
       USING ERRCODE = 'insufficient_privilege';
   END IF;
-  -- The horizon of price data: cloud GPU rental began in November 2010 (AWS Cluster GPU
-  -- instances, cg1.4xlarge), and nobody lists a price more than a year ahead.  An observation
-  -- outside [2010-01-01, now + 366 days] is a typo or an attack (a row at 1900 and one at 2099
-  -- make the daily summaries span two centuries); rows already stored are not touched.
   IF EXISTS (SELECT 1 FROM new_rows n
               WHERE n.observed_at OPERATOR(pg_catalog.<) '2010-01-01 00:00+00'::timestamptz
                  OR n.observed_at OPERATOR(pg_catalog.>) (pg_catalog.transaction_timestamp() OPERATOR(pg_catalog.+) '366 days'::interval)) THEN
@@ -592,6 +569,12 @@ BEGIN
             ORDER BY n.observed_at LIMIT 1)
       USING ERRCODE = 'invalid_parameter_value',
             DETAIL = 'observed_at must be in [2010-01-01, now + 366 days]: cloud GPU rental began in November 2010, and no price is listed more than a year ahead.';
+  END IF;
+  IF TG_OP = 'INSERT' AND NOT llm_econ._kind_allowed()
+     AND EXISTS (SELECT 1 FROM new_rows n WHERE n.source_kind OPERATOR(pg_catalog.<>) 'manual') THEN
+    RAISE EXCEPTION 'source_kind must be manual for a price entered by hand'
+      USING ERRCODE = 'insufficient_privilege',
+            DETAIL = 'catalog and history are set by import_skypilot_catalog and load_price_history for the rows they write.';
   END IF;
   INSERT INTO llm_econ.price_series AS s (sku, provider, pricing, region, instance_type)
   SELECT DISTINCT n.sku, n.provider, n.pricing, n.region, n.instance_type FROM new_rows n
@@ -609,9 +592,6 @@ BEGIN
     RAISE EXCEPTION 'llm_econ._price_series_prune() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
       USING ERRCODE = 'insufficient_privilege';
   END IF;
-  -- 1. lock the candidate series.  An UPDATE can empty only the series of rows it moved to
-  --    another series: the rows whose id now holds the same series (as after the suspect flag's
-  --    UPDATE) are left out, with one primary-key probe each.
   SELECT pg_catalog.array_agg(c.series_id) INTO ids
     FROM (SELECT s.series_id
             FROM llm_econ.price_series s
@@ -624,7 +604,6 @@ BEGIN
   IF ids IS NULL THEN
     RETURN NULL;
   END IF;
-  -- 2. in a new statement (a new snapshot), delete those still without observations
   DELETE FROM llm_econ.price_series s
    WHERE s.series_id = ANY (ids)
      AND NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p WHERE p.series_id = s.series_id);
@@ -633,14 +612,16 @@ END $$;
 
 CREATE OR REPLACE FUNCTION llm_econ._record_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
                                         pricing text[], usd numeric[], instance_type text[], gpus int4[],
-                                        source text,
+                                        source text, kind text,
                                         OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint)
-LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET jit = off
 AS $$
 DECLARE
   clash jsonb;   -- the first conflict in time and key order, if any
 BEGIN
+  PERFORM llm_econ._check_price_writer();
   PERFORM llm_econ._lock_providers(_record_prices.provider);
+  PERFORM llm_econ._import_kind(kind);
 
   WITH changes AS MATERIALIZED (
          SELECT * FROM llm_econ._price_changes(obs_at, _record_prices.provider, _record_prices.sku,
@@ -669,6 +650,7 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value',
             HINT = 'An observation of that series at that instant is already stored, or the input lists it twice.';
   END IF;
+  PERFORM llm_econ._import_kind(NULL);
   unchanged := unchanged - inserted;
 END $$;
 
@@ -680,8 +662,7 @@ BEGIN ATOMIC
 END;
 
 CREATE OR REPLACE FUNCTION llm_econ._source_kind() RETURNS text
-LANGUAGE sql STABLE PARALLEL SAFE
-BEGIN ATOMIC SELECT coalesce(nullif(pg_catalog.current_setting('llm_econ.import_kind', true), ''), 'manual'); END;
+AS 'MODULE_PATHNAME', 'le_source_kind_fn' LANGUAGE C STABLE PARALLEL RESTRICTED;
 
 CREATE OR REPLACE FUNCTION llm_econ._staged_history()
 RETURNS TABLE (line bigint, observed_at timestamptz, valid_to timestamptz, cloud text, region text,
@@ -816,17 +797,13 @@ BEGIN
   END IF;
   src := 'SkyPilot catalog vms.csv (' || c || ')';
 
-  -- one importer per provider at a time; a malformed catalog raises before anything is stored
   PERFORM llm_econ._lock_providers(ARRAY[c]);
-  -- 1. the catalog's offers, with the GPU count gpu_sku_alias knows for each machine type (it
-  --    wins over the catalog's), and the series an earlier catalog listed and this one does not
   WITH raw AS MATERIALIZED (SELECT o.* FROM llm_econ._skypilot_offers(c, catalog_csv) AS o),
        names AS (   -- each distinct name is looked up once
          SELECT DISTINCT v.n FROM raw r,
                 LATERAL (VALUES (r.instance_type), (r.accelerator),
                                 (r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END)) AS v(n)
           WHERE v.n IS NOT NULL),
-       -- _sku_find's and _known_gpus's rule for all names in one query
        map AS MATERIALIZED (SELECT m.name AS n, m.sku, m.gpus_per_instance AS gpus
                               FROM llm_econ._sku_map(ARRAY(SELECT names.n FROM names)) AS m),
        parsed AS MATERIALIZED (
@@ -885,9 +862,6 @@ BEGIN
            WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified_why
     INTO cv FROM cand x;
 
-  -- 2. a backfill (a later catalog of this cloud is stored already): what that later catalog
-  --    listed must still hold from its date on, so each series this import changes gets, at that
-  --    date, the price it had there (or a withdrawal when the later catalog did not list it)
   SELECT pg_catalog.min(i.observed_at) INTO next_at FROM llm_econ.price_import i
    WHERE i.provider = c AND i.source = src AND i.observed_at > import_skypilot_catalog.observed_at;
   IF next_at IS NOT NULL AND cv.sk IS NOT NULL THEN
@@ -905,18 +879,15 @@ BEGIN
     have_fix := fix.t IS NOT NULL;
   END IF;
 
-  -- 3. store (rows written here are of kind catalog), then check the new prices
-  PERFORM pg_catalog.set_config('llm_econ.import_kind', 'catalog', true);
-  SELECT * INTO rp FROM llm_econ._record_prices(cv.t, cv.pr, cv.sk, cv.rg, cv.pc, cv.us, cv.it, cv.gp, src);
+  SELECT * INTO rp FROM llm_econ._record_prices(cv.t, cv.pr, cv.sk, cv.rg, cv.pc, cv.us, cv.it, cv.gp, src, 'catalog');
   inserted := coalesce(rp.inserted, 0);
   unchanged := coalesce(rp.unchanged, 0);
   withdrawn := coalesce(rp.withdrawn, 0);
   IF have_fix THEN
-    SELECT * INTO rp FROM llm_econ._record_prices(fix.t, fix.pr, fix.sk, fix.rg, fix.pc, fix.us, fix.it, fix.gp, src);
+    SELECT * INTO rp FROM llm_econ._record_prices(fix.t, fix.pr, fix.sk, fix.rg, fix.pc, fix.us, fix.it, fix.gp, src, 'catalog');
     inserted := inserted + coalesce(rp.inserted, 0);
     withdrawn := withdrawn + coalesce(rp.withdrawn, 0);
   END IF;
-  PERFORM pg_catalog.set_config('llm_econ.import_kind', '', true);
   INSERT INTO llm_econ.price_import (provider, source, observed_at)
   VALUES (c, src, import_skypilot_catalog.observed_at) ON CONFLICT DO NOTHING;
   SELECT pg_catalog.count(*) INTO suspect FROM llm_econ.price_snapshot p
@@ -1013,4 +984,120 @@ BEGIN
   RETURN result;
 END $$;
 
+CREATE OR REPLACE FUNCTION llm_econ.tco_per_gpu_hour(sku text, years float8, utilization float8, usd_per_kwh numeric, pue float8)
+RETURNS numeric
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  key text;
+  price_low numeric;
+  price_high numeric;
+  watts float8;
+  purchase numeric;
+  used_hours numeric;
+  kw numeric;
+BEGIN
+  IF NOT (years OPERATOR(pg_catalog.>) 0 AND years OPERATOR(pg_catalog.<=) 20) THEN
+    RAISE EXCEPTION 'years must be in (0, 20], got %', years USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF NOT (utilization OPERATOR(pg_catalog.>) 0 AND utilization OPERATOR(pg_catalog.<=) 1) THEN
+    RAISE EXCEPTION 'utilization must be in (0, 1], got %', utilization USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF NOT (usd_per_kwh OPERATOR(pg_catalog.>=) 0 AND usd_per_kwh OPERATOR(pg_catalog.<) 'Infinity'::numeric) THEN
+    RAISE EXCEPTION 'usd_per_kwh must be in [0, Infinity), got %', usd_per_kwh USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF NOT (pue OPERATOR(pg_catalog.>=) 1 AND pue OPERATOR(pg_catalog.<=) 5) THEN
+    RAISE EXCEPTION 'pue must be in [1, 5], got %', pue USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  key := llm_econ._sku_key(sku);
+  SELECT g.list_price_usd_low, g.list_price_usd_high, g.tdp_watts
+    INTO price_low, price_high, watts
+    FROM llm_econ.gpu_sku g WHERE g.sku OPERATOR(pg_catalog.=) key;
+  IF price_low IS NULL AND price_high IS NULL THEN
+    RAISE EXCEPTION 'sku "%" has no list price', key USING ERRCODE = 'invalid_parameter_value',
+      HINT = 'Set list_price_usd_low and list_price_usd_high in llm_econ.gpu_sku.';
+  END IF;
+  purchase := (coalesce(price_low, price_high) OPERATOR(pg_catalog.+) coalesce(price_high, price_low))
+              OPERATOR(pg_catalog./) 2;
+  used_hours := (years::numeric OPERATOR(pg_catalog.*) 8766) OPERATOR(pg_catalog.*) utilization::numeric;
+  IF watts IS NULL THEN
+    IF usd_per_kwh OPERATOR(pg_catalog.=) 0 THEN
+      RETURN purchase OPERATOR(pg_catalog./) used_hours;
+    END IF;
+    RETURN NULL;
+  END IF;
+  kw := (watts::numeric OPERATOR(pg_catalog./) 1000) OPERATOR(pg_catalog.*) pue::numeric;
+  RETURN (purchase OPERATOR(pg_catalog./) used_hours)
+         OPERATOR(pg_catalog.+) (kw OPERATOR(pg_catalog.*) usd_per_kwh);
+END $$;
+
+
+COMMENT ON FUNCTION llm_econ._check_price_writer() IS
+  'internal: the session''s role (outside SECURITY DEFINER functions) may INSERT into price_snapshot, else 42501 as for that INSERT';
+REVOKE EXECUTE ON FUNCTION llm_econ._flag_suspect() FROM PUBLIC;
+COMMENT ON FUNCTION llm_econ._flag_suspect() IS
+  'trigger: marks new catalog prices more than 3x from the median of the provider''s offers of the SKU and pricing at that instant, or from the series'' previous price (price_snapshot.suspect); only an INSERT into price_snapshot fires it';
+COMMENT ON FUNCTION llm_econ._focus_refusal(text, text, boolean, boolean) IS
+  'internal: why the current role may not import FOCUS lines for a tenant (a missing grant, or not a member of the tenant role) and the GRANT that would let it, as {message, hint}; NULL when it may';
+COMMENT ON FUNCTION llm_econ._freeze_plan() IS
+  'trigger: validates a plan and freezes its price, GPU-hours and USD; an UPDATE of provider, pricing, region, planned_at or the spec''s SKU re-prices it (from the price table unless the UPDATE sets usd_per_gpu_hour), an UPDATE of other spec fields recomputes GPU-hours and USD at the plan''s price, anything else keeps it frozen';
+REVOKE EXECUTE ON FUNCTION llm_econ._import_kind(text) FROM PUBLIC;
+COMMENT ON FUNCTION llm_econ._import_kind(text) IS
+  'internal: the kind (catalog, history; NULL = none) of the rows the recorder is about to write; the owner''s alone (the recorder runs as the owner), cleared at transaction end';
+REVOKE EXECUTE ON FUNCTION llm_econ._import_lock() FROM PUBLIC;
+COMMENT ON FUNCTION llm_econ._import_lock() IS
+  'trigger: locks the import_lock rows of the providers an importer named (llm_econ.import_providers); only an INSERT into price_snapshot fires it';
+COMMENT ON FUNCTION llm_econ._is_tenant_member(text) IS
+  'internal: whether the current user is a member of the tenant role (false when no such role exists); the row-level security test';
+COMMENT ON FUNCTION llm_econ._kind_allowed() IS
+  'internal: true while the price recorder writes, or when the session''s role is a superuser (the install''s COPY, a restore): rows may then carry a source_kind other than manual';
+COMMENT ON FUNCTION llm_econ._latest_prices(text, text, text, timestamptz, text, text, interval) IS
+  'internal: the price in effect at "at" of every series of a gpu_sku key, provider and pricing in region (NULL = any) and instance type (NULL = any); withdrawn series and observations older than max_age left out';
+COMMENT ON FUNCTION llm_econ._load_price_history(text, text, boolean) IS
+  'internal: load_price_history with the install script''s quiet mode';
+COMMENT ON FUNCTION llm_econ._lock_providers(text[]) IS
+  'internal: serialises imports of these providers until the end of the transaction (needs INSERT on price_snapshot)';
+COMMENT ON FUNCTION llm_econ._name_key(text) IS
+  'internal: a name as compared: lower case, without spaces, hyphens and underscores';
+COMMENT ON FUNCTION llm_econ._plan_offers(timestamptz, text, interval) IS
+  'internal: every price series'' observation in effect at "at" (withdrawn series, suspect prices and observations older than max_age left out), of one pricing (NULL = all); the offers cheapest_plan prices with';
+COMMENT ON FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[]) IS
+  'internal: annotates candidate observations: fresh = a change point to store; conflict = another price for the same series and instant';
+REVOKE EXECUTE ON FUNCTION llm_econ._price_daily_maintain() FROM PUBLIC;
+COMMENT ON FUNCTION llm_econ._price_daily_maintain() IS
+  'trigger: keeps price_daily_summary current for the (sku, provider, pricing) groups of inserted, updated or deleted price_snapshot rows';
+REVOKE EXECUTE ON FUNCTION llm_econ._price_daily_refresh() FROM PUBLIC;
+COMMENT ON FUNCTION llm_econ._price_daily_refresh() IS
+  'internal: recomputes price_daily_summary of the price_daily_group rows marked dirty (from dirty_since on) and clears the marks; the caller holds those rows locked';
+REVOKE EXECUTE ON FUNCTION llm_econ._price_series_add() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_series_add() IS 'trigger: refuses observations outside [2010-01-01, now + 366 days] (22023), then registers the series of new or changed price_snapshot rows in price_series';
+REVOKE EXECUTE ON FUNCTION llm_econ._price_series_prune() FROM PUBLIC;
+COMMENT ON FUNCTION llm_econ._price_series_prune() IS 'trigger: removes from price_series the series left without observations by a delete or an update of price_snapshot';
+COMMENT ON FUNCTION llm_econ._record_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text, text) IS
+  'internal: stores candidate observations as change points (a row only where a series'' price changes; NULL = withdrawn), of source_kind kind (catalog, history); SECURITY DEFINER, refuses a caller that may not INSERT into price_snapshot';
+COMMENT ON FUNCTION llm_econ._skypilot_clouds() IS 'internal: the cloud names import_skypilot_catalog accepts';
+COMMENT ON FUNCTION llm_econ._source_kind() IS
+  'internal: default of price_snapshot.source_kind: the recorder''s kind (catalog, history) for the rows it writes, else manual';
+COMMENT ON FUNCTION llm_econ._staged_history() IS 'internal: the rows the current role staged in price_history_staging, typed, with line numbers and SKUs';
+COMMENT ON FUNCTION llm_econ._today_utc() IS 'internal: midnight UTC of the current day';
+COMMENT ON FUNCTION llm_econ._usd(numeric) IS 'internal: a USD amount rounded to 10 decimals, shown with at least 2';
+COMMENT ON FUNCTION llm_econ._usd_per_unit(text, timestamptz) IS
+  'internal: USD per unit of currency at an instant (1 for USD or no currency, else the fx_rate in effect; NULL when no rate is known)';
+COMMENT ON FUNCTION llm_econ.cheapest_offers(llm_econ.run_spec, timestamptz, text, interval, text[], boolean) IS
+  'every (provider, region, pricing) offer of the spec''s SKU in effect at "at" that a run of the spec''s size can use (more GPUs than one instance: instances of at least gpus_per_node GPUs), the cheapest usable instance type of each, with wall time, total cost, instance type, GPUs per instance, age and source kind, cheapest first; pricing NULL = all; max_age bounds the age; source_kinds NULL = all kinds; suspect prices only when include_suspect';
+COMMENT ON FUNCTION llm_econ.import_focus(text, text, text, text) IS
+  'imports a FOCUS 1.0-1.3 cost-and-usage CSV into spend for tenant (default: the current role): every line kept (typed columns, the other columns in record), GPU-hours for GPU instance lines, run_id from tags; all or nothing. '
+  'Charges already stored for the tenant (the same FOCUS values, however the file writes them) are counted as skipped; '
+  'with a delivery label, the lines earlier deliveries left for the same provider, billing account and billing period are replaced (counted in replaced), and files of one delivery add up';
+COMMENT ON FUNCTION llm_econ.import_skypilot_catalog(text, text, timestamptz) IS
+  'imports one SkyPilot vms.csv (any cloud; columns found by header name) as one dated snapshot of per-GPU prices: new rows only where a series'' price changes; the GPU count gpu_sku_alias knows wins over the catalog''s (corrected), machine types without a known count are reported (unverified), prices more than 3x from the same provider''s other offers or the previous price are flagged (suspect); skipped rows are counted with a NOTICE naming the fix; series an earlier catalog listed and this one does not are withdrawn, and a backfilled catalog is reconciled with the next later one';
+COMMENT ON FUNCTION llm_econ.load_price_history(text, text) IS
+  'loads the rows the current role staged in llm_econ.price_history_staging (a long-format price history, \copy''d in) into price_snapshot as change points, then removes them; a bad line is an error naming it and nothing is stored; on_mismatch => ''skip'' counts lines whose accelerator contradicts the instance type as skipped';
+COMMENT ON FUNCTION llm_econ.price_twap(text, text, text, tstzrange, text, interval) IS
+  'time-weighted average $/GPU-hour over the period: at each instant the cheapest series in effect (region NULL = any region; an observation counts for at most max_age); time with no price in effect is left out; NULL when nothing was in effect';
+COMMENT ON FUNCTION llm_econ.tco_per_gpu_hour(text, float8, float8, numeric, float8) IS
+  'cost of owning one GPU per used GPU-hour, USD: midpoint of gpu_sku list_price_usd_low/high / (years · 8766 h · utilization) + tdp_watts / 1000 · pue · usd_per_kwh. '
+  'The GPU only, drawing its TDP while used (idle power not counted): servers, networking, storage, staff, facilities and financing are not counted, so it is a lower bound. '
+  'sku by key or alias (any case); years in (0, 20], utilization in (0, 1], usd_per_kwh >= 0, pue in [1, 5]; a SKU without list prices is an error. '
+  'With usd_per_kwh = 0 it is the hardware part alone, the price to give cost_breakdown(..., owned => true). '
+  'NULL when the SKU''s tdp_watts is NULL (power not published) and usd_per_kwh > 0';
