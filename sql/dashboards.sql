@@ -270,3 +270,149 @@ SELECT instance_type, sku, gpus_per_instance, usd_per_gpu_hour FROM llm_econ.pri
 DELETE FROM llm_econ.price_snapshot WHERE provider = 'lambda' AND observed_at = '2025-06-01';
 DELETE FROM llm_econ.price_import WHERE provider = 'lambda' AND observed_at = '2025-06-01';
 DELETE FROM llm_econ.gpu_sku_alias WHERE source = 'regress';
+
+-- 12. Every dashboard view against a figure computed another way (issue 31, point 4): by hand
+-- from a small fixture on a SKU with no shipped prices (A40), and by a plain query over
+-- price_snapshot on the shipped history.  Rolled back: the later tests see the shipped data only.
+BEGIN;
+-- testv: two on-demand regions (r1 drops from 4.00 to 3.00 on 04-20) and two spot regions;
+-- testw: one provider-wide on-demand price from 04-01, withdrawn at 04-16 00:00.
+INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour, source) VALUES
+  ('2025-04-10 08:00+00', 'testv', 'A40', 'r1', 'on_demand', 4.00, 'regress'),
+  ('2025-04-20 06:00+00', 'testv', 'A40', 'r1', 'on_demand', 3.00, 'regress'),
+  ('2025-04-10 09:00+00', 'testv', 'A40', 'r2', 'on_demand', 5.00, 'regress'),
+  ('2025-04-10 10:00+00', 'testv', 'A40', 'r1', 'spot', 1.00, 'regress'),
+  ('2025-04-10 11:00+00', 'testv', 'A40', 'r2', 'spot', 1.50, 'regress'),
+  ('2025-04-01 00:00+00', 'testw', 'A40', NULL, 'on_demand', 3.50, 'regress'),
+  ('2025-04-16 00:00+00', 'testw', 'A40', NULL, 'on_demand', NULL, 'regress');
+-- The prices in effect at the end of a UTC day, straight from price_snapshot: each series'
+-- (sku, provider, pricing, region, instance type) latest observation before the next midnight.
+CREATE TEMP VIEW eod AS
+  SELECT d.day, x.sku, x.provider, x.pricing, x.usd
+    FROM (VALUES (timestamptz '2025-04-10'), ('2025-04-16'), ('2025-04-20'), ('2025-06-15')) AS d(day)
+   CROSS JOIN LATERAL (
+         SELECT DISTINCT ON (p.sku, p.provider, p.pricing, p.region, p.instance_type)
+                p.sku, p.provider, p.pricing, p.usd_per_gpu_hour AS usd
+           FROM llm_econ.price_snapshot p
+          WHERE p.observed_at < d.day + interval '1 day'
+          ORDER BY p.sku, p.provider, p.pricing, p.region, p.instance_type, p.observed_at DESC) x
+   WHERE x.usd IS NOT NULL;
+
+-- a. spot_discount_daily: 1 - spot / on-demand.  On 04-10 testv's cheapest on-demand is 4.00 and
+-- its cheapest spot 1.00: spot costs 75% less; on 04-20 on-demand is 3.00: 1 - 1/3.
+SELECT "time"::date AS day, on_demand_usd_per_gpu_hour AS od, spot_usd_per_gpu_hour AS spot, discount,
+       round(1 - llm_econ.price_at('A40', 'testv', 'spot', "time" + interval '1 day' - interval '1 microsecond')
+               / llm_econ.price_at('A40', 'testv', 'on_demand', "time" + interval '1 day' - interval '1 microsecond'), 4)
+         AS from_price_at
+  FROM llm_econ.spot_discount_daily
+ WHERE provider = 'testv' AND "time" IN ('2025-04-10', '2025-04-20') ORDER BY 1;
+SELECT discount = 0.75 AS three_quarters_off FROM llm_econ.spot_discount_daily
+ WHERE provider = 'testv' AND "time" = '2025-04-10';
+-- every provider of the shipped A100-80GB and H100-SXM5 history with both prices on 2025-06-15,
+-- and the fixture's days: the view against the same ratio from price_snapshot (0 mismatches),
+-- and no discount outside [0, 1) when spot is the cheaper price
+SELECT count(*) AS compared,
+       count(*) FILTER (WHERE v.discount IS DISTINCT FROM b.discount) AS mismatches,
+       count(*) FILTER (WHERE v.spot_usd_per_gpu_hour < v.on_demand_usd_per_gpu_hour
+                          AND NOT (v.discount > 0 AND v.discount < 1)) AS out_of_range
+  FROM llm_econ.spot_discount_daily v
+  JOIN (SELECT day, sku, provider,
+               round(1 - min(usd) FILTER (WHERE pricing = 'spot') / min(usd) FILTER (WHERE pricing = 'on_demand'), 4) AS discount
+          FROM eod GROUP BY 1, 2, 3) b
+    ON b.day = v."time" AND b.sku = v.sku AND b.provider = v.provider
+ WHERE v."time" IN (SELECT DISTINCT day FROM eod) AND v.sku IN ('A40', 'A100-80GB', 'H100-SXM5');
+
+-- b. price_daily_by_provider: testv on 04-10, by hand: on-demand {4.00, 5.00}, spot {1.00, 1.50}
+SELECT pricing, min_usd_per_gpu_hour, median_usd_per_gpu_hour, offers,
+       (pricing, min_usd_per_gpu_hour, median_usd_per_gpu_hour, offers)
+         IN (('on_demand', 4.00, 4.50, 2), ('spot', 1.00, 1.25, 2)) AS as_by_hand
+  FROM llm_econ.price_daily_by_provider
+ WHERE provider = 'testv' AND "time" = '2025-04-10' ORDER BY pricing;
+
+-- c. price_daily: A40 on-demand by hand (04-10: 4.00, 5.00 and testw's 3.50; 04-16: testw
+-- withdrawn), and on the shipped history against min/avg/max/providers from price_snapshot
+SELECT "time"::date AS day, min_usd_per_gpu_hour, avg_usd_per_gpu_hour, max_usd_per_gpu_hour, providers, provider_list,
+       (min_usd_per_gpu_hour, avg_usd_per_gpu_hour, max_usd_per_gpu_hour, providers)
+         IN ((3.50, round(12.50 / 3, 6), 5.00, 2), (4.00, 4.50, 5.00, 1)) AS as_by_hand
+  FROM llm_econ.price_daily
+ WHERE sku = 'A40' AND pricing = 'on_demand' AND "time" IN ('2025-04-10', '2025-04-16') ORDER BY 1;
+SELECT count(*) AS compared,
+       count(*) FILTER (WHERE (v.min_usd_per_gpu_hour, v.avg_usd_per_gpu_hour, v.max_usd_per_gpu_hour, v.providers)
+                              IS DISTINCT FROM (b.min, b.avg, b.max, b.providers)) AS mismatches
+  FROM llm_econ.price_daily v
+  JOIN (SELECT day, sku, pricing, min(usd) AS min, round(avg(usd), 6) AS avg, max(usd) AS max,
+               count(DISTINCT provider) AS providers
+          FROM eod GROUP BY 1, 2, 3) b
+    ON b.day = v."time" AND b.sku = v.sku AND b.pricing = v.pricing
+ WHERE v.sku IN ('A40', 'A100-80GB', 'H100-SXM5');
+
+-- d. price_series_spans: testv's r1 on-demand 4.00 holds from 04-10 08:00 until the 3.00 of
+-- 04-20 06:00 (240 - 2 = 238 hours), which is still in effect; testw's 3.50 ends at its
+-- withdrawal, which makes no span.  Then every span of the shipped history: its valid_to is the
+-- series' next observation in price_snapshot.
+SELECT provider, region, usd_per_gpu_hour, valid_from, valid_to,
+       extract(epoch FROM valid_to - valid_from) / 3600 AS hours
+  FROM llm_econ.price_series_spans
+ WHERE sku = 'A40' AND pricing = 'on_demand' ORDER BY provider, region, valid_from;
+CREATE TEMP VIEW next_obs AS   -- each price with the next observation of its series, from the table
+  SELECT x.sku, x.provider, x.region, x.instance_type, x.pricing, x.valid_from, x.valid_to, x.usd_per_gpu_hour
+    FROM (SELECT p.sku, p.provider, p.region, p.instance_type, p.pricing, p.observed_at AS valid_from,
+                 lead(p.observed_at) OVER (PARTITION BY p.sku, p.provider, p.pricing, p.region, p.instance_type
+                                           ORDER BY p.observed_at) AS valid_to, p.usd_per_gpu_hour
+            FROM llm_econ.price_snapshot p) x
+   WHERE x.usd_per_gpu_hour IS NOT NULL;
+SELECT (SELECT count(*) FROM llm_econ.price_series_spans) = (SELECT count(*) FROM next_obs) AS one_per_price,
+       (SELECT count(*) FROM (SELECT sku, provider, region, instance_type, pricing, valid_from, valid_to, usd_per_gpu_hour
+                                FROM llm_econ.price_series_spans EXCEPT ALL SELECT * FROM next_obs) x) AS view_not_table,
+       (SELECT count(*) FROM (SELECT * FROM next_obs EXCEPT ALL
+                              SELECT sku, provider, region, instance_type, pricing, valid_from, valid_to, usd_per_gpu_hour
+                                FROM llm_econ.price_series_spans) x) AS table_not_view;
+
+-- e. cheapest_provider_monthly, April 2025, A40 on-demand, by hand: testv's cheapest is 4.00 on
+-- the 10 days 04-10..04-19 and 3.00 on the 11 days 04-20..04-30, (40 + 33) / 21 = 3.4762;
+-- testw's 3.50 holds on the 15 days 04-01..04-15.  Then the shipped history's March 2025: each
+-- provider's mean over the month's days of the cheapest price from price_snapshot.
+SELECT provider, usd_per_gpu_hour, rank,
+       (provider, usd_per_gpu_hour, rank) IN (('testv', round(73.0 / 21, 4), 1), ('testw', 3.5000, 2)) AS as_by_hand
+  FROM llm_econ.cheapest_provider_monthly
+ WHERE sku = 'A40' AND pricing = 'on_demand' AND "time" = '2025-04-01' ORDER BY rank;
+WITH days AS (
+       SELECT d AS day FROM generate_series(timestamptz '2025-03-01', '2025-03-31', interval '1 day') AS d),
+     daily_min AS (
+       SELECT days.day, x.sku, x.provider, x.pricing, min(x.usd) AS usd
+         FROM days
+        CROSS JOIN LATERAL (
+              SELECT DISTINCT ON (p.sku, p.provider, p.pricing, p.region, p.instance_type)
+                     p.sku, p.provider, p.pricing, p.usd_per_gpu_hour AS usd
+                FROM llm_econ.price_snapshot p
+               WHERE p.observed_at < days.day + interval '1 day' AND p.sku IN ('A100-80GB', 'H100-SXM5')
+               ORDER BY p.sku, p.provider, p.pricing, p.region, p.instance_type, p.observed_at DESC) x
+        WHERE x.usd IS NOT NULL
+        GROUP BY 1, 2, 3, 4),
+     monthly AS (
+       SELECT sku, provider, pricing, round(avg(usd), 4) AS usd FROM daily_min GROUP BY 1, 2, 3)
+SELECT count(*) AS compared,
+       count(*) FILTER (WHERE v.usd_per_gpu_hour IS DISTINCT FROM m.usd) AS mismatches,
+       count(*) FILTER (WHERE v.rank IS DISTINCT FROM
+                          (SELECT 1 + count(*) FROM monthly o
+                            WHERE o.sku = m.sku AND o.pricing = m.pricing AND o.usd < m.usd)) AS wrong_rank,
+       (SELECT count(*) FROM monthly) AS groups
+  FROM llm_econ.cheapest_provider_monthly v
+  JOIN monthly m ON m.sku = v.sku AND m.provider = v.provider AND m.pricing = v.pricing
+ WHERE v."time" = '2025-03-01';
+
+-- f. price_history: the fixture's 7 observations as inserted (the withdrawal a NULL price), and
+-- the whole view against price_snapshot's rows, both ways
+SELECT count(*) AS observations, count(usd_per_gpu_hour) AS prices, sum(usd_per_gpu_hour) AS sum_usd,
+       count(*) = 7 AND sum(usd_per_gpu_hour) = 4.00 + 3.00 + 5.00 + 1.00 + 1.50 + 3.50 AS as_by_hand
+  FROM llm_econ.price_history WHERE sku = 'A40';
+SELECT (SELECT count(*) FROM (SELECT * FROM llm_econ.price_history
+                              EXCEPT ALL SELECT observed_at, sku, provider, region, pricing, usd_per_gpu_hour, instance_type,
+                                                source, source_kind, gpus_per_instance, suspect
+                                           FROM llm_econ.price_snapshot) x) AS view_not_table,
+       (SELECT count(*) FROM (SELECT observed_at, sku, provider, region, pricing, usd_per_gpu_hour, instance_type,
+                                     source, source_kind, gpus_per_instance, suspect
+                                FROM llm_econ.price_snapshot
+                              EXCEPT ALL SELECT * FROM llm_econ.price_history) x) AS table_not_view;
+ROLLBACK;
+SELECT count(*) AS fixture_rows_left FROM llm_econ.price_snapshot WHERE provider IN ('testv', 'testw');

@@ -397,12 +397,14 @@ COMMENT ON COLUMN llm_econ.cheapest_provider_monthly.usd_per_gpu_hour IS 'time-w
 COMMENT ON COLUMN llm_econ.cheapest_provider_monthly.rank IS '1 = cheapest provider of the month (ties share a rank)';
 
 -- Spot discount of each provider: its spot price against its own on-demand price, same SKU
--- and day (cheapest series of each).
+-- and day (cheapest series of each): discount = 1 - spot / on-demand, the fraction of the
+-- on-demand price spot saves.  OPERATOR(...) binds every operator at one precedence, left to
+-- right: the division needs its parentheses (0.3.0 computed (1 - spot) / on-demand).
 CREATE VIEW llm_econ.spot_discount_daily WITH (security_invoker = true) AS
   SELECT b."time", b.sku, b.provider,
          pg_catalog.round(b.od, 4) AS on_demand_usd_per_gpu_hour,
          pg_catalog.round(b.spot, 4) AS spot_usd_per_gpu_hour,
-         pg_catalog.round(1 OPERATOR(pg_catalog.-) b.spot OPERATOR(pg_catalog./) b.od, 4) AS discount
+         pg_catalog.round(1 OPERATOR(pg_catalog.-) (b.spot OPERATOR(pg_catalog./) b.od), 4) AS discount
     FROM (SELECT a."time", a.sku, a.provider,
                  pg_catalog.min(a.min_usd) FILTER (WHERE a.pricing OPERATOR(pg_catalog.=) 'on_demand') AS od,
                  pg_catalog.min(a.min_usd) FILTER (WHERE a.pricing OPERATOR(pg_catalog.=) 'spot') AS spot
