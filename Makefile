@@ -92,7 +92,7 @@ docmoduledir = extension/$(EXTENSION)
 $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) src/check_data.pl $(SHIPPED_DATA)
 	perl src/check_data.pl data
 	{ echo '-- llm_econ $(EXTVERSION) install script, built from src/sql/*.sql (whole-line comments are in the sources only)'; \
-	  cat $(SQL_PARTS) | sed '/^[[:space:]]*--/d'; } > $@.tmp && mv $@.tmp $@
+	  cat $(SQL_PARTS) | sed 's/^[[:space:]]*--.*$$//'; } > $@.tmp && mv $@.tmp $@
 
 # The shipped data files, beside the scripts (data.sql reads them there).
 install: install-shipped-data
@@ -106,7 +106,7 @@ uninstall-shipped-data:
 
 $(UPDATE_NEXT): $(UPDATE_PARTS)
 	{ echo '-- llm_econ 0.3.0 -> 0.4.0 update script, built from src/update/0.4.0/*.sql (whole-line comments are in the sources only)'; \
-	  cat $(UPDATE_PARTS) | sed '/^[[:space:]]*--/d'; } > $@.tmp && mv $@.tmp $@
+	  cat $(UPDATE_PARTS) | sed 's/^[[:space:]]*--.*$$//'; } > $@.tmp && mv $@.tmp $@
 
 # Unit tests of the plain-C core (no PostgreSQL needed).
 CORE_SRCS = $(wildcard src/core/*.c)

@@ -82,6 +82,7 @@ BEGIN
   PERFORM llm_econ._check_spec(NEW.spec);             -- a hand-built spec is checked like the constructor's
   IF TG_OP = 'INSERT' AND NEW.planned_usd IS NOT NULL AND NEW.planned_gpu_hours IS NOT NULL
      AND NEW.usd_per_gpu_hour IS NOT NULL THEN
+    -- already frozen: keep the values, but only sane ones
     IF NOT (NEW.planned_gpu_hours >= 0::float8 AND NEW.planned_gpu_hours < 'Infinity'::float8) THEN
       RAISE EXCEPTION 'planned_gpu_hours must be in [0, Infinity), got %', NEW.planned_gpu_hours
         USING ERRCODE = 'invalid_parameter_value';
@@ -90,6 +91,7 @@ BEGIN
       RAISE EXCEPTION 'planned_usd must be in [0, Infinity), got %', NEW.planned_usd
         USING ERRCODE = 'invalid_parameter_value';
     END IF;
+    -- and only values this spec and price give (to a millionth: a later version may round differently)
     IF pg_catalog.abs(NEW.planned_gpu_hours - llm_econ.gpu_hours(NEW.spec)) > 1e-6::float8 * greatest(1::float8, NEW.planned_gpu_hours)
        OR pg_catalog.abs(NEW.planned_usd - llm_econ.estimate_cost(NEW.spec, NEW.usd_per_gpu_hour))
           > 0.000001::numeric * greatest(1::numeric, NEW.planned_usd) THEN
@@ -106,10 +108,14 @@ BEGIN
     IF NEW.spec::text = OLD.spec::text AND NEW.provider = OLD.provider AND NEW.pricing = OLD.pricing
        AND NEW.region IS NOT DISTINCT FROM OLD.region AND NEW.planned_at = OLD.planned_at
        AND NEW.usd_per_gpu_hour IS NOT DISTINCT FROM OLD.usd_per_gpu_hour THEN
+      -- nothing the plan was priced from changed (notes, team, ...): it stays frozen, and a
+      -- hand edit of planned_usd or planned_gpu_hours is undone
       NEW.planned_usd := OLD.planned_usd;
       NEW.planned_gpu_hours := OLD.planned_gpu_hours;
       RETURN NEW;
     END IF;
+    -- the provider, pricing, region, planned_at or the spec's SKU changed and the UPDATE did not
+    -- set the price itself: the plan is re-priced from the price table, never left at the old price
     IF NEW.usd_per_gpu_hour IS NOT DISTINCT FROM OLD.usd_per_gpu_hour
        AND (NEW.provider <> OLD.provider OR NEW.pricing <> OLD.pricing
             OR NEW.region IS DISTINCT FROM OLD.region OR NEW.planned_at <> OLD.planned_at
@@ -146,6 +152,9 @@ BEGIN
       USING ERRCODE = 'insufficient_privilege';
   END IF;
   IF providers IS NOT NULL THEN
+    -- only names price_snapshot can store (its provider check, at most 256 bytes): the setting is
+    -- any role's to write, and this table's rows outlive the transaction; a name it cannot store
+    -- needs no lock (its rows are refused)
     providers := ARRAY(SELECT p FROM pg_catalog.unnest(providers) AS p
                         WHERE p ~ '^[a-z0-9][a-z0-9._-]*$' AND pg_catalog.octet_length(p) <= 256);
     INSERT INTO llm_econ.import_lock (provider)
@@ -216,6 +225,7 @@ BEGIN
   END IF;
   me := CURRENT_USER;   -- only the rows this role staged: two writers never load each other's
 
+  -- 1. every field well-formed; the first bad line is the error
   SELECT * INTO bad FROM (
     SELECT pg_catalog.row_number() OVER (ORDER BY s.id) + 1 AS line, s.*,
            CASE
@@ -234,6 +244,7 @@ BEGIN
       FROM llm_econ.price_history_staging s WHERE s.staged_by = me) AS v
    WHERE v.problem IS NOT NULL ORDER BY v.line LIMIT 1;
   IF FOUND THEN
+    -- a line number reaches the CONTEXT only from C: here it is a sentence of the DETAIL
     RAISE EXCEPTION '%', bad.problem
       USING ERRCODE = 'bad_copy_file_format',
             DETAIL = pg_catalog.format('Line %s of the staged history (line 1 is the CSV header) has observed_at %L, valid_to %L, cloud %L, region %L, instance_type %L, accelerator %L, accelerator_count %L and prices %L/%L/%L/%L.',
@@ -242,6 +253,9 @@ BEGIN
                             bad.price_on_demand_per_gpu_usd_per_hour, bad.spot_price_per_gpu_usd_per_hour);
   END IF;
 
+  -- 2. one pass over the typed lines: the patterns above still let an impossible date through
+  --    (2024-02-30), which fails the cast (then find its line); else the first line whose
+  --    interval is empty, then the first line dated in the future
   BEGIN
     SELECT * INTO bad FROM (
       SELECT h.*, CASE WHEN h.valid_to <= h.observed_at THEN 1
@@ -281,6 +295,8 @@ BEGIN
     END IF;
   END IF;
 
+  -- 3. candidates: each line's prices (0 or empty = not offered), and withdrawals where a
+  --    machine disappears (a gap before its next line, or an end before the end of coverage)
   WITH staged AS MATERIALIZED (SELECT * FROM llm_econ._staged_history()),
        h AS (
          SELECT x.*, pg_catalog.lead(x.observed_at) OVER (PARTITION BY x.cloud, x.region, x.instance_type ORDER BY x.observed_at) AS next_at,
@@ -374,6 +390,7 @@ BEGIN ATOMIC
        seq AS (
          SELECT a.*,
                 pg_catalog.lag(a.usd) OVER w AS prev_usd,
+                -- at this instant: is something stored, is it another price, is this the first candidate
                 pg_catalog.bool_or(NOT a.is_new) OVER i AS stored_here,
                 pg_catalog.min(a.usd) OVER i IS DISTINCT FROM pg_catalog.max(a.usd) OVER i
                   OR (pg_catalog.bool_or(a.usd IS NULL) OVER i AND pg_catalog.bool_or(a.usd IS NOT NULL) OVER i) AS clash_here,
@@ -420,6 +437,8 @@ BEGIN
       INTO k_sku, k_provider, k_pricing, k_since
       FROM (SELECT r.sku, r.provider, r.pricing,
                    pg_catalog.date_trunc('day', pg_catalog.min(r.observed_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS since
+              -- rows whose series, instant and price the update left as they were (as the
+              -- suspect flag's UPDATE does) change no summary row
               FROM (SELECT n.sku, n.provider, n.pricing, n.observed_at FROM new_rows n
                      WHERE NOT EXISTS (SELECT 1 FROM old_rows o
                                         WHERE o.id = n.id AND o.sku = n.sku AND o.provider = n.provider AND o.pricing = n.pricing
@@ -463,6 +482,8 @@ DECLARE
   since timestamptz[];
   fresh boolean[];
 BEGIN
+  -- the groups marked by this transaction (a writer marks only rows it holds locked); a group's
+  -- rows must also reach the days between its former last day and dirty_since
   SELECT pg_catalog.array_agg(gr.sku ORDER BY gr.sku, gr.provider, gr.pricing),
          pg_catalog.array_agg(gr.provider ORDER BY gr.sku, gr.provider, gr.pricing),
          pg_catalog.array_agg(gr.pricing ORDER BY gr.sku, gr.provider, gr.pricing),
@@ -489,10 +510,13 @@ BEGIN
                   WHERE p.series_id = s.series_id AND p.observed_at < g.since AND NOT g.fresh
                   ORDER BY p.observed_at DESC LIMIT 1)
                 UNION ALL
+                -- a group new to the summary (no last day yet) had no observation before this
+                -- statement, so all of its observations count
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
                   WHERE p.series_id = s.series_id
                     AND p.observed_at >= CASE WHEN g.fresh THEN '-infinity' ELSE g.since END)) AS o(observed_at, usd)),
        spans AS (   -- UTC days [f, t) at whose end each observation is in effect (t NULL: to the last
+                    -- day), within the days the summary keeps: 2000-01-01 to 2100-01-01
          SELECT obs.sku, obs.provider, obs.pricing, obs.usd,
                 least(greatest(pg_catalog.date_trunc('day', obs.observed_at AT TIME ZONE 'UTC'), obs.since AT TIME ZONE 'UTC',
                                timestamp '2000-01-01'), timestamp '2100-01-01') AS f,
@@ -511,6 +535,9 @@ BEGIN
                       timestamp '2100-01-01') AS day
            FROM obs GROUP BY 1, 2, 3),
        span_days AS MATERIALIZED (  -- each priced span, on the days it covers (materialized: the
+                    -- planner, which cannot estimate the CTEs above, otherwise joined every span
+                    -- with every change day of its group before the day condition, 37.5M rows
+                    -- for 300,000 hourly observations)
          SELECT s.sku, s.provider, s.pricing, s.usd, d.day
            FROM spans s
            JOIN last l ON l.sku = s.sku AND l.provider = s.provider AND l.pricing = s.pricing
@@ -536,9 +563,12 @@ BEGIN
     FROM state st
     JOIN last l ON l.sku = st.sku AND l.provider = st.provider AND l.pricing = st.pricing
    CROSS JOIN LATERAL pg_catalog.generate_series(st.day, coalesce(st.next - interval '1 day', l.day), interval '1 day') AS d(day);
+  -- groups left without observations are dropped
   DELETE FROM llm_econ.price_daily_group gr
    USING ROWS FROM (pg_catalog.unnest(skus), pg_catalog.unnest(providers), pg_catalog.unnest(pricings)) AS g(sku, provider, pricing)
    WHERE gr.sku = g.sku AND gr.provider = g.provider AND gr.pricing = g.pricing AND gr.last_day IS NULL;
+  -- a delete can move a group's last day back before "since": the rows after it go (the views
+  -- repeat the last row instead)
   DELETE FROM llm_econ.price_daily_summary d
    USING ROWS FROM (pg_catalog.unnest(skus), pg_catalog.unnest(providers), pg_catalog.unnest(pricings)) AS g(sku, provider, pricing)
     JOIN llm_econ.price_daily_group gr
@@ -559,6 +589,10 @@ BEGIN
     RAISE EXCEPTION 'llm_econ._price_series_add() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
       USING ERRCODE = 'insufficient_privilege';
   END IF;
+  -- The horizon of price data: cloud GPU rental began in November 2010 (AWS Cluster GPU
+  -- instances, cg1.4xlarge), and nobody lists a price more than a year ahead.  An observation
+  -- outside [2010-01-01, now + 366 days] is a typo or an attack (a row at 1900 and one at 2099
+  -- make the daily summaries span two centuries); rows already stored are not touched.
   IF EXISTS (SELECT 1 FROM new_rows n
               WHERE n.observed_at OPERATOR(pg_catalog.<) '2010-01-01 00:00+00'::timestamptz
                  OR n.observed_at OPERATOR(pg_catalog.>) (pg_catalog.transaction_timestamp() OPERATOR(pg_catalog.+) '366 days'::interval)) THEN
@@ -570,6 +604,8 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value',
             DETAIL = 'observed_at must be in [2010-01-01, now + 366 days]: cloud GPU rental began in November 2010, and no price is listed more than a year ahead.';
   END IF;
+  -- A kind other than manual comes from the recorder (or a superuser's load, as the install's);
+  -- a plain INSERT naming one is refused, so source_kind says which path wrote a row.
   IF TG_OP = 'INSERT' AND NOT llm_econ._kind_allowed()
      AND EXISTS (SELECT 1 FROM new_rows n WHERE n.source_kind OPERATOR(pg_catalog.<>) 'manual') THEN
     RAISE EXCEPTION 'source_kind must be manual for a price entered by hand'
@@ -592,6 +628,9 @@ BEGIN
     RAISE EXCEPTION 'llm_econ._price_series_prune() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
       USING ERRCODE = 'insufficient_privilege';
   END IF;
+  -- 1. lock the candidate series.  An UPDATE can empty only the series of rows it moved to
+  --    another series: the rows whose id now holds the same series (as after the suspect flag's
+  --    UPDATE) are left out, with one primary-key probe each.
   SELECT pg_catalog.array_agg(c.series_id) INTO ids
     FROM (SELECT s.series_id
             FROM llm_econ.price_series s
@@ -604,6 +643,7 @@ BEGIN
   IF ids IS NULL THEN
     RETURN NULL;
   END IF;
+  -- 2. in a new statement (a new snapshot), delete those still without observations
   DELETE FROM llm_econ.price_series s
    WHERE s.series_id = ANY (ids)
      AND NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p WHERE p.series_id = s.series_id);
@@ -619,6 +659,7 @@ AS $$
 DECLARE
   clash jsonb;   -- the first conflict in time and key order, if any
 BEGIN
+  -- runs as the owner so that it alone can label its rows (kind); it keeps the caller's rights
   PERFORM llm_econ._check_price_writer();
   PERFORM llm_econ._lock_providers(_record_prices.provider);
   PERFORM llm_econ._import_kind(kind);
@@ -797,13 +838,17 @@ BEGIN
   END IF;
   src := 'SkyPilot catalog vms.csv (' || c || ')';
 
+  -- one importer per provider at a time; a malformed catalog raises before anything is stored
   PERFORM llm_econ._lock_providers(ARRAY[c]);
+  -- 1. the catalog's offers, with the GPU count gpu_sku_alias knows for each machine type (it
+  --    wins over the catalog's), and the series an earlier catalog listed and this one does not
   WITH raw AS MATERIALIZED (SELECT o.* FROM llm_econ._skypilot_offers(c, catalog_csv) AS o),
        names AS (   -- each distinct name is looked up once
          SELECT DISTINCT v.n FROM raw r,
                 LATERAL (VALUES (r.instance_type), (r.accelerator),
                                 (r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END)) AS v(n)
           WHERE v.n IS NOT NULL),
+       -- _sku_find's and _known_gpus's rule for all names in one query
        map AS MATERIALIZED (SELECT m.name AS n, m.sku, m.gpus_per_instance AS gpus
                               FROM llm_econ._sku_map(ARRAY(SELECT names.n FROM names)) AS m),
        parsed AS MATERIALIZED (
@@ -862,6 +907,9 @@ BEGIN
            WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified_why
     INTO cv FROM cand x;
 
+  -- 2. a backfill (a later catalog of this cloud is stored already): what that later catalog
+  --    listed must still hold from its date on, so each series this import changes gets, at that
+  --    date, the price it had there (or a withdrawal when the later catalog did not list it)
   SELECT pg_catalog.min(i.observed_at) INTO next_at FROM llm_econ.price_import i
    WHERE i.provider = c AND i.source = src AND i.observed_at > import_skypilot_catalog.observed_at;
   IF next_at IS NOT NULL AND cv.sk IS NOT NULL THEN
@@ -879,6 +927,7 @@ BEGIN
     have_fix := fix.t IS NOT NULL;
   END IF;
 
+  -- 3. store (rows written here are of kind catalog), then check the new prices
   SELECT * INTO rp FROM llm_econ._record_prices(cv.t, cv.pr, cv.sk, cv.rg, cv.pc, cv.us, cv.it, cv.gp, src, 'catalog');
   inserted := coalesce(rp.inserted, 0);
   unchanged := coalesce(rp.unchanged, 0);
@@ -997,6 +1046,7 @@ DECLARE
   used_hours numeric;
   kw numeric;
 BEGIN
+  -- NaN compares above every number, so each upper bound also rejects it
   IF NOT (years OPERATOR(pg_catalog.>) 0 AND years OPERATOR(pg_catalog.<=) 20) THEN
     RAISE EXCEPTION 'years must be in (0, 20], got %', years USING ERRCODE = 'invalid_parameter_value';
   END IF;
@@ -1017,15 +1067,19 @@ BEGIN
     RAISE EXCEPTION 'sku "%" has no list price', key USING ERRCODE = 'invalid_parameter_value',
       HINT = 'Set list_price_usd_low and list_price_usd_high in llm_econ.gpu_sku.';
   END IF;
+  -- purchase price: the midpoint of the quoted range (the one end given when only one is)
   purchase := (coalesce(price_low, price_high) OPERATOR(pg_catalog.+) coalesce(price_high, price_low))
               OPERATOR(pg_catalog./) 2;
+  -- hours it is used: years · 8766 h (365.25 days, as extract(epoch) counts a year) · utilization
   used_hours := (years::numeric OPERATOR(pg_catalog.*) 8766) OPERATOR(pg_catalog.*) utilization::numeric;
+  -- a part whose power is not published (tdp_watts NULL) has no energy cost to add, unless energy is free
   IF watts IS NULL THEN
     IF usd_per_kwh OPERATOR(pg_catalog.=) 0 THEN
       RETURN purchase OPERATOR(pg_catalog./) used_hours;
     END IF;
     RETURN NULL;
   END IF;
+  -- facility power per GPU: tdp_watts / 1000 · pue kW (board power at TDP, as energy_kwh counts it)
   kw := (watts::numeric OPERATOR(pg_catalog./) 1000) OPERATOR(pg_catalog.*) pue::numeric;
   RETURN (purchase OPERATOR(pg_catalog./) used_hours)
          OPERATOR(pg_catalog.+) (kw OPERATOR(pg_catalog.*) usd_per_kwh);
