@@ -70,6 +70,7 @@ INSERT INTO rb_good VALUES
   (NULL, 'region', 'text[]', 'ARRAY[''r1'']'), (NULL, 'pricing', 'text[]', 'ARRAY[''on_demand'']'),
   (NULL, 'usd', 'numeric[]', 'ARRAY[1.5]'), (NULL, 'instance_type', 'text[]', 'ARRAY[''x1.large'']'),
   (NULL, 'gpus', 'int4[]', 'ARRAY[1]'), (NULL, 'source', 'text', '''robustness test'''),
+  (NULL, 'kind', 'text', '''catalog'''),
   (NULL, 'on_mismatch', 'text', '''error'''), (NULL, 'quiet', 'boolean', 'false'),
   (NULL, 'v', 'numeric', '1.23456'), (NULL, 'name', 'text', '''H100'''),
   (NULL, 'value', 'text', '''us-east-1'''), (NULL, 'field', 'text', '''region'''),

@@ -46,6 +46,7 @@ SELECT f.fn, 'uses ' || (regexp_match(f.prosrc, '(now\(|current_(user|setting|ti
 CREATE TEMP TABLE vol_call (fn text COLLATE "C" PRIMARY KEY, call text NOT NULL, tables text);
 INSERT INTO vol_call (fn, call) VALUES
   ('_today_utc/0', $$_today_utc()$$),
+  ('_check_price_writer/0', $$_check_price_writer()$$),
   ('run_spec/32', $$run_spec(7e9, 1.4e12, 64, 'h100', mfu => 0.45)$$),
   ('training_flops/2', $$training_flops(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
   ('mfu_time/1', $$mfu_time(SPEC)$$), ('gpu_hours/1', $$gpu_hours(SPEC)$$), ('energy_kwh/2', $$energy_kwh(SPEC, 1.2)$$),
