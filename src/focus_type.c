@@ -292,6 +292,165 @@ provider_key(const char *name)
 	return out.data;
 }
 
+/*
+ * Run tags.  A Tags key names the run when its form (lower-case ASCII, a
+ * leading "user:" -- AWS cost-allocation tags -- removed, then every '_' and
+ * '-' removed) equals the form of one of llm_econ.run_tag_keys (default
+ * run_id), or is xrunid (the x_run_id of earlier versions): user:run_id,
+ * Run_ID, RunId and run-id all name the run.
+ */
+#define RUN_KEY_MAX 64
+#define RUN_KEYS_MAX 32
+
+static char run_keys_text[1024] = "\001";	/* the setting the forms below are of (never a real value) */
+static char run_keys[RUN_KEYS_MAX][RUN_KEY_MAX];
+static int	n_run_keys = 0;
+
+/* The form of key p[0..len) in out (RUN_KEY_MAX bytes); false when too long to be a run key. */
+static bool
+run_key_form(const char *p, int len, char *out)
+{
+	int			n = 0;
+
+	while (len > 0 && (*p == ' ' || *p == '\t'))
+		p++, len--;
+	while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+		len--;
+	if (len >= 5 && pg_strncasecmp(p, "user:", 5) == 0)
+		p += 5, len -= 5;
+	for (int i = 0; i < len; i++)
+	{
+		char		ch = p[i];
+
+		if (ch == '_' || ch == '-')
+			continue;
+		if (n >= RUN_KEY_MAX - 1)
+			return false;
+		out[n++] = (ch >= 'A' && ch <= 'Z') ? ch + ('a' - 'A') : ch;
+	}
+	out[n] = '\0';
+	return n > 0;
+}
+
+/* The forms of llm_econ.run_tag_keys, read again when the setting changes. */
+static void
+run_keys_refresh(void)
+{
+	const char *s = le_run_tag_keys ? le_run_tag_keys : "";
+
+	if (strcmp(s, run_keys_text) == 0)
+		return;
+	n_run_keys = 0;
+	while (*s && n_run_keys < RUN_KEYS_MAX)
+	{
+		const char *e = strchr(s, ',');
+		int			len = e ? (int) (e - s) : (int) strlen(s);
+
+		if (run_key_form(s, len, run_keys[n_run_keys]))
+			n_run_keys++;
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	s = le_run_tag_keys ? le_run_tag_keys : "";
+	if (strlen(s) < sizeof(run_keys_text))
+		strcpy(run_keys_text, s);
+	else
+		run_keys_text[0] = '\001';	/* too long to remember: read it each time */
+}
+
+/* Does key p[0..len) name the run (1: a key of the setting, 2: x_run_id; 0: no)?  run_keys_refresh first. */
+static int
+run_key_kind(const char *p, int len)
+{
+	char		form[RUN_KEY_MAX];
+
+	if (!run_key_form(p, len, form))
+		return 0;
+	for (int k = 0; k < n_run_keys; k++)
+		if (strcmp(form, run_keys[k]) == 0)
+			return 1;
+	return strcmp(form, "xrunid") == 0 ? 2 : 0;
+}
+
+/* A run tag's value trimmed (strings as they are, numbers as numeric_out writes them); NULL when empty, null or nested. */
+static char *
+run_value(const JsonbValue *v)
+{
+	const char *p;
+	int			len;
+
+	if (v->type == jbvString)
+	{
+		p = v->val.string.val;
+		len = v->val.string.len;
+	}
+	else if (v->type == jbvNumeric)
+	{
+		p = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v->val.numeric)));
+		len = strlen(p);
+	}
+	else if (v->type == jbvBool)
+	{
+		p = v->val.boolean ? "true" : "false";
+		len = strlen(p);
+	}
+	else
+		return NULL;
+	while (len > 0 && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++, len--;
+	while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t' || p[len - 1] == '\n' || p[len - 1] == '\r'))
+		len--;
+	return len > 0 ? pnstrdup(p, len) : NULL;
+}
+
+/*
+ * The run a line's Tags name: the first key (in jsonb's key order) of the
+ * setting with a value, else the x_run_id column (x_run, trimmed), else a key
+ * x_run_id's value; NULL when none (an empty value is no run).
+ */
+static char *
+tags_run(Jsonb *tags, const char *x_run)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken t;
+	int			kind = 0;
+	char	   *legacy = NULL;
+
+	run_keys_refresh();
+	if (tags != NULL)
+	{
+		it = JsonbIteratorInit(&tags->root);
+		while ((t = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		{
+			if (t == WJB_KEY)
+				kind = run_key_kind(v.val.string.val, v.val.string.len);
+			else if (t == WJB_VALUE && kind != 0)
+			{
+				char	   *r = run_value(&v);
+
+				if (r && kind == 1)
+					return r;
+				if (r && legacy == NULL)
+					legacy = r;
+			}
+		}
+	}
+	if (x_run)
+	{
+		JsonbValue	xv;
+
+		xv.type = jbvString;
+		xv.val.string.val = (char *) x_run;
+		xv.val.string.len = strlen(x_run);
+		x_run = run_value(&xv);
+		if (x_run)
+			return (char *) x_run;
+	}
+	return legacy;
+}
+
 /* A typed piece of the Tags identity: a type byte, the length in 4 little-endian bytes, the bytes. */
 static void
 tags_piece(StringInfo b, char type, const char *p, int len)
@@ -304,7 +463,7 @@ tags_piece(StringInfo b, char type, const char *p, int len)
 }
 
 /*
- * Tags without the run tags (the top-level keys run_id and x_run_id), as the
+ * Tags without the run tags (the top-level keys that name the run: run_key_kind), as the
  * sequence of their keys and values in jsonb's key order, each a typed piece
  * (tags_piece): strings as their bytes, numbers as numeric_out writes them,
  * true, false, null, and nested values as their JSON text.  Two objects give
@@ -325,13 +484,13 @@ tags_identity(Jsonb *tags, int *len)
 	if (tags == NULL)
 		return "";
 	initStringInfo(&b);
+	run_keys_refresh();
 	it = JsonbIteratorInit(&tags->root);
 	while ((t = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 	{
 		if (t == WJB_KEY)
 		{
-			skip = (v.val.string.len == 6 && memcmp(v.val.string.val, "run_id", 6) == 0) ||
-				(v.val.string.len == 8 && memcmp(v.val.string.val, "x_run_id", 8) == 0);
+			skip = run_key_kind(v.val.string.val, v.val.string.len) != 0;
 			if (!skip)
 				tags_piece(&b, 'k', v.val.string.val, v.val.string.len);
 		}
@@ -689,6 +848,16 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 	out_text(values, nulls, O_REGION, in, in->v[FC_REGION_ID] ? FC_REGION_ID : FC_REGION);
 	out_text(values, nulls, O_UNIT, in, FC_CONSUMED_UNIT);
 	out_text(values, nulls, O_CURRENCY, in, FC_BILLING_CURRENCY);
+	if (!nulls[O_CURRENCY])
+	{
+		/* currency codes in any case: usd is USD (ISO 4217 codes are upper case) */
+		char	   *cur = col_cstr(in, FC_BILLING_CURRENCY);
+
+		for (char *q = cur; *q; q++)
+			if (*q >= 'a' && *q <= 'z')
+				*q -= 'a' - 'A';
+		values[O_CURRENCY] = CStringGetTextDatum(cur);
+	}
 	out_text(values, nulls, O_RESOURCE_ID, in, in->v[FC_RESOURCE_ID] ? FC_RESOURCE_ID : FC_ALLOCATED_RESOURCE_ID);
 	out_text(values, nulls, O_ACCOUNT, in, FC_BILLING_ACCOUNT_ID);
 
@@ -699,11 +868,7 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 	nulls[O_TAGS] = (tags == NULL);
 	if (tags)
 		values[O_TAGS] = JsonbPGetDatum(tags);
-	run = jsonb_key_text(tags, "run_id", &is_str);
-	if (run == NULL)
-		run = col_cstr(in, FC_X_RUN_ID);
-	if (run == NULL)
-		run = jsonb_key_text(tags, "x_run_id", &is_str);
+	run = tags_run(tags, col_cstr(in, FC_X_RUN_ID));
 	nulls[O_RUN_ID] = (run == NULL);
 	if (run)
 		values[O_RUN_ID] = CStringGetTextDatum(run);
@@ -804,6 +969,22 @@ le_focus_header(FocusState *st, const char *what)
 	for (int t = 0; t < LE_TIME_COLS; t++)
 		st->times[t].len = -1;
 	st->prov.len = -1;
+	/*
+	 * Column names match whatever their case (lower-case billingcurrency is
+	 * BillingCurrency; the reader refuses two names that differ only in case):
+	 * a known column's name becomes its FOCUS spelling, so record keys it so.
+	 */
+	for (int c = 0; c < FC__COUNT; c++)
+	{
+		st->pos[c] = -1;
+		for (int i = 0; i < st->ncols; i++)
+			if (pg_strcasecmp(st->names[i], focus_col_names[c]) == 0)
+			{
+				st->pos[c] = i;
+				st->names[i] = (char *) focus_col_names[c];
+				break;
+			}
+	}
 	st->order = palloc(sizeof(int) * st->ncols);
 	for (int i = 0; i < st->ncols; i++)
 		st->order[i] = i;
@@ -820,16 +1001,6 @@ le_focus_header(FocusState *st, const char *what)
 			st->distinct_names = false;
 	}
 
-	for (int c = 0; c < FC__COUNT; c++)
-	{
-		st->pos[c] = -1;
-		for (int i = 0; i < st->ncols; i++)
-			if (strcmp(st->names[i], focus_col_names[c]) == 0)
-			{
-				st->pos[c] = i;
-				break;
-			}
-	}
 	/*
 	 * record keeps what the typed columns do not: the columns stored as they
 	 * are (text as written, numbers and times as values, Tags as JSON) are left

@@ -15,6 +15,9 @@ void		_PG_init(void);
 /* llm_econ.import_providers (llm_econ.h): set by the importers, transaction-local. */
 char	   *le_import_providers = NULL;
 
+/* llm_econ.run_tag_keys (llm_econ.h): the Tags keys that name a run, read by le_focus_type. */
+char	   *le_run_tag_keys = NULL;
+
 /* The core's long loops land here: statement_timeout, cancel and terminate stop them. */
 static void
 le_interrupt(void)
@@ -42,6 +45,11 @@ _PG_init(void)
 							   "Set by the importers for their transaction; empty otherwise.",
 							   &le_import_providers, "", PGC_USERSET,
 							   GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+	DefineCustomStringVariable("llm_econ.run_tag_keys",
+							   "The FOCUS Tags keys that name a run (comma-separated).",
+							   "A key names the run when, lower-cased and without \"_\", \"-\" and a leading \"user:\", "
+							   "it equals one of these treated the same way (user:run_id, Run_ID and RunId are run_id).",
+							   &le_run_tag_keys, "run_id", PGC_USERSET, 0, NULL, NULL, NULL);
 #if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("llm_econ");
 #else

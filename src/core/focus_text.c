@@ -26,7 +26,7 @@ days_from_civil(int y, int m, int d)
 
 /*
  * Shape of an ISO 8601 date-time as FOCUS writes it: YYYY-MM-DD, optionally
- * followed by [T ]HH:MM[:SS[.fff]] and then optionally Z or +-HH[:MM].
+ * followed by [T ]HH:MM[:SS[.fff]] and then optionally Z, " UTC" (BigQuery) or +-HH[:MM].
  * Returns 0 when malformed, 1 without an offset, 2 with one.
  */
 int
@@ -69,6 +69,8 @@ le_timestamp_shape(const char *s)
 		return 1;
 	if (*p == 'Z' && p[1] == '\0')
 		return 2;
+	if (strcmp(p, " UTC") == 0)	/* BigQuery's exports: "2025-02-06 08:00:00 UTC" */
+		return 2;
 	if (*p != '+' && *p != '-')
 		return 0;
 	p++;
@@ -84,9 +86,9 @@ le_timestamp_shape(const char *s)
 
 /*
  * The common shapes of a FOCUS time read without PostgreSQL's general date
- * parser: YYYY-MM-DD[{T| }HH:MM[:SS[.f{1,6}]]][Z], every field in its range
+ * parser: YYYY-MM-DD[{T| }HH:MM[:SS[.f{1,6}]]][Z| UTC], every field in its range
  * (years 1-9999, real days of the month, 00:00:00-23:59:59).  The result is
- * what timestamp_in (no offset: the UTC instant) or timestamptz_in (Z) give
+ * what timestamp_in (no offset: the UTC instant) or timestamptz_in (Z, UTC) give
  * for it; false for anything else (offsets, leap seconds, 24:00, more
  * fractional digits, a bad field), which the general parser then reads or
  * names in its error.
@@ -138,6 +140,8 @@ le_iso_time_us(const char *s, int64_t *out)
 		}
 		if (*p == 'Z')
 			p++;
+		else if (strcmp(p, " UTC") == 0)
+			p += 4;
 		if (*p != '\0' || h > 23 || mi > 59 || sec > 59)
 			return false;
 	}

@@ -198,8 +198,8 @@ COMMENT ON COLUMN llm_econ.spend.gpu_hours IS 'ConsumedQuantity (in hours) x GPU
 COMMENT ON COLUMN llm_econ.spend.billed_cost IS 'FOCUS BilledCost (cash), exact';
 COMMENT ON COLUMN llm_econ.spend.effective_cost IS 'FOCUS EffectiveCost (amortised), exact';
 COMMENT ON COLUMN llm_econ.spend.list_cost IS 'FOCUS ListCost';
-COMMENT ON COLUMN llm_econ.spend.billing_currency IS 'FOCUS BillingCurrency (ISO 4217); views convert with fx_rate, NULL counts as USD';
-COMMENT ON COLUMN llm_econ.spend.run_id IS 'the run: the Tags key run_id, or the x_run_id column';
+COMMENT ON COLUMN llm_econ.spend.billing_currency IS 'FOCUS BillingCurrency (ISO 4217, stored upper case); views convert with fx_rate, NULL counts as USD';
+COMMENT ON COLUMN llm_econ.spend.run_id IS 'the run: the Tags key that names it (run_id in any case, with or without _ and -, AWS user:run_id, or a key of setting llm_econ.run_tag_keys), else the x_run_id column; trimmed, NULL when empty';
 COMMENT ON COLUMN llm_econ.spend.resource_id IS 'FOCUS ResourceId';
 COMMENT ON COLUMN llm_econ.spend.tags IS 'FOCUS Tags (JSON object)';
 COMMENT ON COLUMN llm_econ.spend.record IS 'the columns of the original line that no typed column holds and that have a value: header name -> text as written; empty fields and the word NULL are left out (->> reads NULL for them), and so are the typed FOCUS columns (costs, quantity and unit, periods, service, charge category and description, pricing category, currency, billing account, Tags, RegionId, ResourceId)';
@@ -255,19 +255,19 @@ GRANT SELECT ON llm_econ.fx_rate TO PUBLIC;
 CREATE FUNCTION llm_econ._usd_per_unit(currency text, at timestamptz) RETURNS numeric
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
-  SELECT CASE WHEN $1 IS NULL OR $1 OPERATOR(pg_catalog.=) 'USD' THEN 1::numeric
+  SELECT CASE WHEN $1 IS NULL OR pg_catalog.upper($1) OPERATOR(pg_catalog.=) 'USD' THEN 1::numeric
               ELSE (SELECT f.usd_per_unit FROM llm_econ.fx_rate f
-                     WHERE f.currency OPERATOR(pg_catalog.=) $1 AND f.valid_from OPERATOR(pg_catalog.<=) $2
+                     WHERE f.currency OPERATOR(pg_catalog.=) pg_catalog.upper($1) AND f.valid_from OPERATOR(pg_catalog.<=) $2
                      ORDER BY f.valid_from DESC LIMIT 1) END;
 END;
 COMMENT ON FUNCTION llm_econ._usd_per_unit(text, timestamptz) IS
-  'internal: USD per unit of currency at an instant (1 for USD or no currency, else the fx_rate in effect; NULL when no rate is known)';
+  'internal: USD per unit of currency at an instant, the code in any case (1 for USD or no currency, else the fx_rate in effect; NULL when no rate is known)';
 
 -- FOCUS lines typed in C: periods (UTC when no offset is written, date-only included), the provider
 -- key (AWS -> aws, Microsoft -> azure, ...), pricing, the GPU machine (SkuPriceDetails' InstanceType,
 -- else a word of ChargeDescription that is a machine-type alias: AWS writes "... per On Demand Linux
 -- p5.48xlarge Instance Hour"), GPUs per machine (SkuPriceDetails' GpuCount, a whole number, else the
--- alias's), GPU-hours, amounts, the run (Tags run_id, x_run_id column, Tags x_run_id), and the charge
+-- alias's), GPU-hours, amounts, the run (the Tags key of llm_econ.run_tag_keys, x_run_id column, Tags x_run_id), and the charge
 -- identity (row_hash).  The first bad line is an error naming the line and the column.
 CREATE TYPE llm_econ._focus_line AS (
     line int4, record jsonb, charge_period_start timestamptz, charge_period_end timestamptz,
@@ -305,7 +305,7 @@ COMMENT ON COLUMN llm_econ._focus_line.billed_cost IS 'BilledCost';
 COMMENT ON COLUMN llm_econ._focus_line.effective_cost IS 'EffectiveCost';
 COMMENT ON COLUMN llm_econ._focus_line.list_cost IS 'ListCost';
 COMMENT ON COLUMN llm_econ._focus_line.billing_currency IS 'BillingCurrency';
-COMMENT ON COLUMN llm_econ._focus_line.run_id IS 'the run: Tags run_id, x_run_id column, Tags x_run_id';
+COMMENT ON COLUMN llm_econ._focus_line.run_id IS 'the run: the Tags key of setting llm_econ.run_tag_keys (case, _, - and a leading user: ignored), x_run_id column, Tags x_run_id; trimmed, NULL when empty';
 COMMENT ON COLUMN llm_econ._focus_line.resource_id IS 'ResourceId, else AllocatedResourceId';
 COMMENT ON COLUMN llm_econ._focus_line.tags IS 'Tags as a JSON object';
 COMMENT ON COLUMN llm_econ._focus_line.billing_account_id IS 'BillingAccountId';
