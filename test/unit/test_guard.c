@@ -101,7 +101,10 @@ header(const char *text, int unique, int *col, int *other)
 
 	le_csv_init(&r, text, strlen(text), galloc, NULL);
 	if (le_csv_next(&r) != LE_CSV_RECORD)
+	{
+		le_csv_free(&r);		/* the reader stopped (a limit): nothing to check, but its memory to free */
 		return LE_CSV_HDR_OOM;
+	}
 	p = le_csv_check_header(&r, unique, col, other);
 	le_csv_free(&r);
 	return p;
