@@ -58,10 +58,11 @@ SELECT training_flops(run_spec(8e9, 15e12, 1024, 'H100'), attention_flops => tru
 --   sequence parallel, flash:     34·sbh/t + 4·a·s·b/t (fp32 softmax statistics) = 106,954,752 + 98,304
 --   tensor parallel only, flash:  sbh(10 + 24/t) + 4·a·s·b/t = 327,155,712 + 98,304
 --   full recompute, SP:           2·sbh/t + the recomputed layer; without SP 2·sbh + the layer
+-- (n_params 1.8e9: what one layer of this shape holds, 12·h²; a spec's counts must match its shape)
 SELECT sp, attention, recompute, (m).activation_bytes
   FROM (VALUES (false, 'eager', 'none'), (true, 'eager', 'none'), (true, 'flash', 'none'), (false, 'flash', 'none'),
                (true, 'eager', 'full'), (false, 'eager', 'full')) AS t(sp, attention, recompute),
-       LATERAL memory_per_gpu(run_spec(175e9, 300e9, 8, 'A100-80GB', n_layers => 1, d_model => 12288, n_heads => 96,
+       LATERAL memory_per_gpu(run_spec(1.8e9, 300e9, 8, 'A100-80GB', n_layers => 1, d_model => 12288, n_heads => 96,
                                        seq_len => 2048, tp => 8, sequence_parallel => sp, attention => attention,
                                        recompute => recompute)) AS m
  ORDER BY sp, attention, recompute;
@@ -73,16 +74,17 @@ SELECT round(((m).activation_bytes / 1e9)::numeric, 1) AS activation_gb
                                seq_len => 2048, tp => 8, sequence_parallel => false)) AS m;
 -- GQA keeps K and V at n_kv_heads/n_heads; SwiGLU keeps 6·f/h instead of GELU's 4·f/h; context
 -- parallelism halves the sequence per GPU; fp8 keeps GEMM inputs in one byte.  Llama-3-8B's layer
--- (h 4096, a 32, kv 8, f 14336, s 8192), one micro-batch, bytes per layer:
+-- (h 4096, a 32, kv 8, f 14336, s 8192), one micro-batch, bytes per layer (n_params 2e8: about one
+-- layer's 176M-218M parameters, as the shape check asks):
 SELECT label, (m).activation_bytes
   FROM (VALUES
-    ('1 MHA, GELU 4h',        run_spec(8e9, 1e12, 8, 'H100', n_layers => 1, d_model => 4096, n_heads => 32, seq_len => 8192)),
-    ('2 GQA kv 8, GELU 4h',   run_spec(8e9, 1e12, 8, 'H100', n_layers => 1, d_model => 4096, n_heads => 32, seq_len => 8192, n_kv_heads => 8)),
-    ('3 GQA, SwiGLU 14336',   run_spec(8e9, 1e12, 8, 'H100', n_layers => 1, d_model => 4096, n_heads => 32, seq_len => 8192, n_kv_heads => 8,
+    ('1 MHA, GELU 4h',        run_spec(2e8, 1e12, 8, 'H100', n_layers => 1, d_model => 4096, n_heads => 32, seq_len => 8192)),
+    ('2 GQA kv 8, GELU 4h',   run_spec(2e8, 1e12, 8, 'H100', n_layers => 1, d_model => 4096, n_heads => 32, seq_len => 8192, n_kv_heads => 8)),
+    ('3 GQA, SwiGLU 14336',   run_spec(2e8, 1e12, 8, 'H100', n_layers => 1, d_model => 4096, n_heads => 32, seq_len => 8192, n_kv_heads => 8,
                                        ffn_hidden => 14336, ffn_act => 'swiglu')),
-    ('4 same, cp 2',          run_spec(8e9, 1e12, 8, 'H100', n_layers => 1, d_model => 4096, n_heads => 32, seq_len => 8192, n_kv_heads => 8,
+    ('4 same, cp 2',          run_spec(2e8, 1e12, 8, 'H100', n_layers => 1, d_model => 4096, n_heads => 32, seq_len => 8192, n_kv_heads => 8,
                                        ffn_hidden => 14336, ffn_act => 'swiglu', cp => 2)),
-    ('5 same, fp8',           run_spec(8e9, 1e12, 8, 'H100', n_layers => 1, d_model => 4096, n_heads => 32, seq_len => 8192, n_kv_heads => 8,
+    ('5 same, fp8',           run_spec(2e8, 1e12, 8, 'H100', n_layers => 1, d_model => 4096, n_heads => 32, seq_len => 8192, n_kv_heads => 8,
                                        ffn_hidden => 14336, ffn_act => 'swiglu', dtype => 'fp8'))
   ) AS t(label, s), LATERAL memory_per_gpu(s) AS m
  ORDER BY label;
@@ -144,17 +146,18 @@ SELECT round(((m).weights_bytes / 1e9)::numeric, 2) AS weights_gb, round(((m).gr
 -- As one 671B dense model its states alone would not fit (issue 14: 0.2.0 called the layout impossible).
 SELECT fits_hbm(run_spec(671e9, 14.8e12, 2048, 'H800', pp => 16, zero_stage => 1, n_layers => 61)) AS dense_671b_fits;
 -- Its traffic: four all-to-alls per MoE layer and micro-batch (dispatch + combine, forward + backward),
--- b·s·h·top_k bytes each, (ep−1)/ep of it sent; EP64 spans 8 nodes, so it is on the network.
+-- b·s·h·top_k bytes each, (ep−1)/ep of it sent; EP64 spans 8 nodes, so it is on the network.  (The
+-- published expert size, ffn_hidden 2048 SwiGLU, is given: without it the shape would hold 6.4T.)
 SELECT parallelism, collective, link, round((bytes / 1e9)::numeric, 1) AS gb_per_step
   FROM comm_breakdown(run_spec(671e9, 14.8e12, 2048, 'H800', n_active_params => 37e9, n_experts => 256, top_k => 8, ep => 64,
                                pp => 16, zero_stage => 1, n_layers => 61, d_model => 7168, n_heads => 128, seq_len => 4096,
-                               global_batch => 15360, dtype => 'fp8'))
+                               ffn_hidden => 2048, ffn_act => 'swiglu', global_batch => 15360, dtype => 'fp8'))
  ORDER BY parallelism, collective;
 -- ... the formula: 4 all-to-alls x 4 layers (stage 1) x 120 micro-batches x 63/64 x b·s·h·top_k x 2 bytes.
 SELECT bytes = 4 * 4 * 120 * (63.0 / 64) * 4096 * 7168 * 8 * 2 AS all_to_all_as_formula
   FROM comm_breakdown(run_spec(671e9, 14.8e12, 2048, 'H800', n_active_params => 37e9, n_experts => 256, top_k => 8, ep => 64,
                                pp => 16, zero_stage => 1, n_layers => 61, d_model => 7168, n_heads => 128, seq_len => 4096,
-                               global_batch => 15360, dtype => 'fp8'))
+                               ffn_hidden => 2048, ffn_act => 'swiglu', global_batch => 15360, dtype => 'fp8'))
  WHERE parallelism = 'ep';
 -- Context parallelism passes K/V chunks round the ring: 3(cp−1) chunks per layer and micro-batch,
 -- each 2·(s/cp)·b·h·(kv/a)·2 bytes: cp 2 -> 3 x 1 x 32 layers x 2 x 65536·4096·2 x 8/32 = 25,769,803,776.

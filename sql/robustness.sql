@@ -25,14 +25,14 @@ CREATE TEMP TABLE rb_good (target text, arg text, typ regtype, expr text NOT NUL
                            UNIQUE NULLS NOT DISTINCT (target, arg, typ));
 INSERT INTO rb_good VALUES
   -- run_spec's constructor
-  (NULL, 'n_params', 'float8', '7e9'), (NULL, 'n_tokens', 'float8', '1.4e12'), (NULL, 'n_gpus', 'int4', '64'),
+  (NULL, 'n_params', 'float8', '36e9'), (NULL, 'n_tokens', 'float8', '1.4e12'), (NULL, 'n_gpus', 'int4', '64'),
   ('run_spec', 'sku', 'text', '''H100'''), (NULL, 'mfu', 'float8', '0.45'), (NULL, 'dtype', 'text', '''bf16'''),
   (NULL, 'n_layers', 'int4', '32'), (NULL, 'd_model', 'int4', '4096'), (NULL, 'n_heads', 'int4', '32'),
   (NULL, 'seq_len', 'int4', '2048'), (NULL, 'micro_batch', 'int4', '1'), (NULL, 'global_batch', 'int4', '512'),
   (NULL, 'tp', 'int4', '2'), (NULL, 'pp', 'int4', '2'), (NULL, 'zero_stage', 'int4', '1'),
   (NULL, 'recompute', 'text', '''selective'''), (NULL, 'optimizer', 'text', '''adamw'''),
   (NULL, 'gpus_per_node', 'int4', '8'), (NULL, 'inter_node_gbit_per_s', 'float8', '400'),
-  (NULL, 'n_active_params', 'float8', '3e9'), (NULL, 'n_experts', 'int4', '8'), (NULL, 'top_k', 'int4', '2'),
+  (NULL, 'n_active_params', 'float8', '10e9'), (NULL, 'n_experts', 'int4', '8'), (NULL, 'top_k', 'int4', '2'),
   (NULL, 'ep', 'int4', '2'), (NULL, 'cp', 'int4', '1'), (NULL, 'vpp', 'int4', '2'), (NULL, 'n_kv_heads', 'int4', '8'),
   (NULL, 'ffn_hidden', 'int4', '11008'), (NULL, 'ffn_act', 'text', '''swiglu'''), (NULL, 'vocab_size', 'int4', '32000'),
   (NULL, 'sequence_parallel', 'boolean', 'true'), (NULL, 'attention', 'text', '''flash'''),
@@ -159,10 +159,10 @@ CREATE TEMP TABLE rb_spec_field AS
   SELECT a.attnum, a.attname::text AS field, a.atttypid::regtype AS typ,
          format('%s::%s', quote_nullable(j.value), a.atttypid::regtype) AS good
     FROM pg_attribute a
-    JOIN json_each_text(to_json(run_spec(7e9, 1.4e12, 64, 'H100', mfu => 0.45, n_layers => 32, d_model => 4096,
+    JOIN json_each_text(to_json(run_spec(36e9, 1.4e12, 64, 'H100', mfu => 0.45, n_layers => 32, d_model => 4096,
                                          n_heads => 32, seq_len => 2048, global_batch => 512, tp => 2, pp => 2,
                                          zero_stage => 1, recompute => 'selective', gpus_per_node => 8,
-                                         n_active_params => 3e9, n_experts => 8, top_k => 2, ep => 2, vpp => 2,
+                                         n_active_params => 10e9, n_experts => 8, top_k => 2, ep => 2, vpp => 2,
                                          n_kv_heads => 8, ffn_hidden => 11008, ffn_act => 'swiglu', vocab_size => 32000,
                                          grad_dtype => 'fp32'))) AS j
       ON j.key = a.attname::text

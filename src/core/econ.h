@@ -180,6 +180,19 @@ extern int	le_shape_known(const le_spec *s);
 extern double le_num_or(const le_spec *s, le_field f, double dflt);
 extern double le_active_params(const le_spec *s);
 extern double le_expert_params(const le_spec *s);
+extern int	le_shape_params(const le_spec *s, double *total, double *active);
+
+/*
+ * Consistency of a spec's parameter counts with its shape (API.md, "Plans use
+ * the network the instance has"): n_params (and n_active_params) within
+ * [0.5, 1.5] times what the shape holds, so that 6·N per token and the step
+ * time from the shape describe one model and predicted MFU stays at most 1.
+ */
+#define LE_SHAPE_PARAMS_LO 0.5
+#define LE_SHAPE_PARAMS_HI 1.5
+
+/* Largest vocab_size: one bound for run_spec (validate.c) and the step model (step.c). */
+#define LE_VOCAB_MAX 100000000
 extern double le_stage_layers(const le_spec *s);
 extern double le_layers_on_stage(const le_spec *s, int i);
 extern double le_stage_share(const le_spec *s);

@@ -209,6 +209,56 @@ le_expert_params(const le_spec *s)
 }
 
 /*
+ * Parameters the shape holds, as the step model's GEMMs (step.c) and the
+ * memory model's embedding (memory.c) count them: per layer the QKV
+ * projection (h + 2·h_kv)·h with h_kv = n_kv_heads·h/n_heads (grouped-query
+ * attention, Ainslie et al. 2023), the attention output h·h (Vaswani et al.
+ * 2017; Narayanan et al. 2021 §5.1 counts 12·l·h² for the GELU transformer),
+ * the FFN fmats·h·f (fmats 2 for GELU, 3 for SwiGLU, Shazeer 2020; f =
+ * ffn_hidden, else 4h), times n_experts plus a router n_experts·h for a
+ * mixture of experts (top_k of them active per token; Fedus et al. 2021);
+ * plus the input embedding and the untied output layer, V·h each, when
+ * vocab_size is known.  Biases and norms (O(L·h)) are left out.  Returns 0
+ * (and leaves the counts alone) unless n_layers, d_model and n_heads are given.
+ */
+int
+le_shape_params(const le_spec *s, double *total, double *active)
+{
+	le_fieldset need = LE_BIT(LE_F_N_LAYERS) | LE_BIT(LE_F_D_MODEL) | LE_BIT(LE_F_N_HEADS);
+	double		L,
+				h,
+				hkv,
+				f,
+				fmats,
+				attn,
+				ffn,
+				e,
+				k,
+				emb;
+
+	if ((s->present & need) != need)
+		return 0;
+	L = s->num[LE_F_N_LAYERS];
+	h = s->num[LE_F_D_MODEL];
+	hkv = le_num_or(s, LE_F_N_KV_HEADS, s->num[LE_F_N_HEADS]) * h / s->num[LE_F_N_HEADS];
+	f = le_num_or(s, LE_F_FFN_HIDDEN, 4.0 * h);
+	fmats = le_num_or(s, LE_F_FFN_ACT, LE_ACT_GELU) == LE_ACT_SWIGLU ? 3.0 : 2.0;
+	attn = (h + 2.0 * hkv) * h + h * h;
+	ffn = fmats * h * f;
+	e = le_num_or(s, LE_F_N_EXPERTS, 0);
+	k = e > 0 ? le_num_or(s, LE_F_TOP_K, e) : 0;
+	emb = (s->present & LE_BIT(LE_F_VOCAB_SIZE)) ? 2.0 * s->num[LE_F_VOCAB_SIZE] * h : 0;
+	if (e > 0)
+	{
+		*total = L * (attn + e * ffn + e * h) + emb;
+		*active = L * (attn + k * ffn + e * h) + emb;
+	}
+	else
+		*total = *active = L * (attn + ffn) + emb;
+	return 1;
+}
+
+/*
  * Layers on the heaviest pipeline stage: ⌈L/pp⌉ (stages hold ⌈L/pp⌉ or
  * ⌊L/pp⌋ layers, e.g. Llama 3 405B's 126 layers on 16 stages; Llama 3
  * report §3.3.2).  NaN when n_layers is unknown.

@@ -192,7 +192,7 @@ le_step_check(const le_step_in *in, le_error *err)
 	}
 	TRY(check_int("ffn_hidden", in->ffn_hidden, 0, LE_STEP_MAX_DIM, err));
 	TRY(check_int("swiglu", in->swiglu, 0, 1, err));
-	TRY(check_int("vocab_size", in->vocab_size, 0, 100000000, err));
+	TRY(check_int("vocab_size", in->vocab_size, 0, LE_VOCAB_MAX, err));
 	TRY(check_int("n_experts", in->n_experts, 0, LE_STEP_MAX_EXPERTS, err));
 	if (in->n_experts > 0)
 		TRY(check_int("top_k", in->top_k, 1, in->n_experts, err));

@@ -49,7 +49,7 @@ static const range ranges[LE_F__COUNT] = {
 	[LE_F_VPP] = {1, 0, 1e5, 0},
 	[LE_F_N_KV_HEADS] = {1, 0, 1e6, 0},
 	[LE_F_FFN_HIDDEN] = {1, 0, 1e8, 0},
-	[LE_F_VOCAB_SIZE] = {1, 0, 1e9, 0},
+	[LE_F_VOCAB_SIZE] = {1, 0, LE_VOCAB_MAX, 0},
 	[LE_F_HBM_BW] = {0, 1, 1e15, 0},
 };
 
@@ -290,6 +290,42 @@ check_modern(const le_spec *s, double dp, le_error *err)
 }
 
 /*
+ * n_params, and n_active_params when given, against what the shape holds
+ * (le_shape_params): within [LE_SHAPE_PARAMS_LO, LE_SHAPE_PARAMS_HI] times
+ * it (API.md, "Plans use the network the instance has").  Predicted MFU is
+ * 6·N_active per token over the step time the shape gives; a count far from
+ * the shape's made it exceed 1.  Only when the shape is given.
+ */
+static le_status
+check_shape_params(const le_spec *s, le_error *err)
+{
+	double		total,
+				active;
+	char		d[256];
+
+	if (!le_shape_params(s, &total, &active))
+		return LE_OK;
+	if (!(s->num[LE_F_N_PARAMS] >= LE_SHAPE_PARAMS_LO * total &&
+		  s->num[LE_F_N_PARAMS] <= LE_SHAPE_PARAMS_HI * total))
+	{
+		snprintf(d, sizeof(d), "Got n_params=%.6g; n_layers, d_model, n_heads, n_kv_heads, ffn_hidden, ffn_act, n_experts and vocab_size hold %.6g (ratio %.3g).",
+				 s->num[LE_F_N_PARAMS], total, s->num[LE_F_N_PARAMS] / total);
+		return le_set_error(err, LE_ERR_VALUE, d, "n_params %.6g must be within %g to %g times the %.6g parameters of the shape",
+							s->num[LE_F_N_PARAMS], LE_SHAPE_PARAMS_LO, LE_SHAPE_PARAMS_HI, total);
+	}
+	if (HAS(s, LE_F_N_ACTIVE_PARAMS) &&
+		!(s->num[LE_F_N_ACTIVE_PARAMS] >= LE_SHAPE_PARAMS_LO * active &&
+		  s->num[LE_F_N_ACTIVE_PARAMS] <= LE_SHAPE_PARAMS_HI * active))
+	{
+		snprintf(d, sizeof(d), "Got n_active_params=%.6g; the shape with top_k of n_experts experts active holds %.6g (ratio %.3g).",
+				 s->num[LE_F_N_ACTIVE_PARAMS], active, s->num[LE_F_N_ACTIVE_PARAMS] / active);
+		return le_set_error(err, LE_ERR_VALUE, d, "n_active_params %.6g must be within %g to %g times the %.6g active parameters of the shape",
+							s->num[LE_F_N_ACTIVE_PARAMS], LE_SHAPE_PARAMS_LO, LE_SHAPE_PARAMS_HI, active);
+	}
+	return LE_OK;
+}
+
+/*
  * Cross-field rules of a whole spec (fields must already be in range):
  * tp*pp*cp divides n_gpus (dp = n_gpus/(tp*pp*cp), Narayanan et al. 2021
  * §2.3, Megatron-LM's rank grid with context parallelism);
@@ -298,7 +334,7 @@ check_modern(const le_spec *s, double dp, le_error *err)
  * tp divides n_heads (Megatron-LM splits whole heads across tensor ranks,
  * Shoeybi et al. 2019 §3); pp does not exceed n_layers (stages hold
  * ⌈L/pp⌉ or ⌊L/pp⌋ whole layers; an uneven split is allowed since 0.3.0,
- * as Llama 3 405B ran 126 layers on 16 stages); then check_modern.
+ * as Llama 3 405B ran 126 layers on 16 stages); then check_modern and check_shape_params.
  */
 le_status
 le_check_relations(const le_spec *s, le_error *err)
@@ -347,7 +383,9 @@ le_check_relations(const le_spec *s, le_error *err)
 		snprintf(d, sizeof(d), "Got n_layers=%.0f, pp=%.0f; every pipeline stage holds at least one layer.", s->num[LE_F_N_LAYERS], pp);
 		return le_set_error(err, LE_ERR_VALUE, d, "pp must be in [1, n_layers]");
 	}
-	return check_modern(s, g / mp, err);
+	if (check_modern(s, g / mp, err) != LE_OK)
+		return err->status;
+	return check_shape_params(s, err);
 }
 
 /* A whole spec, as run_spec builds it: every field in range, then every cross-field rule. */

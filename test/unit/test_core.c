@@ -292,7 +292,13 @@ layer_bytes(le_spec *s)
 	le_memory	m;
 	le_error	e;
 
+	double		total,
+				active;
+
 	le_spec_set_num(s, LE_F_N_LAYERS, 1);
+	/* n_params as one layer holds (activations do not depend on it; the spec must be consistent) */
+	if (le_shape_params(s, &total, &active))
+		le_spec_set_num(s, LE_F_N_PARAMS, total);
 	if (le_memory_per_gpu(s, &m, &e) != LE_OK)
 	{
 		printf("memory failed: %s\n", e.message);

@@ -2,6 +2,8 @@
 #include "unit.h"
 #include "core/step.h"
 
+#include <stdint.h>
+
 /* K2 of the validation table (Korthikanti 2022: 175B on 64 A100s) as a spec, as run_spec(...) would freeze it. */
 static le_spec
 k2_spec(void)
@@ -115,6 +117,171 @@ test_layout_spec(void)
 	CHECK(le_layout_fits(&model, &layout, &hw) == 0, "175B on 8 H100 does not fit");
 }
 
+/* xorshift64 (Marsaglia 2003): the property test's draws, the same on every platform. */
+static uint64_t prop_state;
+
+static double
+prop_u01(void)
+{
+	prop_state ^= prop_state << 13;
+	prop_state ^= prop_state >> 7;
+	prop_state ^= prop_state << 17;
+	return (double) (prop_state >> 11) / 9007199254740992.0;	/* [0, 1) */
+}
+
+static int
+prop_int(int lo, int hi)			/* [lo, hi] */
+{
+	return lo + (int) (prop_u01() * (hi - lo + 1));
+}
+
+/*
+ * Property (issue 34): a random shape whose n_params (and n_active_params)
+ * lie anywhere in the consistency band of what the shape holds is accepted,
+ * and its predicted MFU is in (0, 1]; at that efficiency the wall time
+ * (le_train_seconds, C / (G · MFU · P)) falls as GPUs are added; a count
+ * outside the band is refused.  Seeded, so a failure reproduces.
+ */
+static void
+test_mfu_property(void)
+{
+	int			n_ok = 0,
+				bad_mfu = 0,
+				bad_time = 0,
+				refused = 0,
+				not_refused = 0;
+	double		max_mfu = 0;
+	char		first[512] = "";
+
+	prop_state = 0x34c0ffee12345ULL;
+	for (int it = 0; it < 400; it++)
+	{
+		int			hd = prop_int(0, 1) ? 128 : 64,
+					a = 1 << prop_int(0, 7),
+					h = a * hd,
+					L = prop_int(1, 96),
+					kv = a >> prop_int(0, 7),
+					tp = 1 << prop_int(0, 3),
+					pp = 1 << prop_int(0, 2),
+					dp = 1 << prop_int(0, 4),
+					mb = prop_int(1, 16),
+					moe = prop_u01() < 0.25,
+					ampere = prop_u01() < 0.5;
+		static const char *const rc[] = {"none", "selective", "full"};
+		double		total,
+					active,
+					n;
+		le_spec		s,
+					s2;
+		le_step_out out;
+		le_error	e;
+		double		run,
+					t1,
+					t2;
+
+		if (kv < 1)
+			kv = 1;
+		while (tp > a || a % tp != 0 || h / tp < 1)
+			tp /= 2;
+		while (pp > L)
+			pp /= 2;
+		s = unit_spec(1e9, 1e12, tp * pp * dp, 8, ampere ? 312 : 989, 0.4, 700);
+		le_spec_set_num(&s, LE_F_HBM_BW, ampere ? 2.039e12 : 3.35e12);
+		le_spec_set_text(&s, LE_F_GPU_GEN, ampere ? "ampere" : "hopper", ampere ? 6 : 6);
+		le_spec_set_num(&s, LE_F_INTRA_BW, ampere ? 300e9 : 450e9);
+		le_spec_set_num(&s, LE_F_INTER_BW, ampere ? 25e9 : 50e9);
+		le_spec_set_num(&s, LE_F_N_LAYERS, L);
+		le_spec_set_num(&s, LE_F_D_MODEL, h);
+		le_spec_set_num(&s, LE_F_N_HEADS, a);
+		if (kv < a)
+			le_spec_set_num(&s, LE_F_N_KV_HEADS, kv);
+		le_spec_set_num(&s, LE_F_SEQ_LEN, 512 << prop_int(0, 4));
+		le_spec_set_num(&s, LE_F_GLOBAL_BATCH, (double) dp * mb * 2);	/* also whole with dp doubled */
+		le_spec_set_num(&s, LE_F_TP, tp);
+		le_spec_set_num(&s, LE_F_PP, pp);
+		le_spec_set_num(&s, LE_F_ZERO_STAGE, pp == 1 ? prop_int(0, 3) : prop_int(0, 1));
+		{
+			const char *r = rc[prop_int(0, 2)];
+
+			le_spec_set_text(&s, LE_F_RECOMPUTE, r, strlen(r));
+		}
+		if (prop_u01() < 0.5)
+			le_spec_set_text(&s, LE_F_ATTENTION, "eager", 5);
+		if (prop_u01() < 0.5)
+		{
+			le_spec_set_text(&s, LE_F_FFN_ACT, "swiglu", 6);
+			le_spec_set_num(&s, LE_F_FFN_HIDDEN, 64 * ceil(h * (1.0 + 3.0 * prop_u01()) / 64));
+		}
+		else if (prop_u01() < 0.5)
+			le_spec_set_num(&s, LE_F_FFN_HIDDEN, 64 * ceil(h * (1.0 + 5.0 * prop_u01()) / 64));
+		if (prop_u01() < 0.5)
+			le_spec_set_num(&s, LE_F_VOCAB_SIZE, prop_int(1000, 256000));
+		if (moe)
+		{
+			int			ne = 8 << prop_int(0, 3),
+						k = 1 << prop_int(0, 2);
+
+			le_spec_set_num(&s, LE_F_N_EXPERTS, ne);
+			le_spec_set_num(&s, LE_F_TOP_K, k);
+		}
+		if (!le_shape_params(&s, &total, &active))
+		{
+			CHECK(0, "shape params known for a full shape");
+			continue;
+		}
+		n = total * (LE_SHAPE_PARAMS_LO + (LE_SHAPE_PARAMS_HI - LE_SHAPE_PARAMS_LO) * prop_u01());
+		le_spec_set_num(&s, LE_F_N_PARAMS, n);
+		if (moe)
+		{
+			/* n_active_params in its own band and below n_params (check_modern) */
+			double		hi = fmin(LE_SHAPE_PARAMS_HI * active, 0.999 * n);
+
+			if (hi <= LE_SHAPE_PARAMS_LO * active)
+				continue;
+			le_spec_set_num(&s, LE_F_N_ACTIVE_PARAMS, LE_SHAPE_PARAMS_LO * active + (hi - LE_SHAPE_PARAMS_LO * active) * prop_u01());
+		}
+		if (le_predict(&s, 1, &out, &run, &e) != LE_OK)
+		{
+			/* every spec drawn is valid; a refusal is a failure of the property */
+			bad_mfu++;
+			if (!first[0])
+				snprintf(first, sizeof(first), "it %d refused: %.400s", it, e.message);
+			continue;
+		}
+		n_ok++;
+		if (out.mfu > max_mfu)
+			max_mfu = out.mfu;
+		if (!(out.mfu > 0 && out.mfu <= 1))
+		{
+			bad_mfu++;
+			if (!first[0])
+				snprintf(first, sizeof(first), "it %d: mfu %.4g (L %d h %d a %d kv %d tp %d pp %d dp %d, n %.4g of shape %.4g)",
+						 it, out.mfu, L, h, a, kv, tp, pp, dp, n, total);
+		}
+		/* at fixed efficiency (the predicted MFU), twice the GPUs take less time */
+		le_spec_set_num(&s, LE_F_MFU, fmin(1, out.mfu));
+		s2 = s;
+		le_spec_set_num(&s2, LE_F_N_GPUS, 2.0 * tp * pp * dp);
+		if (le_train_seconds(&s, &t1, &e) != LE_OK || le_train_seconds(&s2, &t2, &e) != LE_OK || !(t2 < t1))
+			bad_time++;
+		/* just outside the band: refused with both counts named (n_active_params for a mixture of experts) */
+		if (moe)
+			le_spec_set_num(&s, LE_F_N_ACTIVE_PARAMS, 0.48 * active);
+		else
+			le_spec_set_num(&s, LE_F_N_PARAMS, (prop_int(0, 1) ? 1.52 : 0.48) * total);
+		if (le_check_relations(&s, &e) != LE_OK)
+			refused += e.status == LE_ERR_VALUE && strstr(e.message, moe ? "n_active_params" : "n_params") != NULL &&
+				strstr(e.message, "parameters of the shape") != NULL;
+		else
+			not_refused++;
+	}
+	printf("MFU property: %d random shapes predicted, max MFU %.3f\n", n_ok, max_mfu);
+	CHECK(n_ok >= 300, "most random shapes are predicted: %d", n_ok);
+	CHECK(bad_mfu == 0, "0 < predicted MFU <= 1 on every consistent shape: %d failures, first %s", bad_mfu, first);
+	CHECK(bad_time == 0, "time falls as GPUs are added at fixed efficiency: %d failures", bad_time);
+	CHECK(not_refused == 0 && refused > 0, "counts outside the band are refused: %d refused, %d not", refused, not_refused);
+}
+
 /* Entry point, called from test_core.c's main. */
 void
 test_step_spec(void)
@@ -122,4 +289,5 @@ test_step_spec(void)
 	test_from_spec();
 	test_missing();
 	test_layout_spec();
+	test_mfu_property();
 }
