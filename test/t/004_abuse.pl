@@ -79,13 +79,14 @@ check_case('_csv_records(1,000,000 short rows)',
            q{SELECT count(*) FROM llm_econ._csv_records('x,y' || E'\n' || repeat(E'a,b\n', 1000000), 'f')},
            ['ok', '57014'], 1.5, 150);
 
-# A model that fits on no GPU: the plan search asked the memory model hundreds of millions of
+# A model that fits on no GPU (its parameter counts those its shape holds, as run_spec requires
+# since 0.4.0): the plan search asked the memory model hundreds of millions of
 # times without checking for cancel (0.3.0 before this fix: stopped after 14.8 s under a 1 s timeout).
 check_case('cheapest_plan(a model that fits nowhere, 1,048,576 GPUs)',
            q{SELECT count(*) FROM llm_econ.cheapest_plan(
-               llm_econ.run_spec(7e9, 1e12, 16, 'H100', n_layers => 55440, d_model => 65536, n_heads => 512,
+               llm_econ.run_spec(8.86e15, 1e12, 16, 'H100', n_layers => 4000, d_model => 65536, n_heads => 512,
                                  seq_len => 65536, global_batch => 7207200, micro_batch => 1, n_experts => 64,
-                                 top_k => 2, n_active_params => 1e9, ep => 8),
+                                 top_k => 2, n_active_params => 3.44e14, ep => 8),
                '100000 days', '2024-06-01', NULL, 1048576)},
            ['57014', 'ok'], 1.5, 200);
 

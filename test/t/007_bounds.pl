@@ -96,7 +96,7 @@ $node->safe_psql('postgres', q{
     FROM generate_series(1, 100000) AS i;
 });
 $node->safe_psql('postgres', 'VACUUM ANALYZE llm_econ.price_snapshot');
-my $model = q{llm_econ.run_spec(1.3e9, 26e9, 8, 'H100', n_layers => 48, d_model => 2048, n_heads => 16,
+my $model = q{llm_econ.run_spec(2.6e9, 26e9, 8, 'H100', n_layers => 48, d_model => 2048, n_heads => 16,
                                 seq_len => 2048, global_batch => 5040, vocab_size => 50257)};
 check_case('cheapest_plan(100,000 H100 offers)',
            q{SELECT count(*) FROM llm_econ._plan_offers('2024-06-01', NULL, NULL)},
