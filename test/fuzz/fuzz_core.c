@@ -338,7 +338,7 @@ in_range(le_field f, double v)
 		[LE_F_VPP] = {1, 0, 1e5},
 		[LE_F_N_KV_HEADS] = {1, 0, 1e6},
 		[LE_F_FFN_HIDDEN] = {1, 0, 1e8},
-		[LE_F_VOCAB_SIZE] = {1, 0, 1e9},
+		[LE_F_VOCAB_SIZE] = {1, 0, 1e8},
 		[LE_F_HBM_BW] = {0, 1, 1e15},
 	};
 
@@ -452,6 +452,23 @@ relations_oracle(const le_spec *s)
 	if ((s->present & LE_BIT(LE_F_N_KV_HEADS)) && (s->present & LE_BIT(LE_F_N_HEADS)) &&
 		(int64_t) s->num[LE_F_N_HEADS] % (int64_t) s->num[LE_F_N_KV_HEADS] != 0)
 		return 0;
+	/* n_params (and n_active_params) within [LO, HI] times what a given shape holds: the band is
+	 * checked here, the count itself by the unit tests' worked figures (test_step_spec.c) */
+	{
+		double		total,
+					active;
+
+		if (le_shape_params(s, &total, &active))
+		{
+			if (!(s->num[LE_F_N_PARAMS] >= LE_SHAPE_PARAMS_LO * total &&
+				  s->num[LE_F_N_PARAMS] <= LE_SHAPE_PARAMS_HI * total))
+				return 0;
+			if ((s->present & LE_BIT(LE_F_N_ACTIVE_PARAMS)) &&
+				!(s->num[LE_F_N_ACTIVE_PARAMS] >= LE_SHAPE_PARAMS_LO * active &&
+				  s->num[LE_F_N_ACTIVE_PARAMS] <= LE_SHAPE_PARAMS_HI * active))
+				return 0;
+		}
+	}
 	return 1;
 }
 
