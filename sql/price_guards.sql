@@ -85,10 +85,9 @@ INSERT INTO price_snapshot (observed_at, provider, sku, pricing, usd_per_gpu_hou
 VALUES ('2024-07-01', 'regress-kind', 'H100-SXM5', 'on_demand', 0.01, 'by hand');
 SELECT source_kind FROM price_snapshot WHERE provider = 'regress-kind';
 ROLLBACK;
--- naming the kind is refused, and the recorder's switch is not the writer's to call
+-- naming the kind is refused
 INSERT INTO price_snapshot (observed_at, provider, sku, pricing, usd_per_gpu_hour, source, source_kind)
 VALUES ('2024-07-01', 'regress-kind', 'H100-SXM5', 'on_demand', 0.01, 'by hand', 'catalog');
-SELECT llm_econ._import_kind('catalog');
 -- an import writes catalog rows; a plain INSERT right after it in the same transaction is manual
 BEGIN;
 SELECT inserted FROM import_skypilot_catalog('lambda',
@@ -107,6 +106,33 @@ SELECT inserted FROM import_skypilot_catalog('lambda',
 SELECT inserted FROM llm_econ._record_prices(ARRAY['2024-07-02'::timestamptz], ARRAY['lambda'], ARRAY['A10'], ARRAY['regress-kind-2'],
                                              ARRAY['on_demand'], ARRAY[0.01], ARRAY[NULL::text], ARRAY[1], 'forged', 'catalog');
 RESET ROLE;
+-- No role can borrow another's recorder or kind (0.4.0's first draft: the recorder ran as the
+-- owner and checked the session's role, so a SECURITY DEFINER function of a role without
+-- grants, run by a price writer, stored "catalog" rows).  The function runs as its owner, and
+-- so do the recorder and the INSERT it makes:
+CREATE FUNCTION public.regress_forge() RETURNS bigint LANGUAGE sql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $f$ SELECT inserted FROM llm_econ._record_prices(ARRAY['2024-07-02'::timestamptz], ARRAY['lambda'], ARRAY['A10'],
+          ARRAY['regress-kind-3'], ARRAY['on_demand'], ARRAY[0.01], ARRAY[NULL::text], ARRAY[1], 'forged', 'catalog') $f$;
+ALTER FUNCTION public.regress_forge() OWNER TO regress_kind_reader;
+SET ROLE regress_stage_a;
+SELECT public.regress_forge();
+RESET ROLE;
+-- a writer's SECURITY DEFINER function that names the kind, run by a superuser: refused too
+-- (the check sees the role that inserts, not the session's)
+CREATE FUNCTION public.regress_forge2() RETURNS void LANGUAGE sql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $f$ INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, pricing, usd_per_gpu_hour, source, source_kind)
+       VALUES ('2024-07-01', 'regress-kind', 'H100-SXM5', 'on_demand', 0.01, 'forged', 'catalog') $f$;
+ALTER FUNCTION public.regress_forge2() OWNER TO regress_stage_a;
+SELECT public.regress_forge2();
+-- the kind is the recorder's argument, one of two
+SELECT * FROM llm_econ._record_prices(ARRAY['2024-07-02'::timestamptz], ARRAY['lambda'], ARRAY['A10'], ARRAY['regress-kind-4'],
+                                      ARRAY['on_demand'], ARRAY[0.01], ARRAY[NULL::text], ARRAY[1], 'x', 'manual');
+SELECT * FROM llm_econ._record_prices(ARRAY['2024-07-02'::timestamptz], ARRAY['lambda'], ARRAY['A10'], ARRAY['regress-kind-4'],
+                                      ARRAY['on_demand'], ARRAY[0.01], ARRAY[NULL::text], ARRAY[1], 'x', NULL);
+SELECT count(*) AS forged_rows FROM price_snapshot WHERE source IN ('forged', 'x');
+DROP FUNCTION public.regress_forge(), public.regress_forge2();
 DROP ROLE regress_kind_reader;
 
 -- clean up

@@ -46,7 +46,6 @@ SELECT f.fn, 'uses ' || (regexp_match(f.prosrc, '(now\(|current_(user|setting|ti
 CREATE TEMP TABLE vol_call (fn text COLLATE "C" PRIMARY KEY, call text NOT NULL, tables text);
 INSERT INTO vol_call (fn, call) VALUES
   ('_today_utc/0', $$_today_utc()$$),
-  ('_check_price_writer/0', $$_check_price_writer()$$),
   ('run_spec/32', $$run_spec(7e9, 1.4e12, 64, 'h100', mfu => 0.45)$$),
   ('training_flops/2', $$training_flops(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
   ('mfu_time/1', $$mfu_time(SPEC)$$), ('gpu_hours/1', $$gpu_hours(SPEC)$$), ('energy_kwh/2', $$energy_kwh(SPEC, 1.2)$$),
@@ -117,7 +116,8 @@ SELECT f.fn, coalesce(r.reason, 'no reason') AS why_stable
   LEFT JOIN (VALUES ('_focus_refusal/4', 'reads privileges and role membership (system catalogs)'),
                     ('_is_tenant_member/1', 'reads pg_roles and role membership (system catalogs)'),
                     ('_shift/2', 'timestamptz + interval (days and months) depends on the setting TimeZone'),
-                    ('_source_kind/0', 'reads the setting llm_econ.import_kind')) AS r(fn, reason) USING (fn)
+                    ('_today_utc/0', 'now(): the transaction''s start'),
+                    ('_source_kind/0', 'reads the price recorder''s state for the current role (set for one call)')) AS r(fn, reason) USING (fn)
  WHERE f.vol = 's' AND c.tables IS NULL ORDER BY 1;
 
 -- 4. Writers (VOLATILE) are PARALLEL UNSAFE; IMMUTABLE functions are PARALLEL SAFE, and STRICT

@@ -1,24 +1,37 @@
-/* provenance.c: price_snapshot.source_kind is the price recorder's to set (catalog, history), never a plain INSERT's or a setting's. */
+/* provenance.c: price_snapshot.source_kind is set by the price recorder alone (catalog, history), never by a plain INSERT, a setting or another role's function. */
 #include "llm_econ.h"
 
+#include "access/htup_details.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_proc.h"
 #include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "parser/parse_func.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/syscache.h"
 
 /*
  * The kind of the rows the recorder (llm_econ._record_prices) is writing, and
- * the role it writes them as.  _record_prices runs as the extension's owner
- * (SECURITY DEFINER), and only the owner may execute _import_kind(), which sets
- * this; the column default _source_kind() gives the kind only to inserts that
- * run as that same role while it is set, so a plain INSERT, whatever the
- * session set, stores 'manual'.  Cleared at the end of every transaction (an
- * error inside the recorder cannot leave it set).
+ * the role that called it.  Only le_record_prices_fn sets it, around its call
+ * of the storing function, and no SQL function reaches it; the column default
+ * _source_kind() gives the kind only to inserts made as that same role while
+ * it is set, so a plain INSERT stores 'manual' whatever the session set, and
+ * a function of another role (SECURITY DEFINER or not) cannot borrow a caller's
+ * recorder: it runs as itself and the INSERT is checked as itself.  Cleared
+ * when the recorder returns and at the end of every transaction.
  */
 static char import_kind[16];
 static Oid	import_kind_user = InvalidOid;
+
+static void
+provenance_clear(void)
+{
+	import_kind[0] = '\0';
+	import_kind_user = InvalidOid;
+}
 
 static void
 provenance_xact_end(XactEvent event, void *arg)
@@ -27,10 +40,7 @@ provenance_xact_end(XactEvent event, void *arg)
 	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
 		event == XACT_EVENT_PARALLEL_COMMIT || event == XACT_EVENT_PARALLEL_ABORT ||
 		event == XACT_EVENT_PREPARE)
-	{
-		import_kind[0] = '\0';
-		import_kind_user = InvalidOid;
-	}
+		provenance_clear();
 }
 
 void
@@ -39,28 +49,95 @@ le_provenance_init(void)
 	RegisterXactCallback(provenance_xact_end, NULL);
 }
 
-PG_FUNCTION_INFO_V1(le_import_kind_fn);
-
-/* _import_kind(kind): 'catalog' or 'history' while the recorder writes; NULL clears it. */
-Datum
-le_import_kind_fn(PG_FUNCTION_ARGS)
+/* true while the recorder writes for the role running now */
+static bool
+recording_for_current_user(void)
 {
-	char	   *k;
+	return import_kind[0] != '\0' && import_kind_user == GetUserId();
+}
 
-	if (PG_ARGISNULL(0))
-	{
-		import_kind[0] = '\0';
-		import_kind_user = InvalidOid;
-		PG_RETURN_VOID();
-	}
-	k = text_to_cstring(PG_GETARG_TEXT_PP(0));
+#define STORE_NARGS 9
+
+/* llm_econ._store_prices, with the recorder's first nine argument types */
+static Oid
+store_prices_oid(Oid recorder)
+{
+	HeapTuple	tp = SearchSysCache1(PROCOID, ObjectIdGetDatum(recorder));
+	Form_pg_proc p;
+	Oid			argtypes[STORE_NARGS];
+	Oid			body;
+	List	   *name;
+
+	if (!HeapTupleIsValid(tp))
+		elog(ERROR, "cache lookup failed for function %u", recorder);
+	p = (Form_pg_proc) GETSTRUCT(tp);
+	if (p->pronargs != STORE_NARGS + 1)
+		elog(ERROR, "llm_econ._record_prices has %d arguments, expected %d", p->pronargs, STORE_NARGS + 1);
+	memcpy(argtypes, p->proargtypes.values, sizeof(argtypes));
+	name = list_make2(makeString(get_namespace_name(p->pronamespace)), makeString(pstrdup("_store_prices")));
+	ReleaseSysCache(tp);
+	body = LookupFuncName(name, STORE_NARGS, argtypes, false);
+	return body;
+}
+
+PG_FUNCTION_INFO_V1(le_record_prices_fn);
+
+/*
+ * _record_prices(obs_at, provider, sku, region, pricing, usd, instance_type,
+ * gpus, source, kind): runs _store_prices on the first nine arguments, as the
+ * caller, with the rows it inserts labelled kind (catalog or history).
+ */
+Datum
+le_record_prices_fn(PG_FUNCTION_ARGS)
+{
+	FmgrInfo   *body = (FmgrInfo *) fcinfo->flinfo->fn_extra;
+	char	   *k;
+	Datum		result;
+	bool		isnull = false;
+
+	if (PG_ARGISNULL(STORE_NARGS))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("kind must be catalog or history, got NULL")));
+	k = text_to_cstring(PG_GETARG_TEXT_PP(STORE_NARGS));
 	if (strcmp(k, "catalog") != 0 && strcmp(k, "history") != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("kind must be catalog or history, got \"%s\"", k)));
+	if (import_kind[0] != '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the price recorder cannot be called from inside itself")));
+	if (body == NULL)
+	{
+		body = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(FmgrInfo));
+		fmgr_info_cxt(store_prices_oid(fcinfo->flinfo->fn_oid), body, fcinfo->flinfo->fn_mcxt);
+		fcinfo->flinfo->fn_extra = body;
+	}
+
 	strlcpy(import_kind, k, sizeof(import_kind));
 	import_kind_user = GetUserId();
-	PG_RETURN_VOID();
+	PG_TRY();
+	{
+		LOCAL_FCINFO(call, STORE_NARGS);
+
+		InitFunctionCallInfoData(*call, body, STORE_NARGS, PG_GET_COLLATION(), NULL, NULL);
+		for (int i = 0; i < STORE_NARGS; i++)
+		{
+			call->args[i].value = fcinfo->args[i].value;
+			call->args[i].isnull = fcinfo->args[i].isnull;
+		}
+		result = FunctionCallInvoke(call);
+		isnull = call->isnull;
+	}
+	PG_FINALLY();
+	{
+		provenance_clear();
+	}
+	PG_END_TRY();
+	if (isnull)
+		PG_RETURN_NULL();
+	PG_RETURN_DATUM(result);
 }
 
 PG_FUNCTION_INFO_V1(le_source_kind_fn);
@@ -70,7 +147,7 @@ Datum
 le_source_kind_fn(PG_FUNCTION_ARGS)
 {
 	(void) fcinfo;
-	if (import_kind[0] != '\0' && import_kind_user == GetUserId())
+	if (recording_for_current_user())
 		PG_RETURN_TEXT_P(cstring_to_text(import_kind));
 	PG_RETURN_TEXT_P(cstring_to_text("manual"));
 }
@@ -79,36 +156,12 @@ PG_FUNCTION_INFO_V1(le_kind_allowed_fn);
 
 /*
  * _kind_allowed(): rows may carry a kind other than manual: while the recorder
- * writes, or when the role the session acts as (SET ROLE, not a SECURITY
- * DEFINER function's owner) is a superuser: the install's COPY of the shipped
- * history, a restore.
+ * writes for the role running now, or when that role is a superuser (the
+ * install's COPY of the shipped history, a restore).
  */
 Datum
 le_kind_allowed_fn(PG_FUNCTION_ARGS)
 {
 	(void) fcinfo;
-	PG_RETURN_BOOL(import_kind[0] != '\0' || superuser_arg(GetOuterUserId()));
-}
-
-PG_FUNCTION_INFO_V1(le_check_price_writer_fn);
-
-/*
- * _check_price_writer(): the role the session acts as (SET ROLE, outside any
- * SECURITY DEFINER function) may INSERT into price_snapshot, else the error
- * PostgreSQL gives for that INSERT.  The recorder runs as the owner; this is
- * how it keeps the caller's rights.
- */
-Datum
-le_check_price_writer_fn(PG_FUNCTION_ARGS)
-{
-	Oid			rel = get_relname_relid("price_snapshot", get_namespace_oid("llm_econ", false));
-	AclResult	r;
-
-	(void) fcinfo;
-	if (!OidIsValid(rel))
-		elog(ERROR, "llm_econ.price_snapshot does not exist");
-	r = pg_class_aclcheck(rel, GetOuterUserId(), ACL_INSERT);
-	if (r != ACLCHECK_OK)
-		aclcheck_error(r, OBJECT_TABLE, "price_snapshot");
-	PG_RETURN_VOID();
+	PG_RETURN_BOOL(recording_for_current_user() || superuser());
 }

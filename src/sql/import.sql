@@ -65,31 +65,28 @@ COMMENT ON FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[
 -- provider's import_lock row: _lock_providers), so overlapping imports neither duplicate nor
 -- lose observations.  A candidate at the instant of
 -- a stored observation with another price is an error (one observation per series and instant).
-CREATE FUNCTION llm_econ._record_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
-                                        pricing text[], usd numeric[], instance_type text[], gpus int4[],
-                                        source text, kind text,
-                                        OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint)
-LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET jit = off
+CREATE FUNCTION llm_econ._store_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
+                                       pricing text[], usd numeric[], instance_type text[], gpus int4[],
+                                       source text,
+                                       OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
 AS $$
 DECLARE
   clash jsonb;   -- the first conflict in time and key order, if any
 BEGIN
-  -- runs as the owner so that it alone can label its rows (kind); it keeps the caller's rights
-  PERFORM llm_econ._check_price_writer();
-  PERFORM llm_econ._lock_providers(_record_prices.provider);
-  PERFORM llm_econ._import_kind(kind);
+  PERFORM llm_econ._lock_providers(_store_prices.provider);
 
   WITH changes AS MATERIALIZED (
-         SELECT * FROM llm_econ._price_changes(obs_at, _record_prices.provider, _record_prices.sku,
-                                               _record_prices.region, _record_prices.pricing, usd,
-                                               _record_prices.instance_type, gpus)),
+         SELECT * FROM llm_econ._price_changes(obs_at, _store_prices.provider, _store_prices.sku,
+                                               _store_prices.region, _store_prices.pricing, usd,
+                                               _store_prices.instance_type, gpus)),
        bad AS (SELECT * FROM changes c WHERE c.conflict
                 ORDER BY c.observed_at, c.provider, c.sku, c.pricing, c.region, c.instance_type LIMIT 1),
        ins AS (
          INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour,
                                               instance_type, gpus_per_instance, source)
          SELECT c.observed_at, c.provider, c.sku, c.region, c.pricing, c.usd, c.instance_type, c.gpus,
-                _record_prices.source
+                _store_prices.source
            FROM changes c
           WHERE c.fresh AND NOT EXISTS (SELECT 1 FROM bad)
           ORDER BY c.sku, c.provider, c.pricing, c.region NULLS FIRST, c.instance_type NULLS FIRST, c.observed_at  -- ids in key, time order on any plan
@@ -106,11 +103,20 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value',
             HINT = 'An observation of that series at that instant is already stored, or the input lists it twice.';
   END IF;
-  PERFORM llm_econ._import_kind(NULL);
   unchanged := unchanged - inserted;
 END $$;
+COMMENT ON FUNCTION llm_econ._store_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text) IS
+  'internal: stores candidate observations as change points (a row only where a series'' price changes; NULL = withdrawn), as the caller; rows are manual unless _record_prices calls it';
+
+-- The recorder the importers call: _store_prices, run as the caller, with the rows it inserts
+-- labelled kind (catalog, history).  Nothing else can label a row (src/provenance.c).
+CREATE FUNCTION llm_econ._record_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
+                                        pricing text[], usd numeric[], instance_type text[], gpus int4[],
+                                        source text, kind text,
+                                        OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint)
+AS 'MODULE_PATHNAME', 'le_record_prices_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION llm_econ._record_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text, text) IS
-  'internal: stores candidate observations as change points (a row only where a series'' price changes; NULL = withdrawn), of source_kind kind (catalog, history); SECURITY DEFINER, refuses a caller that may not INSERT into price_snapshot';
+  'internal: _store_prices as the caller, its rows labelled source_kind kind (catalog, history); the only way a row gets a kind other than manual';
 
 -- A per-GPU price as stored: at most 10 decimals (a division can have more), no trailing
 -- zeros beyond cents (2.00, 0.75, 3.790142).

@@ -98,26 +98,17 @@ COMMENT ON COLUMN llm_econ.mfu_reference.source IS 'publication';
 COMMENT ON COLUMN llm_econ.mfu_reference.builtin IS 'true for rows shipped with the extension';
 
 -- The kind of source a new price row comes from: catalog or history when the price recorder
--- (_record_prices, run by the importers) writes it, manual for anything else.  The recorder runs
--- as the extension's owner and alone may call _import_kind(); a plain INSERT cannot claim a kind
+-- (_record_prices, run by the importers) writes it, manual for anything else.  Only the
+-- recorder's C entry point sets the kind, for the role that called it; a plain INSERT cannot claim a kind
 -- (no setting reaches it, and the series trigger refuses an explicit one: src/provenance.c).
 CREATE FUNCTION llm_econ._source_kind() RETURNS text
 AS 'MODULE_PATHNAME', 'le_source_kind_fn' LANGUAGE C STABLE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION llm_econ._source_kind() IS
   'internal: default of price_snapshot.source_kind: the recorder''s kind (catalog, history) for the rows it writes, else manual';
-CREATE FUNCTION llm_econ._import_kind(kind text) RETURNS void
-AS 'MODULE_PATHNAME', 'le_import_kind_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
-REVOKE EXECUTE ON FUNCTION llm_econ._import_kind(text) FROM PUBLIC;
-COMMENT ON FUNCTION llm_econ._import_kind(text) IS
-  'internal: the kind (catalog, history; NULL = none) of the rows the recorder is about to write; the owner''s alone (the recorder runs as the owner), cleared at transaction end';
 CREATE FUNCTION llm_econ._kind_allowed() RETURNS boolean
 AS 'MODULE_PATHNAME', 'le_kind_allowed_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION llm_econ._kind_allowed() IS
-  'internal: true while the price recorder writes, or when the session''s role is a superuser (the install''s COPY, a restore): rows may then carry a source_kind other than manual';
-CREATE FUNCTION llm_econ._check_price_writer() RETURNS void
-AS 'MODULE_PATHNAME', 'le_check_price_writer_fn' LANGUAGE C STABLE PARALLEL SAFE;
-COMMENT ON FUNCTION llm_econ._check_price_writer() IS
-  'internal: the session''s role (outside SECURITY DEFINER functions) may INSERT into price_snapshot, else 42501 as for that INSERT';
+  'internal: true while the price recorder writes for the current role, or when that role is a superuser (the install''s COPY, a restore): rows may then carry a source_kind other than manual';
 
 -- The id of a price series: a stable 64-bit hash of its key (src/core/series.c says why a hash
 -- and what a collision does).  Not STRICT: region and instance_type may be NULL, and NULL is a
@@ -242,14 +233,6 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value',
             DETAIL = 'observed_at must be in [2010-01-01, now + 366 days]: cloud GPU rental began in November 2010, and no price is listed more than a year ahead.';
   END IF;
-  -- A kind other than manual comes from the recorder (or a superuser's load, as the install's);
-  -- a plain INSERT naming one is refused, so source_kind says which path wrote a row.
-  IF TG_OP = 'INSERT' AND NOT llm_econ._kind_allowed()
-     AND EXISTS (SELECT 1 FROM new_rows n WHERE n.source_kind OPERATOR(pg_catalog.<>) 'manual') THEN
-    RAISE EXCEPTION 'source_kind must be manual for a price entered by hand'
-      USING ERRCODE = 'insufficient_privilege',
-            DETAIL = 'catalog and history are set by import_skypilot_catalog and load_price_history for the rows they write.';
-  END IF;
   INSERT INTO llm_econ.price_series AS s (sku, provider, pricing, region, instance_type)
   SELECT DISTINCT n.sku, n.provider, n.pricing, n.region, n.instance_type FROM new_rows n
   ON CONFLICT ON CONSTRAINT price_series_key DO UPDATE SET sku = EXCLUDED.sku WHERE false;
@@ -257,6 +240,26 @@ BEGIN
 END $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._price_series_add() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_series_add() IS 'trigger: refuses observations outside [2010-01-01, now + 366 days] (22023), then registers the series of new or changed price_snapshot rows in price_series';
+
+-- A kind other than manual comes from the recorder (or a superuser's load, as the install's);
+-- a plain INSERT naming one is refused, so source_kind says which path wrote a row.  Not
+-- SECURITY DEFINER: it must see the role that inserts (src/provenance.c).
+CREATE FUNCTION llm_econ._price_kind_guard() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF NOT llm_econ._kind_allowed()
+     AND EXISTS (SELECT 1 FROM new_rows n WHERE n.source_kind OPERATOR(pg_catalog.<>) 'manual') THEN
+    RAISE EXCEPTION 'source_kind must be manual for a price entered by hand'
+      USING ERRCODE = 'insufficient_privilege',
+            DETAIL = 'catalog and history are set by import_skypilot_catalog and load_price_history for the rows they write.';
+  END IF;
+  RETURN NULL;
+END $$;
+REVOKE EXECUTE ON FUNCTION llm_econ._price_kind_guard() FROM PUBLIC;
+COMMENT ON FUNCTION llm_econ._price_kind_guard() IS 'trigger: refuses new price_snapshot rows whose source_kind is not manual unless the price recorder, running for the inserting role, or a superuser wrote them (42501)';
+
+CREATE TRIGGER price_snapshot_kind_ins AFTER INSERT ON llm_econ.price_snapshot
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_kind_guard();
 
 CREATE TRIGGER price_snapshot_series_ins AFTER INSERT ON llm_econ.price_snapshot
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_series_add();

@@ -4,11 +4,10 @@
 -- comments: an updated database gets the same definitions as a fresh install
 -- (test/t/002_upgrade.pl compares them).
 
--- the recorder takes the kind of the rows it writes as an argument (it was a setting anyone could set)
-DROP FUNCTION llm_econ._record_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text);
-
-CREATE OR REPLACE FUNCTION llm_econ._check_price_writer() RETURNS void
-AS 'MODULE_PATHNAME', 'le_check_price_writer_fn' LANGUAGE C STABLE PARALLEL SAFE;
+-- 0.3.0's recorder stores as before, under a new name; the recorder is now a C entry point that
+-- takes the kind of the rows it writes as an argument (it was a setting anyone could set)
+ALTER FUNCTION llm_econ._record_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text)
+  RENAME TO _store_prices;
 
 CREATE OR REPLACE FUNCTION llm_econ._flag_suspect() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
@@ -137,9 +136,6 @@ BEGIN
   NEW.planned_gpu_hours := llm_econ.gpu_hours(NEW.spec);
   RETURN NEW;
 END $$;
-
-CREATE OR REPLACE FUNCTION llm_econ._import_kind(kind text) RETURNS void
-AS 'MODULE_PATHNAME', 'le_import_kind_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 CREATE OR REPLACE FUNCTION llm_econ._import_lock() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
@@ -604,14 +600,6 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value',
             DETAIL = 'observed_at must be in [2010-01-01, now + 366 days]: cloud GPU rental began in November 2010, and no price is listed more than a year ahead.';
   END IF;
-  -- A kind other than manual comes from the recorder (or a superuser's load, as the install's);
-  -- a plain INSERT naming one is refused, so source_kind says which path wrote a row.
-  IF TG_OP = 'INSERT' AND NOT llm_econ._kind_allowed()
-     AND EXISTS (SELECT 1 FROM new_rows n WHERE n.source_kind OPERATOR(pg_catalog.<>) 'manual') THEN
-    RAISE EXCEPTION 'source_kind must be manual for a price entered by hand'
-      USING ERRCODE = 'insufficient_privilege',
-            DETAIL = 'catalog and history are set by import_skypilot_catalog and load_price_history for the rows they write.';
-  END IF;
   INSERT INTO llm_econ.price_series AS s (sku, provider, pricing, region, instance_type)
   SELECT DISTINCT n.sku, n.provider, n.pricing, n.region, n.instance_type FROM new_rows n
   ON CONFLICT ON CONSTRAINT price_series_key DO UPDATE SET sku = EXCLUDED.sku WHERE false;
@@ -650,31 +638,28 @@ BEGIN
   RETURN NULL;
 END $$;
 
-CREATE OR REPLACE FUNCTION llm_econ._record_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
-                                        pricing text[], usd numeric[], instance_type text[], gpus int4[],
-                                        source text, kind text,
-                                        OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint)
-LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET jit = off
+CREATE OR REPLACE FUNCTION llm_econ._store_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
+                                       pricing text[], usd numeric[], instance_type text[], gpus int4[],
+                                       source text,
+                                       OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
 AS $$
 DECLARE
   clash jsonb;   -- the first conflict in time and key order, if any
 BEGIN
-  -- runs as the owner so that it alone can label its rows (kind); it keeps the caller's rights
-  PERFORM llm_econ._check_price_writer();
-  PERFORM llm_econ._lock_providers(_record_prices.provider);
-  PERFORM llm_econ._import_kind(kind);
+  PERFORM llm_econ._lock_providers(_store_prices.provider);
 
   WITH changes AS MATERIALIZED (
-         SELECT * FROM llm_econ._price_changes(obs_at, _record_prices.provider, _record_prices.sku,
-                                               _record_prices.region, _record_prices.pricing, usd,
-                                               _record_prices.instance_type, gpus)),
+         SELECT * FROM llm_econ._price_changes(obs_at, _store_prices.provider, _store_prices.sku,
+                                               _store_prices.region, _store_prices.pricing, usd,
+                                               _store_prices.instance_type, gpus)),
        bad AS (SELECT * FROM changes c WHERE c.conflict
                 ORDER BY c.observed_at, c.provider, c.sku, c.pricing, c.region, c.instance_type LIMIT 1),
        ins AS (
          INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour,
                                               instance_type, gpus_per_instance, source)
          SELECT c.observed_at, c.provider, c.sku, c.region, c.pricing, c.usd, c.instance_type, c.gpus,
-                _record_prices.source
+                _store_prices.source
            FROM changes c
           WHERE c.fresh AND NOT EXISTS (SELECT 1 FROM bad)
           ORDER BY c.sku, c.provider, c.pricing, c.region NULLS FIRST, c.instance_type NULLS FIRST, c.observed_at  -- ids in key, time order on any plan
@@ -691,9 +676,14 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value',
             HINT = 'An observation of that series at that instant is already stored, or the input lists it twice.';
   END IF;
-  PERFORM llm_econ._import_kind(NULL);
   unchanged := unchanged - inserted;
 END $$;
+
+CREATE FUNCTION llm_econ._record_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
+                                        pricing text[], usd numeric[], instance_type text[], gpus int4[],
+                                        source text, kind text,
+                                        OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint)
+AS 'MODULE_PATHNAME', 'le_record_prices_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 CREATE OR REPLACE FUNCTION llm_econ._skypilot_clouds() RETURNS text[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -1086,8 +1076,6 @@ BEGIN
 END $$;
 
 
-COMMENT ON FUNCTION llm_econ._check_price_writer() IS
-  'internal: the session''s role (outside SECURITY DEFINER functions) may INSERT into price_snapshot, else 42501 as for that INSERT';
 REVOKE EXECUTE ON FUNCTION llm_econ._flag_suspect() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._flag_suspect() IS
   'trigger: marks new catalog prices more than 3x from the median of the provider''s offers of the SKU and pricing at that instant, or from the series'' previous price (price_snapshot.suspect); only an INSERT into price_snapshot fires it';
@@ -1095,16 +1083,13 @@ COMMENT ON FUNCTION llm_econ._focus_refusal(text, text, boolean, boolean) IS
   'internal: why the current role may not import FOCUS lines for a tenant (a missing grant, or not a member of the tenant role) and the GRANT that would let it, as {message, hint}; NULL when it may';
 COMMENT ON FUNCTION llm_econ._freeze_plan() IS
   'trigger: validates a plan and freezes its price, GPU-hours and USD; an UPDATE of provider, pricing, region, planned_at or the spec''s SKU re-prices it (from the price table unless the UPDATE sets usd_per_gpu_hour), an UPDATE of other spec fields recomputes GPU-hours and USD at the plan''s price, anything else keeps it frozen';
-REVOKE EXECUTE ON FUNCTION llm_econ._import_kind(text) FROM PUBLIC;
-COMMENT ON FUNCTION llm_econ._import_kind(text) IS
-  'internal: the kind (catalog, history; NULL = none) of the rows the recorder is about to write; the owner''s alone (the recorder runs as the owner), cleared at transaction end';
 REVOKE EXECUTE ON FUNCTION llm_econ._import_lock() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._import_lock() IS
   'trigger: locks the import_lock rows of the providers an importer named (llm_econ.import_providers); only an INSERT into price_snapshot fires it';
 COMMENT ON FUNCTION llm_econ._is_tenant_member(text) IS
   'internal: whether the current user is a member of the tenant role (false when no such role exists); the row-level security test';
 COMMENT ON FUNCTION llm_econ._kind_allowed() IS
-  'internal: true while the price recorder writes, or when the session''s role is a superuser (the install''s COPY, a restore): rows may then carry a source_kind other than manual';
+  'internal: true while the price recorder writes for the current role, or when that role is a superuser (the install''s COPY, a restore): rows may then carry a source_kind other than manual';
 COMMENT ON FUNCTION llm_econ._latest_prices(text, text, text, timestamptz, text, text, interval) IS
   'internal: the price in effect at "at" of every series of a gpu_sku key, provider and pricing in region (NULL = any) and instance type (NULL = any); withdrawn series and observations older than max_age left out';
 COMMENT ON FUNCTION llm_econ._load_price_history(text, text, boolean) IS
@@ -1127,8 +1112,10 @@ REVOKE EXECUTE ON FUNCTION llm_econ._price_series_add() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_series_add() IS 'trigger: refuses observations outside [2010-01-01, now + 366 days] (22023), then registers the series of new or changed price_snapshot rows in price_series';
 REVOKE EXECUTE ON FUNCTION llm_econ._price_series_prune() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_series_prune() IS 'trigger: removes from price_series the series left without observations by a delete or an update of price_snapshot';
+COMMENT ON FUNCTION llm_econ._store_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text) IS
+  'internal: stores candidate observations as change points (a row only where a series'' price changes; NULL = withdrawn), as the caller; rows are manual unless _record_prices calls it';
 COMMENT ON FUNCTION llm_econ._record_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text, text) IS
-  'internal: stores candidate observations as change points (a row only where a series'' price changes; NULL = withdrawn), of source_kind kind (catalog, history); SECURITY DEFINER, refuses a caller that may not INSERT into price_snapshot';
+  'internal: _store_prices as the caller, its rows labelled source_kind kind (catalog, history); the only way a row gets a kind other than manual';
 COMMENT ON FUNCTION llm_econ._skypilot_clouds() IS 'internal: the cloud names import_skypilot_catalog accepts';
 COMMENT ON FUNCTION llm_econ._source_kind() IS
   'internal: default of price_snapshot.source_kind: the recorder''s kind (catalog, history) for the rows it writes, else manual';
@@ -1155,3 +1142,24 @@ COMMENT ON FUNCTION llm_econ.tco_per_gpu_hour(text, float8, float8, numeric, flo
   'sku by key or alias (any case); years in (0, 20], utilization in (0, 1], usd_per_kwh >= 0, pue in [1, 5]; a SKU without list prices is an error. '
   'With usd_per_kwh = 0 it is the hardware part alone, the price to give cost_breakdown(..., owned => true). '
   'NULL when the SKU''s tdp_watts is NULL (power not published) and usd_per_kwh > 0';
+
+-- the source_kind check moves out of the SECURITY DEFINER series trigger, to see the inserting role
+-- A kind other than manual comes from the recorder (or a superuser's load, as the install's);
+-- a plain INSERT naming one is refused, so source_kind says which path wrote a row.  Not
+-- SECURITY DEFINER: it must see the role that inserts (src/provenance.c).
+CREATE FUNCTION llm_econ._price_kind_guard() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF NOT llm_econ._kind_allowed()
+     AND EXISTS (SELECT 1 FROM new_rows n WHERE n.source_kind OPERATOR(pg_catalog.<>) 'manual') THEN
+    RAISE EXCEPTION 'source_kind must be manual for a price entered by hand'
+      USING ERRCODE = 'insufficient_privilege',
+            DETAIL = 'catalog and history are set by import_skypilot_catalog and load_price_history for the rows they write.';
+  END IF;
+  RETURN NULL;
+END $$;
+REVOKE EXECUTE ON FUNCTION llm_econ._price_kind_guard() FROM PUBLIC;
+COMMENT ON FUNCTION llm_econ._price_kind_guard() IS 'trigger: refuses new price_snapshot rows whose source_kind is not manual unless the price recorder, running for the inserting role, or a superuser wrote them (42501)';
+
+CREATE TRIGGER price_snapshot_kind_ins AFTER INSERT ON llm_econ.price_snapshot
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_kind_guard();
