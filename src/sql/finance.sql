@@ -434,8 +434,7 @@ BEGIN
                              THEN coalesce((SELECT c.n FROM llm_econ_focus_seen c WHERE c.h = f.row_hash::uuid), 0)
                              ELSE 0 END,
          f.billing_account_id, _focus_store.delivery
-    FROM llm_econ_focus_lines f
-   ORDER BY f.line                      -- ids follow the file
+    FROM llm_econ_focus_lines f  -- ids follow the file: the table is filled in file order and read by one seq scan (no sort)
   ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING;
   GET DIAGNOSTICS inserted = ROW_COUNT;
   skipped := (SELECT pg_catalog.count(*) FROM llm_econ_focus_lines) - inserted;
@@ -449,8 +448,8 @@ END $$;
 COMMENT ON FUNCTION llm_econ._focus_store(text, text, text, boolean) IS
   'internal: stores the typed FOCUS lines of the temporary table llm_econ_focus_lines in spend by one INSERT ... SELECT (the only one: its column list is written here), replacing earlier deliveries of the same periods when a delivery is given, numbering copies across a load''s batches when counting; then empties the table';
 
--- The temporary tables the importers use (dropped at commit): the typed lines of one batch, and the
--- copies of each charge identity a load's earlier batches had.
+-- The temporary tables the importers use (dropped at commit): the typed lines of one batch, the
+-- copies of each charge identity a load's earlier batches had, and each batch's distinct identities.
 CREATE FUNCTION llm_econ._focus_temp() RETURNS void
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
@@ -460,8 +459,9 @@ BEGIN
   END IF;
   CREATE TEMP TABLE IF NOT EXISTS llm_econ_focus_lines OF llm_econ._focus_line ON COMMIT DROP;
   CREATE TEMP TABLE llm_econ_focus_seen (h uuid PRIMARY KEY, n int4 NOT NULL) ON COMMIT DROP;
+  CREATE TEMP TABLE llm_econ_focus_hashes (h uuid NOT NULL) ON COMMIT DROP;
 END $$;
-COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates the transaction''s temporary tables of typed FOCUS lines and of the copies counted per charge identity unless they exist';
+COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates the transaction''s temporary tables unless they exist: the typed FOCUS lines of a batch, the copies counted per charge identity (exact numbering), and each batch''s distinct identities (the check that a load needs no exact numbering)';
 
 CREATE FUNCTION llm_econ.import_focus(focus_csv text, tenant text DEFAULT NULL, source text DEFAULT NULL,
     delivery text DEFAULT NULL, OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
@@ -492,6 +492,58 @@ COMMENT ON FUNCTION llm_econ.import_focus(text, text, text, text) IS
   'Charges already stored for the tenant (the same FOCUS values, however the file writes them) are counted as skipped; '
   'with a delivery label, the lines earlier deliveries left for the same provider, billing account and billing period are replaced (counted in replaced), and files of one delivery add up';
 
+-- The batches of one load: the role's staged lines in id ranges (start, stop], `batch` ids at a
+-- time, each typed by one statement and stored by _focus_store.  Nothing but the temporary tables
+-- is carried from one statement to the next.  exact: number copies of a charge across batches
+-- (llm_econ_focus_seen); else each batch's distinct identities go to llm_econ_focus_hashes for
+-- load_focus's check.
+CREATE FUNCTION llm_econ._focus_batches(who text, source text, delivery text, start int8, stop int8, batch int8, exact boolean,
+    OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
+AS $$
+#variable_conflict use_column
+DECLARE
+  lo int8 := 0;       -- the last staged id loaded (0: none, the header comes first)
+  hi int8;
+  n int8;
+  last_read int8;
+  first int4 := 1;    -- the file line of the first staged line after lo
+  done record;
+BEGIN
+  TRUNCATE llm_econ_focus_lines, llm_econ_focus_seen, llm_econ_focus_hashes;
+  inserted := 0;
+  skipped := 0;
+  replaced := 0;
+  LOOP
+    EXIT WHEN lo OPERATOR(pg_catalog.>=) stop;
+    hi := LEAST(GREATEST(lo, start) OPERATOR(pg_catalog.+) batch, stop);
+    SELECT pg_catalog.count(*) INTO n
+      FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > GREATEST(lo, start) AND s.id <= hi;
+    IF n = 0 THEN
+      lo := hi;
+      CONTINUE;
+    END IF;
+    INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_staged_lines('focus_staging', lo, hi, first);
+    -- a record open at the batch's last line was read to its end: the batch ends there
+    SELECT pg_catalog.max(f.staged_id) INTO last_read FROM llm_econ_focus_lines f;
+    IF last_read > hi THEN
+      n := n + (SELECT pg_catalog.count(*) FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > hi AND s.id <= last_read);
+      hi := last_read;
+    END IF;
+    IF NOT exact THEN
+      INSERT INTO llm_econ_focus_hashes (h) SELECT DISTINCT f.row_hash::uuid FROM llm_econ_focus_lines f;
+    END IF;
+    SELECT * INTO done FROM llm_econ._focus_store(who, _focus_batches.source, _focus_batches.delivery, exact) AS s;
+    inserted := inserted + done.inserted;
+    skipped := skipped + done.skipped;
+    replaced := replaced + done.replaced;
+    lo := hi;
+    first := first + n::int4;
+  END LOOP;
+END $$;
+COMMENT ON FUNCTION llm_econ._focus_batches(text, text, text, int8, int8, int8, boolean) IS
+  'internal: load_focus''s batches: the current role''s staged lines with ids in (start, stop], batch ids per statement, typed and stored by _focus_store; exact numbers copies of a charge across batches, else each batch''s identities are kept for the check that no charge spans two';
+
 CREATE FUNCTION llm_econ.load_focus(tenant text DEFAULT NULL, source text DEFAULT NULL, delivery text DEFAULT NULL,
     OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
@@ -500,16 +552,12 @@ AS $$
 DECLARE
   who constant text := coalesce(load_focus.tenant, CURRENT_USER);
   refusal constant text[] := llm_econ._focus_refusal('load_focus', who, load_focus.delivery IS NOT NULL, true);
-  -- staged lines per statement: work_mem / 1 kB (4 MB: 4,096), at least 1,024, so that a batch's
-  -- typed lines, and the after-row checks PostgreSQL queues until the end of its INSERT, are
-  -- bounded by work_mem, not by the file
-  batch constant int8 := greatest(1024, pg_catalog.pg_size_bytes(pg_catalog.current_setting('work_mem')) / 1024);
-  lo int8 := 0;       -- the last staged id loaded
+  -- staged ids per statement: work_mem / 2 kB (4 MB: 2,048), at least 1,024, so that a batch's
+  -- typed lines stay in work_mem, and the after-row checks PostgreSQL queues until the end of its
+  -- INSERT are bounded by work_mem, not by the file
+  batch constant int8 := greatest(1024, pg_catalog.pg_size_bytes(pg_catalog.current_setting('work_mem')) / 2048);
+  start int8;         -- the id before the role's first staged line
   stop int8;          -- the last staged id when the load began: lines staged later wait for the next load
-  hi int8;
-  n int8;
-  last_read int8;
-  first int4 := 1;    -- the file line of the first staged line after lo
   done record;
 BEGIN
   IF refusal IS NOT NULL THEN
@@ -519,34 +567,29 @@ BEGIN
     RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
   END IF;
   PERFORM llm_econ._focus_temp();
-  TRUNCATE llm_econ_focus_lines, llm_econ_focus_seen;
+  SELECT (SELECT s.id FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER ORDER BY s.id LIMIT 1) OPERATOR(pg_catalog.-) 1,
+         (SELECT s.id FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER ORDER BY s.id DESC LIMIT 1)
+    INTO start, stop;
   inserted := 0;
   skipped := 0;
   replaced := 0;
-  SELECT pg_catalog.max(s.id) INTO stop FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER;
-  -- one batch of staged lines per round, each typed by one statement and stored by one INSERT;
-  -- nothing but the temporary tables is carried from one statement to the next
-  LOOP
-    SELECT pg_catalog.max(b.id), pg_catalog.count(*) INTO hi, n
-      FROM (SELECT s.id FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > lo AND s.id <= stop
-             ORDER BY s.id LIMIT batch) AS b;
-    EXIT WHEN n = 0;
-    INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_staged_lines('focus_staging', lo, hi, first);
-    -- a record open at the batch's last line was read to its end: the batch ends there
-    SELECT pg_catalog.max(f.staged_id) INTO last_read FROM llm_econ_focus_lines f;
-    IF last_read > hi THEN
-      n := n + (SELECT pg_catalog.count(*) FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > hi AND s.id <= last_read);
-      hi := last_read;
-    END IF;
-    SELECT * INTO done
-      FROM llm_econ._focus_store(who, load_focus.source, load_focus.delivery, NOT (lo = 0 AND n < batch)) AS s;
-    inserted := inserted + done.inserted;
-    skipped := skipped + done.skipped;
-    replaced := replaced + done.replaced;
-    lo := hi;
-    first := first + n::int4;
-  END LOOP;
-  DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id <= lo;
+  IF stop IS NOT NULL THEN
+    -- The k-th copy of a charge in the file is its occurrence k.  Each batch numbers its own
+    -- copies; when no charge has copies in two batches (checked at the end) that is the whole
+    -- numbering, and otherwise the load starts again, counting copies across batches.
+    BEGIN
+      SELECT * INTO done FROM llm_econ._focus_batches(who, load_focus.source, load_focus.delivery, start, stop, batch, false);
+      IF EXISTS (SELECT FROM llm_econ_focus_hashes h GROUP BY h.h HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1) THEN
+        RAISE SQLSTATE 'LE001';
+      END IF;
+    EXCEPTION WHEN SQLSTATE 'LE001' THEN
+      SELECT * INTO done FROM llm_econ._focus_batches(who, load_focus.source, load_focus.delivery, start, stop, batch, true);
+    END;
+    inserted := done.inserted;
+    skipped := done.skipped;
+    replaced := done.replaced;
+  END IF;
+  DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id <= stop;
 END $$;
 COMMENT ON FUNCTION llm_econ.load_focus(text, text, text) IS
   'loads the FOCUS file the current role staged in focus_staging (\copy llm_econ.focus_stage (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'')) as import_focus imports a text, in batches of staged lines bounded by work_mem (each typed by one statement and stored by one INSERT), then deletes the staged lines it loaded; all or nothing (nothing staged: 0 lines)';
