@@ -91,7 +91,8 @@ INSERT INTO rb_good VALUES
   (NULL, 'replacing', 'boolean', 'false'), (NULL, 'staged', 'boolean', 'false'),
   (NULL, 'delivery', 'text', '''2024-06 v1'''), (NULL, 'currency', 'text', '''EUR'''),
   (NULL, 'after_id', 'int8', '0'), (NULL, 'last_id', 'int8', '0'), (NULL, 'first_line', 'int4', '1'),
-  (NULL, 'counting', 'boolean', 'false'),
+  (NULL, 'counting', 'boolean', 'false'), (NULL, 'exact', 'boolean', 'false'),
+  (NULL, 'start', 'int8', '0'), (NULL, 'stop', 'int8', '0'), (NULL, 'batch', 'int8', '1024'),
   -- the INSERT targets' other columns
   ('INSERT run_plan', 'run_id', 'text', '''robustness'''), ('INSERT run_plan', 'planned_at', 'timestamptz', '''2024-07-01 00:00+00'''),
   ('INSERT run_plan', 'usd_per_gpu_hour', 'numeric', 'NULL'),

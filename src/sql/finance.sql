@@ -510,6 +510,11 @@ DECLARE
   first int4 := 1;    -- the file line of the first staged line after lo
   done record;
 BEGIN
+  IF start IS NULL OR stop IS NULL OR exact IS NULL OR batch IS NULL OR batch < 1 THEN
+    RAISE EXCEPTION 'start, stop and exact must not be NULL, and batch must be at least 1'
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  PERFORM llm_econ._focus_temp();
   TRUNCATE llm_econ_focus_lines, llm_econ_focus_seen, llm_econ_focus_hashes;
   inserted := 0;
   skipped := 0;
@@ -519,8 +524,10 @@ BEGIN
     hi := LEAST(GREATEST(lo, start) OPERATOR(pg_catalog.+) batch, stop);
     SELECT pg_catalog.count(*) INTO n
       FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > GREATEST(lo, start) AND s.id <= hi;
-    IF n = 0 THEN
-      lo := hi;
+    IF n = 0 THEN     -- none of the role's lines in this range: on to its next staged line
+      lo := (SELECT s.id FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > hi ORDER BY s.id LIMIT 1)
+            OPERATOR(pg_catalog.-) 1;
+      EXIT WHEN lo IS NULL;
       CONTINUE;
     END IF;
     INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_staged_lines('focus_staging', lo, hi, first);
