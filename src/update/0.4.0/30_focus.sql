@@ -26,31 +26,53 @@ COMMENT ON FUNCTION llm_econ._focus_staged_lines(text, int8, int8, int4) IS
 
 -- Stores the typed lines of the temporary table llm_econ_focus_lines for tenant who, and empties
 -- it: the one statement that inserts FOCUS lines into spend (PostgreSQL's own INSERT: every
--- constraint, partition bound, policy and trigger of spend applies).  A delivery first replaces the
--- lines that earlier deliveries (or undelivered imports) left for the same provider, billing account
--- and billing period.  The k-th copy of a charge in the file is its occurrence k: the lines' own
--- occurrence (within their batch) plus, when a load comes in batches (counting), the copies its
--- earlier batches had, kept in llm_econ_focus_seen.  A stored charge is skipped.
+-- constraint, partition bound, policy and trigger of spend applies).  Each statement the lines
+-- cover, a (tenant, provider, billing account, billing period), is first locked (a transaction
+-- advisory lock, taken in one order, so that two loads of one statement serialise) and, in mode
+-- replace, emptied once per load: the load's lines are then its whole statement (a refresh or a
+-- re-rated re-delivery leaves exactly the new file's lines).  The keys a load has seen are kept in
+-- llm_econ_focus_keys, so that its later batches add to the statement they emptied.  The k-th
+-- copy of a charge in the file is its occurrence k: the lines' own occurrence (within their batch)
+-- plus, when a load comes in batches (counting), the copies its earlier batches had, kept in
+-- llm_econ_focus_seen.  A stored charge is skipped (mode append: more parts of one delivery).
 CREATE FUNCTION llm_econ._focus_store(who text, source text, delivery text, counting boolean DEFAULT false,
-    OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
+    mode text DEFAULT 'replace', OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
+    OUT replaced_billed_usd numeric, OUT replaced_effective_usd numeric)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
 #variable_conflict use_column
 BEGIN
   PERFORM llm_econ._focus_temp();
   replaced := 0;
-  IF _focus_store.delivery IS NOT NULL THEN
-    WITH periods AS (SELECT DISTINCT f.provider, f.billing_account_id, f.billing_period_start FROM llm_econ_focus_lines f),
-         gone AS (
-           DELETE FROM llm_econ.spend s USING periods p
-            WHERE s.tenant = who AND s.provider = p.provider
-              AND s.billing_account_id IS NOT DISTINCT FROM p.billing_account_id
-              AND (s.billing_period_start = p.billing_period_start
-                   OR (s.billing_period_start IS NULL AND p.billing_period_start IS NULL))
-              AND s.delivery IS DISTINCT FROM _focus_store.delivery
-           RETURNING 1)
-    SELECT pg_catalog.count(*) INTO replaced FROM gone;
+  INSERT INTO llm_econ_focus_keys AS k (provider, billing_account_id, billing_period_start, lock_key, fresh)
+  SELECT DISTINCT f.provider, f.billing_account_id, f.billing_period_start,
+         pg_catalog.hashtextextended(pg_catalog.concat_ws(E'\x1f', who, f.provider, f.billing_account_id,
+                                     pg_catalog.date_part('epoch', f.billing_period_start)), 32), true
+    FROM llm_econ_focus_lines f
+  ON CONFLICT (provider, billing_account_id, billing_period_start) DO NOTHING;
+  -- one order for every load: two loads of the same statements wait for each other, not deadlock
+  PERFORM pg_catalog.pg_advisory_xact_lock(k.lock_key)
+     FROM (SELECT k.lock_key FROM llm_econ_focus_keys k WHERE k.fresh ORDER BY k.lock_key OFFSET 0) AS k;
+  IF _focus_store.mode = 'replace' THEN
+    -- a new statement (snapshot): sees what a load that held the lock committed
+    WITH gone AS (
+           DELETE FROM llm_econ.spend s USING llm_econ_focus_keys k
+            WHERE k.fresh AND s.tenant = who AND s.provider = k.provider
+              AND s.billing_account_id IS NOT DISTINCT FROM k.billing_account_id
+              AND (s.billing_period_start = k.billing_period_start
+                   OR (s.billing_period_start IS NULL AND k.billing_period_start IS NULL))
+           RETURNING s.billed_cost * llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS b,
+                     s.effective_cost * llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS e)
+    SELECT pg_catalog.count(*),
+           CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(g.b) THEN coalesce(pg_catalog.sum(g.b), 0) END,
+           CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(g.e) THEN coalesce(pg_catalog.sum(g.e), 0) END
+      INTO replaced, replaced_billed_usd, replaced_effective_usd
+      FROM gone g;
+  ELSE
+    replaced_billed_usd := 0;
+    replaced_effective_usd := 0;
   END IF;
+  UPDATE llm_econ_focus_keys k SET fresh = false WHERE k.fresh;
   INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
          billing_period_end, provider, service_name, service_category, charge_category, charge_description,
          pricing_category, pricing, region, sku, instance_type, gpus_per_instance, consumed_quantity,
@@ -79,33 +101,37 @@ BEGIN
   END IF;
   TRUNCATE llm_econ_focus_lines;
 END $$;
-COMMENT ON FUNCTION llm_econ._focus_store(text, text, text, boolean) IS
-  'internal: stores the typed FOCUS lines of the temporary table llm_econ_focus_lines in spend by one INSERT ... SELECT (the only one: its column list is written here), replacing earlier deliveries of the same periods when a delivery is given, numbering copies across a load''s batches when counting; then empties the table';
+COMMENT ON FUNCTION llm_econ._focus_store(text, text, text, boolean, text) IS
+  'internal: stores the typed FOCUS lines of the temporary table llm_econ_focus_lines in spend by one INSERT ... SELECT (the only one: its column list is written here), after locking each (tenant, provider, billing account, billing period) they cover and, in mode replace, deleting what was stored for it (once per load: the replaced lines and their USD); numbering copies across a load''s batches when counting; then empties the table';
 
--- The temporary tables the importers use (dropped at commit): the typed lines of one batch, and the
--- copies of each charge identity a load's earlier batches had.
+-- The temporary tables the importers use (dropped at commit): the typed lines of one batch, the
+-- copies of each charge identity a load's earlier batches had, and the statements it covers.
 CREATE OR REPLACE FUNCTION llm_econ._focus_temp() RETURNS void
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-  IF pg_catalog.to_regclass('pg_temp.llm_econ_focus_seen') IS NOT NULL THEN
+  IF pg_catalog.to_regclass('pg_temp.llm_econ_focus_keys') IS NOT NULL THEN
     RETURN;
   END IF;
   CREATE TEMP TABLE IF NOT EXISTS llm_econ_focus_lines OF llm_econ._focus_line ON COMMIT DROP;
-  CREATE TEMP TABLE llm_econ_focus_seen (h uuid PRIMARY KEY, n int4 NOT NULL) ON COMMIT DROP;
+  CREATE TEMP TABLE IF NOT EXISTS llm_econ_focus_seen (h uuid PRIMARY KEY, n int4 NOT NULL) ON COMMIT DROP;
+  CREATE TEMP TABLE llm_econ_focus_keys (provider text, billing_account_id text, billing_period_start timestamptz,
+      lock_key int8 NOT NULL, fresh boolean NOT NULL,
+      UNIQUE NULLS NOT DISTINCT (provider, billing_account_id, billing_period_start)) ON COMMIT DROP;
 END $$;
-COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates the transaction''s temporary tables of typed FOCUS lines and of the copies counted per charge identity unless they exist';
+COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates the transaction''s temporary tables of typed FOCUS lines, of the copies counted per charge identity and of the statements (provider, billing account, billing period) a load covers, unless they exist';
 
--- import_focus is unchanged: its call _focus_store(who, source, delivery) now means counting false
-
-CREATE OR REPLACE FUNCTION llm_econ.load_focus(tenant text DEFAULT NULL, source text DEFAULT NULL, delivery text DEFAULT NULL,
-    OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
+-- load_focus takes a mode and says what it replaced (issue 32): its result type changes
+DROP FUNCTION llm_econ.load_focus(text, text, text);
+CREATE FUNCTION llm_econ.load_focus(tenant text DEFAULT NULL, source text DEFAULT NULL, delivery text DEFAULT NULL,
+    mode text DEFAULT 'replace', OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
+    OUT replaced_billed_usd numeric, OUT replaced_effective_usd numeric)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
 AS $$
 #variable_conflict use_column
 DECLARE
   who constant text := coalesce(load_focus.tenant, CURRENT_USER);
-  refusal constant text[] := llm_econ._focus_refusal('load_focus', who, load_focus.delivery IS NOT NULL, true);
+  refusal text[];
   -- staged lines per statement: work_mem / 1 kB (4 MB: 4,096), at least 1,024, so that a batch's
   -- typed lines, and the after-row checks PostgreSQL queues until the end of its INSERT, are
   -- bounded by work_mem, not by the file
@@ -118,6 +144,12 @@ DECLARE
   first int4 := 1;    -- the file line of the first staged line after lo
   done record;
 BEGIN
+  IF load_focus.mode IS NULL OR load_focus.mode NOT IN ('replace', 'append') THEN
+    RAISE EXCEPTION 'mode must be replace or append, got %', coalesce(pg_catalog.quote_literal(load_focus.mode), 'NULL')
+      USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'replace: the file is the whole statement of each provider, billing account and billing period it covers; append: adds the charges not stored yet.';
+  END IF;
+  refusal := llm_econ._focus_refusal('load_focus', who, load_focus.mode = 'replace', true);
   IF refusal IS NOT NULL THEN
     RAISE EXCEPTION '%', refusal[1] USING ERRCODE = 'insufficient_privilege', HINT = refusal[2];
   END IF;
@@ -125,10 +157,12 @@ BEGIN
     RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
   END IF;
   PERFORM llm_econ._focus_temp();
-  TRUNCATE llm_econ_focus_lines, llm_econ_focus_seen;
+  TRUNCATE llm_econ_focus_lines, llm_econ_focus_seen, llm_econ_focus_keys;
   inserted := 0;
   skipped := 0;
   replaced := 0;
+  replaced_billed_usd := 0;
+  replaced_effective_usd := 0;
   SELECT pg_catalog.max(s.id) INTO stop FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER;
   -- one batch of staged lines per round, each typed by one statement and stored by one INSERT;
   -- nothing but the temporary tables is carried from one statement to the next
@@ -145,14 +179,16 @@ BEGIN
       hi := last_read;
     END IF;
     SELECT * INTO done
-      FROM llm_econ._focus_store(who, load_focus.source, load_focus.delivery, NOT (lo = 0 AND n < batch)) AS s;
+      FROM llm_econ._focus_store(who, load_focus.source, load_focus.delivery, NOT (lo = 0 AND n < batch), load_focus.mode) AS s;
     inserted := inserted + done.inserted;
     skipped := skipped + done.skipped;
     replaced := replaced + done.replaced;
+    replaced_billed_usd := replaced_billed_usd + done.replaced_billed_usd;
+    replaced_effective_usd := replaced_effective_usd + done.replaced_effective_usd;
     lo := hi;
     first := first + n::int4;
   END LOOP;
   DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id <= lo;
 END $$;
-COMMENT ON FUNCTION llm_econ.load_focus(text, text, text) IS
-  'loads the FOCUS file the current role staged in focus_staging (\copy llm_econ.focus_stage (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'')) as import_focus imports a text, in batches of staged lines bounded by work_mem (each typed by one statement and stored by one INSERT), then deletes the staged lines it loaded; all or nothing (nothing staged: 0 lines)';
+COMMENT ON FUNCTION llm_econ.load_focus(text, text, text, text) IS
+  'loads the FOCUS file the current role staged in focus_staging (\copy llm_econ.focus_stage (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'')) as import_focus imports a text (mode replace or append alike), in batches of staged lines bounded by work_mem (each typed by one statement and stored by one INSERT), then deletes the staged lines it loaded; all or nothing (nothing staged: 0 lines)';
