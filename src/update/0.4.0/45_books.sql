@@ -89,12 +89,13 @@ CREATE FUNCTION llm_econ._billing_month(billing_period_start timestamptz, billin
     charge_period_start timestamptz, charge_period_end timestamptz) RETURNS date
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
-  SELECT (pg_catalog.date_trunc('month', pg_catalog.to_timestamp(
+  SELECT CASE WHEN pg_catalog.isfinite(coalesce($1, $3)) AND pg_catalog.isfinite(coalesce($2, $4))
+         THEN (pg_catalog.date_trunc('month', pg_catalog.to_timestamp(
             (pg_catalog.date_part('epoch', coalesce($1, $3)) OPERATOR(pg_catalog.+) pg_catalog.date_part('epoch', coalesce($2, $4)))
-            OPERATOR(pg_catalog./) 2::float8) AT TIME ZONE 'UTC'))::date;
+            OPERATOR(pg_catalog./) 2::float8) AT TIME ZONE 'UTC'))::date END;
 END;
 COMMENT ON FUNCTION llm_econ._billing_month(timestamptz, timestamptz, timestamptz, timestamptz) IS
-  'internal: the invoice month of a spend line: the first day of the UTC month holding the middle of its billing period (else of its charge period), whatever the session TimeZone';
+  'internal: the invoice month of a spend line: the first day of the UTC month holding the middle of its billing period (else of its charge period), whatever the session TimeZone; NULL for an infinite period';
 
 -- The invoices by month: per tenant, provider, billing account, invoice month and currency, the
 -- amounts as billed and in USD (fx_rate at each line's charge period start; a line with no rate
