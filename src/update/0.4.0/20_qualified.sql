@@ -60,7 +60,7 @@ BEGIN ATOMIC
       THEN ARRAY[pg_catalog.format('%s needs USAGE on sequence llm_econ.spend_id_seq', $1),
                  pg_catalog.format('GRANT USAGE ON SEQUENCE llm_econ.spend_id_seq TO %I;', CURRENT_USER)]
     WHEN $3 AND NOT (pg_catalog.has_table_privilege('llm_econ.spend', 'SELECT') AND pg_catalog.has_table_privilege('llm_econ.spend', 'DELETE'))
-      THEN ARRAY[pg_catalog.format('%s with a delivery replaces earlier lines and needs SELECT and DELETE on llm_econ.spend', $1),
+      THEN ARRAY[pg_catalog.format('%s in mode replace replaces what was stored for the statements it loads and needs SELECT and DELETE on llm_econ.spend (mode append only adds)', $1),
                  pg_catalog.format('GRANT SELECT, DELETE ON llm_econ.spend TO %I;', CURRENT_USER)]
     WHEN $4 AND NOT (pg_catalog.has_table_privilege('llm_econ.focus_staging', 'SELECT') AND pg_catalog.has_table_privilege('llm_econ.focus_staging', 'DELETE'))
       THEN ARRAY[pg_catalog.format('%s needs SELECT and DELETE on llm_econ.focus_staging', $1),
