@@ -38,8 +38,9 @@ SELECT pg_temp.error_code(format('SELECT * FROM _focus_lines(%L, %L)', :'gpuhead
 
 -- 3. GPU-hours only from the lines that bill GPU time.  AWS: BoxUsage/SpotUsage/DedicatedUsage of
 -- a GPU instance (the EBS-optimized $0.00 line of the same instance, data transfer, a savings plan
--- purchase naming it: none); Azure: Virtual Machines meters of a GPU VM, found by x_SkuDetails'
--- ServiceType or the meter name (its bandwidth line: none); GCP: the GPU SKU (its VM cores: none).
+-- purchase naming it: none; a file without x_UsageType: by the description); Azure: Virtual
+-- Machines meters of a GPU VM, found by x_SkuDetails' ServiceType or the meter name (its
+-- bandwidth line: none); GCP: the GPU SKU (its VM cores, a commitment fee, a GPU licence: none).
 SELECT provider, charge_description, gpus_per_instance, gpu_hours, sku
   FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ChargeCategory,ServiceCategory,ChargeDescription,ConsumedQuantity,ConsumedUnit,x_UsageType,x_SkuMeterCategory,x_SkuMeterName,x_SkuDetails\n'
     '98.32,98.32,2025-01-01,2025-01-02,AWS,Usage,Compute,$98.32 per On Demand Linux p5.48xlarge Instance Hour,1,Hrs,USE1-BoxUsage:p5.48xlarge,,,\n'
@@ -48,13 +49,16 @@ SELECT provider, charge_description, gpus_per_instance, gpu_hours, sku
     '99,99,2025-01-01,2025-01-02,AWS,Usage,Compute,Dedicated p5.48xlarge,1,Hrs,DedicatedUsage:p5.48xlarge,,,\n'
     '500,500,2025-01-01,2025-01-02,AWS,Purchase,Compute,Savings Plan p5.48xlarge,1,Hrs,ComputeSP:3yrNoUpfront,,,\n'
     '3,3,2025-01-01,2025-01-02,AWS,Usage,Networking,p5.48xlarge data transfer,1,Hrs,USE1-DataTransfer-Regional-Bytes,,,\n'
+    '98.32,98.32,2025-01-01,2025-01-02,AWS,Usage,Compute,$98.32 per On Demand Linux p5.48xlarge Instance Hour,1,Hrs,,,,\n'
+    '0,0,2025-01-01,2025-01-02,AWS,Usage,Compute,$0.00 for 80000 Mbps per p5.48xlarge instance-hour,1,Hrs,,,,\n'
     '100,100,2025-01-01,2025-01-02,Microsoft,Usage,Compute,ND96isr H100 v5,1,1 Hour,,Virtual Machines,ND96isr H100 v5,"{""ServiceType"": ""Standard_ND96isr_H100_v5"", ""VCPUs"": 96}"\n'
     '100,100,2025-01-01,2025-01-02,Microsoft,Usage,Compute,ND96isr H100 v5 Spot,1,Hours,,Virtual Machines,ND96isr H100 v5 Spot,\n'
     '2,2,2025-01-01,2025-01-02,Microsoft,Usage,Compute,Standard Data Transfer Out,1,1 Hour,,Bandwidth,Standard Data Transfer Out,"{""ServiceType"": ""Standard_ND96isr_H100_v5""}"\n'
     '11,11,2025-01-01 00:00:00 UTC,2025-01-02 00:00:00 UTC,Google,Usage,Compute,Nvidia H100 80GB GPU running in Americas,1,hour,,,,\n'
     '4,4,2025-01-01 00:00:00 UTC,2025-01-02 00:00:00 UTC,Google,Usage,Compute,Spot Preemptible Nvidia L4 GPU running in Belgium,2,hour,,,,\n'
     '5,5,2025-01-01 00:00:00 UTC,2025-01-02 00:00:00 UTC,Google,Usage,Compute,A3 Instance Core running in Americas,1,hour,,,,\n'
-    '6,6,2025-01-01 00:00:00 UTC,2025-01-02 00:00:00 UTC,Google,Usage,Compute,Commitment v1: Nvidia H100 80GB GPU in Americas for 1 Year,1,hour,,,,\n',
+    '6,6,2025-01-01 00:00:00 UTC,2025-01-02 00:00:00 UTC,Google,Usage,Compute,Commitment v1: Nvidia H100 80GB GPU in Americas for 1 Year,1,hour,,,,\n'
+    '1,1,2025-01-01 00:00:00 UTC,2025-01-02 00:00:00 UTC,Google,Usage,Compute,NVIDIA GRID license for Tesla T4 GPU,1,hour,,,,\n',
     'clouds.csv') ORDER BY line;
 
 -- 4. mode: replace (default) makes a call the whole statement of each (tenant, provider, billing

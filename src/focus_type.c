@@ -802,7 +802,7 @@ unit_is_hours(const char *u)
  * The GPU model of a GCP GPU SKU line ("Nvidia H100 80GB GPU running in
  * Americas", "Spot Preemptible Nvidia L4 GPU running in Belgium": "H100
  * 80GB", "L4"), NULL for any other line, commitment fees ("Commitment v1:
- * Nvidia ...") included.  GCP bills a GPU attached to a VM as its own SKU,
+ * Nvidia ...") and GPU licences ("NVIDIA GRID license for ...") included.  GCP bills a GPU attached to a VM as its own SKU,
  * in GPU-hours (cloud.google.com/compute/gpus-pricing; the billing export's
  * sku.description), apart from the VM's cores and memory.
  */
@@ -814,7 +814,7 @@ gcp_gpu_model(const FocusIn *in)
 	const char *p,
 			   *q;
 
-	if (d == NULL || (n >= 10 && pg_strncasecmp(d, "Commitment", 10) == 0))
+	if (d == NULL || (n >= 10 && pg_strncasecmp(d, "Commitment", 10) == 0) || find_ci(d, n, "licen"))
 		return NULL;
 	p = find_ci(d, n, "Nvidia ");
 	if (p == NULL || (p != d && p[-1] != ' '))
@@ -918,6 +918,7 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 	char	   *itype;
 	AliasEntry *alias = NULL;
 	bool		gpu_line;
+	bool		aws_by_description = false;
 	char	   *gcp_model = NULL;
 	int32		gpus = 0;
 	bool		have_gpus = false;
@@ -1032,9 +1033,8 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 
 		if (in->v[FC_X_USAGE_TYPE])
 			gpu_line = gpu_line && aws_instance_usage(in, &ut_type);
-		else if (in->v[FC_CHARGE_DESCRIPTION])	/* no usage type: not an EBS-optimized or bandwidth line */
-			gpu_line = gpu_line && !find_ci(in->v[FC_CHARGE_DESCRIPTION], in->len[FC_CHARGE_DESCRIPTION], "EBS") &&
-				!find_ci(in->v[FC_CHARGE_DESCRIPTION], in->len[FC_CHARGE_DESCRIPTION], "Mbps");
+		else
+			aws_by_description = true;
 		if (itype == NULL)
 			itype = ut_type;
 	}
@@ -1053,6 +1053,10 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 		alias = alias_find(st->aliases, itype, strlen(itype));
 	if (alias == NULL && in->v[FC_CHARGE_DESCRIPTION] && gcp_model == NULL)
 		alias = alias_in_words(st->aliases, st->alias_lens, in->v[FC_CHARGE_DESCRIPTION], in->len[FC_CHARGE_DESCRIPTION]);
+	/* AWS without a usage type: a GPU machine's EBS-optimized or bandwidth line is not instance usage */
+	if (aws_by_description && gpu_line && alias && in->v[FC_CHARGE_DESCRIPTION])
+		gpu_line = !find_ci(in->v[FC_CHARGE_DESCRIPTION], in->len[FC_CHARGE_DESCRIPTION], "EBS") &&
+			!find_ci(in->v[FC_CHARGE_DESCRIPTION], in->len[FC_CHARGE_DESCRIPTION], "Mbps");
 	gpucount_s = jsonb_key_text(details, "GpuCount", &is_str);
 	if (gpucount_s == NULL)
 		gpucount_s = jsonb_key_text(details, "x_GpuCount", &is_str);

@@ -425,10 +425,10 @@ BEGIN
   PERFORM llm_econ._focus_temp();
   replaced := 0;
   INSERT INTO llm_econ_focus_keys AS k (provider, billing_account_id, billing_period_start, lock_key, fresh)
-  SELECT DISTINCT f.provider, f.billing_account_id, f.billing_period_start,
-         pg_catalog.hashtextextended(pg_catalog.concat_ws(E'\x1f', who, f.provider, f.billing_account_id,
-                                     pg_catalog.date_part('epoch', f.billing_period_start)), 32), true
-    FROM llm_econ_focus_lines f
+  SELECT d.provider, d.billing_account_id, d.billing_period_start,
+         pg_catalog.hashtextextended(pg_catalog.concat_ws(E'\x1f', who, d.provider, d.billing_account_id,
+                                     pg_catalog.date_part('epoch', d.billing_period_start)), 32), true
+    FROM (SELECT DISTINCT f.provider, f.billing_account_id, f.billing_period_start FROM llm_econ_focus_lines f) AS d
   ON CONFLICT (provider, billing_account_id, billing_period_start) DO NOTHING;
   -- one order for every load: two loads of the same statements wait for each other, not deadlock
   PERFORM pg_catalog.pg_advisory_xact_lock(k.lock_key)
