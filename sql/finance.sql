@@ -35,7 +35,7 @@ SELECT count(*) FILTER (WHERE s.record->>'ChargeClass' IS NULL) AS charge_class_
 SELECT string_agg(DISTINCT k, E'\n' ORDER BY k) AS record_keys
   FROM spend, jsonb_object_keys(record) AS k WHERE source = 'FOCUS 1.0 sample';
 -- Importing the same file again adds nothing.
-SELECT * FROM import_focus(:'sample', source => 'FOCUS 1.0 sample');
+SELECT * FROM import_focus(:'sample', source => 'FOCUS 1.0 sample', mode => 'append');
 
 -- A plan, frozen when made: 1B parameters on 8 H100 (one p5.48xlarge) at AWS's $98.32 per
 -- instance-hour = $12.29 per GPU-hour.  6 x 1e9 x 2e11 / (8 x 0.4 x 989e12) s = 105.3 h,

@@ -25,20 +25,20 @@ SELECT string_agg(CASE WHEN n BETWEEN 2 AND 9 THEN
                        ELSE l END, E'\n' ORDER BY n) AS tagged
   FROM string_to_table(rtrim(:'sample', E'\n'), E'\n') WITH ORDINALITY AS t(l, n) \gset
 SELECT count(*) AS lines_with_run_tag FROM _focus_lines(:'tagged', 'tagged') WHERE run_id = 'run-x';
-SELECT * FROM import_focus(:'tagged', source => 'sample tagged');
+SELECT * FROM import_focus(:'tagged', source => 'sample tagged', mode => 'append');
 SELECT * FROM sample_totals;
 -- b. a column added (an exporter's new x_ column)
-SELECT * FROM import_focus(regexp_replace(:'sample' || E'\n', E'\n', E',"x_Extra"\n', 'g'), source => 'sample extra column');
+SELECT * FROM import_focus(regexp_replace(:'sample' || E'\n', E'\n', E',"x_Extra"\n', 'g'), source => 'sample extra column', mode => 'append');
 SELECT * FROM sample_totals;
 -- c. timestamps written as 2024-09-18T22:00:00Z instead of 2024-09-18 22:00:00
 SELECT * FROM import_focus(regexp_replace(:'sample', '"([0-9]{4}-[0-9]{2}-[0-9]{2}) ([0-9:]{8})"', '"\1T\2Z"', 'g'),
-                           source => 'sample Z times');
+                           source => 'sample Z times', mode => 'append');
 SELECT * FROM sample_totals;
 -- d. numbers written with fewer zeros (2.000000000000000 -> 2.0) and the rows in reverse order
 SELECT string_agg(regexp_replace(regexp_replace(l, '(\.[0-9]*[1-9])0+(,|$)', '\1\2', 'g'), '(\.0)0+(,|$)', '\1\2', 'g'),
                   E'\n' ORDER BY n DESC) AS reordered
   FROM string_to_table(rtrim(:'sample', E'\n'), E'\n') WITH ORDINALITY AS t(l, n) WHERE n > 1 \gset
-SELECT * FROM import_focus(split_part(:'sample', E'\n', 1) || E'\n' || :'reordered', source => 'sample reordered');
+SELECT * FROM import_focus(split_part(:'sample', E'\n', 1) || E'\n' || :'reordered', source => 'sample reordered', mode => 'append');
 SELECT * FROM sample_totals;
 
 -- 2. Restated bills and split deliveries.  A bill for 2025-01 of account 111, delivered as "jan v1";
@@ -71,7 +71,7 @@ SELECT * FROM restated;
 -- importing the same delivery again changes nothing
 SELECT * FROM import_focus(:'head' || E'\n' ||
   '250.00,250.00' || :'jan' || E',2025-01-06T00:00:00Z,2025-01-07T00:00:00Z,AWS,i-2,NULL\n',
-  source => 'jan-v2.csv', delivery => 'jan v2');
+  source => 'jan-v2.csv', delivery => 'jan v2', mode => 'append');
 -- a delivery in three files: every part loads (10 + 20 + 30 + 40 = 100)
 SELECT * FROM import_focus(:'head' || E'\n' ||
   '10.00,10.00' || :'jan' || E',2025-01-05T00:00:00Z,2025-01-06T00:00:00Z,AWS,i-1,NULL\n' ||
@@ -79,14 +79,14 @@ SELECT * FROM import_focus(:'head' || E'\n' ||
   source => 'jan-v3-part1.csv', delivery => 'jan v3');
 SELECT * FROM import_focus(:'head' || E'\n' ||
   '30.00,30.00' || :'jan' || E',2025-01-07T00:00:00Z,2025-01-08T00:00:00Z,AWS,i-3,NULL\n',
-  source => 'jan-v3-part2.csv', delivery => 'jan v3');
+  source => 'jan-v3-part2.csv', delivery => 'jan v3', mode => 'append');
 SELECT * FROM import_focus(:'head' || E'\n' ||
   '40.00,40.00' || :'jan' || E',2025-01-08T00:00:00Z,2025-01-09T00:00:00Z,AWS,i-4,NULL\n',
-  source => 'jan-v3-part3.csv', delivery => 'jan v3');
+  source => 'jan-v3-part3.csv', delivery => 'jan v3', mode => 'append');
 SELECT * FROM restated;
--- a file without a delivery label only adds charges it does not know: here none
+-- mode append only adds charges it does not know: here none
 SELECT * FROM import_focus(:'head' || E'\n' ||
-  '40.00,40.00' || :'jan' || E',2025-01-08T00:00:00Z,2025-01-09T00:00:00Z,AWS,i-4,NULL\n', source => 'again.csv');
+  '40.00,40.00' || :'jan' || E',2025-01-08T00:00:00Z,2025-01-09T00:00:00Z,AWS,i-4,NULL\n', source => 'again.csv', mode => 'append');
 SELECT * FROM sample_totals;
 DELETE FROM spend WHERE source NOT LIKE 'sample%';
 
@@ -220,7 +220,7 @@ SELECT * FROM load_focus(source => 'sample staged');
 SELECT * FROM sample_totals;
 SELECT count(*) AS staging_emptied FROM focus_staging;
 \copy llm_econ.focus_staging (line) FROM 'test/data/focus/focus_1.0_sample_1000.csv' WITH (FORMAT csv, DELIMITER E'\x1f', QUOTE E'\x1e')
-SELECT * FROM load_focus(source => 'sample staged again');
+SELECT * FROM load_focus(source => 'sample staged again', mode => 'append');
 SELECT * FROM sample_totals;
 -- a quoted field holding line ends spans staged rows; the line numbers are the file's
 \copy llm_econ.focus_staging (line) FROM 'test/data/focus/multiline.csv' WITH (FORMAT csv, DELIMITER E'\x1f', QUOTE E'\x1e')
@@ -258,7 +258,7 @@ INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodS
 INSERT INTO focus_staging (line)
 SELECT format('%s,%s,2025-01-01,2025-01-02,AWS,r-%s', i % 2500 + 1, i % 2500 + 1, i % 2500)
   FROM generate_series(0, 4999) AS i ORDER BY i;
-SELECT * FROM load_focus(source => 'rounds again');
+SELECT * FROM load_focus(source => 'rounds again', mode => 'append');
 -- a load that fails after some of its statements (caught, so rolled back to the subtransaction
 -- around it) leaves nothing and does not disturb the next load of the transaction
 BEGIN;
@@ -286,11 +286,11 @@ INSERT INTO focus_staging (line) VALUES (:'head'), ('250.00,250.00,USD,111,2025-
 SELECT * FROM load_focus(source => 'staged-v2a.csv', delivery => 'staged v2');
 INSERT INTO focus_staging (line) VALUES (:'head'),
   ('400.00,400.00' || :'jan' || ',2025-01-08T00:00:00Z,2025-01-09T00:00:00Z,AWS,i-4,NULL');
-SELECT * FROM load_focus(source => 'staged-v2b.csv', delivery => 'staged v2');
+SELECT * FROM load_focus(source => 'staged-v2b.csv', delivery => 'staged v2', mode => 'append');
 SELECT * FROM restated;
 INSERT INTO focus_staging (line) VALUES (:'head'),
   ('400.00,400.00' || :'jan' || ',2025-01-08T00:00:00Z,2025-01-09T00:00:00Z,AWS,i-4,NULL');
-SELECT * FROM load_focus(source => 'staged-v2b.csv', delivery => 'staged v2');
+SELECT * FROM load_focus(source => 'staged-v2b.csv', delivery => 'staged v2', mode => 'append');
 -- a bill with no billing period and no account (both empty): a delivery replaces the lines of the
 -- earlier delivery that had none either (found as both NULL, not by the period index's =), and
 -- no line of account 111's 2025-01 bill; on the staged path and from text alike

@@ -45,7 +45,7 @@ SELECT (SELECT count(*) FROM (SELECT * FROM by_text EXCEPT ALL SELECT * FROM sto
        (SELECT count(*) FROM (SELECT * FROM stored EXCEPT ALL SELECT * FROM by_text) AS d) AS only_staged;
 -- loaded again: every line skipped, the repeated ones too
 SELECT pg_temp.stage(12000);
-SELECT * FROM load_focus(source => 'big again');
+SELECT * FROM load_focus(source => 'big again', mode => 'append');
 -- a record whose quoted field spans the end of a batch (staged lines 1,024 and 1,025) is read whole
 DELETE FROM spend;
 INSERT INTO focus_staging (line) SELECT line FROM big_raw WHERE n BETWEEN 0 AND 1022 ORDER BY n;

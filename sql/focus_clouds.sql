@@ -75,6 +75,6 @@ SELECT pg_temp.error_code($$SET llm_econ.run_tag_key = 'x'$$);
 SELECT * FROM import_focus(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId,Tags\n'
                            '5,5,2025-01-01,2025-01-02,AWS,i-9,"{""user:run_id"": ""r-9""}"\n', tenant => 'retag');
 SELECT * FROM import_focus(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId,Tags\n'
-                           '5,5,2025-01-01,2025-01-02,AWS,i-9,"{""RunId"": ""r-9""}"\n', tenant => 'retag');
+                           '5,5,2025-01-01,2025-01-02,AWS,i-9,"{""RunId"": ""r-9""}"\n', tenant => 'retag', mode => 'append');
 SELECT run_id, count(*) FROM spend WHERE tenant = 'retag' GROUP BY 1;
 DELETE FROM spend;

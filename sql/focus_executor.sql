@@ -92,7 +92,7 @@ END $$;
 CREATE TRIGGER regress_shape_row BEFORE INSERT ON spend FOR EACH ROW EXECUTE FUNCTION pg_temp.shape_row();
 SELECT pg_temp.stage('keep-me', 1);
 SELECT pg_temp.stage('drop-me', 2);
-SELECT * FROM load_focus(source => 'trigger');
+SELECT * FROM load_focus(source => 'trigger', mode => 'append');
 SELECT resource_id, region FROM spend ORDER BY resource_id;
 INSERT INTO spend (tenant, charge_period_start, charge_period_end, provider, billed_cost, effective_cost, resource_id, record, row_hash)
   VALUES (current_user, '2025-05-02', '2025-05-03', 'aws', 3, 3, 'drop-me', '{}', 'h3'),

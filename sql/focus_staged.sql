@@ -44,12 +44,12 @@ $$;
 -- a. the file again with a new line at its end: the new line only is stored
 INSERT INTO focus_staging (line) SELECT line FROM sample_raw ORDER BY n;
 INSERT INTO focus_staging (line) VALUES (pg_temp.new_line('new-at-end'));
-SELECT * FROM load_focus(source => 'sample + 1');
+SELECT * FROM load_focus(source => 'sample + 1', mode => 'append');
 -- b. a new line first: stored once
 INSERT INTO focus_staging (line) SELECT line FROM sample_raw WHERE n = 1;
 INSERT INTO focus_staging (line) VALUES (pg_temp.new_line('new-at-start'));
 INSERT INTO focus_staging (line) SELECT line FROM sample_raw WHERE n > 1 ORDER BY n;
-SELECT * FROM load_focus(source => 'sample + 1');
+SELECT * FROM load_focus(source => 'sample + 1', mode => 'append');
 SELECT resource_id, line, count(*) AS stored FROM spend WHERE resource_id LIKE 'new-at-%' GROUP BY 1, 2 ORDER BY 1;
 -- c. the same charge twice in one new file: two occurrences, both stored
 INSERT INTO focus_staging (line) SELECT line FROM sample_raw WHERE n = 1;
@@ -140,7 +140,7 @@ SELECT count(*) AS heap_lines FROM spend;
 -- the same lines again: every line skipped
 INSERT INTO focus_staging (line) SELECT line FROM sample_raw WHERE n = 1;
 INSERT INTO focus_staging (line) SELECT pg_temp.new_line('held-' || i) FROM generate_series(1, 2100) AS i;
-SELECT * FROM load_focus(source => 'held again');
+SELECT * FROM load_focus(source => 'held again', mode => 'append');
 -- a line whose resource another line of the file has: the other unique index refuses it
 INSERT INTO focus_staging (line) SELECT line FROM sample_raw WHERE n = 1;
 INSERT INTO focus_staging (line) VALUES (pg_temp.new_line('held-x')), (replace(pg_temp.new_line('held-x'), '1.25', '2.50'));

@@ -93,6 +93,11 @@ INSERT INTO rb_good VALUES
   (NULL, 'after_id', 'int8', '0'), (NULL, 'last_id', 'int8', '0'), (NULL, 'first_line', 'int4', '1'),
   (NULL, 'counting', 'boolean', 'false'), (NULL, 'exact', 'boolean', 'false'),
   (NULL, 'start', 'int8', '0'), (NULL, 'stop', 'int8', '0'), (NULL, 'batch', 'int8', '1024'),
+  (NULL, 'mode', 'text', '''append'''),
+  (NULL, 'billing_period_start', 'timestamptz', '''2025-02-01 08:00+00'''),
+  (NULL, 'billing_period_end', 'timestamptz', '''2025-03-01 08:00+00'''),
+  (NULL, 'charge_period_start', 'timestamptz', '''2025-02-01 00:00+00'''),
+  (NULL, 'charge_period_end', 'timestamptz', '''2025-02-02 00:00+00'''),
   -- the INSERT targets' other columns
   ('INSERT run_plan', 'run_id', 'text', '''robustness'''), ('INSERT run_plan', 'planned_at', 'timestamptz', '''2024-07-01 00:00+00'''),
   ('INSERT run_plan', 'usd_per_gpu_hour', 'numeric', 'NULL'),

@@ -82,7 +82,8 @@ INSERT INTO vol_call (fn, call) VALUES
   ('predicted_mfu/2', $$predicted_mfu(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec)$$),
   ('predicted_time/2', $$predicted_time(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec)$$),
   ('cheapest_plan/6', $$cheapest_plan(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec, '30 days', '2024-07-01', max_gpus => 64)$$),
-  ('_plan_offers/3', $$_plan_offers('2024-07-01', NULL, NULL)$$);
+  ('_plan_offers/3', $$_plan_offers('2024-07-01', NULL, NULL)$$),
+  ('_billing_month/4', $$_billing_month('2025-02-01 08:00+00', '2025-03-01 08:00+00', NULL, NULL)$$);
 -- every function that is not VOLATILE has a call (must be empty)
 -- (trigger functions cannot be called directly: the INSERTs of part 5 run them)
 SELECT fn AS without_call FROM vol_fn WHERE vol <> 'v' AND NOT is_trigger AND fn NOT IN (SELECT fn FROM vol_call) ORDER BY 1;
@@ -113,7 +114,8 @@ SELECT f.fn, f.lang, c.tables FROM vol_fn f JOIN vol_call c USING (fn) WHERE f.v
 -- must have a reason here (must list no "no reason")
 SELECT f.fn, coalesce(r.reason, 'no reason') AS why_stable
   FROM vol_fn f JOIN vol_call c USING (fn)
-  LEFT JOIN (VALUES ('_focus_refusal/4', 'reads privileges and role membership (system catalogs)'),
+  LEFT JOIN (VALUES ('_billing_month/4', 'date_part(''epoch'', timestamptz) is STABLE (other fields depend on TimeZone; the epoch does not)'),
+                    ('_focus_refusal/4', 'reads privileges and role membership (system catalogs)'),
                     ('_is_tenant_member/1', 'reads pg_roles and role membership (system catalogs)'),
                     ('_shift/2', 'timestamptz + interval (days and months) depends on the setting TimeZone'),
                     ('_today_utc/0', 'now(): the transaction''s start'),

@@ -53,6 +53,11 @@ typedef enum FocusCol
 	FC_ALLOCATED_RESOURCE_ID,
 	FC_TAGS,
 	FC_X_RUN_ID,
+	/* read only to tell GPU lines (docs/finance.md, GPU-hours): record keeps them */
+	FC_X_USAGE_TYPE,
+	FC_X_SKU_DETAILS,
+	FC_X_SKU_METER_CATEGORY,
+	FC_X_SKU_METER_NAME,
 	FC__COUNT
 } FocusCol;
 

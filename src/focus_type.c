@@ -34,7 +34,8 @@ static const char *const focus_col_names[FC__COUNT] = {
 	"ServiceName", "ServiceCategory", "SkuId", "SkuPriceId", "SkuPriceDetails",
 	"ResourceId", "RegionId", "Region", "AvailabilityZone",
 	"PricingCategory", "PricingQuantity", "PricingUnit", "ConsumedQuantity", "ConsumedUnit",
-	"CommitmentDiscountId", "AllocatedMethodId", "AllocatedResourceId", "Tags", "x_run_id"
+	"CommitmentDiscountId", "AllocatedMethodId", "AllocatedResourceId", "Tags", "x_run_id",
+	"x_UsageType", "x_SkuDetails", "x_SkuMeterCategory", "x_SkuMeterName"
 };
 
 /*
@@ -768,6 +769,141 @@ out_text(Datum *values, bool *nulls, int o, const FocusIn *in, FocusCol c)
 		values[o] = PointerGetDatum(cstring_to_text_with_len(in->v[c], in->len[c]));
 }
 
+/* Whether column c holds word, in any case. */
+static bool
+col_is(const FocusIn *in, FocusCol c, const char *word)
+{
+	return in->v[c] && in->len[c] == (int) strlen(word) && pg_strncasecmp(in->v[c], word, in->len[c]) == 0;
+}
+
+/* Where word (ASCII, any case) first occurs in the n bytes at s; NULL when nowhere. */
+static const char *
+find_ci(const char *s, size_t n, const char *word)
+{
+	size_t		w = strlen(word);
+
+	for (size_t i = 0; i + w <= n; i++)
+		if (pg_strncasecmp(s + i, word, w) == 0)
+			return s + i;
+	return NULL;
+}
+
+/* A ConsumedUnit that means hours: hour(s), hr(s), h, also after "1 " (Azure writes "1 Hour"). */
+static bool
+unit_is_hours(const char *u)
+{
+	if (strncmp(u, "1 ", 2) == 0)
+		u += 2;
+	return pg_strcasecmp(u, "hour") == 0 || pg_strcasecmp(u, "hours") == 0 || pg_strcasecmp(u, "hr") == 0 ||
+		pg_strcasecmp(u, "hrs") == 0 || pg_strcasecmp(u, "h") == 0;
+}
+
+/*
+ * The GPU model of a GCP GPU SKU line ("Nvidia H100 80GB GPU running in
+ * Americas", "Spot Preemptible Nvidia L4 GPU running in Belgium": "H100
+ * 80GB", "L4"), NULL for any other line, commitment fees ("Commitment v1:
+ * Nvidia ...") and GPU licences ("NVIDIA GRID license for ...") included.  GCP bills a GPU attached to a VM as its own SKU,
+ * in GPU-hours (cloud.google.com/compute/gpus-pricing; the billing export's
+ * sku.description), apart from the VM's cores and memory.
+ */
+static char *
+gcp_gpu_model(const FocusIn *in)
+{
+	const char *d = in->v[FC_CHARGE_DESCRIPTION];
+	size_t		n = d ? in->len[FC_CHARGE_DESCRIPTION] : 0;
+	const char *p,
+			   *q;
+
+	if (d == NULL || (n >= 10 && pg_strncasecmp(d, "Commitment", 10) == 0) || find_ci(d, n, "licen"))
+		return NULL;
+	p = find_ci(d, n, "Nvidia ");
+	if (p == NULL || (p != d && p[-1] != ' '))
+		return NULL;
+	p += 7;
+	q = find_ci(p, n - (p - d), " GPU");
+	if (q == NULL || q == p || (q + 4 < d + n && q[4] != ' '))
+		return NULL;
+	return pnstrdup(p, q - p);
+}
+
+/*
+ * Whether an AWS line bills the running hours of an instance: its x_UsageType
+ * ("[REGION-]Kind:instance-type") is BoxUsage (on-demand and reserved
+ * instances), SpotUsage or DedicatedUsage (docs.aws.amazon.com/cur/latest/
+ * userguide/usage-types.html, "Amazon EC2 usage types"); the instance type
+ * after ':' in *itype.  EBSOptimized, DataTransfer, EBS volumes, HostUsage
+ * (the host, not its instances) and every other usage type are not.
+ */
+static bool
+aws_instance_usage(const FocusIn *in, char **itype)
+{
+	const char *u = in->v[FC_X_USAGE_TYPE];
+	int			n = in->len[FC_X_USAGE_TYPE];
+	const char *colon = memchr(u, ':', n);
+	const char *k = u;
+
+	*itype = NULL;
+	if (colon == NULL)
+		return false;
+	for (const char *p = u; p < colon; p++)
+		if (*p == '-')
+			k = p + 1;
+	if (!((colon - k == 8 && pg_strncasecmp(k, "BoxUsage", 8) == 0) ||
+		  (colon - k == 9 && pg_strncasecmp(k, "SpotUsage", 9) == 0) ||
+		  (colon - k == 14 && pg_strncasecmp(k, "DedicatedUsage", 14) == 0)))
+		return false;
+	*itype = pnstrdup(colon + 1, n - (colon + 1 - u));
+	return true;
+}
+
+/*
+ * Whether an Azure line is virtual-machine usage: its meter category
+ * (x_SkuMeterCategory) is "Virtual Machines" when the file has one (Azure
+ * cost details: learn.microsoft.com/azure/cost-management-billing/
+ * automate/understand-usage-details-fields, MeterCategory), so a GPU VM's
+ * bandwidth or disk lines are not; a file without it: every line of a GPU
+ * machine, as for other providers.
+ */
+static bool
+azure_vm_usage(const FocusIn *in)
+{
+	if (in->v[FC_X_SKU_METER_CATEGORY])
+		return col_is(in, FC_X_SKU_METER_CATEGORY, "Virtual Machines");
+	return true;
+}
+
+/*
+ * The Azure VM size of a line: x_SkuDetails' ServiceType
+ * ("Standard_ND96isr_H100_v5"), else the meter name ("ND96isr H100 v5",
+ * "ND96isr H100 v5 Spot", "ND96isr H100 v5 Low Priority") as a size.
+ */
+static char *
+azure_vm_size(FocusIn *in)
+{
+	bool		is_str;
+	char	   *t = NULL;
+
+	if (in->v[FC_X_SKU_DETAILS])
+		t = jsonb_key_text(col_object(in, FC_X_SKU_DETAILS), "ServiceType", &is_str);
+	if (t == NULL && in->v[FC_X_SKU_METER_NAME])
+	{
+		StringInfoData b;
+		int			n = in->len[FC_X_SKU_METER_NAME];
+		const char *m = in->v[FC_X_SKU_METER_NAME];
+
+		if (n > 5 && pg_strncasecmp(m + n - 5, " Spot", 5) == 0)
+			n -= 5;
+		else if (n > 13 && pg_strncasecmp(m + n - 13, " Low Priority", 13) == 0)
+			n -= 13;
+		initStringInfo(&b);
+		appendStringInfoString(&b, "Standard_");
+		for (int i = 0; i < n; i++)
+			appendStringInfoChar(&b, m[i] == ' ' ? '_' : m[i]);
+		t = b.data;
+	}
+	return t;
+}
+
 /* Type one FOCUS line into values/nulls (O__COUNT each). */
 void
 le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nulls)
@@ -781,6 +917,9 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 	char	   *gpucount_s;
 	char	   *itype;
 	AliasEntry *alias = NULL;
+	bool		gpu_line;
+	bool		aws_by_description = false;
+	char	   *gcp_model = NULL;
 	int32		gpus = 0;
 	bool		have_gpus = false;
 	char	   *unit;
@@ -878,10 +1017,46 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 	itype = jsonb_key_text(details, "InstanceType", &is_str);
 	if (itype == NULL)
 		itype = jsonb_key_text(details, "x_InstanceType", &is_str);
+	/*
+	 * Which lines bill GPU time (docs/finance.md, "GPU-hours"): only usage
+	 * (ChargeCategory Usage, or none written), never a purchase, credit, tax or
+	 * adjustment, nor a storage or network line; then by provider: AWS instance
+	 * usage types, Azure virtual-machine meters, GCP GPU SKUs, other providers
+	 * every line of a GPU machine.
+	 */
+	gpu_line = (in->v[FC_CHARGE_CATEGORY] == NULL || col_is(in, FC_CHARGE_CATEGORY, "Usage")) &&
+		!col_is(in, FC_SERVICE_CATEGORY, "Storage") && !col_is(in, FC_SERVICE_CATEGORY, "Networking") &&
+		!col_is(in, FC_SERVICE_CATEGORY, "Network");
+	if (strcmp(in->provkey, "aws") == 0)
+	{
+		char	   *ut_type = NULL;
+
+		if (in->v[FC_X_USAGE_TYPE])
+			gpu_line = gpu_line && aws_instance_usage(in, &ut_type);
+		else
+			aws_by_description = true;
+		if (itype == NULL)
+			itype = ut_type;
+	}
+	else if (strcmp(in->provkey, "azure") == 0)
+	{
+		gpu_line = gpu_line && azure_vm_usage(in);
+		if (itype == NULL && gpu_line)
+			itype = azure_vm_size(in);
+	}
+	else if (strcmp(in->provkey, "gcp") == 0)
+	{
+		gcp_model = gpu_line ? gcp_gpu_model(in) : NULL;
+		gpu_line = (gcp_model != NULL);
+	}
 	if (itype)
 		alias = alias_find(st->aliases, itype, strlen(itype));
-	if (alias == NULL && in->v[FC_CHARGE_DESCRIPTION])
+	if (alias == NULL && in->v[FC_CHARGE_DESCRIPTION] && gcp_model == NULL)
 		alias = alias_in_words(st->aliases, st->alias_lens, in->v[FC_CHARGE_DESCRIPTION], in->len[FC_CHARGE_DESCRIPTION]);
+	/* AWS without a usage type: a GPU machine's EBS-optimized or bandwidth line is not instance usage */
+	if (aws_by_description && gpu_line && alias && in->v[FC_CHARGE_DESCRIPTION])
+		gpu_line = !find_ci(in->v[FC_CHARGE_DESCRIPTION], in->len[FC_CHARGE_DESCRIPTION], "EBS") &&
+			!find_ci(in->v[FC_CHARGE_DESCRIPTION], in->len[FC_CHARGE_DESCRIPTION], "Mbps");
 	gpucount_s = jsonb_key_text(details, "GpuCount", &is_str);
 	if (gpucount_s == NULL)
 		gpucount_s = jsonb_key_text(details, "x_GpuCount", &is_str);
@@ -894,6 +1069,11 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 			line_error(in, "SkuPriceDetails", ERRCODE_INVALID_PARAMETER_VALUE, gpucount_s,
 					   "GpuCount must be a whole number of GPUs in [1, 4096]");
 		gpus = (int32) g;
+		have_gpus = true;
+	}
+	else if (gcp_model)
+	{
+		gpus = 1;				/* a GCP GPU SKU bills GPU-hours */
 		have_gpus = true;
 	}
 	else if (alias)
@@ -915,27 +1095,40 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 
 		if (gt == NULL)
 			gt = jsonb_key_text(details, "x_GpuType", &is_str);
+		if (gt == NULL)
+			gt = gcp_model;
 		nulls[O_GPU_TYPE] = (gt == NULL);
 		if (gt)
 			values[O_GPU_TYPE] = CStringGetTextDatum(gt);
 	}
 
-	/* GPU-hours: hours of a GPU machine times its GPUs */
+	/*
+	 * GPU-hours: hours of a GPU machine (or GPU) times its GPUs, on the lines
+	 * that bill GPU time.  Negative on a correction: a line of ChargeClass
+	 * Correction (FOCUS: a correction of an invoiced billing period), or one
+	 * whose costs are not positive (FOCUS writes a correction within the
+	 * current period with ChargeClass null); elsewhere a negative figure is a
+	 * broken line.
+	 */
 	nulls[O_GPU_HOURS] = true;
 	unit = col_cstr(in, FC_CONSUMED_UNIT);
-	if (have_gpus && unit && !nulls[O_QUANTITY] &&
-		(pg_strcasecmp(unit, "hour") == 0 || pg_strcasecmp(unit, "hours") == 0 || pg_strcasecmp(unit, "hr") == 0 ||
-		 pg_strcasecmp(unit, "hrs") == 0 || pg_strcasecmp(unit, "h") == 0))
+	if (gpu_line && have_gpus && unit && !nulls[O_QUANTITY] && unit_is_hours(unit))
 	{
 		Datum		gh = DirectFunctionCall2(numeric_mul, values[O_QUANTITY],
 											 DirectFunctionCall1(int4_numeric, Int32GetDatum(gpus)));
 		Datum		max = DirectFunctionCall3(numeric_in, CStringGetDatum(LE_FOCUS_MAX_GPU_HOURS),
 											  ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+		Datum		zero = DirectFunctionCall1(int4_numeric, Int32GetDatum(0));
+		bool		correction = col_is(in, FC_CHARGE_CLASS, "Correction") ||
+			(!DatumGetBool(DirectFunctionCall2(numeric_gt, values[O_BILLED], zero)) &&
+			 !DatumGetBool(DirectFunctionCall2(numeric_gt, values[O_EFFECTIVE], zero)));
 
-		if (DatumGetBool(DirectFunctionCall2(numeric_lt, gh, DirectFunctionCall1(int4_numeric, Int32GetDatum(0)))) ||
-			DatumGetBool(DirectFunctionCall2(numeric_gt, gh, max)))
+		if (DatumGetBool(DirectFunctionCall2(numeric_gt, DirectFunctionCall1(numeric_abs, gh), max)))
 			line_error(in, "ConsumedQuantity", ERRCODE_INVALID_PARAMETER_VALUE, col_cstr(in, FC_CONSUMED_QUANTITY),
-					   "GPU-hours (ConsumedQuantity x GPUs) must be in [0, %s]", LE_FOCUS_MAX_GPU_HOURS);
+					   "GPU-hours (ConsumedQuantity x GPUs) must be in [-%s, %s]", LE_FOCUS_MAX_GPU_HOURS, LE_FOCUS_MAX_GPU_HOURS);
+		if (!correction && DatumGetBool(DirectFunctionCall2(numeric_lt, gh, zero)))
+			line_error(in, "ConsumedQuantity", ERRCODE_INVALID_PARAMETER_VALUE, col_cstr(in, FC_CONSUMED_QUANTITY),
+					   "negative GPU-hours (ConsumedQuantity x GPUs) are a correction: ChargeClass Correction, or costs not above 0");
 		values[O_GPU_HOURS] = gh;
 		nulls[O_GPU_HOURS] = false;
 	}

@@ -144,7 +144,7 @@ CREATE TABLE llm_econ.spend (
     gpus_per_instance    int4 CHECK (gpus_per_instance > 0),
     consumed_quantity    numeric,
     consumed_unit        text,
-    gpu_hours            numeric CHECK (gpu_hours >= 0::numeric),
+    gpu_hours            numeric CHECK (gpu_hours > '-Infinity' AND gpu_hours < 'Infinity'),
     billed_cost          numeric NOT NULL CHECK (billed_cost > '-Infinity' AND billed_cost < 'Infinity'),
     effective_cost       numeric NOT NULL CHECK (effective_cost > '-Infinity' AND effective_cost < 'Infinity'),
     list_cost            numeric,
@@ -194,7 +194,7 @@ COMMENT ON COLUMN llm_econ.spend.instance_type IS 'the GPU machine type found in
 COMMENT ON COLUMN llm_econ.spend.gpus_per_instance IS 'GPUs of that machine type (SkuPriceDetails GpuCount, else gpu_sku_alias)';
 COMMENT ON COLUMN llm_econ.spend.consumed_quantity IS 'FOCUS ConsumedQuantity';
 COMMENT ON COLUMN llm_econ.spend.consumed_unit IS 'FOCUS ConsumedUnit';
-COMMENT ON COLUMN llm_econ.spend.gpu_hours IS 'ConsumedQuantity (in hours) x GPUs per instance, for GPU instance lines';
+COMMENT ON COLUMN llm_econ.spend.gpu_hours IS 'ConsumedQuantity (in hours) x GPUs per instance, for the lines that bill a GPU machine or a GPU (docs/finance.md: AWS instance usage types, Azure VM meters, GCP GPU SKUs); negative on corrections';
 COMMENT ON COLUMN llm_econ.spend.billed_cost IS 'FOCUS BilledCost (cash), exact';
 COMMENT ON COLUMN llm_econ.spend.effective_cost IS 'FOCUS EffectiveCost (amortised), exact';
 COMMENT ON COLUMN llm_econ.spend.list_cost IS 'FOCUS ListCost';
@@ -243,12 +243,25 @@ CREATE TABLE llm_econ.fx_rate (
 );
 COMMENT ON TABLE llm_econ.fx_rate IS
   'exchange rates into USD, dated: a rate is in effect from valid_from until the next row of the same currency; USD needs no row (1). Views convert a billing line with the rate in effect at its charge period start; a line with no rate is never summed as USD';
-COMMENT ON COLUMN llm_econ.fx_rate.currency IS 'ISO 4217 code, upper case (EUR, GBP, JPY)';
+COMMENT ON COLUMN llm_econ.fx_rate.currency IS 'ISO 4217 code, stored upper case (eur is EUR)';
 COMMENT ON COLUMN llm_econ.fx_rate.valid_from IS 'when the rate takes effect';
 COMMENT ON COLUMN llm_econ.fx_rate.usd_per_unit IS 'USD per one unit of the currency (EUR 1.0823 = 1 EUR buys 1.0823 USD), exact numeric';
 COMMENT ON COLUMN llm_econ.fx_rate.source IS 'where the rate comes from (the provider''s invoice rate, a central bank reference rate, ...)';
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.fx_rate', '');
 GRANT SELECT ON llm_econ.fx_rate TO PUBLIC;
+
+-- Currency codes in any case: a rate written for usd or eur is stored as USD or EUR.
+CREATE FUNCTION llm_econ._fx_rate_upper() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+  NEW.currency := pg_catalog.upper(NEW.currency);
+  RETURN NEW;
+END $$;
+COMMENT ON FUNCTION llm_econ._fx_rate_upper() IS 'internal: trigger upper-casing fx_rate.currency (eur is EUR)';
+REVOKE EXECUTE ON FUNCTION llm_econ._fx_rate_upper() FROM PUBLIC;
+CREATE TRIGGER fx_rate_currency BEFORE INSERT OR UPDATE OF currency ON llm_econ.fx_rate
+    FOR EACH ROW EXECUTE FUNCTION llm_econ._fx_rate_upper();
 
 -- USD per unit of a currency at an instant: 1 for USD (and for a line that names no currency, as
 -- 0.2.0 read every amount), else the fx_rate in effect, NULL when none is.
@@ -378,7 +391,7 @@ BEGIN ATOMIC
       THEN ARRAY[pg_catalog.format('%s needs USAGE on sequence llm_econ.spend_id_seq', $1),
                  pg_catalog.format('GRANT USAGE ON SEQUENCE llm_econ.spend_id_seq TO %I;', CURRENT_USER)]
     WHEN $3 AND NOT (pg_catalog.has_table_privilege('llm_econ.spend', 'SELECT') AND pg_catalog.has_table_privilege('llm_econ.spend', 'DELETE'))
-      THEN ARRAY[pg_catalog.format('%s with a delivery replaces earlier lines and needs SELECT and DELETE on llm_econ.spend', $1),
+      THEN ARRAY[pg_catalog.format('%s in mode replace replaces what was stored for the statements it loads and needs SELECT and DELETE on llm_econ.spend (mode append only adds)', $1),
                  pg_catalog.format('GRANT SELECT, DELETE ON llm_econ.spend TO %I;', CURRENT_USER)]
     WHEN $4 AND NOT (pg_catalog.has_table_privilege('llm_econ.focus_staging', 'SELECT') AND pg_catalog.has_table_privilege('llm_econ.focus_staging', 'DELETE'))
       THEN ARRAY[pg_catalog.format('%s needs SELECT and DELETE on llm_econ.focus_staging', $1),
@@ -393,31 +406,53 @@ COMMENT ON FUNCTION llm_econ._focus_refusal(text, text, boolean, boolean) IS
 
 -- Stores the typed lines of the temporary table llm_econ_focus_lines for tenant who, and empties
 -- it: the one statement that inserts FOCUS lines into spend (PostgreSQL's own INSERT: every
--- constraint, partition bound, policy and trigger of spend applies).  A delivery first replaces the
--- lines that earlier deliveries (or undelivered imports) left for the same provider, billing account
--- and billing period.  The k-th copy of a charge in the file is its occurrence k: the lines' own
--- occurrence (within their batch) plus, when a load comes in batches (counting), the copies its
--- earlier batches had, kept in llm_econ_focus_seen.  A stored charge is skipped.
+-- constraint, partition bound, policy and trigger of spend applies).  Each statement the lines
+-- cover, a (tenant, provider, billing account, billing period), is first locked (a transaction
+-- advisory lock, taken in one order, so that two loads of one statement serialise) and, in mode
+-- replace, emptied once per load: the load's lines are then its whole statement (a refresh or a
+-- re-rated re-delivery leaves exactly the new file's lines).  The keys a load has seen are kept in
+-- llm_econ_focus_keys, so that its later batches add to the statement they emptied.  The k-th
+-- copy of a charge in the file is its occurrence k: the lines' own occurrence (within their batch)
+-- plus, when a load comes in batches (counting), the copies its earlier batches had, kept in
+-- llm_econ_focus_seen.  A stored charge is skipped (mode append: more parts of one delivery).
 CREATE FUNCTION llm_econ._focus_store(who text, source text, delivery text, counting boolean DEFAULT false,
-    OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
+    mode text DEFAULT 'replace', OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
+    OUT replaced_billed_usd numeric, OUT replaced_effective_usd numeric)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
 #variable_conflict use_column
 BEGIN
   PERFORM llm_econ._focus_temp();
   replaced := 0;
-  IF _focus_store.delivery IS NOT NULL THEN
-    WITH periods AS (SELECT DISTINCT f.provider, f.billing_account_id, f.billing_period_start FROM llm_econ_focus_lines f),
-         gone AS (
-           DELETE FROM llm_econ.spend s USING periods p
-            WHERE s.tenant = who AND s.provider = p.provider
-              AND s.billing_account_id IS NOT DISTINCT FROM p.billing_account_id
-              AND (s.billing_period_start = p.billing_period_start
-                   OR (s.billing_period_start IS NULL AND p.billing_period_start IS NULL))
-              AND s.delivery IS DISTINCT FROM _focus_store.delivery
-           RETURNING 1)
-    SELECT pg_catalog.count(*) INTO replaced FROM gone;
+  INSERT INTO llm_econ_focus_keys AS k (provider, billing_account_id, billing_period_start, lock_key, fresh)
+  SELECT d.provider, d.billing_account_id, d.billing_period_start,
+         pg_catalog.hashtextextended(pg_catalog.concat_ws(E'\x1f', who, d.provider, d.billing_account_id,
+                                     pg_catalog.date_part('epoch', d.billing_period_start)), 32), true
+    FROM (SELECT DISTINCT f.provider, f.billing_account_id, f.billing_period_start FROM llm_econ_focus_lines f) AS d
+  ON CONFLICT (provider, billing_account_id, billing_period_start) DO NOTHING;
+  -- one order for every load: two loads of the same statements wait for each other, not deadlock
+  PERFORM pg_catalog.pg_advisory_xact_lock(k.lock_key)
+     FROM (SELECT k.lock_key FROM llm_econ_focus_keys k WHERE k.fresh ORDER BY k.lock_key OFFSET 0) AS k;
+  IF _focus_store.mode = 'replace' THEN
+    -- a new statement (snapshot): sees what a load that held the lock committed
+    WITH gone AS (
+           DELETE FROM llm_econ.spend s USING llm_econ_focus_keys k
+            WHERE k.fresh AND s.tenant = who AND s.provider = k.provider
+              AND s.billing_account_id IS NOT DISTINCT FROM k.billing_account_id
+              AND (s.billing_period_start = k.billing_period_start
+                   OR (s.billing_period_start IS NULL AND k.billing_period_start IS NULL))
+           RETURNING s.billed_cost * llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS b,
+                     s.effective_cost * llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS e)
+    SELECT pg_catalog.count(*),
+           CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(g.b) THEN coalesce(pg_catalog.sum(g.b), 0) END,
+           CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(g.e) THEN coalesce(pg_catalog.sum(g.e), 0) END
+      INTO replaced, replaced_billed_usd, replaced_effective_usd
+      FROM gone g;
+  ELSE
+    replaced_billed_usd := 0;
+    replaced_effective_usd := 0;
   END IF;
+  UPDATE llm_econ_focus_keys k SET fresh = false WHERE k.fresh;
   INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
          billing_period_end, provider, service_name, service_category, charge_category, charge_description,
          pricing_category, pricing, region, sku, instance_type, gpus_per_instance, consumed_quantity,
@@ -445,33 +480,44 @@ BEGIN
   END IF;
   TRUNCATE llm_econ_focus_lines;
 END $$;
-COMMENT ON FUNCTION llm_econ._focus_store(text, text, text, boolean) IS
-  'internal: stores the typed FOCUS lines of the temporary table llm_econ_focus_lines in spend by one INSERT ... SELECT (the only one: its column list is written here), replacing earlier deliveries of the same periods when a delivery is given, numbering copies across a load''s batches when counting; then empties the table';
+COMMENT ON FUNCTION llm_econ._focus_store(text, text, text, boolean, text) IS
+  'internal: stores the typed FOCUS lines of the temporary table llm_econ_focus_lines in spend by one INSERT ... SELECT (the only one: its column list is written here), after locking each (tenant, provider, billing account, billing period) they cover and, in mode replace, deleting what was stored for it (once per load: the replaced lines and their USD); numbering copies across a load''s batches when counting; then empties the table';
 
 -- The temporary tables the importers use (dropped at commit): the typed lines of one batch, the
--- copies of each charge identity a load's earlier batches had, and each batch's distinct identities.
+-- copies of each charge identity a load's earlier batches had, the statements it covers, and each
+-- batch's distinct identities.
 CREATE FUNCTION llm_econ._focus_temp() RETURNS void
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-  IF pg_catalog.to_regclass('pg_temp.llm_econ_focus_seen') IS NOT NULL THEN
+  IF pg_catalog.to_regclass('pg_temp.llm_econ_focus_hashes') IS NOT NULL THEN
     RETURN;
   END IF;
   CREATE TEMP TABLE IF NOT EXISTS llm_econ_focus_lines OF llm_econ._focus_line ON COMMIT DROP;
-  CREATE TEMP TABLE llm_econ_focus_seen (h uuid PRIMARY KEY, n int4 NOT NULL) ON COMMIT DROP;
+  CREATE TEMP TABLE IF NOT EXISTS llm_econ_focus_seen (h uuid PRIMARY KEY, n int4 NOT NULL) ON COMMIT DROP;
+  CREATE TEMP TABLE llm_econ_focus_keys (provider text, billing_account_id text, billing_period_start timestamptz,
+      lock_key int8 NOT NULL, fresh boolean NOT NULL,
+      UNIQUE NULLS NOT DISTINCT (provider, billing_account_id, billing_period_start)) ON COMMIT DROP;
   CREATE TEMP TABLE llm_econ_focus_hashes (h uuid NOT NULL) ON COMMIT DROP;
 END $$;
-COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates the transaction''s temporary tables unless they exist: the typed FOCUS lines of a batch, the copies counted per charge identity (exact numbering), and each batch''s distinct identities (the check that a load needs no exact numbering)';
+COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates the transaction''s temporary tables unless they exist: the typed FOCUS lines of a batch, the copies counted per charge identity (exact numbering), the statements (provider, billing account, billing period) a load covers, and each batch''s distinct identities (the check that a load needs no exact numbering)';
 
 CREATE FUNCTION llm_econ.import_focus(focus_csv text, tenant text DEFAULT NULL, source text DEFAULT NULL,
-    delivery text DEFAULT NULL, OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
+    delivery text DEFAULT NULL, mode text DEFAULT 'replace', OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
+    OUT replaced_billed_usd numeric, OUT replaced_effective_usd numeric)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
 AS $$
 #variable_conflict use_column
 DECLARE
   who constant text := coalesce(import_focus.tenant, CURRENT_USER);
-  refusal constant text[] := llm_econ._focus_refusal('import_focus', who, import_focus.delivery IS NOT NULL, false);
+  refusal text[];
 BEGIN
+  IF import_focus.mode IS NULL OR import_focus.mode NOT IN ('replace', 'append') THEN
+    RAISE EXCEPTION 'mode must be replace or append, got %', coalesce(pg_catalog.quote_literal(import_focus.mode), 'NULL')
+      USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'replace: the file is the whole statement of each provider, billing account and billing period it covers; append: adds the charges not stored yet.';
+  END IF;
+  refusal := llm_econ._focus_refusal('import_focus', who, import_focus.mode = 'replace', false);
   IF refusal IS NOT NULL THEN
     RAISE EXCEPTION '%', refusal[1] USING ERRCODE = 'insufficient_privilege', HINT = refusal[2];
   END IF;
@@ -482,15 +528,16 @@ BEGIN
     RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
   END IF;
   PERFORM llm_econ._focus_temp();
-  TRUNCATE llm_econ_focus_lines;
+  TRUNCATE llm_econ_focus_lines, llm_econ_focus_keys;
   INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_lines(focus_csv, 'focus_csv');
-  SELECT s.inserted, s.skipped, s.replaced INTO inserted, skipped, replaced
-    FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery) AS s;
+  SELECT s.inserted, s.skipped, s.replaced, s.replaced_billed_usd, s.replaced_effective_usd
+    INTO inserted, skipped, replaced, replaced_billed_usd, replaced_effective_usd
+    FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery, false, import_focus.mode) AS s;
 END $$;
-COMMENT ON FUNCTION llm_econ.import_focus(text, text, text, text) IS
-  'imports a FOCUS 1.0-1.3 cost-and-usage CSV into spend for tenant (default: the current role): every line kept (typed columns, the other columns in record), GPU-hours for GPU instance lines, run_id from tags; all or nothing. '
-  'Charges already stored for the tenant (the same FOCUS values, however the file writes them) are counted as skipped; '
-  'with a delivery label, the lines earlier deliveries left for the same provider, billing account and billing period are replaced (counted in replaced), and files of one delivery add up';
+COMMENT ON FUNCTION llm_econ.import_focus(text, text, text, text, text) IS
+  'imports a FOCUS 1.0-1.3 cost-and-usage CSV into spend for tenant (default: the current role): every line kept (typed columns, the other columns in record), GPU-hours for the lines that bill a GPU machine or GPU, run_id from tags; all or nothing. '
+  'mode replace (default): the file is the whole statement of each (tenant, provider, billing account, billing period) it covers, replacing what was stored for it (replaced: lines, and their USD); '
+  'mode append: charges already stored for the tenant (the same FOCUS values, however the file writes them) are skipped. Two imports of one statement serialise; delivery is a label';
 
 -- The batches of one load: the role's staged lines in id ranges (start, stop], `batch` ids at a
 -- time, each typed by one statement and stored by _focus_store.  Nothing but the temporary tables
@@ -498,7 +545,8 @@ COMMENT ON FUNCTION llm_econ.import_focus(text, text, text, text) IS
 -- (llm_econ_focus_seen); else each batch's distinct identities go to llm_econ_focus_hashes for
 -- load_focus's check.
 CREATE FUNCTION llm_econ._focus_batches(who text, source text, delivery text, start int8, stop int8, batch int8, exact boolean,
-    OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
+    mode text, OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
+    OUT replaced_billed_usd numeric, OUT replaced_effective_usd numeric)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
 #variable_conflict use_column
@@ -514,11 +562,16 @@ BEGIN
     RAISE EXCEPTION 'start, stop and exact must not be NULL, and batch must be at least 1'
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
+  IF _focus_batches.mode IS NULL OR _focus_batches.mode NOT IN ('replace', 'append') THEN
+    RAISE EXCEPTION 'mode must be replace or append' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
   PERFORM llm_econ._focus_temp();
-  TRUNCATE llm_econ_focus_lines, llm_econ_focus_seen, llm_econ_focus_hashes;
+  TRUNCATE llm_econ_focus_lines, llm_econ_focus_seen, llm_econ_focus_keys, llm_econ_focus_hashes;
   inserted := 0;
   skipped := 0;
   replaced := 0;
+  replaced_billed_usd := 0;
+  replaced_effective_usd := 0;
   LOOP
     EXIT WHEN lo OPERATOR(pg_catalog.>=) stop;
     hi := LEAST(GREATEST(lo, start) OPERATOR(pg_catalog.+) batch, stop);
@@ -540,25 +593,29 @@ BEGIN
     IF NOT exact THEN
       INSERT INTO llm_econ_focus_hashes (h) SELECT DISTINCT f.row_hash::uuid FROM llm_econ_focus_lines f;
     END IF;
-    SELECT * INTO done FROM llm_econ._focus_store(who, _focus_batches.source, _focus_batches.delivery, exact) AS s;
+    SELECT * INTO done
+      FROM llm_econ._focus_store(who, _focus_batches.source, _focus_batches.delivery, exact, _focus_batches.mode) AS s;
     inserted := inserted + done.inserted;
     skipped := skipped + done.skipped;
     replaced := replaced + done.replaced;
+    replaced_billed_usd := replaced_billed_usd + done.replaced_billed_usd;
+    replaced_effective_usd := replaced_effective_usd + done.replaced_effective_usd;
     lo := hi;
     first := first + n::int4;
   END LOOP;
 END $$;
-COMMENT ON FUNCTION llm_econ._focus_batches(text, text, text, int8, int8, int8, boolean) IS
-  'internal: load_focus''s batches: the current role''s staged lines with ids in (start, stop], batch ids per statement, typed and stored by _focus_store; exact numbers copies of a charge across batches, else each batch''s identities are kept for the check that no charge spans two';
+COMMENT ON FUNCTION llm_econ._focus_batches(text, text, text, int8, int8, int8, boolean, text) IS
+  'internal: load_focus''s batches: the current role''s staged lines with ids in (start, stop], batch ids per statement, typed and stored by _focus_store in mode (replace, append); exact numbers copies of a charge across batches, else each batch''s identities are kept for the check that no charge spans two';
 
 CREATE FUNCTION llm_econ.load_focus(tenant text DEFAULT NULL, source text DEFAULT NULL, delivery text DEFAULT NULL,
-    OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
+    mode text DEFAULT 'replace', OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
+    OUT replaced_billed_usd numeric, OUT replaced_effective_usd numeric)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
 AS $$
 #variable_conflict use_column
 DECLARE
   who constant text := coalesce(load_focus.tenant, CURRENT_USER);
-  refusal constant text[] := llm_econ._focus_refusal('load_focus', who, load_focus.delivery IS NOT NULL, true);
+  refusal text[];
   -- staged ids per statement: work_mem / 2 kB (4 MB: 2,048), at least 1,024, so that a batch's
   -- typed lines stay in work_mem, and the after-row checks PostgreSQL queues until the end of its
   -- INSERT are bounded by work_mem, not by the file
@@ -567,6 +624,12 @@ DECLARE
   stop int8;          -- the last staged id when the load began: lines staged later wait for the next load
   done record;
 BEGIN
+  IF load_focus.mode IS NULL OR load_focus.mode NOT IN ('replace', 'append') THEN
+    RAISE EXCEPTION 'mode must be replace or append, got %', coalesce(pg_catalog.quote_literal(load_focus.mode), 'NULL')
+      USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'replace: the file is the whole statement of each provider, billing account and billing period it covers; append: adds the charges not stored yet.';
+  END IF;
+  refusal := llm_econ._focus_refusal('load_focus', who, load_focus.mode = 'replace', true);
   IF refusal IS NOT NULL THEN
     RAISE EXCEPTION '%', refusal[1] USING ERRCODE = 'insufficient_privilege', HINT = refusal[2];
   END IF;
@@ -580,26 +643,30 @@ BEGIN
   inserted := 0;
   skipped := 0;
   replaced := 0;
+  replaced_billed_usd := 0;
+  replaced_effective_usd := 0;
   IF stop IS NOT NULL THEN
     -- The k-th copy of a charge in the file is its occurrence k.  Each batch numbers its own
     -- copies; when no charge has copies in two batches (checked at the end) that is the whole
     -- numbering, and otherwise the load starts again, counting copies across batches.
     BEGIN
-      SELECT * INTO done FROM llm_econ._focus_batches(who, load_focus.source, load_focus.delivery, start, stop, batch, false);
+      SELECT * INTO done FROM llm_econ._focus_batches(who, load_focus.source, load_focus.delivery, start, stop, batch, false, load_focus.mode);
       IF EXISTS (SELECT FROM llm_econ_focus_hashes h GROUP BY h.h HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1) THEN
         RAISE SQLSTATE 'LE001';
       END IF;
     EXCEPTION WHEN SQLSTATE 'LE001' THEN
-      SELECT * INTO done FROM llm_econ._focus_batches(who, load_focus.source, load_focus.delivery, start, stop, batch, true);
+      SELECT * INTO done FROM llm_econ._focus_batches(who, load_focus.source, load_focus.delivery, start, stop, batch, true, load_focus.mode);
     END;
     inserted := done.inserted;
     skipped := done.skipped;
     replaced := done.replaced;
+    replaced_billed_usd := done.replaced_billed_usd;
+    replaced_effective_usd := done.replaced_effective_usd;
   END IF;
   DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id <= stop;
 END $$;
-COMMENT ON FUNCTION llm_econ.load_focus(text, text, text) IS
-  'loads the FOCUS file the current role staged in focus_staging (\copy llm_econ.focus_stage (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'')) as import_focus imports a text, in batches of staged lines bounded by work_mem (each typed by one statement and stored by one INSERT), then deletes the staged lines it loaded; all or nothing (nothing staged: 0 lines)';
+COMMENT ON FUNCTION llm_econ.load_focus(text, text, text, text) IS
+  'loads the FOCUS file the current role staged in focus_staging (\copy llm_econ.focus_stage (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'')) as import_focus imports a text (mode replace or append alike), in batches of staged lines bounded by work_mem (each typed by one statement and stored by one INSERT), then deletes the staged lines it loaded; all or nothing (nothing staged: 0 lines)';
 -- Plan vs actual: every plan and every run that has spend, joined on (tenant, run_id) (full join:
 -- runs without spend yet and spend without a plan both appear), plus one "untagged" row per tenant
 -- and provider holding the spend with no run, so the view's billed total is the invoices'.  Amounts
@@ -613,7 +680,7 @@ CREATE VIEW llm_econ.plan_vs_actual WITH (security_invoker = true) AS
                 llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate
            FROM llm_econ.spend s),
        actual AS (
-         SELECT l.tenant, l.run_id, pg_catalog.min(l.provider) AS provider,
+         SELECT l.tenant, l.run_id, pg_catalog.string_agg(DISTINCT l.provider, ', ' ORDER BY l.provider) AS provider,
                 pg_catalog.sum(l.billed_cost * l.rate) AS billed_usd, pg_catalog.sum(l.effective_cost * l.rate) AS effective_usd,
                 pg_catalog.sum(l.gpu_hours) AS gpu_hours, pg_catalog.min(l.charge_period_start) AS first_charge,
                 pg_catalog.max(l.charge_period_end) AS last_charge,
@@ -635,8 +702,10 @@ CREATE VIEW llm_econ.plan_vs_actual WITH (security_invoker = true) AS
          coalesce(j.provider, j.a_provider) AS provider, j.pricing,
          j.planned_at, pg_catalog.round(j.usd_per_gpu_hour, 6) AS planned_usd_per_gpu_hour,
          j.planned_usd_cents AS planned_usd, j.billed_usd, j.effective_usd,
-         j.effective_usd - j.planned_usd_cents AS variance_usd,
-         pg_catalog.round(100::numeric * (j.effective_usd - j.planned_usd_cents) / nullif(j.planned_usd_cents, 0::numeric), 2) AS variance_pct,
+         -- a run with a line in a currency with no rate has no USD total, so no variance
+         CASE WHEN coalesce(j.unconverted_lines, 0::bigint) = 0 THEN j.effective_usd - j.planned_usd_cents END AS variance_usd,
+         CASE WHEN coalesce(j.unconverted_lines, 0::bigint) = 0
+              THEN pg_catalog.round(100::numeric * (j.effective_usd - j.planned_usd_cents) / nullif(j.planned_usd_cents, 0::numeric), 2) END AS variance_pct,
          j.planned_gpu_hours, j.actual_gpu_hours,
          -- the MFU the billed GPU-hours imply; NULL when they are beyond an interval's range
          CASE WHEN j.actual_gpu_hours > 0::numeric AND j.run_id IS NOT NULL
@@ -646,13 +715,17 @@ CREATE VIEW llm_econ.plan_vs_actual WITH (security_invoker = true) AS
          j.first_charge, j.last_charge,
          CASE WHEN j.run_id IS NULL AND j.a_run_id IS NULL THEN 'untagged'
               WHEN j.run_id IS NULL THEN 'unplanned'
-              WHEN j.a_tenant IS NULL THEN 'no spend yet' ELSE 'planned and billed' END AS status,
-         pg_catalog.round(j.effective_usd / nullif(j.actual_gpu_hours, 0::numeric), 6) AS actual_usd_per_gpu_hour,
+              WHEN j.a_tenant IS NULL THEN 'no spend yet'
+              WHEN j.unconverted_lines > 0 THEN pg_catalog.concat('planned and billed, no fx_rate for ', j.unconverted_currencies)
+              ELSE 'planned and billed' END AS status,
+         CASE WHEN coalesce(j.unconverted_lines, 0::bigint) = 0
+              THEN pg_catalog.round(j.effective_usd / nullif(j.actual_gpu_hours, 0::numeric), 6) END AS actual_usd_per_gpu_hour,
          -- price variance: the rest of the variance, (actual - planned $/GPU-h) x actual GPU-hours
          -- with actual $/GPU-h = effective USD / actual GPU-hours; the two add up to variance_usd
-         CASE WHEN j.run_id IS NOT NULL AND j.actual_gpu_hours IS NOT NULL
+         CASE WHEN j.run_id IS NOT NULL AND j.actual_gpu_hours IS NOT NULL AND coalesce(j.unconverted_lines, 0::bigint) = 0
               THEN (j.effective_usd - j.planned_usd_cents) - j.usage_variance_usd END AS price_variance_usd,
          CASE WHEN j.run_id IS NOT NULL AND j.actual_gpu_hours IS NOT NULL AND j.effective_usd IS NOT NULL
+               AND coalesce(j.unconverted_lines, 0::bigint) = 0
               THEN j.usage_variance_usd END AS usage_variance_usd,
          coalesce(j.unconverted_lines, 0::bigint) AS unconverted_lines, j.unconverted_currencies
     FROM joined j;
@@ -662,21 +735,21 @@ COMMENT ON COLUMN llm_econ.plan_vs_actual."time" IS 'for dashboards: when the pl
 COMMENT ON COLUMN llm_econ.plan_vs_actual.run_id IS 'the run (NULL on untagged rows)';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.tenant IS 'the plan''s or the spend''s tenant';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.team IS 'the plan''s team';
-COMMENT ON COLUMN llm_econ.plan_vs_actual.provider IS 'planned provider; for spend without a plan, the billing provider';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.provider IS 'planned provider; for spend without a plan, the billing providers (aws, gcp: a run billed by both)';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.pricing IS 'planned pricing';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.planned_at IS 'when the plan was made';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.planned_usd_per_gpu_hour IS 'price planned with, USD per GPU-hour, 6 decimals';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.planned_usd IS 'planned USD (frozen), to the cent';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.billed_usd IS 'sum of BilledCost of the lines in USD (exact: the invoice''s amounts), lines with no known rate left out';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.effective_usd IS 'sum of EffectiveCost of the lines in USD (exact), lines with no known rate left out';
-COMMENT ON COLUMN llm_econ.plan_vs_actual.variance_usd IS 'effective_usd - planned_usd = price_variance_usd + usage_variance_usd';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.variance_usd IS 'effective_usd - planned_usd = price_variance_usd + usage_variance_usd; NULL when a line of the run has no fx_rate';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.variance_pct IS '100 x variance_usd / planned_usd, 2 decimals';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.planned_gpu_hours IS 'planned GPU-hours (frozen)';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.actual_gpu_hours IS 'billed GPU-hours (GPU instance lines)';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.implied_mfu IS 'achieved_mfu(spec, actual GPU-hours / n_gpus): below the planned mfu, the usage variance is (at least partly) lower efficiency';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.first_charge IS 'earliest charge period start of the lines';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.last_charge IS 'latest charge period end of the lines';
-COMMENT ON COLUMN llm_econ.plan_vs_actual.status IS 'planned and billed, no spend yet, unplanned (spend with a run_id no plan of the tenant has), or untagged (spend with no run_id, per tenant and provider)';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.status IS 'planned and billed, planned and billed, no fx_rate for <currencies> (a line with no rate: no variance), no spend yet, unplanned (spend with a run_id no plan of the tenant has), or untagged (spend with no run_id, per tenant and provider)';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.actual_usd_per_gpu_hour IS 'effective_usd / actual_gpu_hours: everything the run cost per GPU-hour it ran, 6 decimals';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.price_variance_usd IS '(actual - planned USD per GPU-hour) x actual GPU-hours = variance_usd - usage_variance_usd; for runs with GPU-hours planned and billed';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.usage_variance_usd IS '(actual - planned GPU-hours) x planned USD per GPU-hour, to the cent; for runs with GPU-hours planned and billed';
@@ -685,3 +758,73 @@ COMMENT ON COLUMN llm_econ.plan_vs_actual.unconverted_currencies IS 'the currenc
 
 -- Readers still need SELECT on run_plan and spend (security_invoker), and see only their tenants' rows.
 GRANT SELECT ON llm_econ.plan_vs_actual TO PUBLIC;
+
+-- The invoice month of a line: the UTC month holding the middle of its billing period (its charge
+-- period when it names none).  A GCP period starts at 08:00 UTC (midnight Pacific) and is still
+-- its month; the middle is computed on instants, so the session's TimeZone moves nothing.
+CREATE FUNCTION llm_econ._billing_month(billing_period_start timestamptz, billing_period_end timestamptz,
+    charge_period_start timestamptz, charge_period_end timestamptz) RETURNS date
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT CASE WHEN pg_catalog.isfinite(coalesce($1, $3)) AND pg_catalog.isfinite(coalesce($2, $4))
+         THEN (pg_catalog.date_trunc('month', pg_catalog.to_timestamp(
+            (pg_catalog.date_part('epoch', coalesce($1, $3)) OPERATOR(pg_catalog.+) pg_catalog.date_part('epoch', coalesce($2, $4)))
+            OPERATOR(pg_catalog./) 2::float8) AT TIME ZONE 'UTC'))::date END;
+END;
+COMMENT ON FUNCTION llm_econ._billing_month(timestamptz, timestamptz, timestamptz, timestamptz) IS
+  'internal: the invoice month of a spend line: the first day of the UTC month holding the middle of its billing period (else of its charge period), whatever the session TimeZone; NULL for an infinite period';
+
+-- The invoices by month: per tenant, provider, billing account, invoice month and currency, the
+-- amounts as billed and in USD (fx_rate at each line's charge period start; a line with no rate
+-- is left out of the USD sums and counted).
+CREATE VIEW llm_econ.spend_monthly WITH (security_invoker = true) AS
+  SELECT s.tenant, s.provider, s.billing_account_id,
+         llm_econ._billing_month(s.billing_period_start, s.billing_period_end, s.charge_period_start, s.charge_period_end) AS billing_month,
+         s.billing_currency,
+         pg_catalog.sum(s.billed_cost) AS billed_cost, pg_catalog.sum(s.effective_cost) AS effective_cost,
+         pg_catalog.sum(s.billed_cost * r.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * r.rate) AS effective_usd,
+         pg_catalog.sum(s.gpu_hours) AS gpu_hours, pg_catalog.count(*) AS lines,
+         pg_catalog.count(*) FILTER (WHERE r.rate IS NULL) AS unconverted_lines
+    FROM llm_econ.spend s
+   CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate) AS r
+   GROUP BY 1, 2, 3, 4, 5;
+COMMENT ON VIEW llm_econ.spend_monthly IS
+  'the invoices by month: per tenant, provider, billing account, billing_month (the month holding the middle of the billing period) and currency, the billed and effective amounts as billed and in USD (fx_rate at the charge period start; lines with no rate counted in unconverted_lines, not summed), GPU-hours and lines';
+COMMENT ON COLUMN llm_econ.spend_monthly.tenant IS 'the lines'' tenant';
+COMMENT ON COLUMN llm_econ.spend_monthly.provider IS 'the provider key (aws, azure, gcp, ...)';
+COMMENT ON COLUMN llm_econ.spend_monthly.billing_account_id IS 'FOCUS BillingAccountId';
+COMMENT ON COLUMN llm_econ.spend_monthly.billing_month IS 'the invoice month: first day of the UTC month holding the middle of the billing period (a GCP period starting 08:00 UTC is still its month)';
+COMMENT ON COLUMN llm_econ.spend_monthly.billing_currency IS 'FOCUS BillingCurrency (upper case)';
+COMMENT ON COLUMN llm_econ.spend_monthly.billed_cost IS 'sum of BilledCost in the billing currency (exact): the invoice';
+COMMENT ON COLUMN llm_econ.spend_monthly.effective_cost IS 'sum of EffectiveCost in the billing currency (exact)';
+COMMENT ON COLUMN llm_econ.spend_monthly.billed_usd IS 'sum of BilledCost in USD (exact), lines with no known rate left out';
+COMMENT ON COLUMN llm_econ.spend_monthly.effective_usd IS 'sum of EffectiveCost in USD (exact), lines with no known rate left out';
+COMMENT ON COLUMN llm_econ.spend_monthly.gpu_hours IS 'GPU-hours of the lines that bill GPU time (corrections net out)';
+COMMENT ON COLUMN llm_econ.spend_monthly.lines IS 'lines';
+COMMENT ON COLUMN llm_econ.spend_monthly.unconverted_lines IS 'lines in a currency with no fx_rate in effect: not in the USD sums';
+GRANT SELECT ON llm_econ.spend_monthly TO PUBLIC;
+
+-- The runs by month: per tenant, run (NULL: untagged), invoice month and provider, what the month's
+-- invoices charge to the run, in USD; over a month its billed_usd is the month's invoices in USD.
+CREATE VIEW llm_econ.plan_vs_actual_monthly WITH (security_invoker = true) AS
+  SELECT s.tenant, s.run_id,
+         llm_econ._billing_month(s.billing_period_start, s.billing_period_end, s.charge_period_start, s.charge_period_end) AS billing_month,
+         s.provider,
+         pg_catalog.sum(s.billed_cost * r.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * r.rate) AS effective_usd,
+         pg_catalog.sum(s.gpu_hours) AS gpu_hours, pg_catalog.count(*) AS lines,
+         pg_catalog.count(*) FILTER (WHERE r.rate IS NULL) AS unconverted_lines
+    FROM llm_econ.spend s
+   CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate) AS r
+   GROUP BY 1, 2, 3, 4;
+COMMENT ON VIEW llm_econ.plan_vs_actual_monthly IS
+  'the monthly accrual of each run: per tenant, run_id (NULL: the untagged spend), billing_month and provider, billed and effective USD, GPU-hours and lines; over a month, sum(billed_usd) is the month''s invoices in USD (lines with no fx_rate counted in unconverted_lines)';
+COMMENT ON COLUMN llm_econ.plan_vs_actual_monthly.tenant IS 'the lines'' tenant';
+COMMENT ON COLUMN llm_econ.plan_vs_actual_monthly.run_id IS 'the run (NULL: spend that names no run)';
+COMMENT ON COLUMN llm_econ.plan_vs_actual_monthly.billing_month IS 'the invoice month: first day of the UTC month holding the middle of the billing period';
+COMMENT ON COLUMN llm_econ.plan_vs_actual_monthly.provider IS 'the billing provider (a run on two providers has a row for each)';
+COMMENT ON COLUMN llm_econ.plan_vs_actual_monthly.billed_usd IS 'sum of BilledCost in USD (exact), lines with no known rate left out';
+COMMENT ON COLUMN llm_econ.plan_vs_actual_monthly.effective_usd IS 'sum of EffectiveCost in USD (exact), lines with no known rate left out';
+COMMENT ON COLUMN llm_econ.plan_vs_actual_monthly.gpu_hours IS 'GPU-hours billed to the run that month (corrections net out)';
+COMMENT ON COLUMN llm_econ.plan_vs_actual_monthly.lines IS 'lines';
+COMMENT ON COLUMN llm_econ.plan_vs_actual_monthly.unconverted_lines IS 'lines in a currency with no fx_rate in effect: not in the USD sums';
+GRANT SELECT ON llm_econ.plan_vs_actual_monthly TO PUBLIC;

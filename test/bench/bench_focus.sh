@@ -67,7 +67,7 @@ echo "== server settings: $SERVER_OPTS"
 echo "== load_focus() runs in $([ "$SESSION" = new ] && echo "a new session (SESSION=new)" || echo "the session that staged the file, as the README's recipe does (SESSION=new: a new session)")"
 median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 ticks=$(getconf CLK_TCK)
-# timed_load N OUT FILE: \copy FILE into focus_staging (in this session, or in one before it with
+# timed_load N OUT FILE [MODE]: \copy FILE into focus_staging (in this session, or in one before it with
 # SESSION=new), then load_focus() of what is staged: the session's pid, the copy's wall time, CPU
 # ticks before and after the load, its wall time, peak resident memory (with SAMPLE=1, the sampled
 # peak private memory of the backend); the lines read
@@ -88,7 +88,7 @@ $( [ "$SESSION" = new ] || printf "SELECT 'c0', extract(epoch FROM clock_timesta
 \! awk '{print "cpu0", \$14 + \$15}' /proc/\$BPID/stat
 $( [ -n "${SAMPLE:-}" ] && printf '%s\n' "\\! touch $DIR/sampling; (bash $DIR/sample.sh \$BPID $DIR/anon $DIR/sampling &)" )
 SELECT 'start', extract(epoch FROM clock_timestamp());
-SELECT 'lines', inserted, skipped FROM llm_econ.load_focus(source => 'bench');
+SELECT 'lines', inserted, skipped FROM llm_econ.load_focus(source => 'bench', mode => '${4:-replace}');
 SELECT 'end', extract(epoch FROM clock_timestamp());
 \! awk '{print "cpu1", \$14 + \$15}' /proc/\$BPID/stat; awk '/VmHWM/ {print "hwm", \$2}' /proc/\$BPID/status
 $( [ -n "${SAMPLE:-}" ] && printf '%s\n' "\\! rm $DIR/sampling; sleep 0.1; echo \"anon \$(cat $DIR/anon)\"" )
@@ -113,8 +113,8 @@ for n in $SIZES; do
     copywall "$DIR/one" >> "$DIR/copy.t"
     wall "$DIR/one" >> "$DIR/load.t"; cpu "$DIR/one" >> "$DIR/cpu.t"
     awk '/^hwm/ {print $2 / 1024}' "$DIR/one" >> "$DIR/hwm.t"
-    # the same file again: every line is a charge already stored (the re-import path, all skipped)
-    timed_load "$n" "$DIR/two" "$DIR/f$n.csv"
+    # the same file again in mode append: every line is a charge already stored (the re-import path, all skipped)
+    timed_load "$n" "$DIR/two" "$DIR/f$n.csv" append
     wall "$DIR/two" >> "$DIR/reload.t"; cpu "$DIR/two" >> "$DIR/recpu.t"
     # the same typed rows by a plain INSERT ... SELECT into spend (emptied; the rows kept aside)
     $PSQL -At <<EOF | awk -F'|' '/^plain/ {print $2}' >> "$DIR/plain.t"

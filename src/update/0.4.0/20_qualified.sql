@@ -60,7 +60,7 @@ BEGIN ATOMIC
       THEN ARRAY[pg_catalog.format('%s needs USAGE on sequence llm_econ.spend_id_seq', $1),
                  pg_catalog.format('GRANT USAGE ON SEQUENCE llm_econ.spend_id_seq TO %I;', CURRENT_USER)]
     WHEN $3 AND NOT (pg_catalog.has_table_privilege('llm_econ.spend', 'SELECT') AND pg_catalog.has_table_privilege('llm_econ.spend', 'DELETE'))
-      THEN ARRAY[pg_catalog.format('%s with a delivery replaces earlier lines and needs SELECT and DELETE on llm_econ.spend', $1),
+      THEN ARRAY[pg_catalog.format('%s in mode replace replaces what was stored for the statements it loads and needs SELECT and DELETE on llm_econ.spend (mode append only adds)', $1),
                  pg_catalog.format('GRANT SELECT, DELETE ON llm_econ.spend TO %I;', CURRENT_USER)]
     WHEN $4 AND NOT (pg_catalog.has_table_privilege('llm_econ.focus_staging', 'SELECT') AND pg_catalog.has_table_privilege('llm_econ.focus_staging', 'DELETE'))
       THEN ARRAY[pg_catalog.format('%s needs SELECT and DELETE on llm_econ.focus_staging', $1),
@@ -768,15 +768,24 @@ BEGIN ATOMIC
    ORDER BY 7, 1, 2, 3;
 END;
 
-CREATE OR REPLACE FUNCTION llm_econ.import_focus(focus_csv text, tenant text DEFAULT NULL, source text DEFAULT NULL,
-    delivery text DEFAULT NULL, OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
+-- import_focus takes a mode and says what it replaced (issue 32): its result type changes
+DROP FUNCTION llm_econ.import_focus(text, text, text, text);
+CREATE FUNCTION llm_econ.import_focus(focus_csv text, tenant text DEFAULT NULL, source text DEFAULT NULL,
+    delivery text DEFAULT NULL, mode text DEFAULT 'replace', OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
+    OUT replaced_billed_usd numeric, OUT replaced_effective_usd numeric)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
 AS $$
 #variable_conflict use_column
 DECLARE
   who constant text := coalesce(import_focus.tenant, CURRENT_USER);
-  refusal constant text[] := llm_econ._focus_refusal('import_focus', who, import_focus.delivery IS NOT NULL, false);
+  refusal text[];
 BEGIN
+  IF import_focus.mode IS NULL OR import_focus.mode NOT IN ('replace', 'append') THEN
+    RAISE EXCEPTION 'mode must be replace or append, got %', coalesce(pg_catalog.quote_literal(import_focus.mode), 'NULL')
+      USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'replace: the file is the whole statement of each provider, billing account and billing period it covers; append: adds the charges not stored yet.';
+  END IF;
+  refusal := llm_econ._focus_refusal('import_focus', who, import_focus.mode = 'replace', false);
   IF refusal IS NOT NULL THEN
     RAISE EXCEPTION '%', refusal[1] USING ERRCODE = 'insufficient_privilege', HINT = refusal[2];
   END IF;
@@ -787,10 +796,11 @@ BEGIN
     RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
   END IF;
   PERFORM llm_econ._focus_temp();
-  TRUNCATE llm_econ_focus_lines;
+  TRUNCATE llm_econ_focus_lines, llm_econ_focus_keys;
   INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_lines(focus_csv, 'focus_csv');
-  SELECT s.inserted, s.skipped, s.replaced INTO inserted, skipped, replaced
-    FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery) AS s;
+  SELECT s.inserted, s.skipped, s.replaced, s.replaced_billed_usd, s.replaced_effective_usd
+    INTO inserted, skipped, replaced, replaced_billed_usd, replaced_effective_usd
+    FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery, false, import_focus.mode) AS s;
 END $$;
 
 CREATE OR REPLACE FUNCTION llm_econ.import_skypilot_catalog(cloud text, catalog_csv text, observed_at timestamptz,
@@ -1126,10 +1136,10 @@ COMMENT ON FUNCTION llm_econ._usd_per_unit(text, timestamptz) IS
   'internal: USD per unit of currency at an instant (1 for USD or no currency, else the fx_rate in effect; NULL when no rate is known)';
 COMMENT ON FUNCTION llm_econ.cheapest_offers(llm_econ.run_spec, timestamptz, text, interval, text[], boolean) IS
   'every (provider, region, pricing) offer of the spec''s SKU in effect at "at" that a run of the spec''s size can use (more GPUs than one instance: instances of at least gpus_per_node GPUs), the cheapest usable instance type of each, with wall time, total cost, instance type, GPUs per instance, age and source kind, cheapest first; pricing NULL = all; max_age bounds the age; source_kinds NULL = all kinds; suspect prices only when include_suspect';
-COMMENT ON FUNCTION llm_econ.import_focus(text, text, text, text) IS
-  'imports a FOCUS 1.0-1.3 cost-and-usage CSV into spend for tenant (default: the current role): every line kept (typed columns, the other columns in record), GPU-hours for GPU instance lines, run_id from tags; all or nothing. '
-  'Charges already stored for the tenant (the same FOCUS values, however the file writes them) are counted as skipped; '
-  'with a delivery label, the lines earlier deliveries left for the same provider, billing account and billing period are replaced (counted in replaced), and files of one delivery add up';
+COMMENT ON FUNCTION llm_econ.import_focus(text, text, text, text, text) IS
+  'imports a FOCUS 1.0-1.3 cost-and-usage CSV into spend for tenant (default: the current role): every line kept (typed columns, the other columns in record), GPU-hours for the lines that bill a GPU machine or GPU, run_id from tags; all or nothing. '
+  'mode replace (default): the file is the whole statement of each (tenant, provider, billing account, billing period) it covers, replacing what was stored for it (replaced: lines, and their USD); '
+  'mode append: charges already stored for the tenant (the same FOCUS values, however the file writes them) are skipped. Two imports of one statement serialise; delivery is a label';
 COMMENT ON FUNCTION llm_econ.import_skypilot_catalog(text, text, timestamptz) IS
   'imports one SkyPilot vms.csv (any cloud; columns found by header name) as one dated snapshot of per-GPU prices: new rows only where a series'' price changes; the GPU count gpu_sku_alias knows wins over the catalog''s (corrected), machine types without a known count are reported (unverified), prices more than 3x from the same provider''s other offers or the previous price are flagged (suspect); skipped rows are counted with a NOTICE naming the fix; series an earlier catalog listed and this one does not are withdrawn, and a backfilled catalog is reconciled with the next later one';
 COMMENT ON FUNCTION llm_econ.load_price_history(text, text) IS

@@ -26,31 +26,53 @@ COMMENT ON FUNCTION llm_econ._focus_staged_lines(text, int8, int8, int4) IS
 
 -- Stores the typed lines of the temporary table llm_econ_focus_lines for tenant who, and empties
 -- it: the one statement that inserts FOCUS lines into spend (PostgreSQL's own INSERT: every
--- constraint, partition bound, policy and trigger of spend applies).  A delivery first replaces the
--- lines that earlier deliveries (or undelivered imports) left for the same provider, billing account
--- and billing period.  The k-th copy of a charge in the file is its occurrence k: the lines' own
--- occurrence (within their batch) plus, when a load comes in batches (counting), the copies its
--- earlier batches had, kept in llm_econ_focus_seen.  A stored charge is skipped.
+-- constraint, partition bound, policy and trigger of spend applies).  Each statement the lines
+-- cover, a (tenant, provider, billing account, billing period), is first locked (a transaction
+-- advisory lock, taken in one order, so that two loads of one statement serialise) and, in mode
+-- replace, emptied once per load: the load's lines are then its whole statement (a refresh or a
+-- re-rated re-delivery leaves exactly the new file's lines).  The keys a load has seen are kept in
+-- llm_econ_focus_keys, so that its later batches add to the statement they emptied.  The k-th
+-- copy of a charge in the file is its occurrence k: the lines' own occurrence (within their batch)
+-- plus, when a load comes in batches (counting), the copies its earlier batches had, kept in
+-- llm_econ_focus_seen.  A stored charge is skipped (mode append: more parts of one delivery).
 CREATE FUNCTION llm_econ._focus_store(who text, source text, delivery text, counting boolean DEFAULT false,
-    OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
+    mode text DEFAULT 'replace', OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
+    OUT replaced_billed_usd numeric, OUT replaced_effective_usd numeric)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
 #variable_conflict use_column
 BEGIN
   PERFORM llm_econ._focus_temp();
   replaced := 0;
-  IF _focus_store.delivery IS NOT NULL THEN
-    WITH periods AS (SELECT DISTINCT f.provider, f.billing_account_id, f.billing_period_start FROM llm_econ_focus_lines f),
-         gone AS (
-           DELETE FROM llm_econ.spend s USING periods p
-            WHERE s.tenant = who AND s.provider = p.provider
-              AND s.billing_account_id IS NOT DISTINCT FROM p.billing_account_id
-              AND (s.billing_period_start = p.billing_period_start
-                   OR (s.billing_period_start IS NULL AND p.billing_period_start IS NULL))
-              AND s.delivery IS DISTINCT FROM _focus_store.delivery
-           RETURNING 1)
-    SELECT pg_catalog.count(*) INTO replaced FROM gone;
+  INSERT INTO llm_econ_focus_keys AS k (provider, billing_account_id, billing_period_start, lock_key, fresh)
+  SELECT d.provider, d.billing_account_id, d.billing_period_start,
+         pg_catalog.hashtextextended(pg_catalog.concat_ws(E'\x1f', who, d.provider, d.billing_account_id,
+                                     pg_catalog.date_part('epoch', d.billing_period_start)), 32), true
+    FROM (SELECT DISTINCT f.provider, f.billing_account_id, f.billing_period_start FROM llm_econ_focus_lines f) AS d
+  ON CONFLICT (provider, billing_account_id, billing_period_start) DO NOTHING;
+  -- one order for every load: two loads of the same statements wait for each other, not deadlock
+  PERFORM pg_catalog.pg_advisory_xact_lock(k.lock_key)
+     FROM (SELECT k.lock_key FROM llm_econ_focus_keys k WHERE k.fresh ORDER BY k.lock_key OFFSET 0) AS k;
+  IF _focus_store.mode = 'replace' THEN
+    -- a new statement (snapshot): sees what a load that held the lock committed
+    WITH gone AS (
+           DELETE FROM llm_econ.spend s USING llm_econ_focus_keys k
+            WHERE k.fresh AND s.tenant = who AND s.provider = k.provider
+              AND s.billing_account_id IS NOT DISTINCT FROM k.billing_account_id
+              AND (s.billing_period_start = k.billing_period_start
+                   OR (s.billing_period_start IS NULL AND k.billing_period_start IS NULL))
+           RETURNING s.billed_cost * llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS b,
+                     s.effective_cost * llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS e)
+    SELECT pg_catalog.count(*),
+           CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(g.b) THEN coalesce(pg_catalog.sum(g.b), 0) END,
+           CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(g.e) THEN coalesce(pg_catalog.sum(g.e), 0) END
+      INTO replaced, replaced_billed_usd, replaced_effective_usd
+      FROM gone g;
+  ELSE
+    replaced_billed_usd := 0;
+    replaced_effective_usd := 0;
   END IF;
+  UPDATE llm_econ_focus_keys k SET fresh = false WHERE k.fresh;
   INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
          billing_period_end, provider, service_name, service_category, charge_category, charge_description,
          pricing_category, pricing, region, sku, instance_type, gpus_per_instance, consumed_quantity,
@@ -78,33 +100,38 @@ BEGIN
   END IF;
   TRUNCATE llm_econ_focus_lines;
 END $$;
-COMMENT ON FUNCTION llm_econ._focus_store(text, text, text, boolean) IS
-  'internal: stores the typed FOCUS lines of the temporary table llm_econ_focus_lines in spend by one INSERT ... SELECT (the only one: its column list is written here), replacing earlier deliveries of the same periods when a delivery is given, numbering copies across a load''s batches when counting; then empties the table';
+COMMENT ON FUNCTION llm_econ._focus_store(text, text, text, boolean, text) IS
+  'internal: stores the typed FOCUS lines of the temporary table llm_econ_focus_lines in spend by one INSERT ... SELECT (the only one: its column list is written here), after locking each (tenant, provider, billing account, billing period) they cover and, in mode replace, deleting what was stored for it (once per load: the replaced lines and their USD); numbering copies across a load''s batches when counting; then empties the table';
 
 -- The temporary tables the importers use (dropped at commit): the typed lines of one batch, the
--- copies of each charge identity a load's earlier batches had, and each batch's distinct identities.
+-- copies of each charge identity a load's earlier batches had, the statements it covers, and each
+-- batch's distinct identities.
 CREATE OR REPLACE FUNCTION llm_econ._focus_temp() RETURNS void
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-  IF pg_catalog.to_regclass('pg_temp.llm_econ_focus_seen') IS NOT NULL THEN
+  IF pg_catalog.to_regclass('pg_temp.llm_econ_focus_hashes') IS NOT NULL THEN
     RETURN;
   END IF;
   CREATE TEMP TABLE IF NOT EXISTS llm_econ_focus_lines OF llm_econ._focus_line ON COMMIT DROP;
-  CREATE TEMP TABLE llm_econ_focus_seen (h uuid PRIMARY KEY, n int4 NOT NULL) ON COMMIT DROP;
+  CREATE TEMP TABLE IF NOT EXISTS llm_econ_focus_seen (h uuid PRIMARY KEY, n int4 NOT NULL) ON COMMIT DROP;
+  CREATE TEMP TABLE llm_econ_focus_keys (provider text, billing_account_id text, billing_period_start timestamptz,
+      lock_key int8 NOT NULL, fresh boolean NOT NULL,
+      UNIQUE NULLS NOT DISTINCT (provider, billing_account_id, billing_period_start)) ON COMMIT DROP;
   CREATE TEMP TABLE llm_econ_focus_hashes (h uuid NOT NULL) ON COMMIT DROP;
 END $$;
-COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates the transaction''s temporary tables unless they exist: the typed FOCUS lines of a batch, the copies counted per charge identity (exact numbering), and each batch''s distinct identities (the check that a load needs no exact numbering)';
+COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates the transaction''s temporary tables unless they exist: the typed FOCUS lines of a batch, the copies counted per charge identity (exact numbering), the statements (provider, billing account, billing period) a load covers, and each batch''s distinct identities (the check that a load needs no exact numbering)';
 
--- import_focus is unchanged: its call _focus_store(who, source, delivery) now means counting false
-
+-- load_focus takes a mode and says what it replaced (issue 32): its result type changes
+DROP FUNCTION llm_econ.load_focus(text, text, text);
 -- The batches of one load: the role's staged lines in id ranges (start, stop], `batch` ids at a
 -- time, each typed by one statement and stored by _focus_store.  Nothing but the temporary tables
 -- is carried from one statement to the next.  exact: number copies of a charge across batches
 -- (llm_econ_focus_seen); else each batch's distinct identities go to llm_econ_focus_hashes for
 -- load_focus's check.
 CREATE FUNCTION llm_econ._focus_batches(who text, source text, delivery text, start int8, stop int8, batch int8, exact boolean,
-    OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
+    mode text, OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
+    OUT replaced_billed_usd numeric, OUT replaced_effective_usd numeric)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
 #variable_conflict use_column
@@ -120,11 +147,16 @@ BEGIN
     RAISE EXCEPTION 'start, stop and exact must not be NULL, and batch must be at least 1'
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
+  IF _focus_batches.mode IS NULL OR _focus_batches.mode NOT IN ('replace', 'append') THEN
+    RAISE EXCEPTION 'mode must be replace or append' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
   PERFORM llm_econ._focus_temp();
-  TRUNCATE llm_econ_focus_lines, llm_econ_focus_seen, llm_econ_focus_hashes;
+  TRUNCATE llm_econ_focus_lines, llm_econ_focus_seen, llm_econ_focus_keys, llm_econ_focus_hashes;
   inserted := 0;
   skipped := 0;
   replaced := 0;
+  replaced_billed_usd := 0;
+  replaced_effective_usd := 0;
   LOOP
     EXIT WHEN lo OPERATOR(pg_catalog.>=) stop;
     hi := LEAST(GREATEST(lo, start) OPERATOR(pg_catalog.+) batch, stop);
@@ -146,25 +178,29 @@ BEGIN
     IF NOT exact THEN
       INSERT INTO llm_econ_focus_hashes (h) SELECT DISTINCT f.row_hash::uuid FROM llm_econ_focus_lines f;
     END IF;
-    SELECT * INTO done FROM llm_econ._focus_store(who, _focus_batches.source, _focus_batches.delivery, exact) AS s;
+    SELECT * INTO done
+      FROM llm_econ._focus_store(who, _focus_batches.source, _focus_batches.delivery, exact, _focus_batches.mode) AS s;
     inserted := inserted + done.inserted;
     skipped := skipped + done.skipped;
     replaced := replaced + done.replaced;
+    replaced_billed_usd := replaced_billed_usd + done.replaced_billed_usd;
+    replaced_effective_usd := replaced_effective_usd + done.replaced_effective_usd;
     lo := hi;
     first := first + n::int4;
   END LOOP;
 END $$;
-COMMENT ON FUNCTION llm_econ._focus_batches(text, text, text, int8, int8, int8, boolean) IS
-  'internal: load_focus''s batches: the current role''s staged lines with ids in (start, stop], batch ids per statement, typed and stored by _focus_store; exact numbers copies of a charge across batches, else each batch''s identities are kept for the check that no charge spans two';
+COMMENT ON FUNCTION llm_econ._focus_batches(text, text, text, int8, int8, int8, boolean, text) IS
+  'internal: load_focus''s batches: the current role''s staged lines with ids in (start, stop], batch ids per statement, typed and stored by _focus_store in mode (replace, append); exact numbers copies of a charge across batches, else each batch''s identities are kept for the check that no charge spans two';
 
-CREATE OR REPLACE FUNCTION llm_econ.load_focus(tenant text DEFAULT NULL, source text DEFAULT NULL, delivery text DEFAULT NULL,
-    OUT inserted bigint, OUT skipped bigint, OUT replaced bigint)
+CREATE FUNCTION llm_econ.load_focus(tenant text DEFAULT NULL, source text DEFAULT NULL, delivery text DEFAULT NULL,
+    mode text DEFAULT 'replace', OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
+    OUT replaced_billed_usd numeric, OUT replaced_effective_usd numeric)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
 AS $$
 #variable_conflict use_column
 DECLARE
   who constant text := coalesce(load_focus.tenant, CURRENT_USER);
-  refusal constant text[] := llm_econ._focus_refusal('load_focus', who, load_focus.delivery IS NOT NULL, true);
+  refusal text[];
   -- staged ids per statement: work_mem / 2 kB (4 MB: 2,048), at least 1,024, so that a batch's
   -- typed lines stay in work_mem, and the after-row checks PostgreSQL queues until the end of its
   -- INSERT are bounded by work_mem, not by the file
@@ -173,6 +209,12 @@ DECLARE
   stop int8;          -- the last staged id when the load began: lines staged later wait for the next load
   done record;
 BEGIN
+  IF load_focus.mode IS NULL OR load_focus.mode NOT IN ('replace', 'append') THEN
+    RAISE EXCEPTION 'mode must be replace or append, got %', coalesce(pg_catalog.quote_literal(load_focus.mode), 'NULL')
+      USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'replace: the file is the whole statement of each provider, billing account and billing period it covers; append: adds the charges not stored yet.';
+  END IF;
+  refusal := llm_econ._focus_refusal('load_focus', who, load_focus.mode = 'replace', true);
   IF refusal IS NOT NULL THEN
     RAISE EXCEPTION '%', refusal[1] USING ERRCODE = 'insufficient_privilege', HINT = refusal[2];
   END IF;
@@ -186,23 +228,27 @@ BEGIN
   inserted := 0;
   skipped := 0;
   replaced := 0;
+  replaced_billed_usd := 0;
+  replaced_effective_usd := 0;
   IF stop IS NOT NULL THEN
     -- The k-th copy of a charge in the file is its occurrence k.  Each batch numbers its own
     -- copies; when no charge has copies in two batches (checked at the end) that is the whole
     -- numbering, and otherwise the load starts again, counting copies across batches.
     BEGIN
-      SELECT * INTO done FROM llm_econ._focus_batches(who, load_focus.source, load_focus.delivery, start, stop, batch, false);
+      SELECT * INTO done FROM llm_econ._focus_batches(who, load_focus.source, load_focus.delivery, start, stop, batch, false, load_focus.mode);
       IF EXISTS (SELECT FROM llm_econ_focus_hashes h GROUP BY h.h HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1) THEN
         RAISE SQLSTATE 'LE001';
       END IF;
     EXCEPTION WHEN SQLSTATE 'LE001' THEN
-      SELECT * INTO done FROM llm_econ._focus_batches(who, load_focus.source, load_focus.delivery, start, stop, batch, true);
+      SELECT * INTO done FROM llm_econ._focus_batches(who, load_focus.source, load_focus.delivery, start, stop, batch, true, load_focus.mode);
     END;
     inserted := done.inserted;
     skipped := done.skipped;
     replaced := done.replaced;
+    replaced_billed_usd := done.replaced_billed_usd;
+    replaced_effective_usd := done.replaced_effective_usd;
   END IF;
   DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id <= stop;
 END $$;
-COMMENT ON FUNCTION llm_econ.load_focus(text, text, text) IS
-  'loads the FOCUS file the current role staged in focus_staging (\copy llm_econ.focus_stage (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'')) as import_focus imports a text, in batches of staged lines bounded by work_mem (each typed by one statement and stored by one INSERT), then deletes the staged lines it loaded; all or nothing (nothing staged: 0 lines)';
+COMMENT ON FUNCTION llm_econ.load_focus(text, text, text, text) IS
+  'loads the FOCUS file the current role staged in focus_staging (\copy llm_econ.focus_stage (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'')) as import_focus imports a text (mode replace or append alike), in batches of staged lines bounded by work_mem (each typed by one statement and stored by one INSERT), then deletes the staged lines it loaded; all or nothing (nothing staged: 0 lines)';
