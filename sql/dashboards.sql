@@ -408,10 +408,12 @@ SELECT count(*) AS observations, count(usd_per_gpu_hour) AS prices, sum(usd_per_
   FROM llm_econ.price_history WHERE sku = 'A40';
 SELECT (SELECT count(*) FROM (SELECT * FROM llm_econ.price_history
                               EXCEPT ALL SELECT observed_at, sku, provider, region, pricing, usd_per_gpu_hour, instance_type,
-                                                source, source_kind, gpus_per_instance, suspect
+                                                source, source_kind, gpus_per_instance, suspect,
+                                                CASE WHEN usd_per_gpu_hour IS NOT NULL THEN coalesce(last_seen_at, observed_at) END
                                            FROM llm_econ.price_snapshot) x) AS view_not_table,
        (SELECT count(*) FROM (SELECT observed_at, sku, provider, region, pricing, usd_per_gpu_hour, instance_type,
-                                     source, source_kind, gpus_per_instance, suspect
+                                     source, source_kind, gpus_per_instance, suspect,
+                                     CASE WHEN usd_per_gpu_hour IS NOT NULL THEN coalesce(last_seen_at, observed_at) END
                                 FROM llm_econ.price_snapshot
                               EXCEPT ALL SELECT * FROM llm_econ.price_history) x) AS table_not_view;
 ROLLBACK;

@@ -15,18 +15,20 @@
 /*
  * The cheapest price in effect at $4 over the series of sku $1 from provider
  * $2 at pricing $3, in region $5 (NULL: any; as given, lower- or upper-cased), of instance type $6
- * (NULL: any; compared as llm_econ._name_key), no older than $7 (NULL: any
- * age): the query of llm_econ._latest_prices, written out so that it needs
- * nothing newer than price_series (the library serves databases not yet
- * updated to this version too).  The %s is how an observation belongs to its
- * series: by series_id since 0.3.0, by the coalesced key in a database still
- * at 0.2.0 (series_match below).
+ * (NULL: any; compared as llm_econ._name_key), last seen no more than $7
+ * before $4 (NULL: any age, carried until withdrawn): the query of
+ * llm_econ._latest_prices, written out so that it needs nothing newer than
+ * price_series (the library serves databases not yet updated to this version
+ * too).  The first %s is how an observation belongs to its series: by
+ * series_id since 0.3.0, by the coalesced key in a database still at 0.2.0;
+ * the second when it was last seen: last_seen_at since 0.4.0, else observed_at
+ * (series_match below).
  */
 static const char *const price_sql_fmt =
 "SELECT pg_catalog.min(o.usd_per_gpu_hour)"
 "  FROM llm_econ.price_series s"
 " CROSS JOIN LATERAL ("
-"       SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p"
+"       SELECT p.observed_at, p.usd_per_gpu_hour, %s AS seen FROM llm_econ.price_snapshot p"
 "        WHERE %s"
 "          AND p.observed_at OPERATOR(pg_catalog.<=) $4"
 "        ORDER BY p.observed_at DESC LIMIT 1) o"
@@ -37,28 +39,34 @@ static const char *const price_sql_fmt =
 "   AND ($6 IS NULL OR pg_catalog.lower(pg_catalog.translate(s.instance_type, ' -_', ''))"
 "                      OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($6, ' -_', '')))"
 "   AND o.usd_per_gpu_hour IS NOT NULL"
-"   AND ($7 IS NULL OR o.observed_at OPERATOR(pg_catalog.>=) ($4 OPERATOR(pg_catalog.-) $7))";
-
-/* The plans of price_sql_fmt: [1] with series_id (0.3.0 on), [0] with the key (0.2.0). */
-static SPIPlanPtr price_plan[2];
+"   AND ($7 IS NULL OR o.seen OPERATOR(pg_catalog.>=) ($4 OPERATOR(pg_catalog.-) $7))";
 
 /*
- * Whether the database's price_snapshot has series_id (the extension is at 0.3.0 or later):
- * catalog cache lookups, cheap enough per call, and right at once after ALTER EXTENSION UPDATE.
+ * The plans of price_sql_fmt: [2] with series_id and last_seen_at (0.4.0 on), [1] with
+ * series_id (0.3.0), [0] with the key (0.2.0).
  */
-static bool
-series_match(const char **predicate)
+static SPIPlanPtr price_plan[3];
+
+/*
+ * Which columns the database's price_snapshot has: 2 with last_seen_at (0.4.0 on), 1 with
+ * series_id (0.3.0), 0 neither (0.2.0); *seen is what the query reads as the last sighting.
+ * Catalog cache lookups, cheap enough per call, and right at once after ALTER EXTENSION UPDATE.
+ */
+static int
+series_match(const char **predicate, const char **seen)
 {
 	Oid			nsp = get_namespace_oid("llm_econ", true);
 	Oid			rel = OidIsValid(nsp) ? get_relname_relid("price_snapshot", nsp) : InvalidOid;
 	bool		by_id = OidIsValid(rel) && get_attnum(rel, "series_id") != InvalidAttrNumber;
+	bool		has_seen = OidIsValid(rel) && get_attnum(rel, "last_seen_at") != InvalidAttrNumber;
 
 	*predicate = by_id ? "p.series_id OPERATOR(pg_catalog.=) s.series_id" :
 		"p.sku OPERATOR(pg_catalog.=) s.sku AND p.provider OPERATOR(pg_catalog.=) s.provider"
 		" AND p.pricing OPERATOR(pg_catalog.=) s.pricing"
 		" AND coalesce(p.region, '') OPERATOR(pg_catalog.=) coalesce(s.region, '')"
 		" AND coalesce(p.instance_type, '') OPERATOR(pg_catalog.=) coalesce(s.instance_type, '')";
-	return by_id;
+	*seen = has_seen ? "coalesce(p.last_seen_at, p.observed_at)" : "p.observed_at";
+	return has_seen && by_id ? 2 : by_id ? 1 : 0;
 }
 
 
@@ -181,8 +189,8 @@ shift_outside(TimestampTz t, const Interval *by, int sign)
 
 /*
  * The cheapest price of sku (a gpu_sku key; itype: only that machine type,
- * or NULL) from provider in effect at "at", in region (NULL: any region), no
- * older than max_age (NULL: any age).  *found is false when nothing is known;
+ * or NULL) from provider in effect at "at", in region (NULL: any region), last
+ * seen no more than max_age before "at" (NULL: any age).  *found is false when nothing is known;
  * a provider or region without any price series is an error.
  */
 Numeric
@@ -195,8 +203,9 @@ le_price_lookup(const char *sku, const char *itype, text *provider, text *pricin
 	bool		isnull;
 	Datum		d;
 	const char *predicate;
+	const char *seen;
 	char	   *sql = NULL;
-	bool		by_id;
+	int			variant;
 
 	le_check_name("provider", VARDATA_ANY(provider), VARSIZE_ANY_EXHDR(provider));
 	if (region)
@@ -218,10 +227,10 @@ le_price_lookup(const char *sku, const char *itype, text *provider, text *pricin
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	by_id = series_match(&predicate);
-	if (price_plan[by_id] == NULL)
-		sql = psprintf(price_sql_fmt, predicate);
-	if (SPI_execute_plan(le_spi_plan(&price_plan[by_id], sql, 7, types), args, nulls, true, 1) != SPI_OK_SELECT)
+	variant = series_match(&predicate, &seen);
+	if (price_plan[variant] == NULL)
+		sql = psprintf(price_sql_fmt, seen, predicate);
+	if (SPI_execute_plan(le_spi_plan(&price_plan[variant], sql, 7, types), args, nulls, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "price lookup failed");
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	if (!isnull)

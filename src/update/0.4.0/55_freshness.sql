@@ -1,0 +1,183 @@
+-- 55_freshness.sql: price_snapshot.last_seen_at (when a source last listed a price unchanged), filled for the rows stored before 0.4.0, and the readers that count max_age and age from it.
+
+-- The column, last as in a fresh install (src/sql/tables.sql).
+ALTER TABLE llm_econ.price_snapshot
+  ADD COLUMN last_seen_at timestamptz CHECK (last_seen_at OPERATOR(pg_catalog.>=) observed_at);
+COMMENT ON COLUMN llm_econ.price_snapshot.last_seen_at IS 'the latest instant a source listed this price unchanged (a catalog re-listing it, a history line still holding it: its valid_to); max_age and age count from it; NULL = seen only at observed_at (rows entered by hand, the seed figures)';
+
+-- The rows stored before 0.4.0 get the last sighting their own history shows (docs/prices.md,
+-- "Freshness"), with the user triggers off (no price, instant or key changes: the summaries and
+-- series stay as they are):
+-- - the shipped GCP history: what the loader gives it (the valid_to of the last line listing the
+--   price), from the shipped change points, whose ids an updated install shares;
+-- - a catalog price: the latest import of its provider and source from its observation up to the
+--   series' next one (each of those catalogs listed it unchanged: one that did not would have
+--   stored a change or a withdrawal), else its observation;
+-- - a price from another history: until the series' next observation (the history vouched for
+--   it until then), else until the latest observation of that history's source;
+-- - seed figures and prices entered by hand: NULL, seen only when observed.
+ALTER TABLE llm_econ.price_snapshot DISABLE TRIGGER USER;
+CREATE TEMP TABLE _shipped_last_seen (id bigint, last_seen_at timestamptz);
+DO $load$
+DECLARE
+  dir constant text := (SELECT c.setting FROM pg_catalog.pg_config() c
+                         WHERE c.name OPERATOR(pg_catalog.=) 'SHAREDIR') || '/extension/llm_econ/';
+BEGIN
+  EXECUTE 'COPY pg_temp._shipped_last_seen FROM ' || pg_catalog.quote_literal(dir || 'gcp_gpu_price_history_last_seen.csv')
+       || ' WITH (FORMAT csv, HEADER MATCH, ENCODING ''UTF8'')';
+END
+$load$;
+UPDATE llm_econ.price_snapshot p SET last_seen_at = s.last_seen_at
+  FROM pg_temp._shipped_last_seen s
+ WHERE p.builtin AND p.source_kind OPERATOR(pg_catalog.=) 'history' AND p.provider OPERATOR(pg_catalog.=) 'gcp'
+   AND p.id OPERATOR(pg_catalog.=) s.id AND p.usd_per_gpu_hour IS NOT NULL;
+DROP TABLE pg_temp._shipped_last_seen;
+UPDATE llm_econ.price_snapshot p
+   SET last_seen_at = GREATEST(p.observed_at,
+         (SELECT pg_catalog.max(i.observed_at) FROM llm_econ.price_import i
+           WHERE i.provider OPERATOR(pg_catalog.=) p.provider AND i.source OPERATOR(pg_catalog.=) p.source
+             AND i.observed_at OPERATOR(pg_catalog.>=) p.observed_at
+             AND i.observed_at OPERATOR(pg_catalog.<) coalesce(
+                   (SELECT pg_catalog.min(q.observed_at) FROM llm_econ.price_snapshot q
+                     WHERE q.series_id OPERATOR(pg_catalog.=) p.series_id AND q.observed_at OPERATOR(pg_catalog.>) p.observed_at),
+                   'infinity'::timestamptz)))
+ WHERE p.source_kind OPERATOR(pg_catalog.=) 'catalog' AND p.usd_per_gpu_hour IS NOT NULL;
+UPDATE llm_econ.price_snapshot p
+   SET last_seen_at = GREATEST(p.observed_at, coalesce(
+         (SELECT pg_catalog.min(q.observed_at) FROM llm_econ.price_snapshot q
+           WHERE q.series_id OPERATOR(pg_catalog.=) p.series_id AND q.observed_at OPERATOR(pg_catalog.>) p.observed_at),
+         (SELECT pg_catalog.max(q.observed_at) FROM llm_econ.price_snapshot q
+           WHERE q.source OPERATOR(pg_catalog.=) p.source AND q.source_kind OPERATOR(pg_catalog.=) 'history')))
+ WHERE p.source_kind OPERATOR(pg_catalog.=) 'history' AND NOT p.builtin AND p.usd_per_gpu_hour IS NOT NULL;
+ALTER TABLE llm_econ.price_snapshot ENABLE TRIGGER USER;
+
+-- The as-of core returns the last sighting, and its two BEGIN ATOMIC readers with it: dropped
+-- (readers first) and created as in a fresh install.
+DROP FUNCTION llm_econ.cheapest_offers(llm_econ.run_spec, timestamptz, text, interval, text[], boolean);
+DROP FUNCTION llm_econ._plan_offers(timestamptz, text, interval);
+DROP FUNCTION llm_econ._latest_prices(text, text, text, timestamptz, text, text, interval);
+
+CREATE FUNCTION llm_econ._latest_prices(sku text, provider text, pricing text, at timestamptz, region text,
+                                        itype text, max_age interval)
+RETURNS TABLE (provider text, region text, instance_type text, pricing text,
+               observed_at timestamptz, usd_per_gpu_hour numeric, gpus_per_instance int4,
+               source_kind text, suspect text, last_seen_at timestamptz)
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT s.provider, s.region, s.instance_type, s.pricing, o.observed_at, o.usd_per_gpu_hour,
+         o.gpus_per_instance, o.source_kind, o.suspect, o.last_seen_at
+    FROM llm_econ.price_series s
+   CROSS JOIN LATERAL (
+         SELECT p.observed_at, p.usd_per_gpu_hour, p.gpus_per_instance, p.source_kind, p.suspect,
+                coalesce(p.last_seen_at, p.observed_at) AS last_seen_at
+           FROM llm_econ.price_snapshot p
+          WHERE p.series_id OPERATOR(pg_catalog.=) s.series_id
+            AND p.observed_at OPERATOR(pg_catalog.<=) $4
+          ORDER BY p.observed_at DESC
+          LIMIT 1) o
+   WHERE s.sku OPERATOR(pg_catalog.=) $1
+     AND s.provider OPERATOR(pg_catalog.=) $2
+     AND s.pricing OPERATOR(pg_catalog.=) $3
+     AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5), pg_catalog.upper($5)]))
+     AND ($6 IS NULL OR llm_econ._name_key(s.instance_type) OPERATOR(pg_catalog.=) llm_econ._name_key($6))
+     AND o.usd_per_gpu_hour IS NOT NULL
+     AND ($7 IS NULL OR o.last_seen_at OPERATOR(pg_catalog.>=) llm_econ._shift($4, OPERATOR(pg_catalog.-) $7));
+END;
+COMMENT ON FUNCTION llm_econ._latest_prices(text, text, text, timestamptz, text, text, interval) IS
+  'internal: the price in effect at "at" of every series of a gpu_sku key, provider and pricing in region (NULL = any) and instance type (NULL = any), with when it was last seen (last_seen_at, else observed_at); withdrawn series and prices last seen more than max_age before "at" left out';
+
+CREATE FUNCTION llm_econ._plan_offers(at timestamptz, pricing text, max_age interval)
+RETURNS TABLE (sku text, provider text, region text, instance_type text, pricing text,
+               usd_per_gpu_hour numeric, gpus_per_instance int4, observed_at timestamptz)
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT ps.sku, l.provider, l.region, l.instance_type, l.pricing, l.usd_per_gpu_hour,
+         l.gpus_per_instance, l.observed_at
+    FROM (SELECT DISTINCT s.sku, s.provider, s.pricing FROM llm_econ.price_series s
+           WHERE llm_econ._check_pricing($2) IS NULL
+              OR s.pricing OPERATOR(pg_catalog.=) llm_econ._check_pricing($2)) AS ps
+   CROSS JOIN LATERAL llm_econ._latest_prices(ps.sku, ps.provider, ps.pricing, $1, NULL, NULL,
+                                              llm_econ._check_max_age($3)) AS l
+   WHERE l.suspect IS NULL;
+END;
+COMMENT ON FUNCTION llm_econ._plan_offers(timestamptz, text, interval) IS
+  'internal: every price series'' observation in effect at "at" (withdrawn series, suspect prices and observations older than max_age left out), of one pricing (NULL = all); the offers cheapest_plan prices with';
+
+CREATE FUNCTION llm_econ.cheapest_offers(spec llm_econ.run_spec, at timestamptz DEFAULT pg_catalog.now(),
+                                         pricing text DEFAULT NULL, max_age interval DEFAULT NULL,
+                                         source_kinds text[] DEFAULT NULL, include_suspect boolean DEFAULT false)
+RETURNS TABLE (provider text, region text, pricing text, usd_per_gpu_hour numeric,
+               observed_at timestamptz, wall_time interval, cost_usd numeric,
+               instance_type text, gpus_per_instance int4, age interval, source_kind text)
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT o.provider, o.region, o.pricing, o.usd_per_gpu_hour, o.observed_at,
+         llm_econ.mfu_time($1), llm_econ.estimate_cost($1, o.usd_per_gpu_hour),
+         o.instance_type, o.gpus_per_instance,
+         $2 OPERATOR(pg_catalog.-) LEAST(o.last_seen_at, $2), o.source_kind
+    FROM (SELECT DISTINCT ON (l.provider, l.region, l.pricing) l.*
+            FROM (SELECT DISTINCT ps.provider, ps.pricing FROM llm_econ.price_series ps
+                   WHERE ps.sku OPERATOR(pg_catalog.=) ($1).sku
+                     AND (llm_econ._check_pricing($3) IS NULL
+                          OR ps.pricing OPERATOR(pg_catalog.=) llm_econ._check_pricing($3))) AS pp
+           CROSS JOIN LATERAL llm_econ._latest_prices(($1).sku, pp.provider, pp.pricing, $2, NULL, NULL,
+                                                      llm_econ._check_max_age($4)) AS l
+           WHERE ($5 IS NULL OR l.source_kind OPERATOR(pg_catalog.=) ANY ($5))
+             AND ($6 OR l.suspect IS NULL)
+             AND (l.gpus_per_instance IS NULL
+                  OR ($1).n_gpus OPERATOR(pg_catalog.<=) l.gpus_per_instance
+                  OR l.gpus_per_instance OPERATOR(pg_catalog.>=) ($1).gpus_per_node)
+           ORDER BY l.provider, l.region, l.pricing, l.usd_per_gpu_hour, l.instance_type) AS o
+   ORDER BY 7, 1, 2, 3;
+END;
+COMMENT ON FUNCTION llm_econ.cheapest_offers(llm_econ.run_spec, timestamptz, text, interval, text[], boolean) IS
+  'every (provider, region, pricing) offer of the spec''s SKU in effect at "at" that a run of the spec''s size can use (more GPUs than one instance: instances of at least gpus_per_node GPUs), the cheapest usable instance type of each, with wall time, total cost, instance type, GPUs per instance, age (since the price was last seen at or before "at"; 0 when it was seen again at or after "at") and source kind, cheapest first; pricing NULL = all; max_age bounds the age; source_kinds NULL = all kinds; suspect prices only when include_suspect';
+
+CREATE FUNCTION llm_econ._recording() RETURNS boolean
+AS 'MODULE_PATHNAME', 'le_recording_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION llm_econ._recording() IS
+  'internal: true while the price recorder (_record_prices) runs for a role allowed to insert into price_snapshot';
+
+CREATE FUNCTION llm_econ._mark_seen(series_id int8[], observed_at timestamptz[], seen timestamptz[])
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  n bigint;
+BEGIN
+  IF NOT llm_econ._recording() THEN
+    RAISE EXCEPTION 'only the price recorder marks prices as seen again'
+      USING ERRCODE = 'insufficient_privilege',
+            HINT = 'Import a catalog (import_skypilot_catalog) or a history (load_price_history) that lists the offer.';
+  END IF;
+  UPDATE llm_econ.price_snapshot p SET last_seen_at = x.seen
+    FROM ROWS FROM (pg_catalog.unnest(_mark_seen.series_id), pg_catalog.unnest(_mark_seen.observed_at), pg_catalog.unnest(_mark_seen.seen))
+         AS x(series_id, observed_at, seen)
+   WHERE p.series_id = x.series_id AND p.observed_at = x.observed_at AND p.usd_per_gpu_hour IS NOT NULL
+     AND x.seen > coalesce(p.last_seen_at, p.observed_at);
+  GET DIAGNOSTICS n = ROW_COUNT;
+  RETURN n;
+END $$;
+COMMENT ON FUNCTION llm_econ._mark_seen(int8[], timestamptz[], timestamptz[]) IS
+  'internal: moves price_snapshot.last_seen_at of the stored prices (series_id, observed_at) forward to seen; only inside the price recorder, for a role that may insert prices (else 42501); returns the rows moved';
+
+-- the view shows the last sighting too (a column added at the end)
+CREATE OR REPLACE VIEW llm_econ.price_history WITH (security_invoker = true) AS
+  SELECT p.observed_at AS "time", p.sku, p.provider, p.region, p.pricing, p.usd_per_gpu_hour,
+         p.instance_type, p.source, p.source_kind, p.gpus_per_instance, p.suspect,
+         CASE WHEN p.usd_per_gpu_hour IS NOT NULL THEN coalesce(p.last_seen_at, p.observed_at) END AS last_seen_at
+    FROM llm_econ.price_snapshot p;
+COMMENT ON COLUMN llm_econ.price_history.last_seen_at IS 'the last time a source listed this price unchanged (observed_at when only seen then); NULL for a withdrawal';
+
+-- the view shows the last sighting too (a column added at the end)
+CREATE OR REPLACE VIEW llm_econ.price_series_spans WITH (security_invoker = true) AS
+  SELECT o.observed_at AS "time", s.sku, s.provider, s.region, s.instance_type, s.pricing,
+         o.observed_at AS valid_from, o.valid_to, o.usd_per_gpu_hour, o.last_seen_at
+    FROM llm_econ.price_series s
+   CROSS JOIN LATERAL (
+         SELECT p.observed_at, pg_catalog.lead(p.observed_at) OVER (ORDER BY p.observed_at) AS valid_to,
+                p.usd_per_gpu_hour, coalesce(p.last_seen_at, p.observed_at) AS last_seen_at
+           FROM llm_econ.price_snapshot p
+          WHERE p.series_id OPERATOR(pg_catalog.=) s.series_id) AS o
+   WHERE o.usd_per_gpu_hour IS NOT NULL;
+COMMENT ON COLUMN llm_econ.price_series_spans.last_seen_at IS 'the last time a source listed the price unchanged (valid_from when only seen then): a span with valid_to NULL whose last_seen_at is old is stale; price_at''s max_age counts from it';
