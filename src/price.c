@@ -7,6 +7,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/formatting.h"
 #include "utils/lsyscache.h"
@@ -374,6 +375,61 @@ le_check_pricing_fn(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	PG_RETURN_TEXT_P(cstring_to_text(le_check_pricing(PG_GETARG_TEXT_PP(0))));
+}
+
+PG_FUNCTION_INFO_V1(le_check_source_kinds_fn);
+
+/*
+ * _check_source_kinds(kinds): the kinds, canonical (lower case, blanks around
+ * ignored), if every element is one of catalog, history, seed, manual; NULL
+ * passes (all kinds).  An empty list, a NULL element or another name is 22023
+ * naming the valid ones (a misspelled kind used to match nothing, silently).
+ */
+Datum
+le_check_source_kinds_fn(PG_FUNCTION_ARGS)
+{
+	ArrayType  *a;
+	Datum	   *elems;
+	bool	   *isnull;
+	int			n;
+	Datum	   *out;
+	le_error	err;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	a = PG_GETARG_ARRAYTYPE_P(0);
+	if (ARR_NDIM(a) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("source_kinds must be a one-dimensional list of catalog, history, seed, manual")));
+	deconstruct_array(a, TEXTOID, -1, false, TYPALIGN_INT, &elems, &isnull, &n);
+	if (n == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("source_kinds must list at least one of catalog, history, seed, manual (NULL = all kinds), got an empty list")));
+	out = palloc(sizeof(Datum) * n);
+	for (int i = 0; i < n; i++)
+	{
+		char	   *s;
+		char	   *l;
+		size_t		len;
+		int			code;
+
+		if (isnull[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("source_kinds elements must be one of catalog, history, seed, manual, got NULL")));
+		s = TextDatumGetCString(elems[i]);
+		while (*s == ' ')
+			s++;
+		len = strlen(s);
+		while (len > 0 && s[len - 1] == ' ')
+			len--;
+		l = str_tolower(s, len, DEFAULT_COLLATION_OID);
+		le_check(le_check_enum("source_kinds elements", LE_E_SOURCE_KIND, l, strlen(l), &code, &err), &err);
+		out[i] = CStringGetTextDatum(le_enum_label(LE_E_SOURCE_KIND, code));
+	}
+	PG_RETURN_ARRAYTYPE_P(construct_array(out, n, TEXTOID, -1, false, TYPALIGN_INT));
 }
 
 PG_FUNCTION_INFO_V1(le_sku_key_fn);

@@ -94,9 +94,10 @@ COMMENT ON FUNCTION llm_econ._check_where(text, text) IS
 -- withdrawal, or until max_age after it was last seen); at every instant of the period the cheapest series in
 -- effect counts; instants where nothing is in effect are left out of the average.  NULL when
 -- nothing was in effect.
-CREATE FUNCTION llm_econ.price_twap(sku text, provider text, pricing text, during tstzrange,
-                                    region text DEFAULT NULL, max_age interval DEFAULT NULL)
-RETURNS numeric
+CREATE FUNCTION llm_econ.price_twap_coverage(sku text, provider text, pricing text, during tstzrange,
+                                             region text DEFAULT NULL, max_age interval DEFAULT NULL,
+                                             spec llm_econ.run_spec DEFAULT NULL,
+                                             OUT usd_per_gpu_hour numeric, OUT coverage numeric, OUT covered interval)
 LANGUAGE plpgsql STABLE PARALLEL SAFE COST 1000 SET search_path = pg_catalog, pg_temp
 AS $$
 #variable_conflict use_column
@@ -105,10 +106,12 @@ DECLARE
   itype text;
   pr text;
   prov text;
-  result numeric;
+  run_gpus int4;
+  node_gpus int4;
+  secs numeric;
 BEGIN
   IF sku IS NULL OR provider IS NULL OR pricing IS NULL OR during IS NULL THEN
-    RETURN NULL;
+    RETURN;
   END IF;
   IF pg_catalog.isempty(during) OR pg_catalog.lower_inf(during) OR pg_catalog.upper_inf(during)
      OR NOT pg_catalog.isfinite(pg_catalog.lower(during)) OR NOT pg_catalog.isfinite(pg_catalog.upper(during)) THEN
@@ -120,23 +123,40 @@ BEGIN
   itype := llm_econ._sku_itype(sku);
   pr := llm_econ._check_pricing(pricing);
   PERFORM llm_econ._check_max_age(max_age);
-  prov := pg_catalog.lower(pg_catalog.btrim(price_twap.provider));
+  IF NOT (spec IS NULL) THEN   -- given (a row IS NOT NULL only when every field is)
+    IF spec.sku IS NULL OR llm_econ._sku_key(spec.sku) <> key THEN
+      RAISE EXCEPTION 'spec is a run on %, not on %', coalesce(spec.sku, '(no sku)'), key
+        USING ERRCODE = 'invalid_parameter_value',
+              HINT = 'spec only says which instances the run can use: pass the spec of a run on that SKU.';
+    END IF;
+    IF spec.n_gpus IS NULL OR spec.n_gpus < 1 OR spec.gpus_per_node IS NULL OR spec.gpus_per_node < 1 THEN
+      RAISE EXCEPTION 'spec must have n_gpus and gpus_per_node >= 1' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    run_gpus := spec.n_gpus;
+    node_gpus := spec.gpus_per_node;
+  END IF;
+  prov := pg_catalog.lower(pg_catalog.btrim(price_twap_coverage.provider));
   WITH series AS (
          SELECT s.* FROM llm_econ.price_series s
           WHERE s.sku = key AND s.provider = prov AND s.pricing = pr
-            AND (price_twap.region IS NULL OR s.region = ANY (ARRAY[price_twap.region, pg_catalog.lower(price_twap.region), pg_catalog.upper(price_twap.region)]))
+            AND (price_twap_coverage.region IS NULL OR s.region = ANY (ARRAY[price_twap_coverage.region, pg_catalog.lower(price_twap_coverage.region), pg_catalog.upper(price_twap_coverage.region)]))
             AND (itype IS NULL OR llm_econ._name_key(s.instance_type) = llm_econ._name_key(itype))),
-       obs AS (     -- each series: its observation in effect at the start, and those inside the period
-         SELECT s.series_id, o.observed_at, o.usd_per_gpu_hour, o.seen
+       obs AS (     -- each series: its observation in effect at the start, and those inside the period;
+                    -- for a run (spec), a price of an instance it cannot use counts as no offer
+                    -- (cheapest_offers' rule: more GPUs than one instance needs gpus_per_node)
+         SELECT s.series_id, o.observed_at,
+                CASE WHEN run_gpus IS NULL OR o.gpus IS NULL OR run_gpus <= o.gpus OR o.gpus >= node_gpus
+                     THEN o.usd_per_gpu_hour END AS usd_per_gpu_hour, o.seen
            FROM series s
           CROSS JOIN LATERAL (
-                (SELECT p.observed_at, p.usd_per_gpu_hour, coalesce(p.last_seen_at, p.observed_at) AS seen
+                (SELECT p.observed_at, p.usd_per_gpu_hour, coalesce(p.last_seen_at, p.observed_at) AS seen, p.gpus_per_instance AS gpus
                    FROM llm_econ.price_snapshot p
                   WHERE p.series_id = s.series_id
                     AND p.observed_at <= pg_catalog.lower(during)
                   ORDER BY p.observed_at DESC LIMIT 1)
                 UNION ALL
-                (SELECT p.observed_at, p.usd_per_gpu_hour, coalesce(p.last_seen_at, p.observed_at) FROM llm_econ.price_snapshot p
+                (SELECT p.observed_at, p.usd_per_gpu_hour, coalesce(p.last_seen_at, p.observed_at), p.gpus_per_instance
+                   FROM llm_econ.price_snapshot p
                   WHERE p.series_id = s.series_id
                     AND p.observed_at > pg_catalog.lower(during) AND p.observed_at < pg_catalog.upper(during))) o),
        spans AS (   -- [a, b): when each observation holds (until max_age after it was last seen), clipped to the period
@@ -152,15 +172,35 @@ BEGIN
            FROM pieces x JOIN spans s ON s.a <= x.a AND s.b >= x.b AND s.p IS NOT NULL
           WHERE x.b IS NOT NULL AND x.b > x.a
           GROUP BY x.a, x.b)
-  SELECT pg_catalog.sum(p * extract(epoch FROM b - a)) / nullif(pg_catalog.sum(extract(epoch FROM b - a)), 0)
-    INTO result FROM cheapest;
-  IF result IS NULL THEN
-    PERFORM llm_econ._check_where(prov, price_twap.region);
+  SELECT pg_catalog.sum(p * extract(epoch FROM b - a)) / nullif(pg_catalog.sum(extract(epoch FROM b - a)), 0),
+         pg_catalog.sum(extract(epoch FROM b - a))
+    INTO usd_per_gpu_hour, secs FROM cheapest;
+  IF usd_per_gpu_hour IS NULL THEN
+    PERFORM llm_econ._check_where(prov, price_twap_coverage.region);
   END IF;
-  RETURN result;
+  secs := coalesce(secs, 0);
+  covered := pg_catalog.make_interval(secs => secs::float8);
+  coverage := pg_catalog.round(secs / extract(epoch FROM pg_catalog.upper(during) - pg_catalog.lower(during)), 6);
+END $$;
+COMMENT ON FUNCTION llm_econ.price_twap_coverage(text, text, text, tstzrange, text, interval, llm_econ.run_spec) IS
+  'price_twap with its coverage: usd_per_gpu_hour (time-weighted average $/GPU-hour over the time some offer was in effect), coverage (that time as a fraction of the period, 0 to 1) and covered (that time); with spec, only instances a run of that spec can use count (more GPUs than one instance: instances of at least gpus_per_node GPUs; unknown sizes kept)';
+
+-- The 0.1.0 signature and result, for old callers: the average alone.
+CREATE FUNCTION llm_econ.price_twap(sku text, provider text, pricing text, during tstzrange,
+                                    region text DEFAULT NULL, max_age interval DEFAULT NULL)
+RETURNS numeric
+LANGUAGE plpgsql STABLE PARALLEL SAFE COST 1000 SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+  RETURN (SELECT c.usd_per_gpu_hour FROM llm_econ.price_twap_coverage($1, $2, $3, $4, $5, $6) AS c);
 END $$;
 COMMENT ON FUNCTION llm_econ.price_twap(text, text, text, tstzrange, text, interval) IS
-  'time-weighted average $/GPU-hour over the period: at each instant the cheapest series in effect (region NULL = any region; a price counts until max_age after it was last seen); time with no price in effect is left out; NULL when nothing was in effect';
+  'time-weighted average $/GPU-hour over the period: at each instant the cheapest series in effect (region NULL = any region; a price counts until max_age after it was last seen); time with no price in effect is left out; NULL when nothing was in effect (price_twap_coverage says how much of the period that is)';
+
+CREATE FUNCTION llm_econ._check_source_kinds(kinds text[]) RETURNS text[]
+AS 'MODULE_PATHNAME', 'le_check_source_kinds_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._check_source_kinds(text[]) IS
+  'internal: the kinds (catalog, history, seed, manual; any case) canonical, or NULL for NULL; an empty list, a NULL element or another name raises 22023 listing the valid ones';
 
 -- Every (provider, region, pricing) offer of the spec's SKU in effect at "at" that a run of the
 -- spec's size can use (a run on more GPUs than one instance holds needs instances of at least
@@ -185,7 +225,7 @@ BEGIN ATOMIC
                           OR ps.pricing OPERATOR(pg_catalog.=) llm_econ._check_pricing($3))) AS pp
            CROSS JOIN LATERAL llm_econ._latest_prices(($1).sku, pp.provider, pp.pricing, $2, NULL, NULL,
                                                       llm_econ._check_max_age($4)) AS l
-           WHERE ($5 IS NULL OR l.source_kind OPERATOR(pg_catalog.=) ANY ($5))
+           WHERE ($5 IS NULL OR l.source_kind OPERATOR(pg_catalog.=) ANY (llm_econ._check_source_kinds($5)))
              AND ($6 OR l.suspect IS NULL)
              AND (l.gpus_per_instance IS NULL
                   OR ($1).n_gpus OPERATOR(pg_catalog.<=) l.gpus_per_instance
@@ -194,7 +234,7 @@ BEGIN ATOMIC
    ORDER BY 7, 1, 2, 3;
 END;
 COMMENT ON FUNCTION llm_econ.cheapest_offers(llm_econ.run_spec, timestamptz, text, interval, text[], boolean) IS
-  'every (provider, region, pricing) offer of the spec''s SKU in effect at "at" that a run of the spec''s size can use (more GPUs than one instance: instances of at least gpus_per_node GPUs), the cheapest usable instance type of each, with wall time, total cost, instance type, GPUs per instance, age (since the price was last seen at or before "at"; 0 when it was seen again at or after "at") and source kind, cheapest first; pricing NULL = all; max_age bounds the age; source_kinds NULL = all kinds; suspect prices only when include_suspect';
+  'every (provider, region, pricing) offer of the spec''s SKU in effect at "at" that a run of the spec''s size can use (more GPUs than one instance: instances of at least gpus_per_node GPUs), the cheapest usable instance type of each, with wall time, total cost, instance type, GPUs per instance, age (since the price was last seen at or before "at"; 0 when it was seen again at or after "at") and source kind, cheapest first; pricing NULL = all; max_age bounds the age; source_kinds NULL = all kinds (else a list of catalog, history, seed, manual: another name is an error); suspect prices only when include_suspect';
 
 -- Dashboard views: a "time" column, no arrays, numeric money, the caller's privileges.
 CREATE VIEW llm_econ.price_history WITH (security_invoker = true) AS

@@ -924,65 +924,8 @@ CREATE OR REPLACE FUNCTION llm_econ.price_twap(sku text, provider text, pricing 
 RETURNS numeric
 LANGUAGE plpgsql STABLE PARALLEL SAFE COST 1000 SET search_path = pg_catalog, pg_temp
 AS $$
-#variable_conflict use_column
-DECLARE
-  key text;
-  itype text;
-  pr text;
-  prov text;
-  result numeric;
 BEGIN
-  IF sku IS NULL OR provider IS NULL OR pricing IS NULL OR during IS NULL THEN
-    RETURN NULL;
-  END IF;
-  IF pg_catalog.isempty(during) OR pg_catalog.lower_inf(during) OR pg_catalog.upper_inf(during)
-     OR NOT pg_catalog.isfinite(pg_catalog.lower(during)) OR NOT pg_catalog.isfinite(pg_catalog.upper(during)) THEN
-    RAISE EXCEPTION 'during must be a non-empty range with finite bounds, got %', during
-      USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  key := llm_econ._sku_key(sku);
-  PERFORM llm_econ._check_name(provider, 'provider'), llm_econ._check_name(region, 'region');
-  itype := llm_econ._sku_itype(sku);
-  pr := llm_econ._check_pricing(pricing);
-  PERFORM llm_econ._check_max_age(max_age);
-  prov := pg_catalog.lower(pg_catalog.btrim(price_twap.provider));
-  WITH series AS (
-         SELECT s.* FROM llm_econ.price_series s
-          WHERE s.sku = key AND s.provider = prov AND s.pricing = pr
-            AND (price_twap.region IS NULL OR s.region = ANY (ARRAY[price_twap.region, pg_catalog.lower(price_twap.region), pg_catalog.upper(price_twap.region)]))
-            AND (itype IS NULL OR llm_econ._name_key(s.instance_type) = llm_econ._name_key(itype))),
-       obs AS (     -- each series: its observation in effect at the start, and those inside the period
-         SELECT s.series_id, o.observed_at, o.usd_per_gpu_hour, o.seen
-           FROM series s
-          CROSS JOIN LATERAL (
-                (SELECT p.observed_at, p.usd_per_gpu_hour, coalesce(p.last_seen_at, p.observed_at) AS seen
-                   FROM llm_econ.price_snapshot p
-                  WHERE p.series_id = s.series_id
-                    AND p.observed_at <= pg_catalog.lower(during)
-                  ORDER BY p.observed_at DESC LIMIT 1)
-                UNION ALL
-                (SELECT p.observed_at, p.usd_per_gpu_hour, coalesce(p.last_seen_at, p.observed_at) FROM llm_econ.price_snapshot p
-                  WHERE p.series_id = s.series_id
-                    AND p.observed_at > pg_catalog.lower(during) AND p.observed_at < pg_catalog.upper(during))) o),
-       spans AS (   -- [a, b): when each observation holds (until max_age after it was last seen), clipped to the period
-         SELECT greatest(obs.observed_at, pg_catalog.lower(during)) AS a,
-                least(coalesce(pg_catalog.lead(obs.observed_at) OVER w, pg_catalog.upper(during)), pg_catalog.upper(during),
-                      CASE WHEN max_age IS NULL THEN pg_catalog.upper(during) ELSE llm_econ._shift(obs.seen, max_age) END) AS b,
-                obs.usd_per_gpu_hour AS p
-           FROM obs WINDOW w AS (PARTITION BY obs.series_id ORDER BY obs.observed_at)),
-       cuts AS (SELECT a AS t FROM spans UNION SELECT b FROM spans),
-       pieces AS (SELECT t AS a, pg_catalog.lead(t) OVER (ORDER BY t) AS b FROM cuts),
-       cheapest AS (
-         SELECT x.a, x.b, pg_catalog.min(s.p) AS p
-           FROM pieces x JOIN spans s ON s.a <= x.a AND s.b >= x.b AND s.p IS NOT NULL
-          WHERE x.b IS NOT NULL AND x.b > x.a
-          GROUP BY x.a, x.b)
-  SELECT pg_catalog.sum(p * extract(epoch FROM b - a)) / nullif(pg_catalog.sum(extract(epoch FROM b - a)), 0)
-    INTO result FROM cheapest;
-  IF result IS NULL THEN
-    PERFORM llm_econ._check_where(prov, price_twap.region);
-  END IF;
-  RETURN result;
+  RETURN (SELECT c.usd_per_gpu_hour FROM llm_econ.price_twap_coverage($1, $2, $3, $4, $5, $6) AS c);
 END $$;
 
 CREATE OR REPLACE FUNCTION llm_econ.tco_per_gpu_hour(sku text, years float8, utilization float8, usd_per_kwh numeric, pue float8)
@@ -1091,7 +1034,7 @@ COMMENT ON FUNCTION llm_econ.import_skypilot_catalog(text, text, timestamptz) IS
 COMMENT ON FUNCTION llm_econ.load_price_history(text, text) IS
   'loads the rows the current role staged in llm_econ.price_history_staging (a long-format price history, \copy''d in) into price_snapshot as change points, then removes them; a bad line is an error naming it and nothing is stored; on_mismatch => ''skip'' counts lines whose accelerator contradicts the instance type as skipped';
 COMMENT ON FUNCTION llm_econ.price_twap(text, text, text, tstzrange, text, interval) IS
-  'time-weighted average $/GPU-hour over the period: at each instant the cheapest series in effect (region NULL = any region; a price counts until max_age after it was last seen); time with no price in effect is left out; NULL when nothing was in effect';
+  'time-weighted average $/GPU-hour over the period: at each instant the cheapest series in effect (region NULL = any region; a price counts until max_age after it was last seen); time with no price in effect is left out; NULL when nothing was in effect (price_twap_coverage says how much of the period that is)';
 COMMENT ON FUNCTION llm_econ.tco_per_gpu_hour(text, float8, float8, numeric, float8) IS
   'cost of owning one GPU per used GPU-hour, USD: midpoint of gpu_sku list_price_usd_low/high / (years · 8766 h · utilization) + tdp_watts / 1000 · pue · usd_per_kwh. '
   'The GPU only, drawing its TDP while used (idle power not counted): servers, networking, storage, staff, facilities and financing are not counted, so it is a lower bound. '

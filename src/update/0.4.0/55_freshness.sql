@@ -51,6 +51,10 @@ UPDATE llm_econ.price_snapshot p
  WHERE p.source_kind OPERATOR(pg_catalog.=) 'history' AND NOT p.builtin AND p.usd_per_gpu_hour IS NOT NULL;
 ALTER TABLE llm_econ.price_snapshot ENABLE TRIGGER USER;
 
+-- price_at (C, src/price.c) counts max_age from the last sighting too
+COMMENT ON FUNCTION llm_econ.price_at(text, text, text, timestamptz, text, interval) IS
+  '$/GPU-hour in effect at "at" (latest observation at or before it; withdrawn series and prices last seen more than max_age before "at" excluded; max_age NULL: carried until withdrawn); sku may be an instance type (that machine''s price); region NULL = cheapest region; NULL when nothing is known; an unknown provider or region is an error';
+
 -- The as-of core returns the last sighting, and its two BEGIN ATOMIC readers with it: dropped
 -- (readers first) and created as in a fresh install.
 DROP FUNCTION llm_econ.cheapest_offers(llm_econ.run_spec, timestamptz, text, interval, text[], boolean);
@@ -103,6 +107,11 @@ END;
 COMMENT ON FUNCTION llm_econ._plan_offers(timestamptz, text, interval) IS
   'internal: every price series'' observation in effect at "at" (withdrawn series, suspect prices and observations older than max_age left out), of one pricing (NULL = all); the offers cheapest_plan prices with';
 
+CREATE FUNCTION llm_econ._check_source_kinds(kinds text[]) RETURNS text[]
+AS 'MODULE_PATHNAME', 'le_check_source_kinds_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._check_source_kinds(text[]) IS
+  'internal: the kinds (catalog, history, seed, manual; any case) canonical, or NULL for NULL; an empty list, a NULL element or another name raises 22023 listing the valid ones';
+
 CREATE FUNCTION llm_econ.cheapest_offers(spec llm_econ.run_spec, at timestamptz DEFAULT pg_catalog.now(),
                                          pricing text DEFAULT NULL, max_age interval DEFAULT NULL,
                                          source_kinds text[] DEFAULT NULL, include_suspect boolean DEFAULT false)
@@ -122,7 +131,7 @@ BEGIN ATOMIC
                           OR ps.pricing OPERATOR(pg_catalog.=) llm_econ._check_pricing($3))) AS pp
            CROSS JOIN LATERAL llm_econ._latest_prices(($1).sku, pp.provider, pp.pricing, $2, NULL, NULL,
                                                       llm_econ._check_max_age($4)) AS l
-           WHERE ($5 IS NULL OR l.source_kind OPERATOR(pg_catalog.=) ANY ($5))
+           WHERE ($5 IS NULL OR l.source_kind OPERATOR(pg_catalog.=) ANY (llm_econ._check_source_kinds($5)))
              AND ($6 OR l.suspect IS NULL)
              AND (l.gpus_per_instance IS NULL
                   OR ($1).n_gpus OPERATOR(pg_catalog.<=) l.gpus_per_instance
@@ -131,7 +140,7 @@ BEGIN ATOMIC
    ORDER BY 7, 1, 2, 3;
 END;
 COMMENT ON FUNCTION llm_econ.cheapest_offers(llm_econ.run_spec, timestamptz, text, interval, text[], boolean) IS
-  'every (provider, region, pricing) offer of the spec''s SKU in effect at "at" that a run of the spec''s size can use (more GPUs than one instance: instances of at least gpus_per_node GPUs), the cheapest usable instance type of each, with wall time, total cost, instance type, GPUs per instance, age (since the price was last seen at or before "at"; 0 when it was seen again at or after "at") and source kind, cheapest first; pricing NULL = all; max_age bounds the age; source_kinds NULL = all kinds; suspect prices only when include_suspect';
+  'every (provider, region, pricing) offer of the spec''s SKU in effect at "at" that a run of the spec''s size can use (more GPUs than one instance: instances of at least gpus_per_node GPUs), the cheapest usable instance type of each, with wall time, total cost, instance type, GPUs per instance, age (since the price was last seen at or before "at"; 0 when it was seen again at or after "at") and source kind, cheapest first; pricing NULL = all; max_age bounds the age; source_kinds NULL = all kinds (else a list of catalog, history, seed, manual: another name is an error); suspect prices only when include_suspect';
 
 CREATE FUNCTION llm_econ._recording() RETURNS boolean
 AS 'MODULE_PATHNAME', 'le_recording_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
@@ -181,3 +190,95 @@ CREATE OR REPLACE VIEW llm_econ.price_series_spans WITH (security_invoker = true
           WHERE p.series_id OPERATOR(pg_catalog.=) s.series_id) AS o
    WHERE o.usd_per_gpu_hour IS NOT NULL;
 COMMENT ON COLUMN llm_econ.price_series_spans.last_seen_at IS 'the last time a source listed the price unchanged (valid_from when only seen then): a span with valid_to NULL whose last_seen_at is old is stale; price_at''s max_age counts from it';
+
+-- price_twap's coverage (issue 31): how much of the period the average covers, and for which run
+CREATE FUNCTION llm_econ.price_twap_coverage(sku text, provider text, pricing text, during tstzrange,
+                                             region text DEFAULT NULL, max_age interval DEFAULT NULL,
+                                             spec llm_econ.run_spec DEFAULT NULL,
+                                             OUT usd_per_gpu_hour numeric, OUT coverage numeric, OUT covered interval)
+LANGUAGE plpgsql STABLE PARALLEL SAFE COST 1000 SET search_path = pg_catalog, pg_temp
+AS $$
+#variable_conflict use_column
+DECLARE
+  key text;
+  itype text;
+  pr text;
+  prov text;
+  run_gpus int4;
+  node_gpus int4;
+  secs numeric;
+BEGIN
+  IF sku IS NULL OR provider IS NULL OR pricing IS NULL OR during IS NULL THEN
+    RETURN;
+  END IF;
+  IF pg_catalog.isempty(during) OR pg_catalog.lower_inf(during) OR pg_catalog.upper_inf(during)
+     OR NOT pg_catalog.isfinite(pg_catalog.lower(during)) OR NOT pg_catalog.isfinite(pg_catalog.upper(during)) THEN
+    RAISE EXCEPTION 'during must be a non-empty range with finite bounds, got %', during
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  key := llm_econ._sku_key(sku);
+  PERFORM llm_econ._check_name(provider, 'provider'), llm_econ._check_name(region, 'region');
+  itype := llm_econ._sku_itype(sku);
+  pr := llm_econ._check_pricing(pricing);
+  PERFORM llm_econ._check_max_age(max_age);
+  IF NOT (spec IS NULL) THEN   -- given (a row IS NOT NULL only when every field is)
+    IF spec.sku IS NULL OR llm_econ._sku_key(spec.sku) <> key THEN
+      RAISE EXCEPTION 'spec is a run on %, not on %', coalesce(spec.sku, '(no sku)'), key
+        USING ERRCODE = 'invalid_parameter_value',
+              HINT = 'spec only says which instances the run can use: pass the spec of a run on that SKU.';
+    END IF;
+    IF spec.n_gpus IS NULL OR spec.n_gpus < 1 OR spec.gpus_per_node IS NULL OR spec.gpus_per_node < 1 THEN
+      RAISE EXCEPTION 'spec must have n_gpus and gpus_per_node >= 1' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    run_gpus := spec.n_gpus;
+    node_gpus := spec.gpus_per_node;
+  END IF;
+  prov := pg_catalog.lower(pg_catalog.btrim(price_twap_coverage.provider));
+  WITH series AS (
+         SELECT s.* FROM llm_econ.price_series s
+          WHERE s.sku = key AND s.provider = prov AND s.pricing = pr
+            AND (price_twap_coverage.region IS NULL OR s.region = ANY (ARRAY[price_twap_coverage.region, pg_catalog.lower(price_twap_coverage.region), pg_catalog.upper(price_twap_coverage.region)]))
+            AND (itype IS NULL OR llm_econ._name_key(s.instance_type) = llm_econ._name_key(itype))),
+       obs AS (     -- each series: its observation in effect at the start, and those inside the period;
+                    -- for a run (spec), a price of an instance it cannot use counts as no offer
+                    -- (cheapest_offers' rule: more GPUs than one instance needs gpus_per_node)
+         SELECT s.series_id, o.observed_at,
+                CASE WHEN run_gpus IS NULL OR o.gpus IS NULL OR run_gpus <= o.gpus OR o.gpus >= node_gpus
+                     THEN o.usd_per_gpu_hour END AS usd_per_gpu_hour, o.seen
+           FROM series s
+          CROSS JOIN LATERAL (
+                (SELECT p.observed_at, p.usd_per_gpu_hour, coalesce(p.last_seen_at, p.observed_at) AS seen, p.gpus_per_instance AS gpus
+                   FROM llm_econ.price_snapshot p
+                  WHERE p.series_id = s.series_id
+                    AND p.observed_at <= pg_catalog.lower(during)
+                  ORDER BY p.observed_at DESC LIMIT 1)
+                UNION ALL
+                (SELECT p.observed_at, p.usd_per_gpu_hour, coalesce(p.last_seen_at, p.observed_at), p.gpus_per_instance
+                   FROM llm_econ.price_snapshot p
+                  WHERE p.series_id = s.series_id
+                    AND p.observed_at > pg_catalog.lower(during) AND p.observed_at < pg_catalog.upper(during))) o),
+       spans AS (   -- [a, b): when each observation holds (until max_age after it was last seen), clipped to the period
+         SELECT greatest(obs.observed_at, pg_catalog.lower(during)) AS a,
+                least(coalesce(pg_catalog.lead(obs.observed_at) OVER w, pg_catalog.upper(during)), pg_catalog.upper(during),
+                      CASE WHEN max_age IS NULL THEN pg_catalog.upper(during) ELSE llm_econ._shift(obs.seen, max_age) END) AS b,
+                obs.usd_per_gpu_hour AS p
+           FROM obs WINDOW w AS (PARTITION BY obs.series_id ORDER BY obs.observed_at)),
+       cuts AS (SELECT a AS t FROM spans UNION SELECT b FROM spans),
+       pieces AS (SELECT t AS a, pg_catalog.lead(t) OVER (ORDER BY t) AS b FROM cuts),
+       cheapest AS (
+         SELECT x.a, x.b, pg_catalog.min(s.p) AS p
+           FROM pieces x JOIN spans s ON s.a <= x.a AND s.b >= x.b AND s.p IS NOT NULL
+          WHERE x.b IS NOT NULL AND x.b > x.a
+          GROUP BY x.a, x.b)
+  SELECT pg_catalog.sum(p * extract(epoch FROM b - a)) / nullif(pg_catalog.sum(extract(epoch FROM b - a)), 0),
+         pg_catalog.sum(extract(epoch FROM b - a))
+    INTO usd_per_gpu_hour, secs FROM cheapest;
+  IF usd_per_gpu_hour IS NULL THEN
+    PERFORM llm_econ._check_where(prov, price_twap_coverage.region);
+  END IF;
+  secs := coalesce(secs, 0);
+  covered := pg_catalog.make_interval(secs => secs::float8);
+  coverage := pg_catalog.round(secs / extract(epoch FROM pg_catalog.upper(during) - pg_catalog.lower(during)), 6);
+END $$;
+COMMENT ON FUNCTION llm_econ.price_twap_coverage(text, text, text, tstzrange, text, interval, llm_econ.run_spec) IS
+  'price_twap with its coverage: usd_per_gpu_hour (time-weighted average $/GPU-hour over the time some offer was in effect), coverage (that time as a fraction of the period, 0 to 1) and covered (that time); with spec, only instances a run of that spec can use count (more GPUs than one instance: instances of at least gpus_per_node GPUs; unknown sizes kept)';
