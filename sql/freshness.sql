@@ -97,6 +97,19 @@ SELECT price_twap('A100-80GB', 'aws', 'on_demand', '[2024-05-01, 2024-06-01)', '
        price_twap('A100-80GB', 'aws', 'on_demand', '[2024-06-01, 2024-07-01)', 'us-west-2', max_age => '45 days') AS june,
        price_twap('A100-80GB', 'aws', 'on_demand', '[2024-06-08, 2024-07-01)', 'us-west-2', max_age => '45 days') AS after_june_7;
 
+-- price_twap_coverage says how much of the window the average covers: May all of it; June 6
+-- of 30 days (2024-06-01 to 06-07 00:00, the last sighting + 45 days) = 0.2; after 06-07 none.
+SELECT 'may' AS w, * FROM price_twap_coverage('A100-80GB', 'aws', 'on_demand', '[2024-05-01, 2024-06-01)', 'us-west-2', max_age => '45 days')
+UNION ALL
+SELECT 'june', * FROM price_twap_coverage('A100-80GB', 'aws', 'on_demand', '[2024-06-01, 2024-07-01)', 'us-west-2', max_age => '45 days')
+UNION ALL
+SELECT 'after june 7', * FROM price_twap_coverage('A100-80GB', 'aws', 'on_demand', '[2024-06-08, 2024-07-01)', 'us-west-2', max_age => '45 days')
+UNION ALL   -- the p5, withdrawn 2024-04-02: 1 of April's 30 days
+SELECT 'p5 april', * FROM price_twap_coverage('H100', 'aws', 'on_demand', '[2024-04-01, 2024-05-01)');
+-- the same average as price_twap, for old callers
+SELECT price_twap('A100-80GB', 'aws', 'on_demand', '[2024-06-01, 2024-07-01)', 'us-west-2', max_age => '45 days')
+       = (price_twap_coverage('A100-80GB', 'aws', 'on_demand', '[2024-06-01, 2024-07-01)', 'us-west-2', max_age => '45 days')).usd_per_gpu_hour AS same_average;
+
 -- Backfill: importing an older catalog again never moves a sighting back.
 SELECT (import_skypilot_catalog('aws', pg_temp.aws(40.96608), '2024-01-09')).inserted AS backfill_inserted;
 SELECT region, observed_at::date, last_seen_at::date FROM price_snapshot
@@ -133,6 +146,31 @@ SELECT price_at('A100-80GB', 'testh', 'on_demand', '2024-04-30', max_age => '1 d
 -- privilege a price writer does not have.
 SELECT _mark_seen(ARRAY[1::int8], ARRAY['2024-01-01'::timestamptz], ARRAY['2030-01-01'::timestamptz]);
 ROLLBACK;
+
+-- A run's node size: the shipped seed lists Lambda's A100 80GB as a single-GPU machine (1.10
+-- spot); a 32-GPU run spans machines and needs 8-GPU ones (A100-80GB's gpus_per_node), so with
+-- its spec the offer is not counted (coverage 0), while a 1-GPU run counts it.  RunPod's seed
+-- figure is of unknown size: kept, as cheapest_offers keeps it.
+SELECT r.gpus, t.* FROM (VALUES (1), (8), (32)) AS r(gpus),
+       LATERAL price_twap_coverage('A100-80GB', 'lambda', 'spot', '[2024-06-01, 2024-07-01)',
+                                   spec => run_spec(7e9, 1.4e12, r.gpus, 'A100-80GB')) AS t ORDER BY 1;
+SELECT (price_twap_coverage('A100-80GB', 'runpod', 'spot', '[2024-06-01, 2024-07-01)',
+                            spec => run_spec(7e9, 1.4e12, 32, 'A100-80GB'))).*;
+-- The seed is dated 2024-06-01: of [2024-05-16, 2024-06-16) it covers 15 of 31 days.  And the
+-- README's monthly query: no single-GPU Lambda row for the 32-GPU run (vast.ai spot 0.40 first).
+SELECT round(coverage, 6) = round(15 / 31.0, 6) AS coverage_15_of_31
+  FROM price_twap_coverage('A100-80GB', 'lambda', 'spot', '[2024-05-16, 2024-06-16)');
+WITH run AS (SELECT run_spec(7e9, 1.4e12, 32, 'A100-80GB', mfu => 0.45) AS s),
+     offers AS MATERIALIZED (SELECT DISTINCT provider, pricing FROM price_series WHERE sku = 'A100-80GB')
+SELECT o.provider, o.pricing, round(t.usd_per_gpu_hour, 4) AS avg_usd_per_gpu_hour, round(t.coverage, 2) AS coverage,
+       round(estimate_cost(run.s, t.usd_per_gpu_hour)) AS cost_usd
+  FROM run, offers AS o,
+       LATERAL price_twap_coverage('A100-80GB', o.provider, o.pricing, '[2024-06-01, 2024-07-01)', spec => run.s) AS t
+ WHERE t.usd_per_gpu_hour IS NOT NULL
+ ORDER BY cost_usd;
+-- spec must be a run on the SKU asked about
+SELECT * FROM price_twap_coverage('A100-80GB', 'lambda', 'spot', '[2024-06-01, 2024-07-01)', spec => run_spec(7e9, 1.4e12, 32, 'H100'));
+
 CREATE ROLE regress_fresh_writer;
 GRANT INSERT ON price_snapshot TO regress_fresh_writer;
 GRANT USAGE ON SEQUENCE price_snapshot_id_seq TO regress_fresh_writer;
