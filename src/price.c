@@ -432,6 +432,71 @@ le_check_source_kinds_fn(PG_FUNCTION_ARGS)
 	PG_RETURN_ARRAYTYPE_P(construct_array(out, n, TEXTOID, -1, false, TYPALIGN_INT));
 }
 
+PG_FUNCTION_INFO_V1(le_reraise_fn);
+
+/* Whether a CONTEXT line is a frame of the extension's own code (its SQL or PL/pgSQL). */
+static bool
+internal_frame(const char *line)
+{
+	static const char *const prefix[] = {"SQL statement \"", "SQL expression \"", "SQL function \"",
+	"PL/pgSQL function ", "PL/pgSQL assignment \"", "compilation of PL/pgSQL function ", NULL};
+
+	for (int i = 0; prefix[i]; i++)
+		if (strncmp(line, prefix[i], strlen(prefix[i])) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * _reraise(sqlstate, message, detail, hint, context): raises the error a
+ * user-facing PL/pgSQL function caught (GET STACKED DIAGNOSTICS) again, with
+ * its SQLSTATE, message, detail and hint, and of its CONTEXT only the lines
+ * that speak to the user (a CSV's line and column), up to the first frame of
+ * the extension's own code: no internal query text (issue 31: a missing CSV
+ * column printed ~60 lines of an internal CTE).  The context stack is cleared
+ * while it raises, so the frames of the caller are not added either.
+ */
+Datum
+le_reraise_fn(PG_FUNCTION_ARGS)
+{
+	char	   *state = PG_ARGISNULL(0) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(0));
+	char	   *msg = PG_ARGISNULL(1) ? pstrdup("(no message)") : text_to_cstring(PG_GETARG_TEXT_PP(1));
+	char	   *detail = PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2));
+	char	   *hint = PG_ARGISNULL(3) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(3));
+	char	   *ctx = PG_ARGISNULL(4) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(4));
+	int			code = ERRCODE_INVALID_PARAMETER_VALUE;	/* a caught error always has one */
+	StringInfoData keep;
+
+	if (state && strlen(state) == 5 && strspn(state, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") == 5)
+		code = MAKE_SQLSTATE(state[0], state[1], state[2], state[3], state[4]);
+	initStringInfo(&keep);
+	if (ctx)
+	{
+		char	   *line = ctx;
+
+		while (*line && !internal_frame(line))
+		{
+			char	   *end = strchr(line, '\n');
+			int			len = end ? (int) (end - line) : (int) strlen(line);
+
+			appendStringInfo(&keep, "%s%.*s", keep.len ? "\n" : "", len, line);
+			line = end ? end + 1 : line + len;
+		}
+	}
+	if (detail && detail[0] == '\0')
+		detail = NULL;
+	if (hint && hint[0] == '\0')
+		hint = NULL;
+	error_context_stack = NULL;
+	ereport(ERROR,
+			(errcode(code),
+			 errmsg_internal("%s", msg),
+			 detail ? errdetail_internal("%s", detail) : 0,
+			 hint ? errhint("%s", hint) : 0,
+			 keep.len ? errcontext("%s", keep.data) : 0));
+	PG_RETURN_VOID();
+}
+
 PG_FUNCTION_INFO_V1(le_sku_key_fn);
 
 /* _sku_key(name): the gpu_sku key that name means */

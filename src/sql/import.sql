@@ -270,6 +270,13 @@ BEGIN ATOMIC
 END;
 COMMENT ON FUNCTION llm_econ._skypilot_clouds() IS 'internal: the cloud names import_skypilot_catalog accepts';
 
+-- A user-facing PL/pgSQL function's error, raised again with only the CONTEXT lines that speak
+-- to the user (src/price.c).
+CREATE FUNCTION llm_econ._reraise(sqlstate text, message text, detail text, hint text, context text) RETURNS void
+AS 'MODULE_PATHNAME', 'le_reraise_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION llm_econ._reraise(text, text, text, text, text) IS
+  'internal: raises an error caught by a user-facing PL/pgSQL function again (SQLSTATE, message, detail, hint), with of its CONTEXT only the lines before the first frame of the extension''s own SQL or PL/pgSQL (no internal query text)';
+
 CREATE FUNCTION llm_econ.import_skypilot_catalog(cloud text, catalog_csv text, observed_at timestamptz,
     OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint,
     OUT corrected bigint, OUT unverified bigint, OUT suspect bigint)
@@ -286,6 +293,11 @@ DECLARE
   next_at timestamptz;
   have_fix boolean := false;
   rp record;
+  e_state text;     -- an error, raised again without the internal query text (_reraise)
+  e_msg text;
+  e_detail text;
+  e_hint text;
+  e_context text;
 BEGIN
   IF cloud IS NULL OR catalog_csv IS NULL OR observed_at IS NULL THEN
     RAISE EXCEPTION 'cloud, catalog_csv and observed_at must not be NULL' USING ERRCODE = 'invalid_parameter_value';
@@ -428,6 +440,10 @@ BEGIN
     RAISE NOTICE '% prices are more than 3x from the same provider''s other offers of the SKU or from the series'' previous price', suspect
       USING HINT = 'They are stored with price_snapshot.suspect set; cheapest_offers leaves them out unless include_suspect => true.';
   END IF;
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_msg = MESSAGE_TEXT, e_detail = PG_EXCEPTION_DETAIL,
+                          e_hint = PG_EXCEPTION_HINT, e_context = PG_EXCEPTION_CONTEXT;
+  PERFORM llm_econ._reraise(e_state, e_msg, e_detail, e_hint, e_context);
 END $$;
 COMMENT ON FUNCTION llm_econ.import_skypilot_catalog(text, text, timestamptz) IS
   'imports one SkyPilot vms.csv (any cloud; columns found by header name) as one dated snapshot of per-GPU prices: new rows only where a series'' price changes; the GPU count gpu_sku_alias knows wins over the catalog''s (corrected), machine types without a known count are reported (unverified), prices more than 3x from the same provider''s other offers or the previous price are flagged (suspect); skipped rows are counted with a NOTICE naming the fix; series an earlier catalog listed and this one does not are withdrawn, and a backfilled catalog is reconciled with the next later one';

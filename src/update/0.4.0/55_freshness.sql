@@ -278,7 +278,15 @@ BEGIN
   END IF;
   secs := coalesce(secs, 0);
   covered := pg_catalog.make_interval(secs => secs::float8);
-  coverage := pg_catalog.round(secs / extract(epoch FROM pg_catalog.upper(during) - pg_catalog.lower(during)), 6);
+  -- an instant ([t, t]) has no length: nothing of it is covered (the average is NULL there too)
+  coverage := CASE WHEN pg_catalog.upper(during) = pg_catalog.lower(during) THEN 0::numeric
+                   ELSE pg_catalog.round(secs / extract(epoch FROM pg_catalog.upper(during) - pg_catalog.lower(during)), 6) END;
 END $$;
 COMMENT ON FUNCTION llm_econ.price_twap_coverage(text, text, text, tstzrange, text, interval, llm_econ.run_spec) IS
   'price_twap with its coverage: usd_per_gpu_hour (time-weighted average $/GPU-hour over the time some offer was in effect), coverage (that time as a fraction of the period, 0 to 1) and covered (that time); with spec, only instances a run of that spec can use count (more GPUs than one instance: instances of at least gpus_per_node GPUs; unknown sizes kept)';
+
+-- Errors speak to users (issue 31): a user-facing PL/pgSQL function's error without internal query text
+CREATE FUNCTION llm_econ._reraise(sqlstate text, message text, detail text, hint text, context text) RETURNS void
+AS 'MODULE_PATHNAME', 'le_reraise_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION llm_econ._reraise(text, text, text, text, text) IS
+  'internal: raises an error caught by a user-facing PL/pgSQL function again (SQLSTATE, message, detail, hint), with of its CONTEXT only the lines before the first frame of the extension''s own SQL or PL/pgSQL (no internal query text)';
