@@ -34,3 +34,11 @@ SELECT pg_temp.error_report($$SELECT run_spec(7e9, 1.4e12, 8, 'H100', optimizer 
 SELECT pg_temp.error_report($$SELECT run_spec(7e9, 1.4e12, 8, 'H100', ffn_act => 'relu')$$);
 SELECT pg_temp.error_report($$SELECT run_spec(7e9, 1.4e12, 8, 'H100', attention => 'sdpa')$$);
 SELECT pg_temp.error_report($$SELECT run_spec(7e9, 1.4e12, 8, 'H100', grad_dtype => 'fp16')$$);
+
+-- Errors speak to users: an import's error carries the line and column of the file in its
+-- CONTEXT, and no internal query text (0.3.0 printed ~60 lines of an internal CTE).
+\set SHOW_CONTEXT always
+SELECT * FROM import_skypilot_catalog('lambda', E'InstanceType,AcceleratorName,AcceleratorCount,Region\ngpu_1x_h100_pcie,H100,1,us-east-1\n', '2024-01-01');
+SELECT * FROM import_skypilot_catalog('lambda', E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\ngpu_1x_h100_pcie,H100,abc,1.99,us-east-1\n', '2024-01-01');
+SELECT * FROM import_skypilot_catalog('lamda', E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\n', '2024-01-01');
+\set SHOW_CONTEXT never
