@@ -144,8 +144,10 @@ COMMENT ON FUNCTION llm_econ._store_prices(timestamptz[], text[], text[], text[]
 -- Moves last_seen_at of stored prices forward: price_snapshot rows (series_id, observed_at)
 -- seen again, unchanged, at seen.  SECURITY DEFINER, as the suspect flag's trigger: importers need
 -- INSERT on price_snapshot, not UPDATE.  It runs only inside the recorder, for a caller allowed to
--- insert prices (_recording), so whoever may record a sighting may move it and nobody else; it
--- changes no price, instant or key (the summary triggers skip such updates).
+-- insert prices (_recording), so whoever may record a sighting may move it and nobody else.  It
+-- changes no price, instant or key, so none of price_snapshot's triggers has anything to do: they
+-- are skipped (session_replication_role = replica for this function only; the summary trigger's
+-- check of an UPDATE's rows took 0.6 s for 3,000 rows, the UPDATE alone 0.05 s).
 CREATE FUNCTION llm_econ._recording() RETURNS boolean
 AS 'MODULE_PATHNAME', 'le_recording_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION llm_econ._recording() IS
@@ -153,6 +155,7 @@ COMMENT ON FUNCTION llm_econ._recording() IS
 CREATE FUNCTION llm_econ._mark_seen(series_id int8[], observed_at timestamptz[], seen timestamptz[])
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+SET session_replication_role = replica
 AS $$
 DECLARE
   n bigint;

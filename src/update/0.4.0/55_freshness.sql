@@ -150,6 +150,7 @@ COMMENT ON FUNCTION llm_econ._recording() IS
 CREATE FUNCTION llm_econ._mark_seen(series_id int8[], observed_at timestamptz[], seen timestamptz[])
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+SET session_replication_role = replica
 AS $$
 DECLARE
   n bigint;
