@@ -46,9 +46,11 @@ UPDATE llm_econ.price_snapshot p
    SET last_seen_at = GREATEST(p.observed_at, coalesce(
          (SELECT pg_catalog.min(q.observed_at) FROM llm_econ.price_snapshot q
            WHERE q.series_id OPERATOR(pg_catalog.=) p.series_id AND q.observed_at OPERATOR(pg_catalog.>) p.observed_at),
-         (SELECT pg_catalog.max(q.observed_at) FROM llm_econ.price_snapshot q
-           WHERE q.source OPERATOR(pg_catalog.=) p.source AND q.source_kind OPERATOR(pg_catalog.=) 'history')))
- WHERE p.source_kind OPERATOR(pg_catalog.=) 'history' AND NOT p.builtin AND p.usd_per_gpu_hour IS NOT NULL;
+         src.last_at))
+  FROM (SELECT q.source, pg_catalog.max(q.observed_at) AS last_at FROM llm_econ.price_snapshot q   -- one pass, not one per row
+         WHERE q.source_kind OPERATOR(pg_catalog.=) 'history' AND NOT q.builtin GROUP BY q.source) AS src
+ WHERE p.source OPERATOR(pg_catalog.=) src.source
+   AND p.source_kind OPERATOR(pg_catalog.=) 'history' AND NOT p.builtin AND p.usd_per_gpu_hour IS NOT NULL;
 ALTER TABLE llm_econ.price_snapshot ENABLE TRIGGER USER;
 
 -- price_at (C, src/price.c) counts max_age from the last sighting too
