@@ -186,3 +186,16 @@ ROLLBACK;
 RESET ROLE;
 REVOKE ALL ON price_snapshot, price_snapshot_id_seq FROM regress_fresh_writer;
 DROP ROLE regress_fresh_writer;
+
+-- The Grafana "cheapest provider last month" query (docs/views.md) for June 2026, on the shipped
+-- history: GCP's prices, re-confirmed by the history until 2026-08-20, count on both pricings for
+-- the whole month (0.3.0: only gcp spot, whose price had last changed within 45 days); the 2024
+-- seed figures (lambda, coreweave) are 2 years old and count not at all.
+WITH run AS (SELECT llm_econ.run_spec(7e9, 1.4e12, 256, 'H100', mfu => 0.45) AS s),
+     m AS (SELECT tstzrange('2026-06-01', '2026-07-01') AS r),
+     offers AS MATERIALIZED (SELECT DISTINCT provider, pricing FROM llm_econ.price_series WHERE sku = 'H100-SXM5')
+SELECT o.provider, o.pricing, round(t.usd_per_gpu_hour, 4) AS avg_usd_per_gpu_hour, t.coverage
+  FROM run, m, offers o,
+       LATERAL llm_econ.price_twap_coverage('H100-SXM5', o.provider, o.pricing, m.r, max_age => '45 days', spec => run.s) t
+ WHERE t.usd_per_gpu_hour IS NOT NULL
+ ORDER BY 3;
