@@ -408,11 +408,74 @@ SELECT count(*) AS observations, count(usd_per_gpu_hour) AS prices, sum(usd_per_
   FROM llm_econ.price_history WHERE sku = 'A40';
 SELECT (SELECT count(*) FROM (SELECT * FROM llm_econ.price_history
                               EXCEPT ALL SELECT observed_at, sku, provider, region, pricing, usd_per_gpu_hour, instance_type,
-                                                source, source_kind, gpus_per_instance, suspect
+                                                source, source_kind, gpus_per_instance, suspect,
+                                                CASE WHEN usd_per_gpu_hour IS NOT NULL THEN coalesce(last_seen_at, observed_at) END
                                            FROM llm_econ.price_snapshot) x) AS view_not_table,
        (SELECT count(*) FROM (SELECT observed_at, sku, provider, region, pricing, usd_per_gpu_hour, instance_type,
-                                     source, source_kind, gpus_per_instance, suspect
+                                     source, source_kind, gpus_per_instance, suspect,
+                                     CASE WHEN usd_per_gpu_hour IS NOT NULL THEN coalesce(last_seen_at, observed_at) END
                                 FROM llm_econ.price_snapshot
                               EXCEPT ALL SELECT * FROM llm_econ.price_history) x) AS table_not_view;
 ROLLBACK;
 SELECT count(*) AS fixture_rows_left FROM llm_econ.price_snapshot WHERE provider IN ('testv', 'testw');
+
+-- 13. The finance views against figures computed another way (issue 31, point 4): spend_daily
+-- and plan_vs_actual on a small bill, by hand and by a plain query over spend, run_plan and
+-- fx_rate.  Rolled back.
+BEGIN;
+INSERT INTO llm_econ.fx_rate (currency, valid_from, usd_per_unit, source)
+VALUES ('EUR', '2024-01-01', 1.10, 'regress: dashboards section 13');
+SELECT inserted FROM llm_econ.import_focus(
+'BilledCost,EffectiveCost,ListCost,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ChargeDescription,PricingCategory,ConsumedQuantity,ConsumedUnit,ServiceProviderName,RegionId,ResourceId,ServiceName,ServiceCategory,SkuPriceDetails,Tags
+2359.68,2200.10,2359.68,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-20T00:00:00Z,2024-05-21T00:00:00Z,Usage,p5.48xlarge on-demand,Standard,24,Hours,AWS,us-east-1,i-01,Amazon Elastic Compute Cloud,Compute,"{""InstanceType"": ""p5.48xlarge"", ""GpuCount"": 8}","{""run_id"": ""dash-run""}"
+100.00,90.00,100.00,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-20T06:00:00Z,2024-05-20T07:00:00Z,Usage,storage,Standard,1,GB-Mo,AWS,us-east-1,vol-1,Amazon Elastic Block Store,Storage,NULL,NULL
+50.00,50.00,50.00,EUR,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-20T08:00:00Z,2024-05-20T09:00:00Z,Usage,storage,Standard,1,GB-Mo,AWS,eu-west-1,vol-2,Amazon Elastic Block Store,Storage,NULL,NULL
+10.00,10.00,10.00,GBP,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-20T10:00:00Z,2024-05-20T11:00:00Z,Usage,storage,Standard,1,GB-Mo,AWS,eu-west-2,vol-3,Amazon Elastic Block Store,Storage,NULL,NULL
+', source => 'dashboards section 13');
+INSERT INTO llm_econ.run_plan (run_id, spec, provider, pricing, planned_at, usd_per_gpu_hour)
+VALUES ('dash-run', llm_econ.run_spec(1e9, 2e11, 8, 'H100', mfu => 0.40), 'aws', 'on_demand', '2024-05-15', 12.00);
+
+-- a. spend_daily, 2024-05-20: storage by hand = 100.00 USD + 50.00 EUR x 1.10 = 155.00 (the GBP
+-- line has no rate: unconverted, not summed); compute 2359.68.  Then every row of the view
+-- against sums over spend with the rate looked up in fx_rate directly.
+SELECT service_category, billed_usd, lines, unconverted_lines,
+       (service_category, billed_usd, lines, unconverted_lines)
+         IN (('Compute', 2359.68, 1, 0), ('Storage', 100.00 + 50.00 * 1.10, 3, 1)) AS as_by_hand
+  FROM llm_econ.spend_daily WHERE "time" = '2024-05-20' AND provider = 'aws' ORDER BY 1;
+WITH rated AS (
+       SELECT s.*, CASE WHEN upper(s.billing_currency) = 'USD' THEN 1
+                        ELSE (SELECT f.usd_per_unit FROM llm_econ.fx_rate f
+                               WHERE f.currency = upper(s.billing_currency) AND f.valid_from <= s.charge_period_start
+                               ORDER BY f.valid_from DESC LIMIT 1) END AS rate
+         FROM llm_econ.spend s),
+     b AS (SELECT date_trunc('day', charge_period_start AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS day, tenant, provider,
+                  service_category, sum(billed_cost * rate) AS billed, sum(effective_cost * rate) AS effective,
+                  sum(gpu_hours) AS gpu_hours, count(*) AS lines, count(*) FILTER (WHERE rate IS NULL) AS unconverted
+             FROM rated GROUP BY 1, 2, 3, 4)
+SELECT count(*) AS compared,
+       count(*) FILTER (WHERE (v.billed_usd, v.effective_usd, v.gpu_hours, v.lines, v.unconverted_lines)
+                              IS DISTINCT FROM (b.billed, b.effective, b.gpu_hours, b.lines, b.unconverted)) AS mismatches,
+       (SELECT count(*) FROM llm_econ.spend_daily) = count(*) AS every_row
+  FROM llm_econ.spend_daily v
+  JOIN b ON b.day = v."time" AND b.tenant = v.tenant AND b.provider = v.provider
+        AND b.service_category IS NOT DISTINCT FROM v.service_category;
+
+-- b. plan_vs_actual for dash-run: effective 2200.10 against the plan's frozen USD (to the cent);
+-- variance = effective - planned; usage variance = (actual - planned GPU-hours) x 12.00 to the
+-- cent; price + usage = variance; implied MFU = 0.40 x planned / actual GPU-hours; each from
+-- run_plan and spend directly.
+SELECT v.billed_usd = 2359.68 AND v.effective_usd = 2200.10 AS costs_by_hand,
+       v.billed_usd = (SELECT sum(s.billed_cost) FROM llm_econ.spend s WHERE s.run_id = 'dash-run') AS billed_from_spend,
+       v.actual_gpu_hours = (SELECT sum(s.gpu_hours) FROM llm_econ.spend s WHERE s.run_id = 'dash-run') AS gpu_hours_from_spend,
+       v.planned_usd = round(p.planned_usd, 2) AS planned_from_run_plan,
+       v.variance_usd = 2200.10 - round(p.planned_usd, 2) AS variance_is_effective_minus_planned,
+       v.price_variance_usd + v.usage_variance_usd = v.variance_usd AS split_adds_up,
+       v.usage_variance_usd = round((v.actual_gpu_hours - p.planned_gpu_hours::numeric) * 12.00, 2) AS usage_by_formula,
+       round(v.implied_mfu::numeric, 6) = round((0.40 * p.planned_gpu_hours / v.actual_gpu_hours::float8)::numeric, 6) AS implied_mfu_by_formula
+  FROM llm_econ.plan_vs_actual v JOIN llm_econ.run_plan p USING (run_id)
+ WHERE v.run_id = 'dash-run';
+-- the untagged row of the provider holds what names no run: its billed total plus the run's is the invoice's
+SELECT (SELECT sum(billed_usd) FROM llm_econ.plan_vs_actual WHERE provider = 'aws' AND (run_id = 'dash-run' OR status = 'untagged'))
+       = (SELECT sum(billed_cost) FROM llm_econ.spend WHERE provider = 'aws' AND upper(billing_currency) = 'USD')
+         + 50.00 * 1.10 AS invoice_in_usd;
+ROLLBACK;

@@ -9,10 +9,14 @@ SELECT last_value AS seq_last, is_called AS seq_called FROM llm_econ.price_snaps
 
 BEGIN;
 CREATE TEMP TABLE shipped (id bigint, observed_at timestamptz, provider text, sku text, region text, pricing text,
-                           usd_per_gpu_hour text, instance_type text, gpus_per_instance int4);   -- prices as text: 2.0 <> 2.00
+                           usd_per_gpu_hour text, instance_type text, gpus_per_instance int4,   -- prices as text: 2.0 <> 2.00
+                           last_seen_at timestamptz);   -- from the second file, gcp_gpu_price_history_last_seen.csv
+CREATE TEMP TABLE shipped_seen (id bigint, last_seen_at timestamptz);
 -- (the COPY statements name the installation's share directory: not echoed)
 \set ECHO none
-SELECT format('COPY shipped FROM %L WITH (FORMAT csv, HEADER MATCH)', :'dir' || 'gcp_gpu_price_history_points.csv') \gexec
+SELECT format('COPY shipped (id, observed_at, provider, sku, region, pricing, usd_per_gpu_hour, instance_type, gpus_per_instance) FROM %L WITH (FORMAT csv, HEADER MATCH)', :'dir' || 'gcp_gpu_price_history_points.csv') \gexec
+SELECT format('COPY shipped_seen FROM %L WITH (FORMAT csv, HEADER MATCH)', :'dir' || 'gcp_gpu_price_history_last_seen.csv') \gexec
+UPDATE shipped s SET last_seen_at = x.last_seen_at FROM shipped_seen x WHERE x.id = s.id;
 \set ECHO all
 
 -- The installed GCP rows are the shipped ones less those the corrections file removes (the
@@ -22,9 +26,9 @@ SELECT (SELECT count(*) FROM shipped) AS shipped,
        (SELECT count(*) FROM shipped s
          WHERE NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p WHERE p.id = s.id)) AS corrected_away,
        (SELECT count(*) FROM shipped s JOIN llm_econ.price_snapshot p USING (id)
-         WHERE (s.observed_at, s.provider, s.sku, s.region, s.pricing, s.usd_per_gpu_hour, s.instance_type, s.gpus_per_instance)
+         WHERE (s.observed_at, s.provider, s.sku, s.region, s.pricing, s.usd_per_gpu_hour, s.instance_type, s.gpus_per_instance, s.last_seen_at)
                IS DISTINCT FROM
-               (p.observed_at, p.provider, p.sku, p.region, p.pricing, p.usd_per_gpu_hour::text, p.instance_type, p.gpus_per_instance)
+               (p.observed_at, p.provider, p.sku, p.region, p.pricing, p.usd_per_gpu_hour::text, p.instance_type, p.gpus_per_instance, p.last_seen_at)
             OR p.source_kind <> 'history' OR NOT p.builtin) AS installed_differently;
 
 -- Load the raw history through the loader into a price_snapshot without GCP rows, the id
@@ -44,13 +48,13 @@ SELECT * FROM llm_econ._load_price_history(
 
 -- Every loaded row is a shipped row with the same id, and the other way round: no rows below.
 SELECT 'loaded, not shipped' AS side, p.id, p.observed_at, p.sku, p.region, p.pricing, p.usd_per_gpu_hour, p.instance_type
-  FROM (SELECT id, observed_at, provider, sku, region, pricing, usd_per_gpu_hour::text, instance_type, gpus_per_instance
+  FROM (SELECT id, observed_at, provider, sku, region, pricing, usd_per_gpu_hour::text, instance_type, gpus_per_instance, last_seen_at
           FROM llm_econ.price_snapshot WHERE provider = 'gcp'
         EXCEPT SELECT * FROM shipped) p
 UNION ALL
 SELECT 'shipped, not loaded', s.id, s.observed_at, s.sku, s.region, s.pricing, s.usd_per_gpu_hour, s.instance_type
   FROM (SELECT * FROM shipped
-        EXCEPT SELECT id, observed_at, provider, sku, region, pricing, usd_per_gpu_hour::text, instance_type, gpus_per_instance
+        EXCEPT SELECT id, observed_at, provider, sku, region, pricing, usd_per_gpu_hour::text, instance_type, gpus_per_instance, last_seen_at
                  FROM llm_econ.price_snapshot WHERE provider = 'gcp') s
  ORDER BY 2, 1
  LIMIT 10;

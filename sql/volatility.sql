@@ -67,7 +67,9 @@ INSERT INTO vol_call (fn, call) VALUES
   ('price_twap/6', $$price_twap('H100-SXM5', 'gcp', 'on_demand', '[2024-06-01, 2024-07-01)')$$),
   ('cheapest_offers/6', $$cheapest_offers(SPEC, '2024-07-01')$$),
   ('_skypilot_offers/2', $$_skypilot_offers('lambda', E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\ngpu_1x_h100_pcie,H100,1,1.99,us-east-1\n')$$),
-  ('_price_changes/8', $$_price_changes('{2024-01-01}', '{lambda}', '{H100-SXM5}', '{r1}', '{on_demand}', '{1.5}', '{x}', '{1}')$$),
+  ('_price_changes/9', $$_price_changes('{2024-01-01}', '{lambda}', '{H100-SXM5}', '{r1}', '{on_demand}', '{1.5}', '{x}', '{1}', NULL)$$),
+  ('price_twap_coverage/7', $$price_twap_coverage('H100-SXM5', 'gcp', 'on_demand', '[2024-06-01, 2024-07-01)')$$),
+  ('_check_source_kinds/1', $$_check_source_kinds('{catalog}')$$),
   ('_usd/1', $$_usd(1.234567)$$), ('_sku_find/1', $$_sku_find('h100')$$), ('_skypilot_clouds/0', $$_skypilot_clouds()$$),
   ('_staged_history/0', $$_staged_history()$$),
   ('tco_per_gpu_hour/5', $$tco_per_gpu_hour('H100', 4, 0.7, 0.10, 1.2)$$),
@@ -130,6 +132,7 @@ SELECT f.fn, coalesce(r.reason, 'no reason') AS why_not_strict
   FROM vol_fn f
   LEFT JOIN (VALUES ('_check_max_age/1', 'a NULL max_age means no bound and passes through'),
                     ('_check_pricing/1', 'a NULL pricing passes through as NULL, as STRICT would'),
+                    ('_check_source_kinds/1', 'NULL source_kinds passes through as NULL (all kinds), as STRICT would'),
                     ('_series_id/5', 'a NULL region or instance type is a value of the series key'),
                     ('_skypilot_clouds/0', 'takes no arguments'),
                     ('cost_breakdown/15', 'NULL checkpoint_gb and dataset_gb mean "derive"; other NULLs are errors')) AS r(fn, reason) USING (fn)

@@ -37,7 +37,7 @@ daily_summary();
 
 print STDERR "check_data.pl: " . join(', ', map { "$_ " . ($count{$_} // 0) }
     qw(gpu_sku gpu_sku_alias mfu_reference price_seed gcp_gpu_price_history
-       gcp_gpu_price_history_points gcp_gpu_price_history_corrections price_daily_group
+       gcp_gpu_price_history_points gcp_gpu_price_history_last_seen gcp_gpu_price_history_corrections price_daily_group
        price_daily_summary)) . " rows\n";
 exit 0;
 
@@ -501,6 +501,30 @@ sub gcp_points {
         v_int($w, 'gpus_per_instance', $v->{gpus_per_instance}, 1, 1, 4096);
     }
     emit('gcp_gpu_price_history_points', \@rows);
+    gcp_last_seen(map { $_->[1] } @rows);
+}
+
+# When the history last vouched for each price (0.4.0's price_snapshot.last_seen_at: the valid_to
+# of the last line listing it; src/gen_history_points.sh writes it, shipped_history checks it):
+# one row per change point with a price, none for a withdrawal, no earlier than its observed_at.
+sub gcp_last_seen {
+    my %point = map { $_->{id} => $_ } @_;
+    my ($file, @rows) = read_table('gcp_gpu_price_history_last_seen.csv', qw(id last_seen_at));
+    my %seen;
+    for my $r (@rows) {
+        my ($ln, $v) = @$r;
+        my $w = "$file:$ln";
+        my $p = $point{$v->{id}} or die "$w: id '$v->{id}' is not a change point of gcp_gpu_price_history_points.csv\n";
+        die "$w: id $v->{id} is a withdrawal: it has no last_seen_at\n" if $p->{usd_per_gpu_hour} eq '';
+        die "$w: id $v->{id} is listed twice\n" if $seen{$v->{id}}++;
+        die "$w: last_seen_at is before the change point's observed_at\n"
+          if iso_to_pg($w, 'last_seen_at', $v->{last_seen_at}) lt iso_to_pg($w, 'observed_at', $p->{observed_at});
+    }
+    for my $id (sort { $a <=> $b } keys %point) {
+        die "$file: change point $id has a price but no last_seen_at\n"
+          if $point{$id}{usd_per_gpu_hour} ne '' && !$seen{$id};
+    }
+    emit('gcp_gpu_price_history_last_seen', \@rows);
 }
 
 # Rows of the shipped history known to be wrong (host-only machine prices: region or '*',

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gen_history_points.sh: rewrites data/gcp_gpu_price_history_points.csv, the GCP history's change points as llm_econ._load_price_history makes them from data/gcp_gpu_price_history.csv, and the daily summary of the shipped prices (data/price_daily_group.csv, data/price_daily_summary.csv).
+# gen_history_points.sh: rewrites data/gcp_gpu_price_history_points.csv, the GCP history's change points as llm_econ._load_price_history makes them from data/gcp_gpu_price_history.csv (and data/gcp_gpu_price_history_last_seen.csv, when each was last vouched for), and the daily summary of the shipped prices (data/price_daily_group.csv, data/price_daily_summary.csv).
 #
 # Run as root after `make install` (PG_CONFIG: which PostgreSQL, default the system's 15), when
 # the raw history, the SKU tables or the loader change:
@@ -42,9 +42,14 @@ SELECT format('COPY llm_econ.price_history_staging (observed_at, valid_to, cloud
 SELECT * FROM llm_econ._load_price_history(source => :'source', on_mismatch => 'skip', quiet => true) \g /dev/null
 COPY (SELECT id, observed_at, provider, sku, region, pricing, usd_per_gpu_hour, instance_type, gpus_per_instance
         FROM llm_econ.price_snapshot WHERE provider = 'gcp' ORDER BY id) TO STDOUT WITH (FORMAT csv, HEADER);
+COPY (SELECT id, last_seen_at FROM llm_econ.price_snapshot WHERE provider = 'gcp' AND last_seen_at IS NOT NULL ORDER BY id)
+  TO STDOUT WITH (FORMAT csv, HEADER);
 ROLLBACK;
 SQL
-grep -v '^COPY ' "$DB/points.csv" > "$OUT.new"
+# the second COPY (from its header line on) is when the history last vouched for each price
+SEEN=data/gcp_gpu_price_history_last_seen.csv
+grep -v '^COPY ' "$DB/points.csv" | sed -n '/^id,last_seen_at$/,$p' > "$SEEN"
+grep -v '^COPY ' "$DB/points.csv" | sed '/^id,last_seen_at$/,$d' > "$OUT.new"
 if cmp -s "$OUT.new" "$OUT"; then rm "$OUT.new"; changed=0; else mv "$OUT.new" "$OUT"; changed=1; fi
 echo "$OUT: $(( $(wc -l < "$OUT") - 1 )) change points$([ $changed = 1 ] && echo ', changed')" >&2
 

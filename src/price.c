@@ -7,6 +7,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/formatting.h"
 #include "utils/lsyscache.h"
@@ -15,18 +16,20 @@
 /*
  * The cheapest price in effect at $4 over the series of sku $1 from provider
  * $2 at pricing $3, in region $5 (NULL: any; as given, lower- or upper-cased), of instance type $6
- * (NULL: any; compared as llm_econ._name_key), no older than $7 (NULL: any
- * age): the query of llm_econ._latest_prices, written out so that it needs
- * nothing newer than price_series (the library serves databases not yet
- * updated to this version too).  The %s is how an observation belongs to its
- * series: by series_id since 0.3.0, by the coalesced key in a database still
- * at 0.2.0 (series_match below).
+ * (NULL: any; compared as llm_econ._name_key), last seen no more than $7
+ * before $4 (NULL: any age, carried until withdrawn): the query of
+ * llm_econ._latest_prices, written out so that it needs nothing newer than
+ * price_series (the library serves databases not yet updated to this version
+ * too).  The first %s is how an observation belongs to its series: by
+ * series_id since 0.3.0, by the coalesced key in a database still at 0.2.0;
+ * the second when it was last seen: last_seen_at since 0.4.0, else observed_at
+ * (series_match below).
  */
 static const char *const price_sql_fmt =
 "SELECT pg_catalog.min(o.usd_per_gpu_hour)"
 "  FROM llm_econ.price_series s"
 " CROSS JOIN LATERAL ("
-"       SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p"
+"       SELECT p.observed_at, p.usd_per_gpu_hour, %s AS seen FROM llm_econ.price_snapshot p"
 "        WHERE %s"
 "          AND p.observed_at OPERATOR(pg_catalog.<=) $4"
 "        ORDER BY p.observed_at DESC LIMIT 1) o"
@@ -37,28 +40,34 @@ static const char *const price_sql_fmt =
 "   AND ($6 IS NULL OR pg_catalog.lower(pg_catalog.translate(s.instance_type, ' -_', ''))"
 "                      OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($6, ' -_', '')))"
 "   AND o.usd_per_gpu_hour IS NOT NULL"
-"   AND ($7 IS NULL OR o.observed_at OPERATOR(pg_catalog.>=) ($4 OPERATOR(pg_catalog.-) $7))";
-
-/* The plans of price_sql_fmt: [1] with series_id (0.3.0 on), [0] with the key (0.2.0). */
-static SPIPlanPtr price_plan[2];
+"   AND ($7 IS NULL OR o.seen OPERATOR(pg_catalog.>=) ($4 OPERATOR(pg_catalog.-) $7))";
 
 /*
- * Whether the database's price_snapshot has series_id (the extension is at 0.3.0 or later):
- * catalog cache lookups, cheap enough per call, and right at once after ALTER EXTENSION UPDATE.
+ * The plans of price_sql_fmt: [2] with series_id and last_seen_at (0.4.0 on), [1] with
+ * series_id (0.3.0), [0] with the key (0.2.0).
  */
-static bool
-series_match(const char **predicate)
+static SPIPlanPtr price_plan[3];
+
+/*
+ * Which columns the database's price_snapshot has: 2 with last_seen_at (0.4.0 on), 1 with
+ * series_id (0.3.0), 0 neither (0.2.0); *seen is what the query reads as the last sighting.
+ * Catalog cache lookups, cheap enough per call, and right at once after ALTER EXTENSION UPDATE.
+ */
+static int
+series_match(const char **predicate, const char **seen)
 {
 	Oid			nsp = get_namespace_oid("llm_econ", true);
 	Oid			rel = OidIsValid(nsp) ? get_relname_relid("price_snapshot", nsp) : InvalidOid;
 	bool		by_id = OidIsValid(rel) && get_attnum(rel, "series_id") != InvalidAttrNumber;
+	bool		has_seen = OidIsValid(rel) && get_attnum(rel, "last_seen_at") != InvalidAttrNumber;
 
 	*predicate = by_id ? "p.series_id OPERATOR(pg_catalog.=) s.series_id" :
 		"p.sku OPERATOR(pg_catalog.=) s.sku AND p.provider OPERATOR(pg_catalog.=) s.provider"
 		" AND p.pricing OPERATOR(pg_catalog.=) s.pricing"
 		" AND coalesce(p.region, '') OPERATOR(pg_catalog.=) coalesce(s.region, '')"
 		" AND coalesce(p.instance_type, '') OPERATOR(pg_catalog.=) coalesce(s.instance_type, '')";
-	return by_id;
+	*seen = has_seen ? "coalesce(p.last_seen_at, p.observed_at)" : "p.observed_at";
+	return has_seen && by_id ? 2 : by_id ? 1 : 0;
 }
 
 
@@ -181,8 +190,8 @@ shift_outside(TimestampTz t, const Interval *by, int sign)
 
 /*
  * The cheapest price of sku (a gpu_sku key; itype: only that machine type,
- * or NULL) from provider in effect at "at", in region (NULL: any region), no
- * older than max_age (NULL: any age).  *found is false when nothing is known;
+ * or NULL) from provider in effect at "at", in region (NULL: any region), last
+ * seen no more than max_age before "at" (NULL: any age).  *found is false when nothing is known;
  * a provider or region without any price series is an error.
  */
 Numeric
@@ -195,8 +204,9 @@ le_price_lookup(const char *sku, const char *itype, text *provider, text *pricin
 	bool		isnull;
 	Datum		d;
 	const char *predicate;
+	const char *seen;
 	char	   *sql = NULL;
-	bool		by_id;
+	int			variant;
 
 	le_check_name("provider", VARDATA_ANY(provider), VARSIZE_ANY_EXHDR(provider));
 	if (region)
@@ -218,10 +228,10 @@ le_price_lookup(const char *sku, const char *itype, text *provider, text *pricin
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	by_id = series_match(&predicate);
-	if (price_plan[by_id] == NULL)
-		sql = psprintf(price_sql_fmt, predicate);
-	if (SPI_execute_plan(le_spi_plan(&price_plan[by_id], sql, 7, types), args, nulls, true, 1) != SPI_OK_SELECT)
+	variant = series_match(&predicate, &seen);
+	if (price_plan[variant] == NULL)
+		sql = psprintf(price_sql_fmt, seen, predicate);
+	if (SPI_execute_plan(le_spi_plan(&price_plan[variant], sql, 7, types), args, nulls, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "price lookup failed");
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	if (!isnull)
@@ -365,6 +375,126 @@ le_check_pricing_fn(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	PG_RETURN_TEXT_P(cstring_to_text(le_check_pricing(PG_GETARG_TEXT_PP(0))));
+}
+
+PG_FUNCTION_INFO_V1(le_check_source_kinds_fn);
+
+/*
+ * _check_source_kinds(kinds): the kinds, canonical (lower case, blanks around
+ * ignored), if every element is one of catalog, history, seed, manual; NULL
+ * passes (all kinds).  An empty list, a NULL element or another name is 22023
+ * naming the valid ones (a misspelled kind used to match nothing, silently).
+ */
+Datum
+le_check_source_kinds_fn(PG_FUNCTION_ARGS)
+{
+	ArrayType  *a;
+	Datum	   *elems;
+	bool	   *isnull;
+	int			n;
+	Datum	   *out;
+	le_error	err;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	a = PG_GETARG_ARRAYTYPE_P(0);
+	if (ARR_NDIM(a) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("source_kinds must be a one-dimensional list of catalog, history, seed, manual")));
+	deconstruct_array(a, TEXTOID, -1, false, TYPALIGN_INT, &elems, &isnull, &n);
+	if (n == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("source_kinds must list at least one of catalog, history, seed, manual (NULL = all kinds), got an empty list")));
+	out = palloc(sizeof(Datum) * n);
+	for (int i = 0; i < n; i++)
+	{
+		char	   *s;
+		char	   *l;
+		size_t		len;
+		int			code;
+
+		if (isnull[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("source_kinds elements must be one of catalog, history, seed, manual, got NULL")));
+		s = TextDatumGetCString(elems[i]);
+		while (*s == ' ')
+			s++;
+		len = strlen(s);
+		while (len > 0 && s[len - 1] == ' ')
+			len--;
+		l = str_tolower(s, len, DEFAULT_COLLATION_OID);
+		le_check(le_check_enum("source_kinds elements", LE_E_SOURCE_KIND, l, strlen(l), &code, &err), &err);
+		out[i] = CStringGetTextDatum(le_enum_label(LE_E_SOURCE_KIND, code));
+	}
+	PG_RETURN_ARRAYTYPE_P(construct_array(out, n, TEXTOID, -1, false, TYPALIGN_INT));
+}
+
+PG_FUNCTION_INFO_V1(le_reraise_fn);
+
+/* Whether a CONTEXT line is a frame of the extension's own code (its SQL or PL/pgSQL). */
+static bool
+internal_frame(const char *line)
+{
+	static const char *const prefix[] = {"SQL statement \"", "SQL expression \"", "SQL function \"",
+	"PL/pgSQL function ", "PL/pgSQL assignment \"", "compilation of PL/pgSQL function ", NULL};
+
+	for (int i = 0; prefix[i]; i++)
+		if (strncmp(line, prefix[i], strlen(prefix[i])) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * _reraise(sqlstate, message, detail, hint, context): raises the error a
+ * user-facing PL/pgSQL function caught (GET STACKED DIAGNOSTICS) again, with
+ * its SQLSTATE, message, detail and hint, and of its CONTEXT only the lines
+ * that speak to the user (a CSV's line and column), up to the first frame of
+ * the extension's own code: no internal query text (issue 31: a missing CSV
+ * column printed ~60 lines of an internal CTE).  The context stack is cleared
+ * while it raises, so the frames of the caller are not added either.
+ */
+Datum
+le_reraise_fn(PG_FUNCTION_ARGS)
+{
+	char	   *state = PG_ARGISNULL(0) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(0));
+	char	   *msg = PG_ARGISNULL(1) ? pstrdup("(no message)") : text_to_cstring(PG_GETARG_TEXT_PP(1));
+	char	   *detail = PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2));
+	char	   *hint = PG_ARGISNULL(3) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(3));
+	char	   *ctx = PG_ARGISNULL(4) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(4));
+	int			code = ERRCODE_INVALID_PARAMETER_VALUE;	/* a caught error always has one */
+	StringInfoData keep;
+
+	if (state && strlen(state) == 5 && strspn(state, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") == 5)
+		code = MAKE_SQLSTATE(state[0], state[1], state[2], state[3], state[4]);
+	initStringInfo(&keep);
+	if (ctx)
+	{
+		char	   *line = ctx;
+
+		while (*line && !internal_frame(line))
+		{
+			char	   *end = strchr(line, '\n');
+			int			len = end ? (int) (end - line) : (int) strlen(line);
+
+			appendStringInfo(&keep, "%s%.*s", keep.len ? "\n" : "", len, line);
+			line = end ? end + 1 : line + len;
+		}
+	}
+	if (detail && detail[0] == '\0')
+		detail = NULL;
+	if (hint && hint[0] == '\0')
+		hint = NULL;
+	error_context_stack = NULL;
+	ereport(ERROR,
+			(errcode(code),
+			 errmsg_internal("%s", msg),
+			 detail ? errdetail_internal("%s", detail) : 0,
+			 hint ? errhint("%s", hint) : 0,
+			 keep.len ? errcontext("%s", keep.data) : 0));
+	PG_RETURN_VOID();
 }
 
 PG_FUNCTION_INFO_V1(le_sku_key_fn);

@@ -56,9 +56,14 @@ recording_for_current_user(void)
 	return import_kind[0] != '\0' && import_kind_user == GetUserId();
 }
 
-#define STORE_NARGS 9
+/*
+ * The recorder's arguments: the storing function's first nine, then kind (KIND_ARG), then the
+ * sightings (seen), the storing function's tenth.
+ */
+#define STORE_NARGS 10
+#define KIND_ARG 9
 
-/* llm_econ._store_prices, with the recorder's first nine argument types */
+/* llm_econ._store_prices, with the recorder's argument types less kind */
 static Oid
 store_prices_oid(Oid recorder)
 {
@@ -73,7 +78,9 @@ store_prices_oid(Oid recorder)
 	p = (Form_pg_proc) GETSTRUCT(tp);
 	if (p->pronargs != STORE_NARGS + 1)
 		elog(ERROR, "llm_econ._record_prices has %d arguments, expected %d", p->pronargs, STORE_NARGS + 1);
-	memcpy(argtypes, p->proargtypes.values, sizeof(argtypes));
+	for (int i = 0, j = 0; i < STORE_NARGS + 1; i++)
+		if (i != KIND_ARG)
+			argtypes[j++] = p->proargtypes.values[i];
 	name = list_make2(makeString(get_namespace_name(p->pronamespace)), makeString(pstrdup("_store_prices")));
 	ReleaseSysCache(tp);
 	body = LookupFuncName(name, STORE_NARGS, argtypes, false);
@@ -84,8 +91,8 @@ PG_FUNCTION_INFO_V1(le_record_prices_fn);
 
 /*
  * _record_prices(obs_at, provider, sku, region, pricing, usd, instance_type,
- * gpus, source, kind): runs _store_prices on the first nine arguments, as the
- * caller, with the rows it inserts labelled kind (catalog or history).
+ * gpus, source, kind, seen): runs _store_prices on the other ten arguments, as
+ * the caller, with the rows it inserts labelled kind (catalog or history).
  */
 Datum
 le_record_prices_fn(PG_FUNCTION_ARGS)
@@ -95,11 +102,13 @@ le_record_prices_fn(PG_FUNCTION_ARGS)
 	Datum		result;
 	bool		isnull = false;
 
-	if (PG_ARGISNULL(STORE_NARGS))
+	if (PG_NARGS() != STORE_NARGS + 1)
+		elog(ERROR, "llm_econ._record_prices takes %d arguments", STORE_NARGS + 1);
+	if (PG_ARGISNULL(KIND_ARG))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("kind must be catalog or history, got NULL")));
-	k = text_to_cstring(PG_GETARG_TEXT_PP(STORE_NARGS));
+	k = text_to_cstring(PG_GETARG_TEXT_PP(KIND_ARG));
 	if (strcmp(k, "catalog") != 0 && strcmp(k, "history") != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -122,10 +131,13 @@ le_record_prices_fn(PG_FUNCTION_ARGS)
 		LOCAL_FCINFO(call, STORE_NARGS);
 
 		InitFunctionCallInfoData(*call, body, STORE_NARGS, PG_GET_COLLATION(), NULL, NULL);
-		for (int i = 0; i < STORE_NARGS; i++)
+		for (int i = 0, j = 0; i < STORE_NARGS + 1; i++)
 		{
-			call->args[i].value = fcinfo->args[i].value;
-			call->args[i].isnull = fcinfo->args[i].isnull;
+			if (i == KIND_ARG)
+				continue;
+			call->args[j].value = fcinfo->args[i].value;
+			call->args[j].isnull = fcinfo->args[i].isnull;
+			j++;
 		}
 		result = FunctionCallInvoke(call);
 		isnull = call->isnull;
@@ -138,6 +150,27 @@ le_record_prices_fn(PG_FUNCTION_ARGS)
 	if (isnull)
 		PG_RETURN_NULL();
 	PG_RETURN_DATUM(result);
+}
+
+PG_FUNCTION_INFO_V1(le_recording_fn);
+
+/*
+ * _recording(): true while the recorder runs for a role that may insert into
+ * price_snapshot: what llm_econ._mark_seen (SECURITY DEFINER, so running as
+ * the owner here) requires before it moves last_seen_at.
+ */
+Datum
+le_recording_fn(PG_FUNCTION_ARGS)
+{
+	Oid			nsp;
+	Oid			rel;
+
+	(void) fcinfo;
+	if (import_kind[0] == '\0' || !OidIsValid(import_kind_user))
+		PG_RETURN_BOOL(false);
+	nsp = get_namespace_oid("llm_econ", false);
+	rel = get_relname_relid("price_snapshot", nsp);
+	PG_RETURN_BOOL(OidIsValid(rel) && pg_class_aclcheck(rel, import_kind_user, ACL_INSERT) == ACLCHECK_OK);
 }
 
 PG_FUNCTION_INFO_V1(le_source_kind_fn);

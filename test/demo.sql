@@ -38,12 +38,13 @@ SELECT tstzrange(date_trunc('month', (:'month' || '-01')::timestamptz),
                  date_trunc('month', (:'month' || '-01')::timestamptz) + interval '1 month') AS month_range
 \gset
 \echo '== Cheapest provider for a run in a given month: Chinchilla 7B on 256x H100, month' :month
-\echo '   (each provider and pricing at its time-weighted average price over the month, shipped seed and GCP data)'
+\echo '   (each provider and pricing at its time-weighted average price over the month, on machines the run can use,'
+\echo '    with the share of the month the average covers; shipped seed and GCP data)'
 WITH run AS (SELECT run_spec(7e9, 1.4e12, 256, 'H100-SXM5', mfu => 0.45) AS s),
      offers AS MATERIALIZED (SELECT DISTINCT provider, pricing FROM price_series WHERE sku = 'H100-SXM5')
-SELECT o.provider, o.pricing, round(t.usd, 4) AS avg_usd_per_gpu_hour, mfu_time(run.s) AS wall_time,
-       to_char(estimate_cost(run.s, t.usd), 'FM$9,999,999') AS cost
+SELECT o.provider, o.pricing, round(t.usd_per_gpu_hour, 4) AS avg_usd_per_gpu_hour, round(t.coverage, 2) AS coverage,
+       mfu_time(run.s) AS wall_time, to_char(estimate_cost(run.s, t.usd_per_gpu_hour), 'FM$9,999,999') AS cost
   FROM run, offers AS o,
-       LATERAL (SELECT price_twap('H100-SXM5', o.provider, o.pricing, :'month_range') AS usd) AS t
- WHERE t.usd IS NOT NULL
- ORDER BY t.usd, o.provider, o.pricing;
+       LATERAL price_twap_coverage('H100-SXM5', o.provider, o.pricing, :'month_range', spec => run.s) AS t
+ WHERE t.usd_per_gpu_hour IS NOT NULL
+ ORDER BY t.usd_per_gpu_hour, o.provider, o.pricing;

@@ -14,5 +14,5 @@ EXCEPTION WHEN OTHERS THEN
   IF det <> '' THEN RETURN NEXT 'DETAIL:  ' || det; END IF;
   IF hint <> '' THEN RETURN NEXT 'HINT:  ' || hint; END IF;
   ctx := split_part(ctx, E'\n', 1);
-  IF ctx !~ '^(PL/pgSQL function|SQL statement|SQL function)' THEN RETURN NEXT 'CONTEXT:  ' || ctx; END IF;
+  IF ctx <> '' AND ctx !~ '^(PL/pgSQL function|SQL statement|SQL function)' THEN RETURN NEXT 'CONTEXT:  ' || ctx; END IF;
 END $$;

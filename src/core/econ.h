@@ -81,6 +81,7 @@ typedef enum le_enum
 	LE_E_ATTENTION,
 	LE_E_GRAD_DTYPE,
 	LE_E_GPU_GEN,
+	LE_E_SOURCE_KIND,			/* price_snapshot.source_kind (cheapest_offers' source_kinds) */
 	LE_E__COUNT
 } le_enum;
 

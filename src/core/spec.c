@@ -63,6 +63,7 @@ static const char *const attention_names[] = {"flash", "eager", NULL};
 static const char *const grad_dtype_names[] = {"bf16", "fp32", NULL};
 /* in the order of step.h's le_gpu_gen (the codes are the same) */
 static const char *const gpu_gen_names[] = {"ampere", "hopper", "blackwell", "cdna2", "cdna3", "other", NULL};
+static const char *const source_kind_names[] = {"catalog", "history", "seed", "manual", NULL};
 
 static const char *const *const enum_names[LE_E__COUNT] = {
 	[LE_E_DTYPE] = dtype_names,
@@ -73,6 +74,7 @@ static const char *const *const enum_names[LE_E__COUNT] = {
 	[LE_E_ATTENTION] = attention_names,
 	[LE_E_GRAD_DTYPE] = grad_dtype_names,
 	[LE_E_GPU_GEN] = gpu_gen_names,
+	[LE_E_SOURCE_KIND] = source_kind_names,
 };
 
 /* Printable lists for error messages. */
@@ -85,6 +87,7 @@ static const char *const enum_choices[LE_E__COUNT] = {
 	[LE_E_ATTENTION] = "flash, eager",
 	[LE_E_GRAD_DTYPE] = "bf16, fp32",
 	[LE_E_GPU_GEN] = "ampere, hopper, blackwell, cdna2, cdna3, other",
+	[LE_E_SOURCE_KIND] = "catalog, history, seed, manual",
 };
 
 const char *

@@ -357,11 +357,11 @@ GRANT SELECT ON llm_econ.price_daily TO PUBLIC;
 -- pricing, region or instance type reads only those series' observations.
 CREATE VIEW llm_econ.price_series_spans WITH (security_invoker = true) AS
   SELECT o.observed_at AS "time", s.sku, s.provider, s.region, s.instance_type, s.pricing,
-         o.observed_at AS valid_from, o.valid_to, o.usd_per_gpu_hour
+         o.observed_at AS valid_from, o.valid_to, o.usd_per_gpu_hour, o.last_seen_at
     FROM llm_econ.price_series s
    CROSS JOIN LATERAL (
          SELECT p.observed_at, pg_catalog.lead(p.observed_at) OVER (ORDER BY p.observed_at) AS valid_to,
-                p.usd_per_gpu_hour
+                p.usd_per_gpu_hour, coalesce(p.last_seen_at, p.observed_at) AS last_seen_at
            FROM llm_econ.price_snapshot p
           WHERE p.series_id OPERATOR(pg_catalog.=) s.series_id) AS o
    WHERE o.usd_per_gpu_hour IS NOT NULL;
@@ -376,6 +376,7 @@ COMMENT ON COLUMN llm_econ.price_series_spans.pricing IS 'on_demand, spot or res
 COMMENT ON COLUMN llm_econ.price_series_spans.valid_from IS 'when the price was observed';
 COMMENT ON COLUMN llm_econ.price_series_spans.valid_to IS 'the series'' next observation (a new price or a withdrawal); NULL = still in effect';
 COMMENT ON COLUMN llm_econ.price_series_spans.usd_per_gpu_hour IS 'USD per GPU-hour';
+COMMENT ON COLUMN llm_econ.price_series_spans.last_seen_at IS 'the last time a source listed the price unchanged (valid_from when only seen then): a span with valid_to NULL whose last_seen_at is old is stale; price_at''s max_age counts from it';
 
 -- Per month: each provider's time-weighted price at day resolution (each ended day counts with
 -- the provider's cheapest series in effect at its end; days with none are left out), ranked.

@@ -13,25 +13,33 @@ COMMENT ON FUNCTION llm_econ._skypilot_offers(text, text) IS
 -- withdrawn) become rows only where the series' price changes; the rest count as unchanged.
 -- _price_changes compares the candidates with what is stored (the observation in effect
 -- before the batch, and later ones) and with each other, in time order; plain SQL, no temp
--- tables (the install script runs it too).
+-- tables (the install script runs it too).  Each candidate is also a sighting, up to its "seen"
+-- instant (NULL: its observed_at; a history line: its valid_to): a change point (a stored row or
+-- a fresh candidate) and the unchanged candidates after it, up to the series' next change point,
+-- form a group, and seen_to is, on the group's head, the latest sighting of its members that are
+-- candidates (NULL when none is): the head's last_seen_at.
 CREATE FUNCTION llm_econ._price_changes(obs_at timestamptz[], provider text[], sku text[], region text[],
-                                        pricing text[], usd numeric[], instance_type text[], gpus int4[])
+                                        pricing text[], usd numeric[], instance_type text[], gpus int4[],
+                                        seen timestamptz[])
 RETURNS TABLE (observed_at timestamptz, provider text, sku text, region text, pricing text, usd numeric,
-               instance_type text, gpus int4, is_new boolean, fresh boolean, conflict boolean)
+               instance_type text, gpus int4, is_new boolean, fresh boolean, conflict boolean,
+               series_id int8, seen_to timestamptz)
 LANGUAGE sql STABLE
 BEGIN ATOMIC
   WITH cand AS (
          SELECT c.observed_at, c.provider, c.sku, c.region, c.pricing, c.usd, c.instance_type, c.gpus,
                 true AS is_new, c.ord,
-                llm_econ._series_id(c.sku, c.provider, c.pricing, c.region, c.instance_type) AS series_id
-           FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2), pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6), pg_catalog.unnest($7), pg_catalog.unnest($8)) WITH ORDINALITY
-                AS c(observed_at, provider, sku, region, pricing, usd, instance_type, gpus, ord)),
+                llm_econ._series_id(c.sku, c.provider, c.pricing, c.region, c.instance_type) AS series_id,
+                GREATEST(c.observed_at, c.seen) AS seen
+           FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2), pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6), pg_catalog.unnest($7), pg_catalog.unnest($8), pg_catalog.unnest($9)) WITH ORDINALITY
+                AS c(observed_at, provider, sku, region, pricing, usd, instance_type, gpus, seen, ord)
+          WHERE $9 IS NULL OR c.ord OPERATOR(pg_catalog.<=) pg_catalog.cardinality($1)),
        keys AS (
          SELECT c.provider, c.sku, c.region, c.pricing, c.instance_type, c.series_id, pg_catalog.min(c.observed_at) AS first_at
            FROM cand c GROUP BY 1, 2, 3, 4, 5, 6),
        stored AS (
          SELECT o.observed_at, k.provider, k.sku, k.region, k.pricing, o.usd_per_gpu_hour, k.instance_type,
-                NULL::int4, false, NULL::bigint, k.series_id
+                NULL::int4, false, NULL::bigint, k.series_id, NULL::timestamptz
            FROM keys k
           CROSS JOIN LATERAL (
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
@@ -52,41 +60,60 @@ BEGIN ATOMIC
                 pg_catalog.row_number() OVER (PARTITION BY a.series_id, a.observed_at ORDER BY a.is_new, a.ord) AS nth_here
            FROM (SELECT * FROM cand UNION ALL SELECT * FROM stored) AS a
          WINDOW w AS (PARTITION BY a.series_id ORDER BY a.observed_at, a.is_new, a.ord),
-                i AS (PARTITION BY a.series_id, a.observed_at))
-  SELECT s.observed_at, s.provider, s.sku, s.region, s.pricing, s.usd, s.instance_type, s.gpus, s.is_new,
-         s.is_new AND NOT s.stored_here AND s.nth_here = 1 AND s.usd IS DISTINCT FROM s.prev_usd,
-         s.is_new AND s.clash_here
-    FROM seq s;
+                i AS (PARTITION BY a.series_id, a.observed_at)),
+       marked AS (
+         SELECT s.*,
+                s.is_new AND NOT s.stored_here AND s.nth_here OPERATOR(pg_catalog.=) 1 AND s.usd IS DISTINCT FROM s.prev_usd AS fresh,
+                s.is_new AND s.clash_here AS conflict
+           FROM seq s),
+       grouped AS (   -- the change point each row belongs to: the count of change points up to it
+         SELECT m.*,
+                pg_catalog.count(*) FILTER (WHERE NOT m.is_new OR m.fresh)
+                  OVER (PARTITION BY m.series_id ORDER BY m.observed_at, m.is_new, m.ord ROWS UNBOUNDED PRECEDING) AS grp
+           FROM marked m)
+  SELECT g.observed_at, g.provider, g.sku, g.region, g.pricing, g.usd, g.instance_type, g.gpus, g.is_new,
+         g.fresh, g.conflict, g.series_id,
+         CASE WHEN (NOT g.is_new OR g.fresh) AND g.usd IS NOT NULL
+              THEN pg_catalog.max(g.seen) FILTER (WHERE g.is_new AND NOT g.conflict)
+                     OVER (PARTITION BY g.series_id, g.grp) END
+    FROM grouped g;
 END;
-COMMENT ON FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[]) IS
-  'internal: annotates candidate observations: fresh = a change point to store; conflict = another price for the same series and instant';
+COMMENT ON FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], timestamptz[]) IS
+  'internal: annotates candidate observations: fresh = a change point to store; conflict = another price for the same series and instant; seen_to = on a change point, the latest sighting of it among the candidates (its last_seen_at)';
 
 -- Stores candidates as change points.  Writers of the same provider are serialised (on the
 -- provider's import_lock row: _lock_providers), so overlapping imports neither duplicate nor
 -- lose observations.  A candidate at the instant of
 -- a stored observation with another price is an error (one observation per series and instant).
+-- Freshness: a new row's last_seen_at is the latest sighting of it in the batch, and a stored
+-- row the batch lists again unchanged has its last_seen_at moved forward (_mark_seen, one UPDATE
+-- by the (series_id, observed_at) index), so max_age counts from the last sighting, while only
+-- change points are stored.
 CREATE FUNCTION llm_econ._store_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
                                        pricing text[], usd numeric[], instance_type text[], gpus int4[],
-                                       source text,
+                                       source text, seen timestamptz[] DEFAULT NULL,
                                        OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
 AS $$
 DECLARE
   clash jsonb;   -- the first conflict in time and key order, if any
+  seen_ids int8[];
+  seen_at timestamptz[];
+  seen_to timestamptz[];
 BEGIN
   PERFORM llm_econ._lock_providers(_store_prices.provider);
 
   WITH changes AS MATERIALIZED (
          SELECT * FROM llm_econ._price_changes(obs_at, _store_prices.provider, _store_prices.sku,
                                                _store_prices.region, _store_prices.pricing, usd,
-                                               _store_prices.instance_type, gpus)),
+                                               _store_prices.instance_type, gpus, _store_prices.seen)),
        bad AS (SELECT * FROM changes c WHERE c.conflict
                 ORDER BY c.observed_at, c.provider, c.sku, c.pricing, c.region, c.instance_type LIMIT 1),
        ins AS (
          INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour,
-                                              instance_type, gpus_per_instance, source)
+                                              instance_type, gpus_per_instance, source, last_seen_at)
          SELECT c.observed_at, c.provider, c.sku, c.region, c.pricing, c.usd, c.instance_type, c.gpus,
-                _store_prices.source
+                _store_prices.source, c.seen_to
            FROM changes c
           WHERE c.fresh AND NOT EXISTS (SELECT 1 FROM bad)
           ORDER BY c.sku, c.provider, c.pricing, c.region NULLS FIRST, c.instance_type NULLS FIRST, c.observed_at  -- ids in key, time order on any plan
@@ -94,8 +121,11 @@ BEGIN
   SELECT (SELECT pg_catalog.count(*) FROM ins i WHERE i.usd_per_gpu_hour IS NOT NULL),
          (SELECT pg_catalog.count(*) FROM ins i WHERE i.usd_per_gpu_hour IS NULL),
          (SELECT pg_catalog.count(*) FROM changes c WHERE c.is_new AND c.usd IS NOT NULL),
-         (SELECT pg_catalog.to_jsonb(b) FROM bad b)
-    INTO inserted, withdrawn, unchanged, clash;
+         (SELECT pg_catalog.to_jsonb(b) FROM bad b),
+         (SELECT pg_catalog.array_agg(c.series_id ORDER BY c.series_id, c.observed_at) FROM changes c WHERE NOT c.is_new AND c.seen_to IS NOT NULL),
+         (SELECT pg_catalog.array_agg(c.observed_at ORDER BY c.series_id, c.observed_at) FROM changes c WHERE NOT c.is_new AND c.seen_to IS NOT NULL),
+         (SELECT pg_catalog.array_agg(c.seen_to ORDER BY c.series_id, c.observed_at) FROM changes c WHERE NOT c.is_new AND c.seen_to IS NOT NULL)
+    INTO inserted, withdrawn, unchanged, clash, seen_ids, seen_at, seen_to;
   IF clash IS NOT NULL THEN
     RAISE EXCEPTION 'two different prices for % % % in region % (instance type %) at %',
                     clash->>'provider', clash->>'sku', clash->>'pricing', coalesce(clash->>'region', '(any)'),
@@ -103,20 +133,58 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value',
             HINT = 'An observation of that series at that instant is already stored, or the input lists it twice.';
   END IF;
+  IF seen_ids IS NOT NULL THEN
+    PERFORM llm_econ._mark_seen(seen_ids, seen_at, seen_to);
+  END IF;
   unchanged := unchanged - inserted;
 END $$;
-COMMENT ON FUNCTION llm_econ._store_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text) IS
-  'internal: stores candidate observations as change points (a row only where a series'' price changes; NULL = withdrawn), as the caller; rows are manual unless _record_prices calls it';
+COMMENT ON FUNCTION llm_econ._store_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text, timestamptz[]) IS
+  'internal: stores candidate observations as change points (a row only where a series'' price changes; NULL = withdrawn), as the caller, and moves last_seen_at of stored prices listed again unchanged (seen: each candidate''s latest sighting, NULL = its observed_at); rows are manual unless _record_prices calls it';
+
+-- Moves last_seen_at of stored prices forward: price_snapshot rows (series_id, observed_at)
+-- seen again, unchanged, at seen.  SECURITY DEFINER, as the suspect flag's trigger: importers need
+-- INSERT on price_snapshot, not UPDATE.  It runs only inside the recorder, for a caller allowed to
+-- insert prices (_recording), so whoever may record a sighting may move it and nobody else.  It
+-- changes no price, instant or key, so none of price_snapshot's triggers has anything to do: they
+-- are skipped (session_replication_role = replica for this function only; the summary trigger's
+-- check of an UPDATE's rows took 0.6 s for 3,000 rows, the UPDATE alone 0.05 s).
+CREATE FUNCTION llm_econ._recording() RETURNS boolean
+AS 'MODULE_PATHNAME', 'le_recording_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION llm_econ._recording() IS
+  'internal: true while the price recorder (_record_prices) runs for a role allowed to insert into price_snapshot';
+CREATE FUNCTION llm_econ._mark_seen(series_id int8[], observed_at timestamptz[], seen timestamptz[])
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+SET session_replication_role = replica
+AS $$
+DECLARE
+  n bigint;
+BEGIN
+  IF NOT llm_econ._recording() THEN
+    RAISE EXCEPTION 'only the price recorder marks prices as seen again'
+      USING ERRCODE = 'insufficient_privilege',
+            HINT = 'Import a catalog (import_skypilot_catalog) or a history (load_price_history) that lists the offer.';
+  END IF;
+  UPDATE llm_econ.price_snapshot p SET last_seen_at = x.seen
+    FROM ROWS FROM (pg_catalog.unnest(_mark_seen.series_id), pg_catalog.unnest(_mark_seen.observed_at), pg_catalog.unnest(_mark_seen.seen))
+         AS x(series_id, observed_at, seen)
+   WHERE p.series_id = x.series_id AND p.observed_at = x.observed_at AND p.usd_per_gpu_hour IS NOT NULL
+     AND x.seen > coalesce(p.last_seen_at, p.observed_at);
+  GET DIAGNOSTICS n = ROW_COUNT;
+  RETURN n;
+END $$;
+COMMENT ON FUNCTION llm_econ._mark_seen(int8[], timestamptz[], timestamptz[]) IS
+  'internal: moves price_snapshot.last_seen_at of the stored prices (series_id, observed_at) forward to seen; only inside the price recorder, for a role that may insert prices (else 42501); returns the rows moved';
 
 -- The recorder the importers call: _store_prices, run as the caller, with the rows it inserts
 -- labelled kind (catalog, history).  Nothing else can label a row (src/provenance.c).
 CREATE FUNCTION llm_econ._record_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
                                         pricing text[], usd numeric[], instance_type text[], gpus int4[],
-                                        source text, kind text,
+                                        source text, kind text, seen timestamptz[] DEFAULT NULL,
                                         OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint)
 AS 'MODULE_PATHNAME', 'le_record_prices_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION llm_econ._record_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text, text) IS
-  'internal: _store_prices as the caller, its rows labelled source_kind kind (catalog, history); the only way a row gets a kind other than manual';
+COMMENT ON FUNCTION llm_econ._record_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text, text, timestamptz[]) IS
+  'internal: _store_prices as the caller, its rows labelled source_kind kind (catalog, history); the only way a row gets a kind other than manual or a stored price''s last_seen_at moves';
 
 -- A per-GPU price as stored: at most 10 decimals (a division can have more), no trailing
 -- zeros beyond cents (2.00, 0.75, 3.790142).
@@ -205,6 +273,13 @@ BEGIN ATOMIC
 END;
 COMMENT ON FUNCTION llm_econ._skypilot_clouds() IS 'internal: the cloud names import_skypilot_catalog accepts';
 
+-- A user-facing PL/pgSQL function's error, raised again with only the CONTEXT lines that speak
+-- to the user (src/price.c).
+CREATE FUNCTION llm_econ._reraise(sqlstate text, message text, detail text, hint text, context text) RETURNS void
+AS 'MODULE_PATHNAME', 'le_reraise_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION llm_econ._reraise(text, text, text, text, text) IS
+  'internal: raises an error caught by a user-facing PL/pgSQL function again (SQLSTATE, message, detail, hint), with of its CONTEXT only the lines before the first frame of the extension''s own SQL or PL/pgSQL (no internal query text)';
+
 CREATE FUNCTION llm_econ.import_skypilot_catalog(cloud text, catalog_csv text, observed_at timestamptz,
     OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint,
     OUT corrected bigint, OUT unverified bigint, OUT suspect bigint)
@@ -221,6 +296,11 @@ DECLARE
   next_at timestamptz;
   have_fix boolean := false;
   rp record;
+  e_state text;     -- an error, raised again without the internal query text (_reraise)
+  e_msg text;
+  e_detail text;
+  e_hint text;
+  e_context text;
 BEGIN
   IF cloud IS NULL OR catalog_csv IS NULL OR observed_at IS NULL THEN
     RAISE EXCEPTION 'cloud, catalog_csv and observed_at must not be NULL' USING ERRCODE = 'invalid_parameter_value';
@@ -363,6 +443,10 @@ BEGIN
     RAISE NOTICE '% prices are more than 3x from the same provider''s other offers of the SKU or from the series'' previous price', suspect
       USING HINT = 'They are stored with price_snapshot.suspect set; cheapest_offers leaves them out unless include_suspect => true.';
   END IF;
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_msg = MESSAGE_TEXT, e_detail = PG_EXCEPTION_DETAIL,
+                          e_hint = PG_EXCEPTION_HINT, e_context = PG_EXCEPTION_CONTEXT;
+  PERFORM llm_econ._reraise(e_state, e_msg, e_detail, e_hint, e_context);
 END $$;
 COMMENT ON FUNCTION llm_econ.import_skypilot_catalog(text, text, timestamptz) IS
   'imports one SkyPilot vms.csv (any cloud; columns found by header name) as one dated snapshot of per-GPU prices: new rows only where a series'' price changes; the GPU count gpu_sku_alias knows wins over the catalog''s (corrected), machine types without a known count are reported (unverified), prices more than 3x from the same provider''s other offers or the previous price are flagged (suspect); skipped rows are counted with a NOTICE naming the fix; series an earlier catalog listed and this one does not are withdrawn, and a backfilled catalog is reconciled with the next later one';
@@ -579,23 +663,24 @@ BEGIN
          SELECT x.*, pg_catalog.lead(x.observed_at) OVER (PARTITION BY x.cloud, x.region, x.instance_type ORDER BY x.observed_at) AS next_at,
                 (SELECT pg_catalog.max(y.valid_to) FROM staged y) AS coverage_end
            FROM staged x WHERE x.problem IS NULL),
-       cand AS (
+       cand AS (   -- a line's price held, so was seen, until its valid_to
          SELECT h.observed_at AS t, h.cloud, h.sku, h.region, k.pricing,
                 nullif(CASE k.pricing WHEN 'on_demand' THEN h.od ELSE h.spot END, 0) AS usd,
-                h.instance_type, h.n
+                h.instance_type, h.n, h.valid_to AS seen
            FROM h CROSS JOIN (VALUES ('on_demand'), ('spot')) AS k(pricing)
          UNION ALL
-         SELECT h.valid_to, h.cloud, h.sku, h.region, k.pricing, NULL, h.instance_type, h.n
+         SELECT h.valid_to, h.cloud, h.sku, h.region, k.pricing, NULL, h.instance_type, h.n, h.valid_to
            FROM h CROSS JOIN (VALUES ('on_demand'), ('spot')) AS k(pricing)
           WHERE (h.next_at IS NULL AND h.valid_to < h.coverage_end) OR h.valid_to < h.next_at),
        arr AS (SELECT pg_catalog.array_agg(t) AS t, pg_catalog.array_agg(cloud) AS pr, pg_catalog.array_agg(sku) AS sk, pg_catalog.array_agg(region) AS rg,
-                      pg_catalog.array_agg(pricing) AS pc, pg_catalog.array_agg(usd) AS us, pg_catalog.array_agg(instance_type) AS it, pg_catalog.array_agg(n) AS gp
+                      pg_catalog.array_agg(pricing) AS pc, pg_catalog.array_agg(usd) AS us, pg_catalog.array_agg(instance_type) AS it, pg_catalog.array_agg(n) AS gp,
+                      pg_catalog.array_agg(seen) AS sn
                  FROM (SELECT * FROM cand ORDER BY t) AS o),
        stats AS (SELECT pg_catalog.count(*) AS n, pg_catalog.string_agg(DISTINCT x.problem, '; ') AS names
                    FROM staged x WHERE x.problem IS NOT NULL)
   SELECT rp.inserted, rp.unchanged, rp.withdrawn, stats.n, stats.names
     INTO inserted, unchanged, withdrawn, skipped, names
-    FROM arr, stats, LATERAL llm_econ._record_prices(arr.t, arr.pr, arr.sk, arr.rg, arr.pc, arr.us, arr.it, arr.gp, source, 'history') AS rp;
+    FROM arr, stats, LATERAL llm_econ._record_prices(arr.t, arr.pr, arr.sk, arr.rg, arr.pc, arr.us, arr.it, arr.gp, source, 'history', arr.sn) AS rp;
   IF skipped > 0 AND NOT quiet THEN
     RAISE NOTICE 'skipped % lines', skipped USING DETAIL = 'Why: ' || pg_catalog.left(names, 500) || '.';
   END IF;

@@ -20,8 +20,8 @@ COMMENT ON FUNCTION llm_econ._shift(timestamptz, interval) IS 'internal: t + by,
 
 -- The as-of core every lookup shares: for each series of (sku, provider, pricing) in region
 -- (NULL = any; as given, lower- or upper-cased, so the series key's index still serves) and of instance type itype (NULL = any), its latest observation
--- at or before "at", unless that observation is a withdrawal or older than max_age (NULL = no
--- bound).  One index probe per series (price_snapshot_one_observation, by series_id), so the cost grows with
+-- at or before "at", unless that observation is a withdrawal or was last seen (last_seen_at, else
+-- observed_at) more than max_age before "at" (NULL = no bound: carried until withdrawn).  One index probe per series (price_snapshot_one_observation, by series_id), so the cost grows with
 -- the number of series and log(history), not with the history.  A plain SQL function: the
 -- planner inlines it, and sku, provider and pricing are equalities on price_series' key even in
 -- a generic plan.
@@ -29,14 +29,15 @@ CREATE FUNCTION llm_econ._latest_prices(sku text, provider text, pricing text, a
                                         itype text, max_age interval)
 RETURNS TABLE (provider text, region text, instance_type text, pricing text,
                observed_at timestamptz, usd_per_gpu_hour numeric, gpus_per_instance int4,
-               source_kind text, suspect text)
+               source_kind text, suspect text, last_seen_at timestamptz)
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
   SELECT s.provider, s.region, s.instance_type, s.pricing, o.observed_at, o.usd_per_gpu_hour,
-         o.gpus_per_instance, o.source_kind, o.suspect
+         o.gpus_per_instance, o.source_kind, o.suspect, o.last_seen_at
     FROM llm_econ.price_series s
    CROSS JOIN LATERAL (
-         SELECT p.observed_at, p.usd_per_gpu_hour, p.gpus_per_instance, p.source_kind, p.suspect
+         SELECT p.observed_at, p.usd_per_gpu_hour, p.gpus_per_instance, p.source_kind, p.suspect,
+                coalesce(p.last_seen_at, p.observed_at) AS last_seen_at
            FROM llm_econ.price_snapshot p
           WHERE p.series_id OPERATOR(pg_catalog.=) s.series_id
             AND p.observed_at OPERATOR(pg_catalog.<=) $4
@@ -48,10 +49,10 @@ BEGIN ATOMIC
      AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5), pg_catalog.upper($5)]))
      AND ($6 IS NULL OR llm_econ._name_key(s.instance_type) OPERATOR(pg_catalog.=) llm_econ._name_key($6))
      AND o.usd_per_gpu_hour IS NOT NULL
-     AND ($7 IS NULL OR o.observed_at OPERATOR(pg_catalog.>=) llm_econ._shift($4, OPERATOR(pg_catalog.-) $7));
+     AND ($7 IS NULL OR o.last_seen_at OPERATOR(pg_catalog.>=) llm_econ._shift($4, OPERATOR(pg_catalog.-) $7));
 END;
 COMMENT ON FUNCTION llm_econ._latest_prices(text, text, text, timestamptz, text, text, interval) IS
-  'internal: the price in effect at "at" of every series of a gpu_sku key, provider and pricing in region (NULL = any) and instance type (NULL = any); withdrawn series and observations older than max_age left out';
+  'internal: the price in effect at "at" of every series of a gpu_sku key, provider and pricing in region (NULL = any) and instance type (NULL = any), with when it was last seen (last_seen_at, else observed_at); withdrawn series and prices last seen more than max_age before "at" left out';
 
 CREATE FUNCTION llm_econ.price_at(sku text, provider text, pricing text DEFAULT 'on_demand',
                                   at timestamptz DEFAULT pg_catalog.now(), region text DEFAULT NULL,
@@ -59,7 +60,7 @@ CREATE FUNCTION llm_econ.price_at(sku text, provider text, pricing text DEFAULT 
 RETURNS numeric
 AS 'MODULE_PATHNAME', 'le_price_at_fn' LANGUAGE C STABLE PARALLEL SAFE COST 100;
 COMMENT ON FUNCTION llm_econ.price_at(text, text, text, timestamptz, text, interval) IS
-  '$/GPU-hour in effect at "at" (latest observation at or before it; withdrawn series and observations older than max_age excluded); sku may be an instance type (that machine''s price); region NULL = cheapest region; NULL when nothing is known; an unknown provider or region is an error';
+  '$/GPU-hour in effect at "at" (latest observation at or before it; withdrawn series and prices last seen more than max_age before "at" excluded; max_age NULL: carried until withdrawn); sku may be an instance type (that machine''s price); region NULL = cheapest region; NULL when nothing is known; an unknown provider or region is an error';
 
 CREATE FUNCTION llm_econ.estimate_cost(spec llm_econ.run_spec, provider text, pricing text DEFAULT 'on_demand',
                                        at timestamptz DEFAULT pg_catalog.now(), region text DEFAULT NULL,
@@ -90,12 +91,13 @@ COMMENT ON FUNCTION llm_econ._check_where(text, text) IS
   'internal: raises 22023 with close matches when provider (or region of that provider) has no price series at all';
 
 -- Time-weighted average: each series' price holds from its observation to the next one (or a
--- withdrawal, or until it is max_age old); at every instant of the period the cheapest series in
+-- withdrawal, or until max_age after it was last seen); at every instant of the period the cheapest series in
 -- effect counts; instants where nothing is in effect are left out of the average.  NULL when
 -- nothing was in effect.
-CREATE FUNCTION llm_econ.price_twap(sku text, provider text, pricing text, during tstzrange,
-                                    region text DEFAULT NULL, max_age interval DEFAULT NULL)
-RETURNS numeric
+CREATE FUNCTION llm_econ.price_twap_coverage(sku text, provider text, pricing text, during tstzrange,
+                                             region text DEFAULT NULL, max_age interval DEFAULT NULL,
+                                             spec llm_econ.run_spec DEFAULT NULL,
+                                             OUT usd_per_gpu_hour numeric, OUT coverage numeric, OUT covered interval)
 LANGUAGE plpgsql STABLE PARALLEL SAFE COST 1000 SET search_path = pg_catalog, pg_temp
 AS $$
 #variable_conflict use_column
@@ -104,10 +106,12 @@ DECLARE
   itype text;
   pr text;
   prov text;
-  result numeric;
+  run_gpus int4;
+  node_gpus int4;
+  secs numeric;
 BEGIN
   IF sku IS NULL OR provider IS NULL OR pricing IS NULL OR during IS NULL THEN
-    RETURN NULL;
+    RETURN;
   END IF;
   IF pg_catalog.isempty(during) OR pg_catalog.lower_inf(during) OR pg_catalog.upper_inf(during)
      OR NOT pg_catalog.isfinite(pg_catalog.lower(during)) OR NOT pg_catalog.isfinite(pg_catalog.upper(during)) THEN
@@ -119,28 +123,46 @@ BEGIN
   itype := llm_econ._sku_itype(sku);
   pr := llm_econ._check_pricing(pricing);
   PERFORM llm_econ._check_max_age(max_age);
-  prov := pg_catalog.lower(pg_catalog.btrim(price_twap.provider));
+  IF NOT (spec IS NULL) THEN   -- given (a row IS NOT NULL only when every field is)
+    IF spec.sku IS NULL OR llm_econ._sku_key(spec.sku) <> key THEN
+      RAISE EXCEPTION 'spec is a run on %, not on %', coalesce(spec.sku, '(no sku)'), key
+        USING ERRCODE = 'invalid_parameter_value',
+              HINT = 'spec only says which instances the run can use: pass the spec of a run on that SKU.';
+    END IF;
+    IF spec.n_gpus IS NULL OR spec.n_gpus < 1 OR spec.gpus_per_node IS NULL OR spec.gpus_per_node < 1 THEN
+      RAISE EXCEPTION 'spec must have n_gpus and gpus_per_node >= 1' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    run_gpus := spec.n_gpus;
+    node_gpus := spec.gpus_per_node;
+  END IF;
+  prov := pg_catalog.lower(pg_catalog.btrim(price_twap_coverage.provider));
   WITH series AS (
          SELECT s.* FROM llm_econ.price_series s
           WHERE s.sku = key AND s.provider = prov AND s.pricing = pr
-            AND (price_twap.region IS NULL OR s.region = ANY (ARRAY[price_twap.region, pg_catalog.lower(price_twap.region), pg_catalog.upper(price_twap.region)]))
+            AND (price_twap_coverage.region IS NULL OR s.region = ANY (ARRAY[price_twap_coverage.region, pg_catalog.lower(price_twap_coverage.region), pg_catalog.upper(price_twap_coverage.region)]))
             AND (itype IS NULL OR llm_econ._name_key(s.instance_type) = llm_econ._name_key(itype))),
-       obs AS (     -- each series: its observation in effect at the start, and those inside the period
-         SELECT s.series_id, o.observed_at, o.usd_per_gpu_hour
+       obs AS (     -- each series: its observation in effect at the start, and those inside the period;
+                    -- for a run (spec), a price of an instance it cannot use counts as no offer
+                    -- (cheapest_offers' rule: more GPUs than one instance needs gpus_per_node)
+         SELECT s.series_id, o.observed_at,
+                CASE WHEN run_gpus IS NULL OR o.gpus IS NULL OR run_gpus <= o.gpus OR o.gpus >= node_gpus
+                     THEN o.usd_per_gpu_hour END AS usd_per_gpu_hour, o.seen
            FROM series s
           CROSS JOIN LATERAL (
-                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                (SELECT p.observed_at, p.usd_per_gpu_hour, coalesce(p.last_seen_at, p.observed_at) AS seen, p.gpus_per_instance AS gpus
+                   FROM llm_econ.price_snapshot p
                   WHERE p.series_id = s.series_id
                     AND p.observed_at <= pg_catalog.lower(during)
                   ORDER BY p.observed_at DESC LIMIT 1)
                 UNION ALL
-                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                (SELECT p.observed_at, p.usd_per_gpu_hour, coalesce(p.last_seen_at, p.observed_at), p.gpus_per_instance
+                   FROM llm_econ.price_snapshot p
                   WHERE p.series_id = s.series_id
                     AND p.observed_at > pg_catalog.lower(during) AND p.observed_at < pg_catalog.upper(during))) o),
-       spans AS (   -- [a, b): when each observation holds (at most max_age), clipped to the period
+       spans AS (   -- [a, b): when each observation holds (until max_age after it was last seen), clipped to the period
          SELECT greatest(obs.observed_at, pg_catalog.lower(during)) AS a,
                 least(coalesce(pg_catalog.lead(obs.observed_at) OVER w, pg_catalog.upper(during)), pg_catalog.upper(during),
-                      CASE WHEN max_age IS NULL THEN pg_catalog.upper(during) ELSE llm_econ._shift(obs.observed_at, max_age) END) AS b,
+                      CASE WHEN max_age IS NULL THEN pg_catalog.upper(during) ELSE llm_econ._shift(obs.seen, max_age) END) AS b,
                 obs.usd_per_gpu_hour AS p
            FROM obs WINDOW w AS (PARTITION BY obs.series_id ORDER BY obs.observed_at)),
        cuts AS (SELECT a AS t FROM spans UNION SELECT b FROM spans),
@@ -150,15 +172,37 @@ BEGIN
            FROM pieces x JOIN spans s ON s.a <= x.a AND s.b >= x.b AND s.p IS NOT NULL
           WHERE x.b IS NOT NULL AND x.b > x.a
           GROUP BY x.a, x.b)
-  SELECT pg_catalog.sum(p * extract(epoch FROM b - a)) / nullif(pg_catalog.sum(extract(epoch FROM b - a)), 0)
-    INTO result FROM cheapest;
-  IF result IS NULL THEN
-    PERFORM llm_econ._check_where(prov, price_twap.region);
+  SELECT pg_catalog.sum(p * extract(epoch FROM b - a)) / nullif(pg_catalog.sum(extract(epoch FROM b - a)), 0),
+         pg_catalog.sum(extract(epoch FROM b - a))
+    INTO usd_per_gpu_hour, secs FROM cheapest;
+  IF usd_per_gpu_hour IS NULL THEN
+    PERFORM llm_econ._check_where(prov, price_twap_coverage.region);
   END IF;
-  RETURN result;
+  secs := coalesce(secs, 0);
+  covered := pg_catalog.make_interval(secs => secs::float8);
+  -- an instant ([t, t]) has no length: nothing of it is covered (the average is NULL there too)
+  coverage := CASE WHEN pg_catalog.upper(during) = pg_catalog.lower(during) THEN 0::numeric
+                   ELSE pg_catalog.round(secs / extract(epoch FROM pg_catalog.upper(during) - pg_catalog.lower(during)), 6) END;
+END $$;
+COMMENT ON FUNCTION llm_econ.price_twap_coverage(text, text, text, tstzrange, text, interval, llm_econ.run_spec) IS
+  'price_twap with its coverage: usd_per_gpu_hour (time-weighted average $/GPU-hour over the time some offer was in effect), coverage (that time as a fraction of the period, 0 to 1) and covered (that time); with spec, only instances a run of that spec can use count (more GPUs than one instance: instances of at least gpus_per_node GPUs; unknown sizes kept)';
+
+-- The 0.1.0 signature and result, for old callers: the average alone.
+CREATE FUNCTION llm_econ.price_twap(sku text, provider text, pricing text, during tstzrange,
+                                    region text DEFAULT NULL, max_age interval DEFAULT NULL)
+RETURNS numeric
+LANGUAGE plpgsql STABLE PARALLEL SAFE COST 1000 SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+  RETURN (SELECT c.usd_per_gpu_hour FROM llm_econ.price_twap_coverage($1, $2, $3, $4, $5, $6) AS c);
 END $$;
 COMMENT ON FUNCTION llm_econ.price_twap(text, text, text, tstzrange, text, interval) IS
-  'time-weighted average $/GPU-hour over the period: at each instant the cheapest series in effect (region NULL = any region; an observation counts for at most max_age); time with no price in effect is left out; NULL when nothing was in effect';
+  'time-weighted average $/GPU-hour over the period: at each instant the cheapest series in effect (region NULL = any region; a price counts until max_age after it was last seen); time with no price in effect is left out; NULL when nothing was in effect (price_twap_coverage says how much of the period that is)';
+
+CREATE FUNCTION llm_econ._check_source_kinds(kinds text[]) RETURNS text[]
+AS 'MODULE_PATHNAME', 'le_check_source_kinds_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._check_source_kinds(text[]) IS
+  'internal: the kinds (catalog, history, seed, manual; any case) canonical, or NULL for NULL; an empty list, a NULL element or another name raises 22023 listing the valid ones';
 
 -- Every (provider, region, pricing) offer of the spec's SKU in effect at "at" that a run of the
 -- spec's size can use (a run on more GPUs than one instance holds needs instances of at least
@@ -174,7 +218,8 @@ LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
   SELECT o.provider, o.region, o.pricing, o.usd_per_gpu_hour, o.observed_at,
          llm_econ.mfu_time($1), llm_econ.estimate_cost($1, o.usd_per_gpu_hour),
-         o.instance_type, o.gpus_per_instance, $2 OPERATOR(pg_catalog.-) o.observed_at, o.source_kind
+         o.instance_type, o.gpus_per_instance,
+         $2 OPERATOR(pg_catalog.-) LEAST(o.last_seen_at, $2), o.source_kind
     FROM (SELECT DISTINCT ON (l.provider, l.region, l.pricing) l.*
             FROM (SELECT DISTINCT ps.provider, ps.pricing FROM llm_econ.price_series ps
                    WHERE ps.sku OPERATOR(pg_catalog.=) ($1).sku
@@ -182,7 +227,7 @@ BEGIN ATOMIC
                           OR ps.pricing OPERATOR(pg_catalog.=) llm_econ._check_pricing($3))) AS pp
            CROSS JOIN LATERAL llm_econ._latest_prices(($1).sku, pp.provider, pp.pricing, $2, NULL, NULL,
                                                       llm_econ._check_max_age($4)) AS l
-           WHERE ($5 IS NULL OR l.source_kind OPERATOR(pg_catalog.=) ANY ($5))
+           WHERE ($5 IS NULL OR l.source_kind OPERATOR(pg_catalog.=) ANY (llm_econ._check_source_kinds($5)))
              AND ($6 OR l.suspect IS NULL)
              AND (l.gpus_per_instance IS NULL
                   OR ($1).n_gpus OPERATOR(pg_catalog.<=) l.gpus_per_instance
@@ -191,12 +236,13 @@ BEGIN ATOMIC
    ORDER BY 7, 1, 2, 3;
 END;
 COMMENT ON FUNCTION llm_econ.cheapest_offers(llm_econ.run_spec, timestamptz, text, interval, text[], boolean) IS
-  'every (provider, region, pricing) offer of the spec''s SKU in effect at "at" that a run of the spec''s size can use (more GPUs than one instance: instances of at least gpus_per_node GPUs), the cheapest usable instance type of each, with wall time, total cost, instance type, GPUs per instance, age and source kind, cheapest first; pricing NULL = all; max_age bounds the age; source_kinds NULL = all kinds; suspect prices only when include_suspect';
+  'every (provider, region, pricing) offer of the spec''s SKU in effect at "at" that a run of the spec''s size can use (more GPUs than one instance: instances of at least gpus_per_node GPUs), the cheapest usable instance type of each, with wall time, total cost, instance type, GPUs per instance, age (since the price was last seen at or before "at"; 0 when it was seen again at or after "at") and source kind, cheapest first; pricing NULL = all; max_age bounds the age; source_kinds NULL = all kinds (else a list of catalog, history, seed, manual: another name is an error); suspect prices only when include_suspect';
 
 -- Dashboard views: a "time" column, no arrays, numeric money, the caller's privileges.
 CREATE VIEW llm_econ.price_history WITH (security_invoker = true) AS
   SELECT p.observed_at AS "time", p.sku, p.provider, p.region, p.pricing, p.usd_per_gpu_hour,
-         p.instance_type, p.source, p.source_kind, p.gpus_per_instance, p.suspect
+         p.instance_type, p.source, p.source_kind, p.gpus_per_instance, p.suspect,
+         CASE WHEN p.usd_per_gpu_hour IS NOT NULL THEN coalesce(p.last_seen_at, p.observed_at) END AS last_seen_at
     FROM llm_econ.price_snapshot p;
 COMMENT ON VIEW llm_econ.price_history IS
   'every price observation with a "time" column for dashboards; a NULL usd_per_gpu_hour marks a withdrawal (a gap in the series)';
@@ -211,5 +257,6 @@ COMMENT ON COLUMN llm_econ.price_history.source IS 'where the observation comes 
 COMMENT ON COLUMN llm_econ.price_history.source_kind IS 'catalog, history, seed or manual';
 COMMENT ON COLUMN llm_econ.price_history.gpus_per_instance IS 'GPUs in the machine type';
 COMMENT ON COLUMN llm_econ.price_history.suspect IS 'NULL = passed the import checks; else why the price looks wrong';
+COMMENT ON COLUMN llm_econ.price_history.last_seen_at IS 'the last time a source listed this price unchanged (observed_at when only seen then); NULL for a withdrawal';
 
 GRANT SELECT ON llm_econ.price_history TO PUBLIC;

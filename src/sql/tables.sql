@@ -135,7 +135,9 @@ CREATE TABLE llm_econ.price_snapshot (
                        CHECK (source_kind OPERATOR(pg_catalog.=) ANY (ARRAY['catalog', 'history', 'seed', 'manual'])),
     suspect            text CHECK (suspect OPERATOR(pg_catalog.<>) ''),
     series_id          int8 NOT NULL
-                       GENERATED ALWAYS AS (llm_econ._series_id(sku, provider, pricing, region, instance_type)) STORED
+                       GENERATED ALWAYS AS (llm_econ._series_id(sku, provider, pricing, region, instance_type)) STORED,
+    -- added in 0.4.0, so last (an updated table has it there too)
+    last_seen_at       timestamptz CHECK (last_seen_at OPERATOR(pg_catalog.>=) observed_at)
 );
 
 -- Its indexes, price_snapshot_one_observation (series_id, observed_at: one observation per
@@ -157,6 +159,7 @@ COMMENT ON COLUMN llm_econ.price_snapshot.source IS 'where the observation comes
 COMMENT ON COLUMN llm_econ.price_snapshot.builtin IS 'true for rows shipped with the extension';
 COMMENT ON COLUMN llm_econ.price_snapshot.source_kind IS 'what kind of source: catalog (import_skypilot_catalog), history (load_price_history), seed (shipped seed figure), manual (entered by hand, the default)';
 COMMENT ON COLUMN llm_econ.price_snapshot.suspect IS 'NULL = passed the import checks; else why the price looks wrong (far from the same provider''s other offers of the SKU, or from the series'' previous price); cheapest_offers leaves suspect rows out unless asked';
+COMMENT ON COLUMN llm_econ.price_snapshot.last_seen_at IS 'the latest instant a source listed this price unchanged (a catalog re-listing it, a history line still holding it: its valid_to); max_age and age count from it; NULL = seen only at observed_at (rows entered by hand, the seed figures)';
 COMMENT ON COLUMN llm_econ.price_snapshot.series_id IS 'generated: the series'' id, llm_econ._series_id(sku, provider, pricing, region, instance_type) = price_series.series_id';
 
 -- The dates at which each provider's catalogs (per source) were imported, even when an import

@@ -170,32 +170,6 @@ END;
 CREATE OR REPLACE FUNCTION llm_econ._kind_allowed() RETURNS boolean
 AS 'MODULE_PATHNAME', 'le_kind_allowed_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-CREATE OR REPLACE FUNCTION llm_econ._latest_prices(sku text, provider text, pricing text, at timestamptz, region text,
-                                        itype text, max_age interval)
-RETURNS TABLE (provider text, region text, instance_type text, pricing text,
-               observed_at timestamptz, usd_per_gpu_hour numeric, gpus_per_instance int4,
-               source_kind text, suspect text)
-LANGUAGE sql STABLE PARALLEL SAFE
-BEGIN ATOMIC
-  SELECT s.provider, s.region, s.instance_type, s.pricing, o.observed_at, o.usd_per_gpu_hour,
-         o.gpus_per_instance, o.source_kind, o.suspect
-    FROM llm_econ.price_series s
-   CROSS JOIN LATERAL (
-         SELECT p.observed_at, p.usd_per_gpu_hour, p.gpus_per_instance, p.source_kind, p.suspect
-           FROM llm_econ.price_snapshot p
-          WHERE p.series_id OPERATOR(pg_catalog.=) s.series_id
-            AND p.observed_at OPERATOR(pg_catalog.<=) $4
-          ORDER BY p.observed_at DESC
-          LIMIT 1) o
-   WHERE s.sku OPERATOR(pg_catalog.=) $1
-     AND s.provider OPERATOR(pg_catalog.=) $2
-     AND s.pricing OPERATOR(pg_catalog.=) $3
-     AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5), pg_catalog.upper($5)]))
-     AND ($6 IS NULL OR llm_econ._name_key(s.instance_type) OPERATOR(pg_catalog.=) llm_econ._name_key($6))
-     AND o.usd_per_gpu_hour IS NOT NULL
-     AND ($7 IS NULL OR o.observed_at OPERATOR(pg_catalog.>=) llm_econ._shift($4, OPERATOR(pg_catalog.-) $7));
-END;
-
 CREATE OR REPLACE FUNCTION llm_econ._load_price_history(source text, on_mismatch text, quiet boolean,
     OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
@@ -298,23 +272,24 @@ BEGIN
          SELECT x.*, pg_catalog.lead(x.observed_at) OVER (PARTITION BY x.cloud, x.region, x.instance_type ORDER BY x.observed_at) AS next_at,
                 (SELECT pg_catalog.max(y.valid_to) FROM staged y) AS coverage_end
            FROM staged x WHERE x.problem IS NULL),
-       cand AS (
+       cand AS (   -- a line's price held, so was seen, until its valid_to
          SELECT h.observed_at AS t, h.cloud, h.sku, h.region, k.pricing,
                 nullif(CASE k.pricing WHEN 'on_demand' THEN h.od ELSE h.spot END, 0) AS usd,
-                h.instance_type, h.n
+                h.instance_type, h.n, h.valid_to AS seen
            FROM h CROSS JOIN (VALUES ('on_demand'), ('spot')) AS k(pricing)
          UNION ALL
-         SELECT h.valid_to, h.cloud, h.sku, h.region, k.pricing, NULL, h.instance_type, h.n
+         SELECT h.valid_to, h.cloud, h.sku, h.region, k.pricing, NULL, h.instance_type, h.n, h.valid_to
            FROM h CROSS JOIN (VALUES ('on_demand'), ('spot')) AS k(pricing)
           WHERE (h.next_at IS NULL AND h.valid_to < h.coverage_end) OR h.valid_to < h.next_at),
        arr AS (SELECT pg_catalog.array_agg(t) AS t, pg_catalog.array_agg(cloud) AS pr, pg_catalog.array_agg(sku) AS sk, pg_catalog.array_agg(region) AS rg,
-                      pg_catalog.array_agg(pricing) AS pc, pg_catalog.array_agg(usd) AS us, pg_catalog.array_agg(instance_type) AS it, pg_catalog.array_agg(n) AS gp
+                      pg_catalog.array_agg(pricing) AS pc, pg_catalog.array_agg(usd) AS us, pg_catalog.array_agg(instance_type) AS it, pg_catalog.array_agg(n) AS gp,
+                      pg_catalog.array_agg(seen) AS sn
                  FROM (SELECT * FROM cand ORDER BY t) AS o),
        stats AS (SELECT pg_catalog.count(*) AS n, pg_catalog.string_agg(DISTINCT x.problem, '; ') AS names
                    FROM staged x WHERE x.problem IS NOT NULL)
   SELECT rp.inserted, rp.unchanged, rp.withdrawn, stats.n, stats.names
     INTO inserted, unchanged, withdrawn, skipped, names
-    FROM arr, stats, LATERAL llm_econ._record_prices(arr.t, arr.pr, arr.sk, arr.rg, arr.pc, arr.us, arr.it, arr.gp, source, 'history') AS rp;
+    FROM arr, stats, LATERAL llm_econ._record_prices(arr.t, arr.pr, arr.sk, arr.rg, arr.pc, arr.us, arr.it, arr.gp, source, 'history', arr.sn) AS rp;
   IF skipped > 0 AND NOT quiet THEN
     RAISE NOTICE 'skipped % lines', skipped USING DETAIL = 'Why: ' || pg_catalog.left(names, 500) || '.';
   END IF;
@@ -340,39 +315,29 @@ CREATE OR REPLACE FUNCTION llm_econ._name_key(name text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC SELECT pg_catalog.lower(pg_catalog.translate($1, ' -_', '')); END;
 
-CREATE OR REPLACE FUNCTION llm_econ._plan_offers(at timestamptz, pricing text, max_age interval)
-RETURNS TABLE (sku text, provider text, region text, instance_type text, pricing text,
-               usd_per_gpu_hour numeric, gpus_per_instance int4, observed_at timestamptz)
-LANGUAGE sql STABLE PARALLEL SAFE
-BEGIN ATOMIC
-  SELECT ps.sku, l.provider, l.region, l.instance_type, l.pricing, l.usd_per_gpu_hour,
-         l.gpus_per_instance, l.observed_at
-    FROM (SELECT DISTINCT s.sku, s.provider, s.pricing FROM llm_econ.price_series s
-           WHERE llm_econ._check_pricing($2) IS NULL
-              OR s.pricing OPERATOR(pg_catalog.=) llm_econ._check_pricing($2)) AS ps
-   CROSS JOIN LATERAL llm_econ._latest_prices(ps.sku, ps.provider, ps.pricing, $1, NULL, NULL,
-                                              llm_econ._check_max_age($3)) AS l
-   WHERE l.suspect IS NULL;
-END;
-
-CREATE OR REPLACE FUNCTION llm_econ._price_changes(obs_at timestamptz[], provider text[], sku text[], region text[],
-                                        pricing text[], usd numeric[], instance_type text[], gpus int4[])
+DROP FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[]);
+CREATE FUNCTION llm_econ._price_changes(obs_at timestamptz[], provider text[], sku text[], region text[],
+                                        pricing text[], usd numeric[], instance_type text[], gpus int4[],
+                                        seen timestamptz[])
 RETURNS TABLE (observed_at timestamptz, provider text, sku text, region text, pricing text, usd numeric,
-               instance_type text, gpus int4, is_new boolean, fresh boolean, conflict boolean)
+               instance_type text, gpus int4, is_new boolean, fresh boolean, conflict boolean,
+               series_id int8, seen_to timestamptz)
 LANGUAGE sql STABLE
 BEGIN ATOMIC
   WITH cand AS (
          SELECT c.observed_at, c.provider, c.sku, c.region, c.pricing, c.usd, c.instance_type, c.gpus,
                 true AS is_new, c.ord,
-                llm_econ._series_id(c.sku, c.provider, c.pricing, c.region, c.instance_type) AS series_id
-           FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2), pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6), pg_catalog.unnest($7), pg_catalog.unnest($8)) WITH ORDINALITY
-                AS c(observed_at, provider, sku, region, pricing, usd, instance_type, gpus, ord)),
+                llm_econ._series_id(c.sku, c.provider, c.pricing, c.region, c.instance_type) AS series_id,
+                GREATEST(c.observed_at, c.seen) AS seen
+           FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2), pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6), pg_catalog.unnest($7), pg_catalog.unnest($8), pg_catalog.unnest($9)) WITH ORDINALITY
+                AS c(observed_at, provider, sku, region, pricing, usd, instance_type, gpus, seen, ord)
+          WHERE $9 IS NULL OR c.ord OPERATOR(pg_catalog.<=) pg_catalog.cardinality($1)),
        keys AS (
          SELECT c.provider, c.sku, c.region, c.pricing, c.instance_type, c.series_id, pg_catalog.min(c.observed_at) AS first_at
            FROM cand c GROUP BY 1, 2, 3, 4, 5, 6),
        stored AS (
          SELECT o.observed_at, k.provider, k.sku, k.region, k.pricing, o.usd_per_gpu_hour, k.instance_type,
-                NULL::int4, false, NULL::bigint, k.series_id
+                NULL::int4, false, NULL::bigint, k.series_id, NULL::timestamptz
            FROM keys k
           CROSS JOIN LATERAL (
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
@@ -393,11 +358,23 @@ BEGIN ATOMIC
                 pg_catalog.row_number() OVER (PARTITION BY a.series_id, a.observed_at ORDER BY a.is_new, a.ord) AS nth_here
            FROM (SELECT * FROM cand UNION ALL SELECT * FROM stored) AS a
          WINDOW w AS (PARTITION BY a.series_id ORDER BY a.observed_at, a.is_new, a.ord),
-                i AS (PARTITION BY a.series_id, a.observed_at))
-  SELECT s.observed_at, s.provider, s.sku, s.region, s.pricing, s.usd, s.instance_type, s.gpus, s.is_new,
-         s.is_new AND NOT s.stored_here AND s.nth_here = 1 AND s.usd IS DISTINCT FROM s.prev_usd,
-         s.is_new AND s.clash_here
-    FROM seq s;
+                i AS (PARTITION BY a.series_id, a.observed_at)),
+       marked AS (
+         SELECT s.*,
+                s.is_new AND NOT s.stored_here AND s.nth_here OPERATOR(pg_catalog.=) 1 AND s.usd IS DISTINCT FROM s.prev_usd AS fresh,
+                s.is_new AND s.clash_here AS conflict
+           FROM seq s),
+       grouped AS (   -- the change point each row belongs to: the count of change points up to it
+         SELECT m.*,
+                pg_catalog.count(*) FILTER (WHERE NOT m.is_new OR m.fresh)
+                  OVER (PARTITION BY m.series_id ORDER BY m.observed_at, m.is_new, m.ord ROWS UNBOUNDED PRECEDING) AS grp
+           FROM marked m)
+  SELECT g.observed_at, g.provider, g.sku, g.region, g.pricing, g.usd, g.instance_type, g.gpus, g.is_new,
+         g.fresh, g.conflict, g.series_id,
+         CASE WHEN (NOT g.is_new OR g.fresh) AND g.usd IS NOT NULL
+              THEN pg_catalog.max(g.seen) FILTER (WHERE g.is_new AND NOT g.conflict)
+                     OVER (PARTITION BY g.series_id, g.grp) END
+    FROM grouped g;
 END;
 
 CREATE OR REPLACE FUNCTION llm_econ._price_daily_maintain() RETURNS trigger
@@ -638,28 +615,33 @@ BEGIN
   RETURN NULL;
 END $$;
 
-CREATE OR REPLACE FUNCTION llm_econ._store_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
+-- 0.4.0's storer takes the sightings too (seen): the renamed 0.3.0 one goes
+DROP FUNCTION llm_econ._store_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text);
+CREATE FUNCTION llm_econ._store_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
                                        pricing text[], usd numeric[], instance_type text[], gpus int4[],
-                                       source text,
+                                       source text, seen timestamptz[] DEFAULT NULL,
                                        OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
 AS $$
 DECLARE
   clash jsonb;   -- the first conflict in time and key order, if any
+  seen_ids int8[];
+  seen_at timestamptz[];
+  seen_to timestamptz[];
 BEGIN
   PERFORM llm_econ._lock_providers(_store_prices.provider);
 
   WITH changes AS MATERIALIZED (
          SELECT * FROM llm_econ._price_changes(obs_at, _store_prices.provider, _store_prices.sku,
                                                _store_prices.region, _store_prices.pricing, usd,
-                                               _store_prices.instance_type, gpus)),
+                                               _store_prices.instance_type, gpus, _store_prices.seen)),
        bad AS (SELECT * FROM changes c WHERE c.conflict
                 ORDER BY c.observed_at, c.provider, c.sku, c.pricing, c.region, c.instance_type LIMIT 1),
        ins AS (
          INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour,
-                                              instance_type, gpus_per_instance, source)
+                                              instance_type, gpus_per_instance, source, last_seen_at)
          SELECT c.observed_at, c.provider, c.sku, c.region, c.pricing, c.usd, c.instance_type, c.gpus,
-                _store_prices.source
+                _store_prices.source, c.seen_to
            FROM changes c
           WHERE c.fresh AND NOT EXISTS (SELECT 1 FROM bad)
           ORDER BY c.sku, c.provider, c.pricing, c.region NULLS FIRST, c.instance_type NULLS FIRST, c.observed_at  -- ids in key, time order on any plan
@@ -667,8 +649,11 @@ BEGIN
   SELECT (SELECT pg_catalog.count(*) FROM ins i WHERE i.usd_per_gpu_hour IS NOT NULL),
          (SELECT pg_catalog.count(*) FROM ins i WHERE i.usd_per_gpu_hour IS NULL),
          (SELECT pg_catalog.count(*) FROM changes c WHERE c.is_new AND c.usd IS NOT NULL),
-         (SELECT pg_catalog.to_jsonb(b) FROM bad b)
-    INTO inserted, withdrawn, unchanged, clash;
+         (SELECT pg_catalog.to_jsonb(b) FROM bad b),
+         (SELECT pg_catalog.array_agg(c.series_id ORDER BY c.series_id, c.observed_at) FROM changes c WHERE NOT c.is_new AND c.seen_to IS NOT NULL),
+         (SELECT pg_catalog.array_agg(c.observed_at ORDER BY c.series_id, c.observed_at) FROM changes c WHERE NOT c.is_new AND c.seen_to IS NOT NULL),
+         (SELECT pg_catalog.array_agg(c.seen_to ORDER BY c.series_id, c.observed_at) FROM changes c WHERE NOT c.is_new AND c.seen_to IS NOT NULL)
+    INTO inserted, withdrawn, unchanged, clash, seen_ids, seen_at, seen_to;
   IF clash IS NOT NULL THEN
     RAISE EXCEPTION 'two different prices for % % % in region % (instance type %) at %',
                     clash->>'provider', clash->>'sku', clash->>'pricing', coalesce(clash->>'region', '(any)'),
@@ -676,12 +661,15 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value',
             HINT = 'An observation of that series at that instant is already stored, or the input lists it twice.';
   END IF;
+  IF seen_ids IS NOT NULL THEN
+    PERFORM llm_econ._mark_seen(seen_ids, seen_at, seen_to);
+  END IF;
   unchanged := unchanged - inserted;
 END $$;
 
 CREATE FUNCTION llm_econ._record_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
                                         pricing text[], usd numeric[], instance_type text[], gpus int4[],
-                                        source text, kind text,
+                                        source text, kind text, seen timestamptz[] DEFAULT NULL,
                                         OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint)
 AS 'MODULE_PATHNAME', 'le_record_prices_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
@@ -741,33 +729,6 @@ BEGIN ATOMIC
                      ORDER BY f.valid_from DESC LIMIT 1) END;
 END;
 
-CREATE OR REPLACE FUNCTION llm_econ.cheapest_offers(spec llm_econ.run_spec, at timestamptz DEFAULT pg_catalog.now(),
-                                         pricing text DEFAULT NULL, max_age interval DEFAULT NULL,
-                                         source_kinds text[] DEFAULT NULL, include_suspect boolean DEFAULT false)
-RETURNS TABLE (provider text, region text, pricing text, usd_per_gpu_hour numeric,
-               observed_at timestamptz, wall_time interval, cost_usd numeric,
-               instance_type text, gpus_per_instance int4, age interval, source_kind text)
-LANGUAGE sql STABLE PARALLEL SAFE
-BEGIN ATOMIC
-  SELECT o.provider, o.region, o.pricing, o.usd_per_gpu_hour, o.observed_at,
-         llm_econ.mfu_time($1), llm_econ.estimate_cost($1, o.usd_per_gpu_hour),
-         o.instance_type, o.gpus_per_instance, $2 OPERATOR(pg_catalog.-) o.observed_at, o.source_kind
-    FROM (SELECT DISTINCT ON (l.provider, l.region, l.pricing) l.*
-            FROM (SELECT DISTINCT ps.provider, ps.pricing FROM llm_econ.price_series ps
-                   WHERE ps.sku OPERATOR(pg_catalog.=) ($1).sku
-                     AND (llm_econ._check_pricing($3) IS NULL
-                          OR ps.pricing OPERATOR(pg_catalog.=) llm_econ._check_pricing($3))) AS pp
-           CROSS JOIN LATERAL llm_econ._latest_prices(($1).sku, pp.provider, pp.pricing, $2, NULL, NULL,
-                                                      llm_econ._check_max_age($4)) AS l
-           WHERE ($5 IS NULL OR l.source_kind OPERATOR(pg_catalog.=) ANY ($5))
-             AND ($6 OR l.suspect IS NULL)
-             AND (l.gpus_per_instance IS NULL
-                  OR ($1).n_gpus OPERATOR(pg_catalog.<=) l.gpus_per_instance
-                  OR l.gpus_per_instance OPERATOR(pg_catalog.>=) ($1).gpus_per_node)
-           ORDER BY l.provider, l.region, l.pricing, l.usd_per_gpu_hour, l.instance_type) AS o
-   ORDER BY 7, 1, 2, 3;
-END;
-
 -- import_focus takes a mode and says what it replaced (issue 32): its result type changes
 DROP FUNCTION llm_econ.import_focus(text, text, text, text);
 CREATE FUNCTION llm_econ.import_focus(focus_csv text, tenant text DEFAULT NULL, source text DEFAULT NULL,
@@ -819,6 +780,11 @@ DECLARE
   next_at timestamptz;
   have_fix boolean := false;
   rp record;
+  e_state text;     -- an error, raised again without the internal query text (_reraise)
+  e_msg text;
+  e_detail text;
+  e_hint text;
+  e_context text;
 BEGIN
   IF cloud IS NULL OR catalog_csv IS NULL OR observed_at IS NULL THEN
     RAISE EXCEPTION 'cloud, catalog_csv and observed_at must not be NULL' USING ERRCODE = 'invalid_parameter_value';
@@ -961,6 +927,10 @@ BEGIN
     RAISE NOTICE '% prices are more than 3x from the same provider''s other offers of the SKU or from the series'' previous price', suspect
       USING HINT = 'They are stored with price_snapshot.suspect set; cheapest_offers leaves them out unless include_suspect => true.';
   END IF;
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_msg = MESSAGE_TEXT, e_detail = PG_EXCEPTION_DETAIL,
+                          e_hint = PG_EXCEPTION_HINT, e_context = PG_EXCEPTION_CONTEXT;
+  PERFORM llm_econ._reraise(e_state, e_msg, e_detail, e_hint, e_context);
 END $$;
 
 CREATE OR REPLACE FUNCTION llm_econ.load_price_history(source text DEFAULT 'price_history_staging', on_mismatch text DEFAULT 'error',
@@ -973,64 +943,8 @@ CREATE OR REPLACE FUNCTION llm_econ.price_twap(sku text, provider text, pricing 
 RETURNS numeric
 LANGUAGE plpgsql STABLE PARALLEL SAFE COST 1000 SET search_path = pg_catalog, pg_temp
 AS $$
-#variable_conflict use_column
-DECLARE
-  key text;
-  itype text;
-  pr text;
-  prov text;
-  result numeric;
 BEGIN
-  IF sku IS NULL OR provider IS NULL OR pricing IS NULL OR during IS NULL THEN
-    RETURN NULL;
-  END IF;
-  IF pg_catalog.isempty(during) OR pg_catalog.lower_inf(during) OR pg_catalog.upper_inf(during)
-     OR NOT pg_catalog.isfinite(pg_catalog.lower(during)) OR NOT pg_catalog.isfinite(pg_catalog.upper(during)) THEN
-    RAISE EXCEPTION 'during must be a non-empty range with finite bounds, got %', during
-      USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  key := llm_econ._sku_key(sku);
-  PERFORM llm_econ._check_name(provider, 'provider'), llm_econ._check_name(region, 'region');
-  itype := llm_econ._sku_itype(sku);
-  pr := llm_econ._check_pricing(pricing);
-  PERFORM llm_econ._check_max_age(max_age);
-  prov := pg_catalog.lower(pg_catalog.btrim(price_twap.provider));
-  WITH series AS (
-         SELECT s.* FROM llm_econ.price_series s
-          WHERE s.sku = key AND s.provider = prov AND s.pricing = pr
-            AND (price_twap.region IS NULL OR s.region = ANY (ARRAY[price_twap.region, pg_catalog.lower(price_twap.region), pg_catalog.upper(price_twap.region)]))
-            AND (itype IS NULL OR llm_econ._name_key(s.instance_type) = llm_econ._name_key(itype))),
-       obs AS (     -- each series: its observation in effect at the start, and those inside the period
-         SELECT s.series_id, o.observed_at, o.usd_per_gpu_hour
-           FROM series s
-          CROSS JOIN LATERAL (
-                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
-                  WHERE p.series_id = s.series_id
-                    AND p.observed_at <= pg_catalog.lower(during)
-                  ORDER BY p.observed_at DESC LIMIT 1)
-                UNION ALL
-                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
-                  WHERE p.series_id = s.series_id
-                    AND p.observed_at > pg_catalog.lower(during) AND p.observed_at < pg_catalog.upper(during))) o),
-       spans AS (   -- [a, b): when each observation holds (at most max_age), clipped to the period
-         SELECT greatest(obs.observed_at, pg_catalog.lower(during)) AS a,
-                least(coalesce(pg_catalog.lead(obs.observed_at) OVER w, pg_catalog.upper(during)), pg_catalog.upper(during),
-                      CASE WHEN max_age IS NULL THEN pg_catalog.upper(during) ELSE llm_econ._shift(obs.observed_at, max_age) END) AS b,
-                obs.usd_per_gpu_hour AS p
-           FROM obs WINDOW w AS (PARTITION BY obs.series_id ORDER BY obs.observed_at)),
-       cuts AS (SELECT a AS t FROM spans UNION SELECT b FROM spans),
-       pieces AS (SELECT t AS a, pg_catalog.lead(t) OVER (ORDER BY t) AS b FROM cuts),
-       cheapest AS (
-         SELECT x.a, x.b, pg_catalog.min(s.p) AS p
-           FROM pieces x JOIN spans s ON s.a <= x.a AND s.b >= x.b AND s.p IS NOT NULL
-          WHERE x.b IS NOT NULL AND x.b > x.a
-          GROUP BY x.a, x.b)
-  SELECT pg_catalog.sum(p * extract(epoch FROM b - a)) / nullif(pg_catalog.sum(extract(epoch FROM b - a)), 0)
-    INTO result FROM cheapest;
-  IF result IS NULL THEN
-    PERFORM llm_econ._check_where(prov, price_twap.region);
-  END IF;
-  RETURN result;
+  RETURN (SELECT c.usd_per_gpu_hour FROM llm_econ.price_twap_coverage($1, $2, $3, $4, $5, $6) AS c);
 END $$;
 
 CREATE OR REPLACE FUNCTION llm_econ.tco_per_gpu_hour(sku text, years float8, utilization float8, usd_per_kwh numeric, pue float8)
@@ -1100,18 +1014,14 @@ COMMENT ON FUNCTION llm_econ._is_tenant_member(text) IS
   'internal: whether the current user is a member of the tenant role (false when no such role exists); the row-level security test';
 COMMENT ON FUNCTION llm_econ._kind_allowed() IS
   'internal: true while the price recorder writes for the current role, or when that role is a superuser (the install''s COPY, a restore): rows may then carry a source_kind other than manual';
-COMMENT ON FUNCTION llm_econ._latest_prices(text, text, text, timestamptz, text, text, interval) IS
-  'internal: the price in effect at "at" of every series of a gpu_sku key, provider and pricing in region (NULL = any) and instance type (NULL = any); withdrawn series and observations older than max_age left out';
 COMMENT ON FUNCTION llm_econ._load_price_history(text, text, boolean) IS
   'internal: load_price_history with the install script''s quiet mode';
 COMMENT ON FUNCTION llm_econ._lock_providers(text[]) IS
   'internal: serialises imports of these providers until the end of the transaction (needs INSERT on price_snapshot)';
 COMMENT ON FUNCTION llm_econ._name_key(text) IS
   'internal: a name as compared: lower case, without spaces, hyphens and underscores';
-COMMENT ON FUNCTION llm_econ._plan_offers(timestamptz, text, interval) IS
-  'internal: every price series'' observation in effect at "at" (withdrawn series, suspect prices and observations older than max_age left out), of one pricing (NULL = all); the offers cheapest_plan prices with';
-COMMENT ON FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[]) IS
-  'internal: annotates candidate observations: fresh = a change point to store; conflict = another price for the same series and instant';
+COMMENT ON FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], timestamptz[]) IS
+  'internal: annotates candidate observations: fresh = a change point to store; conflict = another price for the same series and instant; seen_to = on a change point, the latest sighting of it among the candidates (its last_seen_at)';
 REVOKE EXECUTE ON FUNCTION llm_econ._price_daily_maintain() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_daily_maintain() IS
   'trigger: keeps price_daily_summary current for the (sku, provider, pricing) groups of inserted, updated or deleted price_snapshot rows';
@@ -1122,10 +1032,10 @@ REVOKE EXECUTE ON FUNCTION llm_econ._price_series_add() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_series_add() IS 'trigger: refuses observations outside [2010-01-01, now + 366 days] (22023), then registers the series of new or changed price_snapshot rows in price_series';
 REVOKE EXECUTE ON FUNCTION llm_econ._price_series_prune() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_series_prune() IS 'trigger: removes from price_series the series left without observations by a delete or an update of price_snapshot';
-COMMENT ON FUNCTION llm_econ._store_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text) IS
-  'internal: stores candidate observations as change points (a row only where a series'' price changes; NULL = withdrawn), as the caller; rows are manual unless _record_prices calls it';
-COMMENT ON FUNCTION llm_econ._record_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text, text) IS
-  'internal: _store_prices as the caller, its rows labelled source_kind kind (catalog, history); the only way a row gets a kind other than manual';
+COMMENT ON FUNCTION llm_econ._store_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text, timestamptz[]) IS
+  'internal: stores candidate observations as change points (a row only where a series'' price changes; NULL = withdrawn), as the caller, and moves last_seen_at of stored prices listed again unchanged (seen: each candidate''s latest sighting, NULL = its observed_at); rows are manual unless _record_prices calls it';
+COMMENT ON FUNCTION llm_econ._record_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text, text, timestamptz[]) IS
+  'internal: _store_prices as the caller, its rows labelled source_kind kind (catalog, history); the only way a row gets a kind other than manual or a stored price''s last_seen_at moves';
 COMMENT ON FUNCTION llm_econ._skypilot_clouds() IS 'internal: the cloud names import_skypilot_catalog accepts';
 COMMENT ON FUNCTION llm_econ._source_kind() IS
   'internal: default of price_snapshot.source_kind: the recorder''s kind (catalog, history) for the rows it writes, else manual';
@@ -1134,8 +1044,6 @@ COMMENT ON FUNCTION llm_econ._today_utc() IS 'internal: midnight UTC of the curr
 COMMENT ON FUNCTION llm_econ._usd(numeric) IS 'internal: a USD amount rounded to 10 decimals, shown with at least 2';
 COMMENT ON FUNCTION llm_econ._usd_per_unit(text, timestamptz) IS
   'internal: USD per unit of currency at an instant (1 for USD or no currency, else the fx_rate in effect; NULL when no rate is known)';
-COMMENT ON FUNCTION llm_econ.cheapest_offers(llm_econ.run_spec, timestamptz, text, interval, text[], boolean) IS
-  'every (provider, region, pricing) offer of the spec''s SKU in effect at "at" that a run of the spec''s size can use (more GPUs than one instance: instances of at least gpus_per_node GPUs), the cheapest usable instance type of each, with wall time, total cost, instance type, GPUs per instance, age and source kind, cheapest first; pricing NULL = all; max_age bounds the age; source_kinds NULL = all kinds; suspect prices only when include_suspect';
 COMMENT ON FUNCTION llm_econ.import_focus(text, text, text, text, text) IS
   'imports a FOCUS 1.0-1.3 cost-and-usage CSV into spend for tenant (default: the current role): every line kept (typed columns, the other columns in record), GPU-hours for the lines that bill a GPU machine or GPU, run_id from tags; all or nothing. '
   'mode replace (default): the file is the whole statement of each (tenant, provider, billing account, billing period) it covers, replacing what was stored for it (replaced: lines, and their USD); '
@@ -1145,7 +1053,7 @@ COMMENT ON FUNCTION llm_econ.import_skypilot_catalog(text, text, timestamptz) IS
 COMMENT ON FUNCTION llm_econ.load_price_history(text, text) IS
   'loads the rows the current role staged in llm_econ.price_history_staging (a long-format price history, \copy''d in) into price_snapshot as change points, then removes them; a bad line is an error naming it and nothing is stored; on_mismatch => ''skip'' counts lines whose accelerator contradicts the instance type as skipped';
 COMMENT ON FUNCTION llm_econ.price_twap(text, text, text, tstzrange, text, interval) IS
-  'time-weighted average $/GPU-hour over the period: at each instant the cheapest series in effect (region NULL = any region; an observation counts for at most max_age); time with no price in effect is left out; NULL when nothing was in effect';
+  'time-weighted average $/GPU-hour over the period: at each instant the cheapest series in effect (region NULL = any region; a price counts until max_age after it was last seen); time with no price in effect is left out; NULL when nothing was in effect (price_twap_coverage says how much of the period that is)';
 COMMENT ON FUNCTION llm_econ.tco_per_gpu_hour(text, float8, float8, numeric, float8) IS
   'cost of owning one GPU per used GPU-hour, USD: midpoint of gpu_sku list_price_usd_low/high / (years · 8766 h · utilization) + tdp_watts / 1000 · pue · usd_per_kwh. '
   'The GPU only, drawing its TDP while used (idle power not counted): servers, networking, storage, staff, facilities and financing are not counted, so it is a lower bound. '
