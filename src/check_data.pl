@@ -29,6 +29,7 @@ my %norm_sku;    # _name_key(sku or alias) -> the sku it means
 
 gpu_sku();
 gpu_sku_alias();
+instance_type();
 mfu_reference();
 my @prices = price_seed();
 emit('price_seed', \@prices);
@@ -36,7 +37,7 @@ gcp_staging();
 daily_summary();
 
 print STDERR "check_data.pl: " . join(', ', map { "$_ " . ($count{$_} // 0) }
-    qw(gpu_sku gpu_sku_alias mfu_reference price_seed gcp_gpu_price_history
+    qw(gpu_sku gpu_sku_alias instance_type mfu_reference price_seed gcp_gpu_price_history
        gcp_gpu_price_history_points gcp_gpu_price_history_corrections price_daily_group
        price_daily_summary)) . " rows\n";
 exit 0;
@@ -358,6 +359,39 @@ sub gpu_sku_alias {
         ];
     }
     emit('gpu_sku_alias', \@out);
+}
+
+# instance_type.csv: one row per (provider, instance type), unique ignoring case; the SKU a key
+# of gpu_sku.csv; gpus > 0 (a fraction for a slice of one GPU); network and NVLink domain
+# optional (empty = unknown); a source on every row.
+sub instance_type {
+    my @cols = qw(provider instance_type sku gpus network_gbit_per_s nvlink_domain source);
+    my ($file, @rows) = read_table('instance_type.csv', @cols);
+    my (@out, %seen);
+    for my $r (@rows) {
+        my ($ln, $v) = @$r;
+        my $w = "$file:$ln";
+        die "$w: provider must be a lower-case provider name\n" unless $v->{provider} =~ /^[a-z0-9][a-z0-9._-]*$/;
+        die "$w: instance_type is required\n" if $v->{instance_type} eq '';
+        my $k = lc "$v->{provider}/$v->{instance_type}";
+        die "$w: $v->{provider} $v->{instance_type} is listed twice (also $seen{$k})\n" if $seen{$k};
+        $seen{$k} = $w;
+        die "$w: sku '$v->{sku}' is not a key of gpu_sku.csv\n" unless $sku_key{ $v->{sku} };
+        die "$w: gpus must be a decimal in (0, 4096], got '$v->{gpus}'\n"
+          unless $v->{gpus} =~ /^[0-9]+(\.[0-9]+)?$/ && $v->{gpus} > 0 && $v->{gpus} <= 4096;
+        die "$w: a GPU count above 1 must be whole, got '$v->{gpus}'\n" if $v->{gpus} > 1 && $v->{gpus} != int($v->{gpus});
+        push @out, [
+            v_text($w, 'provider', $v->{provider}, 1),
+            v_text($w, 'instance_type', $v->{instance_type}, 1),
+            v_text($w, 'sku', $v->{sku}, 1),
+            $v->{gpus},
+            v_int($w, 'network_gbit_per_s', $v->{network_gbit_per_s}, 0, 1, 100000),
+            v_int($w, 'nvlink_domain', $v->{nvlink_domain}, 0, 1, 4096),
+            v_text($w, 'source', $v->{source}, 1),
+            'true',
+        ];
+    }
+    emit('instance_type', \@out);
 }
 
 sub mfu_reference {

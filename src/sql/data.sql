@@ -27,6 +27,7 @@ DECLARE
 BEGIN
   ALTER TABLE llm_econ.gpu_sku ALTER COLUMN builtin SET DEFAULT true;
   ALTER TABLE llm_econ.gpu_sku_alias ALTER COLUMN builtin SET DEFAULT true;
+  ALTER TABLE llm_econ.instance_type ALTER COLUMN builtin SET DEFAULT true;
   ALTER TABLE llm_econ.mfu_reference ALTER COLUMN builtin SET DEFAULT true;
   ALTER TABLE llm_econ.price_snapshot ALTER COLUMN builtin SET DEFAULT true;
 
@@ -36,6 +37,8 @@ BEGIN
        || pg_catalog.quote_literal(dir || 'gpu_sku.csv') || opts;
   EXECUTE 'COPY llm_econ.gpu_sku_alias (alias, sku, gpus_per_instance, source) FROM '
        || pg_catalog.quote_literal(dir || 'gpu_sku_alias.csv') || opts;
+  EXECUTE 'COPY llm_econ.instance_type (provider, instance_type, sku, gpus, network_gbit_per_s, nvlink_domain, source) FROM '
+       || pg_catalog.quote_literal(dir || 'instance_type.csv') || opts;
   EXECUTE 'COPY llm_econ.mfu_reference (config, hardware, mfu, year, source) FROM '
        || pg_catalog.quote_literal(dir || 'mfu_reference.csv') || opts;
 
@@ -86,6 +89,7 @@ BEGIN
 
   ALTER TABLE llm_econ.gpu_sku ALTER COLUMN builtin SET DEFAULT false;
   ALTER TABLE llm_econ.gpu_sku_alias ALTER COLUMN builtin SET DEFAULT false;
+  ALTER TABLE llm_econ.instance_type ALTER COLUMN builtin SET DEFAULT false;
   ALTER TABLE llm_econ.mfu_reference ALTER COLUMN builtin SET DEFAULT false;
   ALTER TABLE llm_econ.price_snapshot ALTER COLUMN builtin SET DEFAULT false;
 
