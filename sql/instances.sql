@@ -112,3 +112,30 @@ SELECT inserted FROM import_skypilot_catalog('lambda', :'l01', '2024-01-15');
 SELECT inserted, withdrawn FROM import_skypilot_catalog('lambda', :'l02', '2024-02-15');
 ROLLBACK;
 \set ON_ERROR_STOP 1
+
+-- ---- 6. plans use the network the instance has
+-- the README's question: 70B on 15T tokens in 30 days.  a2-megagpu-16g (100 Gbit/s per VM = 6.25 per
+-- GPU) no longer makes it; a3-highgpu-8g (1,000 Gbit/s per VM = 125 per GPU) does, and its spec says so
+CREATE TEMP TABLE llama AS
+SELECT run_spec(70e9, 15e12, 8, 'H100', n_layers => 80, d_model => 8192, n_heads => 64, n_kv_heads => 8,
+                ffn_hidden => 28672, ffn_act => 'swiglu', vocab_size => 128256, seq_len => 8192,
+                global_batch => 2048) AS m;
+SELECT DISTINCT ON (sku) sku, provider, pricing, instance_type, n_gpus, tp, pp, dp, round(predicted_mfu::numeric, 3) AS mfu,
+       round(((spec).inter_node_bytes_per_s * 8 / 1e9)::numeric, 2) AS net_gbit_per_gpu
+  FROM llama, cheapest_plan(m, interval '30 days', at => '2026-07-01')
+ ORDER BY sku, cost_usd;
+-- the same layout on a2-megagpu-16g's network is far slower than at the old 400 Gbit/s default
+SELECT round(predicted_mfu(run_spec(70e9, 15e12, 8192, 'A100-40GB', n_layers => 80, d_model => 8192, n_heads => 64, n_kv_heads => 8,
+                ffn_hidden => 28672, ffn_act => 'swiglu', vocab_size => 128256, seq_len => 8192, global_batch => 2048,
+                tp => 8, pp => 1, inter_node_gbit_per_s => g))::numeric, 3) AS mfu, g AS gbit_per_gpu
+  FROM (VALUES (400), (100.0 / 16)) AS v(g);
+-- every plan on an instance of unknown network fits in one instance; those spanning instances carry
+-- the instance type's network per GPU
+SELECT count(*) > 0 AS some_plans,
+       count(*) FILTER (WHERE i.network_gbit_per_s IS NULL AND p.n_gpus > coalesce(i.gpus, 8)) AS spanning_unknown_network,
+       count(*) FILTER (WHERE i.network_gbit_per_s IS NOT NULL AND p.n_gpus > i.gpus
+                          AND abs((p.spec).inter_node_bytes_per_s * 8 / 1e9 - (i.network_gbit_per_s / i.gpus)::float8) > 1e-9) AS wrong_network
+  FROM llama CROSS JOIN LATERAL cheapest_plan(run_spec(1e9, 2e10, 8, 'H100', n_layers => 16, d_model => 2048, n_heads => 16,
+                                                       seq_len => 2048, global_batch => 256),
+                                              interval '30 days', at => '2026-07-01', max_gpus => 64) AS p
+  LEFT JOIN instance_type i ON i.provider = p.provider AND i.instance_type = p.instance_type;

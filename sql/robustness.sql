@@ -57,7 +57,8 @@ INSERT INTO rb_good VALUES
   (NULL, 'region', 'text', 'NULL'), (NULL, 'during', 'tstzrange', '''[2024-06-01 00:00+00, 2024-07-01 00:00+00)'''),
   (NULL, 'max_age', 'interval', '''400 days'''), (NULL, 'itype', 'text', 'NULL'),
   (NULL, 'instance_type', 'text', '''p5.48xlarge'''), (NULL, 'source_kinds', 'text[]', 'NULL'),
-  (NULL, 'include_suspect', 'boolean', 'false'),
+  (NULL, 'include_suspect', 'boolean', 'false'), (NULL, 'withdraw_missing', 'boolean', 'NULL'),
+  (NULL, 'accelerator', 'text', '''H100'''),
   ('_shift/2', 't', 'timestamptz', '''2024-07-01 00:00+00'''), ('_shift/2', 'by', 'interval', '''-400 days'''),
   -- imports
   (NULL, 'cloud', 'text', '''lambda'''),

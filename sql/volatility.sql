@@ -62,6 +62,7 @@ INSERT INTO vol_call (fn, call) VALUES
   ('_sku_itype/1', $$_sku_itype('p5.48xlarge')$$), ('_check_where/2', $$_check_where('gcp', 'us-central1')$$),
   ('_check_max_age/1', $$_check_max_age('1 day')$$), ('_shift/2', $$_shift('2024-07-01', '-1 month')$$),
   ('_name_key/1', $$_name_key('H100 80GB')$$),
+  ('_sku_of_name/3', $$_sku_of_name('azure', 'Standard_NC40ads_H100_v5', 'H100')$$), ('_skypilot_cloud_shape/1', $$_skypilot_cloud_shape('aws')$$),
   ('_known_gpus/1', $$_known_gpus('p5.48xlarge')$$), ('_sku_map/1', $$_sku_map(ARRAY['H100', 'p5.48xlarge'])$$), ('_source_kind/0', $$_source_kind()$$),
   ('_series_id/5', $$_series_id('H100-SXM5', 'gcp', 'on_demand', NULL, 'a3-highgpu-8g')$$),
   ('price_twap/6', $$price_twap('H100-SXM5', 'gcp', 'on_demand', '[2024-06-01, 2024-07-01)')$$),

@@ -79,7 +79,7 @@ DROP FUNCTION llm_econ.import_skypilot_catalog(text, text, timestamptz);
 -- (sky/catalog/data_fetchers/fetch_<cloud>.py write them as the provider's APIs return them).
 -- A file whose names or regions mostly do not fit is another cloud's file.  NULL = no rule.
 CREATE FUNCTION llm_econ._skypilot_cloud_shape(cloud text, OUT name_re text, OUT region_re text)
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC
   SELECT v.n, v.r FROM (VALUES
     ('aws', '^[a-z][a-z0-9-]*\.[a-z0-9-]+$', '^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-[0-9]+$'),
@@ -97,7 +97,7 @@ COMMENT ON FUNCTION llm_econ._skypilot_cloud_shape(text) IS
 -- H200 NVL, and the A100's memory and form factor (40gb, 80gb, pcie).  NULL = the name says nothing.
 CREATE FUNCTION llm_econ._sku_of_name(provider text, instance_type text, accelerator text)
 RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC
   SELECT CASE
            WHEN $2 OPERATOR(pg_catalog.~*) 'h100[ _-]?nvl'
