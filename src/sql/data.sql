@@ -118,3 +118,8 @@ BEGIN
   ALTER TABLE llm_econ.price_snapshot ENABLE TRIGGER ALL;
 END
 $load$;
+
+-- instance_type (0.4.0) keeps its user rows in a dump.  Registered here, after every table of
+-- 0.3.0 (finance.sql's fx_rate is the last), in the order the update to 0.4.0 registers it, so
+-- a fresh install and an updated one list the extension's configuration tables alike.
+SELECT pg_catalog.pg_extension_config_dump('llm_econ.instance_type', 'WHERE NOT builtin');

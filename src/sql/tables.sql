@@ -294,7 +294,6 @@ CREATE TRIGGER price_snapshot_series_upd AFTER UPDATE ON llm_econ.price_snapshot
 
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.gpu_sku', 'WHERE NOT builtin');
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.gpu_sku_alias', 'WHERE NOT builtin');
-SELECT pg_catalog.pg_extension_config_dump('llm_econ.instance_type', 'WHERE NOT builtin');
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.mfu_reference', 'WHERE NOT builtin');
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.price_snapshot', 'WHERE NOT builtin');
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.price_snapshot_id_seq', '');
