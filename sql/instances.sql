@@ -43,6 +43,10 @@ SELECT price_at('A10', 'azure', 'spot', '2025-01-02') AS a10_spot, price_at('A10
        round(price_twap('A10', 'azure', 'spot', tstzrange('2025-01-01', '2025-01-02')), 4) AS twap;
 SELECT provider, region, usd_per_gpu_hour, instance_type, gpus_per_instance
   FROM cheapest_offers(run_spec(1e8, 1e9, 1, 'A10'), '2025-01-02', 'spot', include_suspect => true);
+-- the dashboard views: the day's cheapest A10 spot is 0.80 (NV36ads), over the 4 whole-GPU series (NV36ads in
+-- two regions, NV36adms, NV72ads), not the 4 slice series (NV6ads in two regions, NV12ads, NV18ads)
+SELECT "time"::date AS day, sku, provider, pricing, min_usd_per_gpu_hour, offers
+  FROM price_daily_by_provider WHERE sku = 'A10' AND provider = 'azure' AND "time" = '2025-01-01' ORDER BY pricing;
 -- the cheapest Azure H100 SXM is ND96is at 11.061, not 88.488 / 12 = 7.374; H100 NVL has its own SKU
 SELECT provider, region, usd_per_gpu_hour, instance_type FROM cheapest_offers(run_spec(7e9, 1.4e12, 8, 'H100'), '2025-01-02', 'on_demand');
 SELECT price_at('H100-NVL', 'azure', 'on_demand', '2025-01-02') AS h100_nvl;
