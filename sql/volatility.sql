@@ -67,7 +67,7 @@ INSERT INTO vol_call (fn, call) VALUES
   ('_series_id/5', $$_series_id('H100-SXM5', 'gcp', 'on_demand', NULL, 'a3-highgpu-8g')$$),
   ('price_twap/6', $$price_twap('H100-SXM5', 'gcp', 'on_demand', '[2024-06-01, 2024-07-01)')$$),
   ('cheapest_offers/6', $$cheapest_offers(SPEC, '2024-07-01')$$),
-  ('_skypilot_offers/2', $$_skypilot_offers('lambda', E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\ngpu_1x_h100_pcie,H100,1,1.99,us-east-1\n')$$),
+  ('_skypilot_offers/2', $$_skypilot_offers('gcp', E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\na2-highgpu-1g,,,0.7,us-central1\n,A100,1,2.9,us-central1\n')$$),
   ('_price_changes/8', $$_price_changes('{2024-01-01}', '{lambda}', '{H100-SXM5}', '{r1}', '{on_demand}', '{1.5}', '{x}', '{1}')$$),
   ('_usd/1', $$_usd(1.234567)$$), ('_sku_find/1', $$_sku_find('h100')$$), ('_skypilot_clouds/0', $$_skypilot_clouds()$$),
   ('_staged_history/0', $$_staged_history()$$),

@@ -30,6 +30,7 @@ my %norm_sku;    # _name_key(sku or alias) -> the sku it means
 gpu_sku();
 gpu_sku_alias();
 instance_type();
+gcp_machine_family();
 mfu_reference();
 my @prices = price_seed();
 emit('price_seed', \@prices);
@@ -37,7 +38,7 @@ gcp_staging();
 daily_summary();
 
 print STDERR "check_data.pl: " . join(', ', map { "$_ " . ($count{$_} // 0) }
-    qw(gpu_sku gpu_sku_alias instance_type mfu_reference price_seed gcp_gpu_price_history
+    qw(gpu_sku gpu_sku_alias instance_type gcp_machine_family mfu_reference price_seed gcp_gpu_price_history
        gcp_gpu_price_history_points gcp_gpu_price_history_corrections price_daily_group
        price_daily_summary)) . " rows\n";
 exit 0;
@@ -392,6 +393,31 @@ sub instance_type {
         ];
     }
     emit('instance_type', \@out);
+}
+
+# gcp_machine_family.csv: a GCP machine family (name prefix without the size, e.g. a2-highgpu;
+# n1 = GPUs attachable to N1 machines) and the AcceleratorName SkyPilot's GCP catalogs give its
+# GPUs, unique per (family, accelerator), with a source.
+sub gcp_machine_family {
+    my @cols = qw(machine_family accelerator alt_accelerator source);
+    my ($file, @rows) = read_table('gcp_machine_family.csv', @cols);
+    my (@out, %seen);
+    for my $r (@rows) {
+        my ($ln, $v) = @$r;
+        my $w = "$file:$ln";
+        die "$w: machine_family must be a lower-case family name like a2-highgpu\n" unless $v->{machine_family} =~ /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+        die "$w: accelerator is required\n" if $v->{accelerator} eq '';
+        my $k = "$v->{machine_family}/$v->{accelerator}";
+        die "$w: $k is listed twice\n" if $seen{$k}++;
+        push @out, [
+            v_text($w, 'machine_family', $v->{machine_family}, 1),
+            v_text($w, 'accelerator', $v->{accelerator}, 1),
+            v_text($w, 'alt_accelerator', $v->{alt_accelerator}, 0),
+            v_text($w, 'source', $v->{source}, 1),
+            'true',
+        ];
+    }
+    emit('gcp_machine_family', \@out);
 }
 
 sub mfu_reference {

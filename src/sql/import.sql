@@ -5,9 +5,9 @@ CREATE FUNCTION llm_econ._skypilot_offers(cloud text, catalog_csv text,
     OUT pricing text, OUT usd_per_gpu_hour numeric, OUT gpus_per_instance int4, OUT catalog_rows int4,
     OUT usd_per_hour numeric)
 RETURNS SETOF record
-AS 'MODULE_PATHNAME', 'le_skypilot_offers' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+AS 'MODULE_PATHNAME', 'le_skypilot_offers' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._skypilot_offers(text, text) IS
-  'internal: parses one SkyPilot vms.csv into per-GPU offers (cheapest zone per region; GCP host + accelerator) with the instance price per hour; used by import_skypilot_catalog';
+  'internal: parses one SkyPilot vms.csv into per-GPU offers (cheapest zone per region; GCP host + accelerator, paired by llm_econ.gcp_machine_family and instance_type) with the instance price per hour; used by import_skypilot_catalog';
 
 -- The one way prices are stored by the importers: candidates (a NULL price = the series is
 -- withdrawn) become rows only where the series' price changes; the rest count as unchanged.

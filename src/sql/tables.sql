@@ -107,6 +107,25 @@ COMMENT ON COLUMN llm_econ.instance_type.nvlink_domain IS 'GPUs joined by NVLink
 COMMENT ON COLUMN llm_econ.instance_type.source IS 'where the figures come from';
 COMMENT ON COLUMN llm_econ.instance_type.builtin IS 'true for rows shipped with the extension';
 
+-- GCP's GPU machine families (0.4.0): the name SkyPilot's GCP catalogs give the GPUs of each
+-- accelerator-optimized family, whose machine rows and accelerator rows the importer pairs; family
+-- n1 lists the GPUs GCP attaches to general-purpose N1 machines.  Data, not code (src/core/catalog.c).
+CREATE TABLE llm_econ.gcp_machine_family (
+    machine_family  text NOT NULL CHECK (machine_family OPERATOR(pg_catalog.~) '^[a-z][a-z0-9]*(-[a-z0-9]+)*$'),
+    accelerator     text NOT NULL CHECK (accelerator OPERATOR(pg_catalog.<>) ''),
+    alt_accelerator text CHECK (alt_accelerator OPERATOR(pg_catalog.<>) ''),
+    source          text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
+    builtin         boolean NOT NULL DEFAULT false,
+    PRIMARY KEY (machine_family, accelerator)
+);
+COMMENT ON TABLE llm_econ.gcp_machine_family IS
+  'GCP GPU machine families: the AcceleratorName SkyPilot''s GCP catalogs give each accelerator-optimized family''s GPUs (the importer pairs machine and accelerator rows by it); family n1: GPUs attachable to N1 machines';
+COMMENT ON COLUMN llm_econ.gcp_machine_family.machine_family IS 'machine type name without its size (a2-highgpu, g2-standard), or n1';
+COMMENT ON COLUMN llm_econ.gcp_machine_family.accelerator IS 'the AcceleratorName of its GPUs in SkyPilot''s GCP catalogs';
+COMMENT ON COLUMN llm_econ.gcp_machine_family.alt_accelerator IS 'a second name older catalogs use (a3-megagpu: H100), or NULL';
+COMMENT ON COLUMN llm_econ.gcp_machine_family.source IS 'where the figures come from';
+COMMENT ON COLUMN llm_econ.gcp_machine_family.builtin IS 'true for rows shipped with the extension';
+
 CREATE TABLE llm_econ.mfu_reference (
     config    text PRIMARY KEY,
     hardware  text NOT NULL,
@@ -300,6 +319,6 @@ SELECT pg_catalog.pg_extension_config_dump('llm_econ.price_snapshot_id_seq', '')
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.price_import', '');
 
 GRANT USAGE ON SCHEMA llm_econ TO PUBLIC;
-GRANT SELECT ON llm_econ.gpu_sku, llm_econ.gpu_sku_alias, llm_econ.instance_type, llm_econ.mfu_reference,
+GRANT SELECT ON llm_econ.gpu_sku, llm_econ.gpu_sku_alias, llm_econ.instance_type, llm_econ.gcp_machine_family, llm_econ.mfu_reference,
                 llm_econ.price_snapshot, llm_econ.price_series, llm_econ.price_import TO PUBLIC;
 GRANT INSERT ON llm_econ.price_import TO PUBLIC;   -- row security: only roles that may insert prices

@@ -1,4 +1,4 @@
--- 0.3.0 -> 0.4.0, part 50: instances are facts with sources (llm_econ.instance_type), imports that refuse silent damage.
+-- 0.3.0 -> 0.4.0, part 50: instances are facts with sources (llm_econ.instance_type, gcp_machine_family), imports that refuse silent damage.
 
 -- Instances are facts with sources (0.4.0): what a provider's machine type carries.  Every
 -- import resolves an instance type through this table before it believes the catalog.
@@ -26,8 +26,28 @@ COMMENT ON COLUMN llm_econ.instance_type.nvlink_domain IS 'GPUs joined by NVLink
 COMMENT ON COLUMN llm_econ.instance_type.source IS 'where the figures come from';
 COMMENT ON COLUMN llm_econ.instance_type.builtin IS 'true for rows shipped with the extension';
 
+-- GCP's GPU machine families (0.4.0): the name SkyPilot's GCP catalogs give the GPUs of each
+-- accelerator-optimized family, whose machine rows and accelerator rows the importer pairs; family
+-- n1 lists the GPUs GCP attaches to general-purpose N1 machines.  Data, not code (src/core/catalog.c).
+CREATE TABLE llm_econ.gcp_machine_family (
+    machine_family  text NOT NULL CHECK (machine_family OPERATOR(pg_catalog.~) '^[a-z][a-z0-9]*(-[a-z0-9]+)*$'),
+    accelerator     text NOT NULL CHECK (accelerator OPERATOR(pg_catalog.<>) ''),
+    alt_accelerator text CHECK (alt_accelerator OPERATOR(pg_catalog.<>) ''),
+    source          text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
+    builtin         boolean NOT NULL DEFAULT false,
+    PRIMARY KEY (machine_family, accelerator)
+);
+COMMENT ON TABLE llm_econ.gcp_machine_family IS
+  'GCP GPU machine families: the AcceleratorName SkyPilot''s GCP catalogs give each accelerator-optimized family''s GPUs (the importer pairs machine and accelerator rows by it); family n1: GPUs attachable to N1 machines';
+COMMENT ON COLUMN llm_econ.gcp_machine_family.machine_family IS 'machine type name without its size (a2-highgpu, g2-standard), or n1';
+COMMENT ON COLUMN llm_econ.gcp_machine_family.accelerator IS 'the AcceleratorName of its GPUs in SkyPilot''s GCP catalogs';
+COMMENT ON COLUMN llm_econ.gcp_machine_family.alt_accelerator IS 'a second name older catalogs use (a3-megagpu: H100), or NULL';
+COMMENT ON COLUMN llm_econ.gcp_machine_family.source IS 'where the figures come from';
+COMMENT ON COLUMN llm_econ.gcp_machine_family.builtin IS 'true for rows shipped with the extension';
+
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.instance_type', 'WHERE NOT builtin');
-GRANT SELECT ON llm_econ.instance_type TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('llm_econ.gcp_machine_family', 'WHERE NOT builtin');
+GRANT SELECT ON llm_econ.instance_type, llm_econ.gcp_machine_family TO PUBLIC;
 
 -- The shipped rows, from the same file a fresh install loads (data.sql).
 DO $load$
@@ -39,7 +59,16 @@ BEGIN
   EXECUTE 'COPY llm_econ.instance_type (provider, instance_type, sku, gpus, network_gbit_per_s, nvlink_domain, source) FROM '
        || pg_catalog.quote_literal(dir || 'instance_type.csv') || ' WITH (FORMAT csv, HEADER MATCH, ENCODING ''UTF8'')';
   ALTER TABLE llm_econ.instance_type ALTER COLUMN builtin SET DEFAULT false;
+  ALTER TABLE llm_econ.gcp_machine_family ALTER COLUMN builtin SET DEFAULT true;
+  EXECUTE 'COPY llm_econ.gcp_machine_family (machine_family, accelerator, alt_accelerator, source) FROM '
+       || pg_catalog.quote_literal(dir || 'gcp_machine_family.csv') || ' WITH (FORMAT csv, HEADER MATCH, ENCODING ''UTF8'')';
+  ALTER TABLE llm_econ.gcp_machine_family ALTER COLUMN builtin SET DEFAULT false;
 END $load$;
+
+-- The catalog parser reads GCP's machine families from those tables now (no longer a table in C).
+ALTER FUNCTION llm_econ._skypilot_offers(text, text) STABLE;
+COMMENT ON FUNCTION llm_econ._skypilot_offers(text, text) IS
+  'internal: parses one SkyPilot vms.csv into per-GPU offers (cheapest zone per region; GCP host + accelerator, paired by llm_econ.gcp_machine_family and instance_type) with the instance price per hour; used by import_skypilot_catalog';
 
 -- The as-of core leaves slices of a GPU out (it needs instance_type: moved here from part 20).
 CREATE OR REPLACE FUNCTION llm_econ._latest_prices(sku text, provider text, pricing text, at timestamptz, region text,
