@@ -55,13 +55,19 @@ ROLLBACK;
 -- ---- 3. rules for instance types the table does not know
 BEGIN;
 SELECT * FROM import_skypilot_catalog('azure', :'azure_unknown', '2025-01-01');
--- ND96isx (H100, 12 per machine): no H100 machine holds 12 -> suspect; NC160adis_H100_v5: the name says
--- H100 NVL, 4 per machine is a count H100 machines have; ND48isr_A100_v4: 4 is a count A100 boxes have
+-- ND96isx (H100, 12 per machine) and ND96isy (4): their sibling ND96isr in the same file has the same 96 vCPUs
+-- and 1900 GiB and 8 GPUs -> suspect (12 is also a count no H100 machine has); NC160adis_H100_v5: the name
+-- says H100 NVL, 4 per machine is a count H100 machines have, no sibling of its size; ND48isr_A100_v4: 4 is
+-- a count A100 boxes have, no sibling of its size; ND128isx (12, no sibling of its size): no H100 machine
+-- holds 12 -> suspect by the count rule alone
 SELECT instance_type, sku, gpus_per_instance, usd_per_gpu_hour, suspect
   FROM price_snapshot WHERE provider = 'azure' AND pricing = 'on_demand' ORDER BY instance_type;
 -- a suspect offer is left out unless asked for
-SELECT count(*) AS h100_offers FROM cheapest_offers(run_spec(7e9, 1.4e12, 8, 'H100'), '2025-01-02');
-SELECT count(*) AS with_suspect FROM cheapest_offers(run_spec(7e9, 1.4e12, 8, 'H100'), '2025-01-02', include_suspect => true);
+SELECT 'default' AS asked, provider, region, pricing, usd_per_gpu_hour, instance_type
+  FROM cheapest_offers(run_spec(7e9, 1.4e12, 8, 'H100'), '2025-01-02') WHERE provider = 'azure'
+UNION ALL
+SELECT 'include_suspect', provider, region, pricing, usd_per_gpu_hour, instance_type
+  FROM cheapest_offers(run_spec(7e9, 1.4e12, 8, 'H100'), '2025-01-02', include_suspect => true) WHERE provider = 'azure';
 ROLLBACK;
 -- the name rule on its own
 SELECT n, _sku_of_name(p, n, a) FROM (VALUES ('azure', 'Standard_NC40ads_H100_v5', 'H100'), ('runpod', '1x_H100-NVL_SECURE', 'H100'),

@@ -131,7 +131,8 @@ PG_FUNCTION_INFO_V1(le_skypilot_offers);
 /*
  * _skypilot_offers(cloud, catalog_csv): one row per offer (accelerator,
  * variant, instance_type, region, pricing, usd_per_gpu_hour,
- * gpus_per_instance, catalog_rows, usd_per_hour: the instance price).  cloud is lower-case already; "gcp"
+ * gpus_per_instance, catalog_rows, usd_per_hour: the instance price, vcpus and memory_gib as the
+ * catalog writes them).  cloud is lower-case already; "gcp"
  * selects GCP's machine + accelerator pairing.  What an offer is, and what
  * happens to GCP rows that cannot be paired, is in src/core/catalog.c.
  * usd_per_gpu_hour is NULL for offers that cannot be priced.  Any malformed
@@ -172,8 +173,8 @@ le_skypilot_offers(PG_FUNCTION_ARGS)
 	{
 		const le_offer *o = &offers.offer[i];
 		const char *variant = le_variant_label(o->variant);
-		Datum		values[9];
-		bool		nulls[9] = {false};
+		Datum		values[11];
+		bool		nulls[11] = {false};
 
 		CHECK_FOR_INTERRUPTS(); /* millions of offers: pricing and storing them is most of the call */
 		MemoryContextReset(rowcxt);
@@ -200,6 +201,10 @@ le_skypilot_offers(PG_FUNCTION_ARGS)
 		nulls[6] = o->gpus <= 0;
 		values[6] = Int32GetDatum(o->gpus);
 		values[7] = Int32GetDatum(o->rows);
+		nulls[9] = o->vcpus.p == NULL;
+		values[9] = o->vcpus.p ? text_of(o->vcpus) : (Datum) 0;
+		nulls[10] = o->memory.p == NULL;
+		values[10] = o->memory.p ? text_of(o->memory) : (Datum) 0;
 		MemoryContextSwitchTo(old);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}

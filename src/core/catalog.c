@@ -88,6 +88,8 @@ static const char *const col_names[LE_COL__COUNT] = {
 	[LE_COL_REGION] = "Region",
 	[LE_COL_SPOT_PRICE] = "SpotPrice",
 	[LE_COL_AVAILABILITY_ZONE] = "AvailabilityZone",
+	[LE_COL_VCPUS] = "vCPUs",
+	[LE_COL_MEMORY_GIB] = "MemoryGiB",
 };
 
 /* The header name of a column. */
@@ -935,6 +937,12 @@ read_row(le_catalog *c, le_error *err)
 
 				if (o == NULL)
 					goto oom;
+				if (o->vcpus.p == NULL && o->memory.p == NULL)
+				{
+					/* the machine's size, for the importer's comparison with its siblings */
+					o->vcpus = field_str(c, LE_COL_VCPUS);
+					o->memory = field_str(c, LE_COL_MEMORY_GIB);
+				}
 				/* a row counts once: in its on-demand offer when it has one */
 				offer_price(o, price[p], (le_str) {NULL, 0}, val[p], (p == 0 || !price[0].p) ? 1 : 0);
 			}

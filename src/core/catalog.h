@@ -25,6 +25,8 @@ typedef enum le_cat_col
 	LE_COL_REGION,
 	LE_COL_SPOT_PRICE,			/* optional from here on */
 	LE_COL_AVAILABILITY_ZONE,
+	LE_COL_VCPUS,
+	LE_COL_MEMORY_GIB,
 	LE_COL__COUNT
 } le_cat_col;
 
@@ -141,6 +143,8 @@ typedef struct le_offer
 	le_str		price2;
 	double		best;			/* price + price2 as a double, for choosing the zone */
 	le_variant	variant;
+	le_str		vcpus;			/* the machine's vCPUs and MemoryGiB as the first row writes them */
+	le_str		memory;			/* (p NULL: not given); the importer compares siblings by them */
 	uint32_t	hash;
 } le_offer;
 

@@ -3,11 +3,11 @@
 CREATE FUNCTION llm_econ._skypilot_offers(cloud text, catalog_csv text,
     OUT accelerator text, OUT variant text, OUT instance_type text, OUT region text,
     OUT pricing text, OUT usd_per_gpu_hour numeric, OUT gpus_per_instance int4, OUT catalog_rows int4,
-    OUT usd_per_hour numeric)
+    OUT usd_per_hour numeric, OUT vcpus text, OUT memory_gib text)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'le_skypilot_offers' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._skypilot_offers(text, text) IS
-  'internal: parses one SkyPilot vms.csv into per-GPU offers (cheapest zone per region; GCP host + accelerator, paired by llm_econ.gcp_machine_family and instance_type) with the instance price per hour; used by import_skypilot_catalog';
+  'internal: parses one SkyPilot vms.csv into per-GPU offers (cheapest zone per region; GCP host + accelerator, paired by llm_econ.gcp_machine_family and instance_type) with the instance price per hour and the machine''s vCPUs and memory as written; used by import_skypilot_catalog';
 
 -- The one way prices are stored by the importers: candidates (a NULL price = the series is
 -- withdrawn) become rows only where the series' price changes; the rest count as unchanged.
@@ -172,6 +172,11 @@ BEGIN
        checked AS MATERIALIZED (
          SELECT m.id,
                 CASE
+                  -- a machine type whose count a known sibling in the same catalog contradicts (same
+                  -- vCPUs and memory, another count): import_skypilot_catalog says so in this setting
+                  WHEN m.instance_type IS NOT NULL AND pg_catalog.current_setting('llm_econ.import_suspects', true) <> ''
+                       AND pg_catalog.current_setting('llm_econ.import_suspects', true)::jsonb ? m.instance_type
+                    THEN pg_catalog.current_setting('llm_econ.import_suspects', true)::jsonb ->> m.instance_type
                   -- a machine type llm_econ.instance_type does not know, with a GPU count that no
                   -- known machine of its GPU has (1, 2, 4, 8, 16, the known machine types' counts,
                   -- the SKU's node size): an H100 or A100 box never holds 12
@@ -350,6 +355,18 @@ BEGIN
          SELECT e.sku, e.region, e.pricing, NULL::numeric AS usd, e.instance_type, NULL::int4 AS gpus, e.series_id
            FROM in_effect e WHERE NOT EXISTS (SELECT 1 FROM offers x WHERE x.series_id = e.series_id)),
        cand AS (SELECT * FROM offers UNION ALL SELECT * FROM gone),
+       -- a machine type instance_type does not know, with the vCPUs and memory of a known sibling
+       -- of the same GPU in this file but another GPU count: its count is not believed (suspect)
+       sibling AS (
+         SELECT DISTINCT ON (u.instance_type) u.instance_type,
+                pg_catalog.format('%s lists %s GPUs per machine; its sibling %s, with the same %s vCPUs and %s GiB, has %s',
+                                  u.instance_type, u.gpus_per_instance, k.instance_type, u.vcpus, u.memory_gib,
+                                  pg_catalog.trim_scale(k.known_gpus)) AS why
+           FROM parsed u
+           JOIN parsed k ON k.sku = u.sku AND k.vcpus = u.vcpus AND k.memory_gib = u.memory_gib AND k.known_gpus IS NOT NULL
+          WHERE u.known_gpus IS NULL AND u.instance_type IS NOT NULL AND u.gpus_per_instance IS NOT NULL
+            AND k.known_gpus <> u.gpus_per_instance::numeric
+          ORDER BY u.instance_type, k.instance_type),
        bad_names AS (SELECT DISTINCT r.instance_type AS n FROM raw r
                       WHERE r.instance_type IS NOT NULL AND r.instance_type !~ shape.name_re),
        bad_regions AS (SELECT DISTINCT r.region AS n FROM raw r
@@ -357,6 +374,7 @@ BEGIN
   SELECT pg_catalog.array_agg(import_skypilot_catalog.observed_at) AS t, pg_catalog.array_agg(c) AS pr, pg_catalog.array_agg(x.sku) AS sk,
          pg_catalog.array_agg(x.region) AS rg, pg_catalog.array_agg(x.pricing) AS pc, pg_catalog.array_agg(x.usd) AS us,
          pg_catalog.array_agg(x.instance_type) AS it, pg_catalog.array_agg(x.gpus) AS gp,
+         (SELECT pg_catalog.jsonb_object_agg(b.instance_type, b.why) FROM sibling b) AS sibling_suspects,
          (SELECT pg_catalog.count(*) FROM in_effect) AS n_in_effect,
          (SELECT pg_catalog.count(*) FROM gone) AS n_gone,
          (SELECT pg_catalog.count(DISTINCT r.instance_type) FROM raw r) AS n_names,
@@ -411,7 +429,7 @@ BEGIN
   IF cv.n_gone > 0 AND withdraw_missing IS NOT DISTINCT FROM false THEN
     SELECT pg_catalog.array_agg(x.t) AS t, pg_catalog.array_agg(x.pr) AS pr, pg_catalog.array_agg(x.sk) AS sk, pg_catalog.array_agg(x.rg) AS rg,
            pg_catalog.array_agg(x.pc) AS pc, pg_catalog.array_agg(x.us) AS us, pg_catalog.array_agg(x.it) AS it, pg_catalog.array_agg(x.gp) AS gp,
-           cv.skipped, cv.skip_why, cv.corrected, cv.corrected_why, cv.unverified, cv.unverified_why
+           cv.skipped, cv.skip_why, cv.corrected, cv.corrected_why, cv.unverified, cv.unverified_why, cv.sibling_suspects
       INTO cv
       FROM ROWS FROM (pg_catalog.unnest(cv.t), pg_catalog.unnest(cv.pr), pg_catalog.unnest(cv.sk), pg_catalog.unnest(cv.rg),
                       pg_catalog.unnest(cv.pc), pg_catalog.unnest(cv.us), pg_catalog.unnest(cv.it), pg_catalog.unnest(cv.gp))
@@ -440,6 +458,8 @@ BEGIN
   END IF;
 
   -- 4. store (rows written here are of kind catalog), then check the new prices
+  -- the suspect trigger reads the machine types whose count a sibling contradicts from this setting
+  PERFORM pg_catalog.set_config('llm_econ.import_suspects', coalesce(cv.sibling_suspects::text, ''), true);
   SELECT * INTO rp FROM llm_econ._record_prices(cv.t, cv.pr, cv.sk, cv.rg, cv.pc, cv.us, cv.it, cv.gp, src, 'catalog');
   inserted := coalesce(rp.inserted, 0);
   unchanged := coalesce(rp.unchanged, 0);
@@ -449,6 +469,7 @@ BEGIN
     inserted := inserted + coalesce(rp.inserted, 0);
     withdrawn := withdrawn + coalesce(rp.withdrawn, 0);
   END IF;
+  PERFORM pg_catalog.set_config('llm_econ.import_suspects', '', true);
   INSERT INTO llm_econ.price_import (provider, source, observed_at)
   VALUES (c, src, import_skypilot_catalog.observed_at) ON CONFLICT DO NOTHING;
   SELECT pg_catalog.count(*) INTO suspect FROM llm_econ.price_snapshot p

@@ -30,6 +30,11 @@ BEGIN
        checked AS MATERIALIZED (
          SELECT m.id,
                 CASE
+                  -- a machine type whose count a known sibling in the same catalog contradicts (same
+                  -- vCPUs and memory, another count): import_skypilot_catalog says so in this setting
+                  WHEN m.instance_type IS NOT NULL AND pg_catalog.current_setting('llm_econ.import_suspects', true) <> ''
+                       AND pg_catalog.current_setting('llm_econ.import_suspects', true)::jsonb ? m.instance_type
+                    THEN pg_catalog.current_setting('llm_econ.import_suspects', true)::jsonb ->> m.instance_type
                   -- a machine type llm_econ.instance_type does not know, with a GPU count that no
                   -- known machine of its GPU has (1, 2, 4, 8, 16, the known machine types' counts,
                   -- the SKU's node size): an H100 or A100 box never holds 12
