@@ -22,6 +22,8 @@ SELECT a.alias, a.gpus_per_instance, i.gpus FROM gpu_sku_alias a JOIN instance_t
 
 -- ---- 2. the named Azure cases and their siblings, on real catalog rows
 BEGIN;
+-- (start from no catalog prices and no import dates, whatever other tests left)
+DELETE FROM price_import; DELETE FROM price_snapshot WHERE source_kind = 'catalog';
 SELECT * FROM import_skypilot_catalog('azure', :'azure', '2025-01-01');
 -- per GPU computed from the CSV by hand: ND96is 88.488 / 8 = 11.061 and ND96isr 98.32 / 8 = 12.29 (8 GPUs,
 -- not the catalog's 12); ND96asr 27.197 / 8; NC40ads and NC80adis are H100 NVL (6.98 / 1, 13.96 / 2);
@@ -54,6 +56,8 @@ ROLLBACK;
 
 -- ---- 3. rules for instance types the table does not know
 BEGIN;
+-- (start from no catalog prices and no import dates, whatever other tests left)
+DELETE FROM price_import; DELETE FROM price_snapshot WHERE source_kind = 'catalog';
 SELECT * FROM import_skypilot_catalog('azure', :'azure_unknown', '2025-01-01');
 -- ND96isx (H100, 12 per machine) and ND96isy (4): their sibling ND96isr in the same file has the same 96 vCPUs
 -- and 1900 GiB and 8 GPUs -> suspect (12 is also a count no H100 machine has); NC160adis_H100_v5: the name
@@ -76,6 +80,8 @@ SELECT n, _sku_of_name(p, n, a) FROM (VALUES ('azure', 'Standard_NC40ads_H100_v5
 
 -- ---- 4. AWS, Lambda and RunPod catalogs resolve through the table (GPU counts from the table, per GPU from the CSV)
 BEGIN;
+-- (start from no catalog prices and no import dates, whatever other tests left)
+DELETE FROM price_import; DELETE FROM price_snapshot WHERE source_kind = 'catalog';
 SELECT 'aws' AS cloud, * FROM import_skypilot_catalog('aws', :'aws', '2024-06-01')
 UNION ALL SELECT 'lambda', * FROM import_skypilot_catalog('lambda', :'lambda', '2023-06-15')
 UNION ALL SELECT 'runpod', * FROM import_skypilot_catalog('runpod', :'runpod', '2024-01-08');
@@ -102,6 +108,8 @@ SELECT * FROM import_skypilot_catalog('aws', :'azure', '2024-06-01');
 \set VERBOSITY default
 -- withdrawals need evidence: a file cut off after a few rows lists under half the offers in effect
 BEGIN;
+-- (start from no catalog prices and no import dates, whatever other tests left)
+DELETE FROM price_import; DELETE FROM price_snapshot WHERE source_kind = 'catalog';
 SELECT inserted FROM import_skypilot_catalog('lambda', :'lambda', '2023-06-15');
 SELECT count(*) AS lines FROM regexp_split_to_table(:'lambda', '\n') AS l WHERE l <> '';
 \set lambda_cut `head -6 test/data/skypilot/lambda_2023-06-15.csv`
@@ -117,6 +125,8 @@ SELECT inserted, withdrawn FROM import_skypilot_catalog('lambda', :'lambda_cut',
 ROLLBACK;
 -- a full later catalog withdraws without being asked (it lists at least half of the offers in effect)
 BEGIN;
+-- (start from no catalog prices and no import dates, whatever other tests left)
+DELETE FROM price_import; DELETE FROM price_snapshot WHERE source_kind = 'catalog';
 SELECT inserted FROM import_skypilot_catalog('lambda', :'l01', '2024-01-15');
 \set l02 `cat test/data/skypilot/lambda_2024-02-15.csv`
 SELECT inserted, withdrawn FROM import_skypilot_catalog('lambda', :'l02', '2024-02-15');

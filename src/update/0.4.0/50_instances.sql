@@ -385,3 +385,19 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION llm_econ.import_skypilot_catalog(text, text, timestamptz, boolean) IS
   'imports one SkyPilot vms.csv (any cloud; columns found by header name) as one dated snapshot of per-GPU prices: new rows only where a series'' price changes; instance types resolve through llm_econ.instance_type, whose SKU and GPU count win over the catalog''s (corrected; slices priced per GPU-equivalent); unknown ones take the SKU their name says and are reported (unverified); GPU counts no known machine has and prices more than 3x from the same provider''s other offers or the previous price are flagged (suspect); skipped rows are counted with a NOTICE naming the fix; a header-only file (22P04) or another cloud''s file (22023) is refused; series an earlier catalog listed and this one does not are withdrawn when withdraw_missing is true, or NULL and the file lists at least half of the offers in effect (else 22023); a backfilled catalog is reconciled with the next later one';
+
+-- Catalog prices 0.3.0 stored with the catalog's GPU name or count where instance_type knows
+-- better (Azure ND96is_H100_v5 at 12 GPUs, NC40ads_H100_v5 as an H100 SXM, NV6ads_A10_v5 as a
+-- whole A10): corrected in place as 0.4.0 would have stored them: the SKU instance_type gives,
+-- the instance price (per-GPU price x the stored count) over its GPUs, and no whole GPU count
+-- for a slice.  The series triggers move the rows to their series; the daily summaries follow.
+UPDATE llm_econ.price_snapshot p
+   SET sku = i.sku,
+       usd_per_gpu_hour = llm_econ._usd(p.usd_per_gpu_hour OPERATOR(pg_catalog.*) p.gpus_per_instance::numeric OPERATOR(pg_catalog./) i.gpus),
+       gpus_per_instance = CASE WHEN i.gpus OPERATOR(pg_catalog.>=) 1::numeric THEN i.gpus::int4 END
+  FROM llm_econ.instance_type i
+ WHERE p.source_kind OPERATOR(pg_catalog.=) 'catalog'
+   AND i.provider OPERATOR(pg_catalog.=) p.provider
+   AND pg_catalog.lower(i.instance_type) OPERATOR(pg_catalog.=) pg_catalog.lower(p.instance_type)
+   AND p.gpus_per_instance IS NOT NULL
+   AND (i.gpus OPERATOR(pg_catalog.<>) p.gpus_per_instance::numeric OR i.sku OPERATOR(pg_catalog.<>) p.sku);
