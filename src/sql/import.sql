@@ -411,13 +411,20 @@ BEGIN
     INTO cv FROM cand x;
 
   -- 2. refuse what would damage the history: another cloud's file, or withdrawals on thin evidence
-  IF cv.n_bad_names * 2 > cv.n_names OR cv.n_bad_regions * 2 > cv.n_regions THEN
+  -- the instance names decide (regions repeat across clouds: us-east-1 is AWS's and Lambda's);
+  -- regions only when the file names no instance type (GCP accelerator rows alone)
+  IF (cv.n_names > 0 AND cv.n_bad_names * 2 > cv.n_names)
+     OR (cv.n_names = 0 AND cv.n_bad_regions * 2 > cv.n_regions) THEN
     RAISE EXCEPTION 'the catalog does not fit cloud "%": % of % instance types and % of % regions are not named as % names them',
                     c, cv.n_bad_names, cv.n_names, cv.n_bad_regions, cv.n_regions, c
       USING ERRCODE = 'invalid_parameter_value',
             DETAIL = pg_catalog.format('Instance types that do not fit %s: %s. Regions that do not fit %s: %s.',
                                        shape.name_re, coalesce(cv.bad_names, 'none'), shape.region_re, coalesce(cv.bad_regions, 'none')),
             HINT = 'Is this another cloud''s vms.csv? Import it with that cloud''s name.';
+  END IF;
+  IF cv.n_bad_regions > 0 THEN
+    RAISE NOTICE '% of % regions are not named as % names them: %', cv.n_bad_regions, cv.n_regions, c, cv.bad_regions
+      USING HINT = 'Imported as they are; check that the file is a ' || c || ' catalog.';
   END IF;
   IF cv.n_gone > 0 AND withdraw_missing IS NULL AND (cv.n_in_effect - cv.n_gone) * 2 < cv.n_in_effect THEN
     RAISE EXCEPTION 'the % catalog lists % of the % offers in effect; withdrawing the other % needs evidence',
