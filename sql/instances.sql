@@ -95,6 +95,18 @@ SELECT provider, instance_type, sku, gpus_per_instance, min(usd_per_gpu_hour) FI
  GROUP BY 1, 2, 3, 4 ORDER BY 1, 2;
 ROLLBACK;
 
+-- GCP: machine rows paired with accelerator rows through gcp_machine_family (data, not C) and the sizes in
+-- instance_type (g2-standard-48: 4 L4); a size before a variant suffix counts (a3-edgegpu-8g-nolssd, a real
+-- catalog name, skypilot-catalog GCP vms.csv at commit ddb8695: 208 vCPUs like a3-edgegpu-8g).  By hand:
+-- (9.46006 + 78.3724) / 8 = 10.9790575 and (3.78394 + 43.1048) / 8 = 5.8610925; (3.29998 + 2.24016) / 4 = 1.385035
+\set gcp_nolssd `cat test/data/skypilot/gcp_nolssd.csv`
+BEGIN;
+DELETE FROM price_import; DELETE FROM price_snapshot WHERE source_kind = 'catalog';
+SELECT inserted, skipped FROM import_skypilot_catalog('gcp', :'gcp_nolssd', '2024-06-01');
+SELECT instance_type, sku, gpus_per_instance, pricing, usd_per_gpu_hour FROM price_snapshot
+ WHERE source_kind = 'catalog' ORDER BY instance_type, pricing;
+ROLLBACK;
+
 -- ---- 5. imports refuse what would silently damage the history
 -- a header-only file (22P04)
 \set header_only 'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n'

@@ -340,7 +340,9 @@ le_gcp_host_gpus(const le_gcp_hosts *h, const char *itype, size_t n, const char 
 			}
 		for (; p < e && *p >= '0' && *p <= '9' && ndig < 6; p++, ndig++)
 			num = num * 10 + (*p - '0');
-		*count = (ndig > 0 && p + 1 == e && lower((unsigned char) *p) == 'g' && num > 0) ? (int) num : 0;
+		/* "<N>g" at the end, or before a variant suffix ("a3-edgegpu-8g-nolssd": no local SSD) */
+		*count = (ndig > 0 && p < e && lower((unsigned char) *p) == 'g' && (p + 1 == e || p[1] == '-') && num > 0)
+			? (int) num : 0;
 		return 1;
 	}
 	return 0;

@@ -67,7 +67,8 @@ extern le_num_status le_num_value(le_str trim, double *v);
  *   AcceleratorName its accelerator rows use, and alt, a second name to try when no accel row
  *   is in the zone (a3-megagpu: "H100-MEGA" in newer catalogs, "H100" in older ones), or NULL.
  * size: the GPUs of one machine type by exact name (any case); a type of a family with no
- *   size entry has the count its name ends with ("a2-highgpu-<N>g"), else 0 (unknown).
+ *   size entry has the count its name ends with ("a2-highgpu-<N>g", also before a variant suffix:
+ *   "a3-edgegpu-8g-nolssd"), else 0 (unknown).
  * attach: GPUs GCP attaches to general-purpose N1 machines (priced per GPU, host chosen freely).
  */
 typedef struct le_gcp_family

@@ -442,6 +442,10 @@ test_catalog_pieces(void)
 				  cnt == gpus[i], "%s: %d L4", g2[i], cnt);
 	}
 	CHECK(le_gcp_host_gpus(&test_gcp_hosts, "a2-highgpu-xg", 13, &acc, &alt, &cnt) && cnt == 0, "unknown size: count 0");
+	/* a variant suffix after the size (skypilot-catalog GCP vms.csv, commit ddb8695: a3-edgegpu-8g-nolssd) */
+	CHECK(le_gcp_host_gpus(&test_gcp_hosts, "a3-edgegpu-8g-nolssd", 20, &acc, &alt, &cnt) && strcmp(acc, "H100") == 0 && cnt == 8,
+		  "a3-edgegpu-8g-nolssd: 8 H100");
+	CHECK(le_gcp_host_gpus(&test_gcp_hosts, "a3-edgegpu-8gx", 14, &acc, &alt, &cnt) && cnt == 0, "8gx: not a size");
 	CHECK(!le_gcp_host_gpus(&test_gcp_hosts, "n1-standard-8", 13, &acc, &alt, &cnt), "n1 carries no GPUs");
 	CHECK(!le_gcp_host_gpus(&test_gcp_hosts, "c2-standard-16", 14, &acc, &alt, &cnt), "c2 carries no GPUs");
 	CHECK(!le_gcp_host_gpus(&test_gcp_hosts, "a2-highgpu-", 11, &acc, &alt, &cnt), "prefix alone");
