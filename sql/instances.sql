@@ -97,7 +97,8 @@ ROLLBACK;
 
 -- GCP: machine rows paired with accelerator rows through gcp_machine_family (data, not C) and the sizes in
 -- instance_type (g2-standard-48: 4 L4); a size before a variant suffix counts (a3-edgegpu-8g-nolssd, a real
--- catalog name, skypilot-catalog GCP vms.csv at commit ddb8695: 208 vCPUs like a3-edgegpu-8g).  By hand:
+-- catalog name, skypilot-catalog GCP vms.csv at commit ddb8695: 208 vCPUs like a3-edgegpu-8g; the a3 machine
+-- rows are that catalog's, the g2 and accelerator rows are written for the test).  By hand:
 -- (9.46006 + 78.3724) / 8 = 10.9790575 and (3.78394 + 43.1048) / 8 = 5.8610925; (3.29998 + 2.24016) / 4 = 1.385035
 \set gcp_nolssd `cat test/data/skypilot/gcp_nolssd.csv`
 BEGIN;
