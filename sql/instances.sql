@@ -52,6 +52,11 @@ SELECT "time"::date AS day, sku, provider, pricing, min_usd_per_gpu_hour, offers
 -- the cheapest Azure H100 SXM is ND96is at 11.061, not 88.488 / 12 = 7.374; H100 NVL has its own SKU
 SELECT provider, region, usd_per_gpu_hour, instance_type FROM cheapest_offers(run_spec(7e9, 1.4e12, 8, 'H100'), '2025-01-02', 'on_demand');
 SELECT price_at('H100-NVL', 'azure', 'on_demand', '2025-01-02') AS h100_nvl;
+-- a machine type instance_type knows names its own price; a slice's is no whole GPU's price (NULL)
+SELECT price_at('Standard_ND96is_H100_v5', 'azure', 'on_demand', '2025-01-02') AS nd96is,
+       price_at('standard nc40ads h100 v5', 'azure', 'on_demand', '2025-01-02') AS nc40ads,
+       price_at('Standard_NV6ads_A10_v5', 'azure', 'spot', '2025-01-02') AS nv6ads_slice,
+       _known_gpus('Standard_ND96is_H100_v5') AS nd96is_gpus;
 ROLLBACK;
 
 -- ---- 3. rules for instance types the table does not know

@@ -323,10 +323,12 @@ BEGIN
                               FROM llm_econ._sku_map(ARRAY(SELECT names.n FROM names)) AS m),
        parsed AS MATERIALIZED (
          SELECT r.*, coalesce(it.sku, llm_econ._sku_of_name(c, r.instance_type, r.accelerator), mi.sku, mv.sku, ma.sku) AS sku,
-                coalesce(mi.sku, mv.sku, ma.sku) AS catalog_sku, it.gpus AS known_gpus
+                -- what the catalog's names alone mean (an alias of the machine type, else the accelerator)
+                coalesce(al.sku, mv.sku, ma.sku) AS catalog_sku, it.gpus AS known_gpus
            FROM raw r
            LEFT JOIN llm_econ.instance_type it
                   ON it.provider = c AND pg_catalog.lower(it.instance_type) = pg_catalog.lower(r.instance_type)
+           LEFT JOIN llm_econ.gpu_sku_alias al ON pg_catalog.lower(al.alias) = pg_catalog.lower(r.instance_type)
            LEFT JOIN map mi ON mi.n = r.instance_type
            LEFT JOIN map mv ON mv.n = r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END
            LEFT JOIN map ma ON ma.n = r.accelerator),
