@@ -144,6 +144,12 @@ INSERT INTO price_snapshot (observed_at, provider, sku, region, pricing, usd_per
   ('2027-06-01', 'testcloud', 'L4', 'r1', 'on_demand', 0.40, 'l4x4', 4, 'test'),
   ('2025-01-01', 'testcloud', 'B200', 'r1', 'on_demand', 3.00, 'b200x8', 8, 'test'),
   ('2027-06-01', 'testcloud', 'Trainium2', 'r1', 'spot', 1.00, NULL, NULL, 'test');
+-- Their instance types, with 400 Gbit/s per GPU (the run_spec default) between instances; the
+-- Trainium2 offer names none, so its network is unknown and it serves single-instance plans only
+-- (at most one 16-chip node).
+INSERT INTO instance_type (provider, instance_type, sku, gpus, network_gbit_per_s, nvlink_domain, source) VALUES
+  ('testcloud', 'h100x8', 'H100-SXM5', 8, 3200, 8, 'test'), ('testcloud', 'a100x8', 'A100-80GB', 8, 3200, 8, 'test'),
+  ('testcloud', 'l4x4', 'L4', 4, 400, NULL, 'test'), ('testcloud', 'b200x8', 'B200', 8, 3200, 8, 'test');
 -- Within 2 days.
 CREATE TEMP TABLE plans AS
 SELECT row_number() OVER () AS rank, p.*

@@ -29,6 +29,8 @@ my %norm_sku;    # _name_key(sku or alias) -> the sku it means
 
 gpu_sku();
 gpu_sku_alias();
+instance_type();
+gcp_machine_family();
 mfu_reference();
 my @prices = price_seed();
 emit('price_seed', \@prices);
@@ -36,7 +38,7 @@ gcp_staging();
 daily_summary();
 
 print STDERR "check_data.pl: " . join(', ', map { "$_ " . ($count{$_} // 0) }
-    qw(gpu_sku gpu_sku_alias mfu_reference price_seed gcp_gpu_price_history
+    qw(gpu_sku gpu_sku_alias instance_type gcp_machine_family mfu_reference price_seed gcp_gpu_price_history
        gcp_gpu_price_history_points gcp_gpu_price_history_last_seen gcp_gpu_price_history_corrections price_daily_group
        price_daily_summary)) . " rows\n";
 exit 0;
@@ -358,6 +360,64 @@ sub gpu_sku_alias {
         ];
     }
     emit('gpu_sku_alias', \@out);
+}
+
+# instance_type.csv: one row per (provider, instance type), unique ignoring case; the SKU a key
+# of gpu_sku.csv; gpus > 0 (a fraction for a slice of one GPU); network and NVLink domain
+# optional (empty = unknown); a source on every row.
+sub instance_type {
+    my @cols = qw(provider instance_type sku gpus network_gbit_per_s nvlink_domain source);
+    my ($file, @rows) = read_table('instance_type.csv', @cols);
+    my (@out, %seen);
+    for my $r (@rows) {
+        my ($ln, $v) = @$r;
+        my $w = "$file:$ln";
+        die "$w: provider must be a lower-case provider name\n" unless $v->{provider} =~ /^[a-z0-9][a-z0-9._-]*$/;
+        die "$w: instance_type is required\n" if $v->{instance_type} eq '';
+        my $k = lc "$v->{provider}/$v->{instance_type}";
+        die "$w: $v->{provider} $v->{instance_type} is listed twice (also $seen{$k})\n" if $seen{$k};
+        $seen{$k} = $w;
+        die "$w: sku '$v->{sku}' is not a key of gpu_sku.csv\n" unless $sku_key{ $v->{sku} };
+        die "$w: gpus must be a decimal in (0, 4096], got '$v->{gpus}'\n"
+          unless $v->{gpus} =~ /^[0-9]+(\.[0-9]+)?$/ && $v->{gpus} > 0 && $v->{gpus} <= 4096;
+        die "$w: a GPU count above 1 must be whole, got '$v->{gpus}'\n" if $v->{gpus} > 1 && $v->{gpus} != int($v->{gpus});
+        push @out, [
+            v_text($w, 'provider', $v->{provider}, 1),
+            v_text($w, 'instance_type', $v->{instance_type}, 1),
+            v_text($w, 'sku', $v->{sku}, 1),
+            $v->{gpus},
+            v_int($w, 'network_gbit_per_s', $v->{network_gbit_per_s}, 0, 1, 100000),
+            v_int($w, 'nvlink_domain', $v->{nvlink_domain}, 0, 1, 4096),
+            v_text($w, 'source', $v->{source}, 1),
+            'true',
+        ];
+    }
+    emit('instance_type', \@out);
+}
+
+# gcp_machine_family.csv: a GCP machine family (name prefix without the size, e.g. a2-highgpu;
+# n1 = GPUs attachable to N1 machines) and the AcceleratorName SkyPilot's GCP catalogs give its
+# GPUs, unique per (family, accelerator), with a source.
+sub gcp_machine_family {
+    my @cols = qw(machine_family accelerator alt_accelerator source);
+    my ($file, @rows) = read_table('gcp_machine_family.csv', @cols);
+    my (@out, %seen);
+    for my $r (@rows) {
+        my ($ln, $v) = @$r;
+        my $w = "$file:$ln";
+        die "$w: machine_family must be a lower-case family name like a2-highgpu\n" unless $v->{machine_family} =~ /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+        die "$w: accelerator is required\n" if $v->{accelerator} eq '';
+        my $k = "$v->{machine_family}/$v->{accelerator}";
+        die "$w: $k is listed twice\n" if $seen{$k}++;
+        push @out, [
+            v_text($w, 'machine_family', $v->{machine_family}, 1),
+            v_text($w, 'accelerator', $v->{accelerator}, 1),
+            v_text($w, 'alt_accelerator', $v->{alt_accelerator}, 0),
+            v_text($w, 'source', $v->{source}, 1),
+            'true',
+        ];
+    }
+    emit('gcp_machine_family', \@out);
 }
 
 sub mfu_reference {

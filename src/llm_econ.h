@@ -84,6 +84,7 @@ extern Numeric le_price_lookup(const char *sku, const char *itype, text *provide
 							   TimestampTz at, text *region, Interval *max_age, bool *found);
 
 /* ---- module.c: the settings the SQL code reads (the llm_econ prefix is reserved) ---- */
+extern char *le_import_suspects;	/* llm_econ.import_suspects: the running import's suspect machine types */
 extern char *le_import_providers;	/* llm_econ.import_providers: providers an import holds locked */
 extern char *le_run_tag_keys;	/* llm_econ.run_tag_keys: the Tags keys that name a run (comma-separated) */
 extern void le_provenance_init(void);	/* provenance.c: source_kind is the recorder's */

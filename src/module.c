@@ -14,6 +14,7 @@ void		_PG_init(void);
 
 /* llm_econ.import_providers (llm_econ.h): set by the importers, transaction-local. */
 char	   *le_import_providers = NULL;
+char	   *le_import_suspects = NULL;
 
 /* llm_econ.run_tag_keys (llm_econ.h): the Tags keys that name a run, read by le_focus_type. */
 char	   *le_run_tag_keys = NULL;
@@ -44,6 +45,11 @@ _PG_init(void)
 							   "Internal: the providers whose prices the running import holds locked (comma-separated).",
 							   "Set by the importers for their transaction; empty otherwise.",
 							   &le_import_providers, "", PGC_USERSET,
+							   GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+	DefineCustomStringVariable("llm_econ.import_suspects",
+							   "Internal: why the running SkyPilot import finds machine types suspect (a JSON object by instance type).",
+							   "Set by import_skypilot_catalog for its transaction; read by the suspect trigger; empty otherwise.",
+							   &le_import_suspects, "", PGC_USERSET,
 							   GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 	DefineCustomStringVariable("llm_econ.run_tag_keys",
 							   "The FOCUS Tags keys that name a run (comma-separated).",

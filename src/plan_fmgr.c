@@ -6,9 +6,11 @@
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
+#include "utils/lsyscache.h"
 #include "utils/tuplestore.h"
 
 #include "core/step.h"
@@ -24,14 +26,26 @@
  * The price machinery (which series, as of when, how old) is all in
  * llm_econ._plan_offers, so that it changes in one place.
  */
-static const char *const offers_sql =
+static const char *const offers_sql_fmt =
 "SELECT o.sku, o.provider, o.region, o.instance_type, o.pricing, o.usd_per_gpu_hour, o.gpus_per_instance,"
 "       g.fp32_tflops, g.tf32_tflops, g.bf16_tflops, g.fp16_tflops, g.fp8_tflops,"
 "       COALESCE(g.hbm_bytes, g.hbm_gb OPERATOR(pg_catalog.*) 1e9::pg_catalog.float8),"
-"       g.hbm_gb_per_s, g.nvlink_gb_per_s, g.pcie_gb_per_s, g.gpus_per_node, g.tdp_watts, g.generation"
+"       g.hbm_gb_per_s, g.nvlink_gb_per_s, g.pcie_gb_per_s, g.gpus_per_node, g.tdp_watts, g.generation,"
+"       %s AS net_gbit_per_gpu"
 "  FROM llm_econ._plan_offers($1, $2, $3) o"
-"  JOIN llm_econ.gpu_sku g ON g.sku OPERATOR(pg_catalog.=) o.sku"
-" ORDER BY o.sku, o.provider, o.pricing, o.region NULLS FIRST, o.instance_type NULLS FIRST";
+"  JOIN llm_econ.gpu_sku g ON g.sku OPERATOR(pg_catalog.=) o.sku%s"
+" ORDER BY o.sku, 20 NULLS FIRST, o.provider, o.pricing, o.region NULLS FIRST, o.instance_type NULLS FIRST";
+
+/*
+ * 0.4.0 on: the network of the offer's instance type, per GPU (llm_econ.instance_type's
+ * network_gbit_per_s / gpus; NULL = unknown: the offer serves single-instance plans only).
+ * A database without the table (not yet updated) gets the model's figure for every offer.
+ */
+static const char *const offers_net_col =
+"(it.network_gbit_per_s OPERATOR(pg_catalog./) it.gpus)::pg_catalog.float8";
+static const char *const offers_net_join =
+"  LEFT JOIN llm_econ.instance_type it ON it.provider OPERATOR(pg_catalog.=) o.provider"
+"       AND pg_catalog.lower(it.instance_type) OPERATOR(pg_catalog.=) pg_catalog.lower(o.instance_type)";
 
 typedef struct PlanOffer
 {
@@ -125,6 +139,9 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 	Datum		args[3];
 	char		argnulls[3] = {' ', ' ', ' '};
 	uint64		n_found;
+	bool		has_net;
+	char	   *offers_sql;
+	double	   *sku_net;		/* per hw entry: its offers' network per GPU in Gbit/s, NaN = unknown */
 
 	require_arg(fcinfo, 0, "model");
 	require_arg(fcinfo, 1, "deadline");
@@ -169,6 +186,13 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	/* one row past the limit is enough to refuse: SPI stops there, not after every offer */
+	{
+		Oid			nsp = get_namespace_oid("llm_econ", true);
+
+		has_net = OidIsValid(nsp) && OidIsValid(get_relname_relid("instance_type", nsp));
+	}
+	offers_sql = psprintf(offers_sql_fmt, has_net ? offers_net_col : "NULL::pg_catalog.float8",
+						  has_net ? offers_net_join : "");
 	if (SPI_execute_with_args(offers_sql, 3, argtypes, args, argnulls, true, PLAN_MAX_OFFERS + 1) != SPI_OK_SELECT)
 		elog(ERROR, "cheapest_plan: reading offers failed");
 	n_found = SPI_processed;
@@ -180,6 +204,7 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 	core_offers = MemoryContextAllocHuge(outer, sizeof(le_offer) * Max(n_found, 1));
 	skus = MemoryContextAllocHuge(outer, sizeof(PlanSku) * Max(n_found, 1));
 	hw = MemoryContextAllocHuge(outer, sizeof(le_sku_hw) * Max(n_found, 1));
+	sku_net = MemoryContextAllocHuge(outer, sizeof(double) * Max(n_found, 1));
 	for (uint64 i = 0; i < n_found; i++)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[i];
@@ -194,6 +219,7 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 		int			gpn = DatumGetInt32(SPI_getbinval(tup, td, 17, &isnull));
 		double		tdp = col_float8(tup, td, 18, &isnull);
 		char	   *gen = SPI_getvalue(tup, td, 19);
+		double		net = col_float8(tup, td, 20, &isnull);
 		Datum		price = SPI_getbinval(tup, td, 6, &isnull);
 		Datum		gpi = SPI_getbinval(tup, td, 7, &isnull);
 		bool		gpi_null = isnull;
@@ -203,7 +229,9 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 		/* a SKU the model cannot run on: no peak at the model's dtype, no published HBM bandwidth */
 		if (isnan(peak) || isnan(hbm_gbs))
 			continue;
-		if (n_skus == 0 || strcmp(skus[n_skus - 1].key, key) != 0)
+		/* one hardware entry per SKU and network: the search times each network apart */
+		if (n_skus == 0 || strcmp(skus[n_skus - 1].key, key) != 0 ||
+			(isnan(net) != isnan(sku_net[n_skus - 1])) || (!isnan(net) && net != sku_net[n_skus - 1]))
 		{
 			le_sku_hw  *h = &hw[n_skus];
 
@@ -214,7 +242,9 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 			h->hbm_bytes = hbm_bytes;
 			h->hbm_bw = le_bytes_of_gb_per_s(hbm_gbs);
 			h->nvlink_bw = le_link_bytes_per_s(nvlink, pcie);
-			h->net_bw = model.num[LE_F_INTER_BW];
+			/* a layout spanning instances runs at the instance's network per GPU (unknown: one instance only) */
+			h->net_bw = isnan(net) ? model.num[LE_F_INTER_BW] : le_net_bytes_per_s(net);
+			sku_net[n_skus] = net;
 			h->gpus_per_node = gpn;
 			{
 				int			g = gen ? le_enum_parse(LE_E_GPU_GEN, gen, strlen(gen)) : -1;
@@ -238,6 +268,7 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 			DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(o->price)));
 		/* unknown instance size: kept for any GPU count, as cheapest_offers keeps it */
 		core_offers[n_offers].gpus_per_instance = gpi_null ? 0 : DatumGetInt32(gpi);
+		core_offers[n_offers].single_instance = has_net && isnan(net);
 		n_offers++;
 	}
 	SPI_finish();

@@ -39,14 +39,24 @@ static const char *const price_sql_fmt =
 "   AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5), pg_catalog.upper($5)]))"
 "   AND ($6 IS NULL OR pg_catalog.lower(pg_catalog.translate(s.instance_type, ' -_', ''))"
 "                      OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($6, ' -_', '')))"
-"   AND o.usd_per_gpu_hour IS NOT NULL"
+"   AND o.usd_per_gpu_hour IS NOT NULL%s"
 "   AND ($7 IS NULL OR o.seen OPERATOR(pg_catalog.>=) ($4 OPERATOR(pg_catalog.-) $7))";
 
 /*
- * The plans of price_sql_fmt: [2] with series_id and last_seen_at (0.4.0 on), [1] with
- * series_id (0.3.0), [0] with the key (0.2.0).
+ * 0.4.0 on: a slice of a GPU (llm_econ.instance_type.gpus < 1) is no whole GPU's price.  The
+ * third %s of price_sql_fmt; empty in a database without instance_type.
  */
-static SPIPlanPtr price_plan[3];
+static const char *const no_slice_sql =
+"   AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i"
+"                    WHERE i.provider OPERATOR(pg_catalog.=) s.provider"
+"                      AND pg_catalog.lower(i.instance_type) OPERATOR(pg_catalog.=) pg_catalog.lower(s.instance_type)"
+"                      AND i.gpus OPERATOR(pg_catalog.<) 1::pg_catalog.numeric)";
+
+/*
+ * The plans of price_sql_fmt: [2] with series_id and last_seen_at (0.4.0 on), [1] with
+ * series_id (0.3.0), [0] with the key (0.2.0); +3 with no_slice_sql (instance_type, 0.4.0).
+ */
+static SPIPlanPtr price_plan[6];
 
 /*
  * Which columns the database's price_snapshot has: 2 with last_seen_at (0.4.0 on), 1 with
@@ -229,8 +239,14 @@ le_price_lookup(const char *sku, const char *itype, text *provider, text *pricin
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	variant = series_match(&predicate, &seen);
+	{
+		Oid			nsp = get_namespace_oid("llm_econ", true);
+
+		if (OidIsValid(nsp) && OidIsValid(get_relname_relid("instance_type", nsp)))
+			variant += 3;
+	}
 	if (price_plan[variant] == NULL)
-		sql = psprintf(price_sql_fmt, seen, predicate);
+		sql = psprintf(price_sql_fmt, seen, predicate, variant >= 3 ? no_slice_sql : "");
 	if (SPI_execute_plan(le_spi_plan(&price_plan[variant], sql, 7, types), args, nulls, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "price lookup failed");
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);

@@ -9,8 +9,10 @@
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"
 #include "utils/formatting.h"
+#include "utils/lsyscache.h"
 #include "utils/varlena.h"
 #include "miscadmin.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 
@@ -22,35 +24,52 @@
  * case, spaces, '-' and '_' ignored); pick() ranks them: an exact
  * (case-insensitive) spelling beats a normalised one, a key beats an alias.
  * The GPUs per machine a name means come from the best-ranked candidate that
- * is a machine type (an alias with gpus_per_instance).  Every name is
+ * is a machine type (an alias with gpus_per_instance, or since 0.4.0 a whole-GPU row of
+ * llm_econ.instance_type, ranked after the aliases).  Every name is
  * schema-qualified (search_path-proof).
  */
-static const char *const candidates_sql =
+static const char *const candidates_sql_fmt =
 "SELECT n.i, m.sku, m.pref, pg_catalog.lower(m.spelled) OPERATOR(pg_catalog.<>) pg_catalog.lower(n.name),"
 "       m.gpus"
 "  FROM pg_catalog.unnest($1) WITH ORDINALITY AS n(name, i)"
 "  JOIN (SELECT g.sku, 0 AS pref, g.sku AS spelled, NULL::pg_catalog.int4 AS gpus FROM llm_econ.gpu_sku g"
 "        UNION ALL"
-"        SELECT a.sku, 1, a.alias, a.gpus_per_instance FROM llm_econ.gpu_sku_alias a) AS m"
+"        SELECT a.sku, 1, a.alias, a.gpus_per_instance FROM llm_econ.gpu_sku_alias a%s) AS m"
 "    ON pg_catalog.lower(pg_catalog.translate(m.spelled, ' -_', ''))"
 "       OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate(n.name, ' -_', ''))";
-static SPIPlanPtr candidates_plan;
+
+/*
+ * 0.4.0 on: the machine types of llm_econ.instance_type are names too, after the keys and aliases
+ * (a slice with GPU count 0, unknown: it names its machine type, whose price the lookups leave
+ * out, not its GPU's).  Empty in a database without the table.
+ */
+static const char *const candidates_itype_sql =
+"        UNION ALL"
+"        SELECT i.sku, 2, i.instance_type,"
+"               CASE WHEN i.gpus OPERATOR(pg_catalog.>=) 1::pg_catalog.numeric THEN i.gpus::pg_catalog.int4 ELSE 0 END"
+"          FROM llm_econ.instance_type i";
+
+/* [0] without, [1] with the instance_type candidates */
+static SPIPlanPtr candidates_plan[2];
 
 /* What one name means: the SKU (NULL: unknown) and, when it is a machine type, that type and its GPUs. */
 typedef struct SkuMatch
 {
 	char	   *sku;			/* gpu_sku key */
-	int			rank;			/* of the candidate giving sku: inexact·2 + pref */
+	int			rank;			/* of the candidate giving sku: inexact·3 + pref */
 	char	   *itype;			/* the name as a machine type, when sku's candidate is one */
 	int32		gpus;			/* GPUs per machine: best machine-type candidate; 0 = unknown */
 	int			gpus_rank;
 } SkuMatch;
 
-/* The ranking rule: lower is better; an earlier candidate wins a tie. */
+/*
+ * The ranking rule: lower is better; an earlier candidate wins a tie.  Every exact spelling
+ * (key 0, alias 1, instance type 2) beats every normalised one (3, 4, 5).
+ */
 static int
 pick_rank(bool inexact, int pref)
 {
-	return (inexact ? 2 : 0) + pref;
+	return (inexact ? 3 : 0) + pref;
 }
 
 /*
@@ -71,11 +90,20 @@ match_names(Datum *names, int n, SkuMatch *out, MemoryContext outer)
 	MemoryContext batch = AllocSetContextCreate(CurrentMemoryContext, "llm_econ sku batch", ALLOCSET_DEFAULT_SIZES);
 	char	   *keys[8] = {NULL};	/* SKU keys copied into outer (eight distinct ones shared; past that
 								 * the last slot is copied again) */
+	bool		with_itype;
 
 	Assert(outer != CurrentMemoryContext);	/* SPI's context: SPI_finish frees it */
 	memset(out, 0, sizeof(SkuMatch) * n);
 	args[0] = PointerGetDatum(construct_array(names, n, TEXTOID, -1, false, TYPALIGN_INT));
-	cur = SPI_cursor_open(NULL, le_spi_plan(&candidates_plan, candidates_sql, 1, types), args, NULL, true);
+	{
+		Oid			nsp = get_namespace_oid("llm_econ", true);
+
+		with_itype = OidIsValid(nsp) && OidIsValid(get_relname_relid("instance_type", nsp));
+	}
+	cur = SPI_cursor_open(NULL, le_spi_plan(&candidates_plan[with_itype],
+											candidates_plan[with_itype] ? NULL :
+											psprintf(candidates_sql_fmt, with_itype ? candidates_itype_sql : ""),
+											1, types), args, NULL, true);
 	for (;;)
 	{
 		SPI_cursor_fetch(cur, true, LE_SKU_BATCH);

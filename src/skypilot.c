@@ -2,9 +2,12 @@
 #include "llm_econ.h"
 
 #include "core/catalog.h"
+#include "catalog/namespace.h"
+#include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/tuplestore.h"
 
@@ -55,12 +58,81 @@ text_of(le_str s)
 	return PointerGetDatum(cstring_to_text_with_len(s.p, (int) s.n));
 }
 
+/*
+ * GCP's machine families, sizes and N1-attachable GPUs, from the data (llm_econ.gcp_machine_family,
+ * llm_econ.instance_type), into *h, allocated in the current memory context.  A database not yet
+ * updated to 0.4.0 has no gcp_machine_family: an error saying so.
+ */
+static void
+read_gcp_hosts(le_gcp_hosts *h)
+{
+	MemoryContext outer = CurrentMemoryContext;
+	Oid			nsp = get_namespace_oid("llm_econ", true);
+	le_gcp_family *fam;
+	le_gcp_size *size;
+	const char **attach;
+	int			nf = 0,
+				na = 0;
+
+	if (!OidIsValid(nsp) || !OidIsValid(get_relname_relid("gcp_machine_family", nsp)))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("importing a GCP catalog needs llm_econ 0.4.0's table gcp_machine_family"),
+				 errhint("Run ALTER EXTENSION llm_econ UPDATE.")));
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute("SELECT f.machine_family, f.accelerator, f.alt_accelerator FROM llm_econ.gcp_machine_family f"
+					" ORDER BY f.machine_family COLLATE \"C\", f.accelerator COLLATE \"C\"", true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "reading llm_econ.gcp_machine_family failed");
+	fam = MemoryContextAllocZero(outer, sizeof(le_gcp_family) * Max(SPI_processed, 1));
+	attach = MemoryContextAllocZero(outer, sizeof(char *) * Max(SPI_processed, 1));
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		TupleDesc	td = SPI_tuptable->tupdesc;
+		char	   *family = SPI_getvalue(tup, td, 1);
+		char	   *accel = SPI_getvalue(tup, td, 2);
+		char	   *alt = SPI_getvalue(tup, td, 3);
+
+		/* family n1: GPUs attached to general-purpose N1 machines; others: accelerator-optimized */
+		if (strcmp(family, "n1") == 0)
+			attach[na++] = MemoryContextStrdup(outer, accel);
+		else
+		{
+			fam[nf].prefix = MemoryContextStrdup(outer, psprintf("%s-", family));
+			fam[nf].accel = MemoryContextStrdup(outer, accel);
+			fam[nf].alt = alt ? MemoryContextStrdup(outer, alt) : NULL;
+			nf++;
+		}
+	}
+	if (SPI_execute("SELECT i.instance_type, i.gpus::pg_catalog.int4 FROM llm_econ.instance_type i"
+					" WHERE i.provider OPERATOR(pg_catalog.=) 'gcp' AND i.gpus OPERATOR(pg_catalog.>=) 1::pg_catalog.numeric"
+					" ORDER BY i.instance_type COLLATE \"C\"", true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "reading llm_econ.instance_type failed");
+	size = MemoryContextAllocZero(outer, sizeof(le_gcp_size) * Max(SPI_processed, 1));
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		bool		isnull;
+
+		size[i].itype = MemoryContextStrdup(outer, SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
+		size[i].gpus = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull));
+	}
+	h->family = fam;
+	h->nfamily = nf;
+	h->size = size;
+	h->nsize = (int) SPI_processed;
+	h->attach = attach;
+	h->nattach = na;
+	SPI_finish();
+}
+
 PG_FUNCTION_INFO_V1(le_skypilot_offers);
 
 /*
  * _skypilot_offers(cloud, catalog_csv): one row per offer (accelerator,
  * variant, instance_type, region, pricing, usd_per_gpu_hour,
- * gpus_per_instance, catalog_rows, usd_per_hour: the instance price).  cloud is lower-case already; "gcp"
+ * gpus_per_instance, catalog_rows, usd_per_hour: the instance price, vcpus and memory_gib as the
+ * catalog writes them).  cloud is lower-case already; "gcp"
  * selects GCP's machine + accelerator pairing.  What an offer is, and what
  * happens to GCP rows that cannot be paired, is in src/core/catalog.c.
  * usd_per_gpu_hour is NULL for offers that cannot be priced.  Any malformed
@@ -78,8 +150,11 @@ le_skypilot_offers(PG_FUNCTION_ARGS)
 	LeRound		k;
 	MemoryContext rowcxt,
 				old;
+	le_gcp_hosts hosts;
 
-	if (le_catalog_offers(VARDATA_ANY(csv), VARSIZE_ANY_EXHDR(csv), gcp, le_palloc, NULL,
+	if (gcp)
+		read_gcp_hosts(&hosts);
+	if (le_catalog_offers(VARDATA_ANY(csv), VARSIZE_ANY_EXHDR(csv), gcp ? &hosts : NULL, le_palloc, NULL,
 						  &offers, &err) != LE_OK)
 	{
 		le_offers_free(&offers);
@@ -98,8 +173,8 @@ le_skypilot_offers(PG_FUNCTION_ARGS)
 	{
 		const le_offer *o = &offers.offer[i];
 		const char *variant = le_variant_label(o->variant);
-		Datum		values[9];
-		bool		nulls[9] = {false};
+		Datum		values[11];
+		bool		nulls[11] = {false};
 
 		CHECK_FOR_INTERRUPTS(); /* millions of offers: pricing and storing them is most of the call */
 		MemoryContextReset(rowcxt);
@@ -126,6 +201,10 @@ le_skypilot_offers(PG_FUNCTION_ARGS)
 		nulls[6] = o->gpus <= 0;
 		values[6] = Int32GetDatum(o->gpus);
 		values[7] = Int32GetDatum(o->rows);
+		nulls[9] = o->vcpus.p == NULL;
+		values[9] = o->vcpus.p ? text_of(o->vcpus) : (Datum) 0;
+		nulls[10] = o->memory.p == NULL;
+		values[10] = o->memory.p ? text_of(o->memory) : (Datum) 0;
 		MemoryContextSwitchTo(old);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}

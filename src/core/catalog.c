@@ -64,6 +64,7 @@ struct le_catalog
 	void	   *ctx;
 	le_csv		csv;
 	int			gcp;
+	const le_gcp_hosts *gcp_hosts;	/* GCP's machine families (NULL: not GCP) */
 	int			ncols;
 	int			col[LE_COL__COUNT];
 	long		data_rows;
@@ -87,6 +88,8 @@ static const char *const col_names[LE_COL__COUNT] = {
 	[LE_COL_REGION] = "Region",
 	[LE_COL_SPOT_PRICE] = "SpotPrice",
 	[LE_COL_AVAILABILITY_ZONE] = "AvailabilityZone",
+	[LE_COL_VCPUS] = "vCPUs",
+	[LE_COL_MEMORY_GIB] = "MemoryGiB",
 };
 
 /* The header name of a column. */
@@ -307,59 +310,18 @@ le_num_value(le_str t, double *v)
 }
 
 /* ------------------------------------------------------------------------
- * GCP machine families, N1-attachable GPUs, variants
+ * GCP machine families and N1-attachable GPUs (passed in: data, not code), variants
  * ------------------------------------------------------------------------ */
 
-typedef struct gcp_family
-{
-	const char *prefix;
-	const char *accel;
-	const char *alt;
-} gcp_family;
-
-/* SkyPilot sky/catalog/gcp_catalog.py _ACC_INSTANCE_TYPE_DICTS, plus a3-edgegpu. */
-static const gcp_family gcp_families[] = {
-	{"a2-highgpu-", "A100", NULL},
-	{"a2-megagpu-", "A100", NULL},
-	{"a2-ultragpu-", "A100-80GB", NULL},
-	{"a3-highgpu-", "H100", NULL},
-	{"a3-megagpu-", "H100-MEGA", "H100"},
-	{"a3-edgegpu-", "H100", NULL},
-	{"a3-ultragpu-", "H200", NULL},
-	{"a4-highgpu-", "B200", NULL},
-	{"g2-standard-", "L4", NULL},
-};
-
-/* g2-standard-N: vCPUs -> L4 GPUs (GCP GPU machine types). */
-static int
-g2_gpus(long vcpus)
-{
-	switch (vcpus)
-	{
-		case 4:
-		case 8:
-		case 12:
-		case 16:
-		case 32:
-			return 1;
-		case 24:
-			return 2;
-		case 48:
-			return 4;
-		case 96:
-			return 8;
-		default:
-			return 0;
-	}
-}
-
-/* The GPUs of a GCP machine type (see catalog.h). */
+/* The GPUs of a GCP machine type (see catalog.h): the family by prefix, the size by exact name, else the "<N>g" ending. */
 int
-le_gcp_host_gpus(const char *itype, size_t n, const char **accel, const char **alt, int *count)
+le_gcp_host_gpus(const le_gcp_hosts *h, const char *itype, size_t n, const char **accel, const char **alt, int *count)
 {
-	for (size_t f = 0; f < sizeof(gcp_families) / sizeof(gcp_families[0]); f++)
+	if (h == NULL)
+		return 0;
+	for (int f = 0; f < h->nfamily; f++)
 	{
-		const gcp_family *fam = &gcp_families[f];
+		const le_gcp_family *fam = &h->family[f];
 		size_t		plen = strlen(fam->prefix);
 		const char *p = itype + plen,
 				   *e = itype + n;
@@ -368,27 +330,32 @@ le_gcp_host_gpus(const char *itype, size_t n, const char **accel, const char **a
 
 		if (n <= plen || !eq_ci_n(itype, plen, fam->prefix, plen))
 			continue;
-		for (; p < e && *p >= '0' && *p <= '9' && ndig < 6; p++, ndig++)
-			num = num * 10 + (*p - '0');
 		*accel = fam->accel;
 		*alt = fam->alt;
-		if (fam->prefix[0] == 'g')	/* g2-standard-<vCPUs> */
-			*count = (ndig > 0 && p == e) ? g2_gpus(num) : 0;
-		else					/* <family>-<GPUs>g */
-			*count = (ndig > 0 && p + 1 == e && lower((unsigned char) *p) == 'g' && num > 0) ? (int) num : 0;
+		for (int z = 0; z < h->nsize; z++)
+			if (eq_ci(itype, n, h->size[z].itype))
+			{
+				*count = h->size[z].gpus;
+				return 1;
+			}
+		for (; p < e && *p >= '0' && *p <= '9' && ndig < 6; p++, ndig++)
+			num = num * 10 + (*p - '0');
+		/* "<N>g" at the end, or before a variant suffix ("a3-edgegpu-8g-nolssd": no local SSD) */
+		*count = (ndig > 0 && p < e && lower((unsigned char) *p) == 'g' && (p + 1 == e || p[1] == '-') && num > 0)
+			? (int) num : 0;
 		return 1;
 	}
 	return 0;
 }
 
-/* GPUs that GCP attaches to N1 machines (GCP GPU docs; SkyPilot's host choice for them). */
+/* GPUs that GCP attaches to N1 machines (see catalog.h). */
 int
-le_gcp_attachable(const char *accel, size_t n)
+le_gcp_attachable(const le_gcp_hosts *h, const char *accel, size_t n)
 {
-	static const char *const names[] = {"T4", "V100", "P100", "P4", "K80"};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (eq_ci(accel, n, names[i]))
+	if (h == NULL)
+		return 0;
+	for (int i = 0; i < h->nattach; i++)
+		if (eq_ci(accel, n, h->attach[i]))
 			return 1;
 	return 0;
 }
@@ -939,7 +906,7 @@ read_row(le_catalog *c, le_error *err)
 			return err->status;
 		kind = (c->gcp && itype.p == NULL) ? ROW_ACCEL : ROW_OFFER;
 	}
-	else if (c->gcp && itype.p && le_gcp_host_gpus(itype.p, itype.n, &host_accel, &host_alt, &host_count))
+	else if (c->gcp && itype.p && le_gcp_host_gpus(c->gcp_hosts, itype.p, itype.n, &host_accel, &host_alt, &host_count))
 		kind = ROW_HOST;
 	else
 		return LE_OK;			/* a CPU machine: not an offer */
@@ -972,6 +939,12 @@ read_row(le_catalog *c, le_error *err)
 
 				if (o == NULL)
 					goto oom;
+				if (o->vcpus.p == NULL && o->memory.p == NULL)
+				{
+					/* the machine's size, for the importer's comparison with its siblings */
+					o->vcpus = field_str(c, LE_COL_VCPUS);
+					o->memory = field_str(c, LE_COL_MEMORY_GIB);
+				}
 				/* a row counts once: in its on-demand offer when it has one */
 				offer_price(o, price[p], (le_str) {NULL, 0}, val[p], (p == 0 || !price[0].p) ? 1 : 0);
 			}
@@ -1057,7 +1030,7 @@ pair_gcp(le_catalog *c, le_error *err)
 	for (int i = 0; i < az->n; i++)
 	{
 		zentry	   *a = &az->e[i];
-		int			attach = le_gcp_attachable(a->name.p, a->name.n);
+		int			attach = le_gcp_attachable(c->gcp_hosts, a->name.p, a->name.n);
 
 		le_check_interrupts();
 
@@ -1148,7 +1121,7 @@ read_header(le_catalog *c, le_error *err)
 
 /* Read a whole catalog into offers (see catalog.h). */
 le_status
-le_catalog_offers(const char *buf, size_t len, int gcp, le_alloc_fn alloc, void *ctx,
+le_catalog_offers(const char *buf, size_t len, const le_gcp_hosts *gcp, le_alloc_fn alloc, void *ctx,
 				  le_offers *out, le_error *err)
 {
 	le_catalog *c;
@@ -1162,7 +1135,8 @@ le_catalog_offers(const char *buf, size_t len, int gcp, le_alloc_fn alloc, void 
 	out->state = c;
 	c->alloc = alloc;
 	c->ctx = ctx;
-	c->gcp = gcp;
+	c->gcp = gcp != NULL;
+	c->gcp_hosts = gcp;
 	c->hosts = (ztab *) (c + 1);
 	c->accels = c->hosts + 1;
 	c->accels->ci = 1;

@@ -25,6 +25,8 @@ typedef enum le_cat_col
 	LE_COL_REGION,
 	LE_COL_SPOT_PRICE,			/* optional from here on */
 	LE_COL_AVAILABILITY_ZONE,
+	LE_COL_VCPUS,
+	LE_COL_MEMORY_GIB,
 	LE_COL__COUNT
 } le_cat_col;
 
@@ -58,17 +60,48 @@ extern le_num_status le_num_value(le_str trim, double *v);
 /* ---- GCP machine families and GPU variants ---- */
 
 /*
- * The GPUs a GCP accelerator-optimized machine type carries (SkyPilot's
- * gcp_catalog host table, plus a3-edgegpu): *accel is the AcceleratorName
- * its accelerator rows use, *alt a second name to try when no *accel row is
- * in the zone (a3-megagpu: "H100-MEGA" in newer catalogs, "H100" in older
- * ones) or NULL, *count the GPUs per machine (0 when the size is not one
- * the family has).  Returns 0 for machine types that carry no GPUs.
+ * What GCP's machine types carry is data, not code (llm_econ.gcp_machine_family and
+ * llm_econ.instance_type, shipped in data/): the caller passes it in.
+ *
+ * family: an accelerator-optimized machine family by name prefix ("a2-highgpu-"): the
+ *   AcceleratorName its accelerator rows use, and alt, a second name to try when no accel row
+ *   is in the zone (a3-megagpu: "H100-MEGA" in newer catalogs, "H100" in older ones), or NULL.
+ * size: the GPUs of one machine type by exact name (any case); a type of a family with no
+ *   size entry has the count its name ends with ("a2-highgpu-<N>g", also before a variant suffix:
+ *   "a3-edgegpu-8g-nolssd"), else 0 (unknown).
+ * attach: GPUs GCP attaches to general-purpose N1 machines (priced per GPU, host chosen freely).
  */
-extern int	le_gcp_host_gpus(const char *itype, size_t n, const char **accel,
+typedef struct le_gcp_family
+{
+	const char *prefix;
+	const char *accel;
+	const char *alt;
+} le_gcp_family;
+
+typedef struct le_gcp_size
+{
+	const char *itype;
+	int			gpus;
+} le_gcp_size;
+
+typedef struct le_gcp_hosts
+{
+	const le_gcp_family *family;
+	int			nfamily;
+	const le_gcp_size *size;
+	int			nsize;
+	const char *const *attach;
+	int			nattach;
+} le_gcp_hosts;
+
+/*
+ * The GPUs a GCP machine type carries per *h: *accel and *alt as above, *count the GPUs per
+ * machine (0 when the size is unknown).  Returns 0 for machine types of no GPU family.
+ */
+extern int	le_gcp_host_gpus(const le_gcp_hosts *h, const char *itype, size_t n, const char **accel,
 							 const char **alt, int *count);
-/* GPUs GCP attaches to general-purpose N1 machines (priced per GPU, host chosen freely). */
-extern int	le_gcp_attachable(const char *accel, size_t n);
+/* GPUs GCP attaches to general-purpose N1 machines, per *h. */
+extern int	le_gcp_attachable(const le_gcp_hosts *h, const char *accel, size_t n);
 
 typedef enum le_variant
 {
@@ -111,6 +144,8 @@ typedef struct le_offer
 	le_str		price2;
 	double		best;			/* price + price2 as a double, for choosing the zone */
 	le_variant	variant;
+	le_str		vcpus;			/* the machine's vCPUs and MemoryGiB as the first row writes them */
+	le_str		memory;			/* (p NULL: not given); the importer compares siblings by them */
 	uint32_t	hash;
 } le_offer;
 
@@ -132,7 +167,7 @@ typedef struct le_offers
  * and err->context like 'catalog_csv line 12, column "Price"'.
  * Call le_offers_free in both cases.
  */
-extern le_status le_catalog_offers(const char *buf, size_t len, int gcp,
+extern le_status le_catalog_offers(const char *buf, size_t len, const le_gcp_hosts *gcp,
 								   le_alloc_fn alloc, void *ctx,
 								   le_offers *out, le_error *err);
 extern void le_offers_free(le_offers *out);

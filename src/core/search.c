@@ -514,6 +514,10 @@ sku_done:
 					if (r->n_gpus > of->gpus_per_instance && of->gpus_per_instance < node)
 						continue;
 				}
+				/* an instance of unknown network: single-instance plans only */
+				if (of->single_instance &&
+					r->n_gpus > (of->gpus_per_instance > 0 ? of->gpus_per_instance : node))
+					continue;
 				c = *r;
 				c.offer = o;
 				c.cost_usd = r->gpu_hours * of->usd_per_gpu_hour;

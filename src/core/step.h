@@ -152,6 +152,8 @@ typedef struct le_offer
 	int			sku;
 	double		usd_per_gpu_hour;
 	int			gpus_per_instance;	/* 0 = unknown: any GPU count (as cheapest_offers keeps such offers) */
+	int			single_instance;	/* 1: the instance's network is unknown, so no plan spans instances
+									 * (0 GPUs per instance: none beyond one node) */
 } le_offer;
 
 /*

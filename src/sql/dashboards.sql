@@ -91,6 +91,10 @@ BEGIN
          SELECT s.sku, s.provider, s.pricing, s.series_id, g.since, o.observed_at, o.usd
            FROM g JOIN llm_econ.price_series s
              ON s.sku = g.sku AND s.provider = g.provider AND s.pricing = g.pricing
+                -- a slice of a GPU (instance_type.gpus < 1) is no whole GPU's price
+                AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i
+                                 WHERE i.provider = s.provider AND pg_catalog.lower(i.instance_type) = pg_catalog.lower(s.instance_type)
+                                   AND i.gpus < 1::numeric)
           CROSS JOIN LATERAL (
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
                   WHERE p.series_id = s.series_id AND p.observed_at < g.since AND NOT g.fresh

@@ -27,6 +27,8 @@ DECLARE
 BEGIN
   ALTER TABLE llm_econ.gpu_sku ALTER COLUMN builtin SET DEFAULT true;
   ALTER TABLE llm_econ.gpu_sku_alias ALTER COLUMN builtin SET DEFAULT true;
+  ALTER TABLE llm_econ.instance_type ALTER COLUMN builtin SET DEFAULT true;
+  ALTER TABLE llm_econ.gcp_machine_family ALTER COLUMN builtin SET DEFAULT true;
   ALTER TABLE llm_econ.mfu_reference ALTER COLUMN builtin SET DEFAULT true;
   ALTER TABLE llm_econ.price_snapshot ALTER COLUMN builtin SET DEFAULT true;
 
@@ -36,6 +38,10 @@ BEGIN
        || pg_catalog.quote_literal(dir || 'gpu_sku.csv') || opts;
   EXECUTE 'COPY llm_econ.gpu_sku_alias (alias, sku, gpus_per_instance, source) FROM '
        || pg_catalog.quote_literal(dir || 'gpu_sku_alias.csv') || opts;
+  EXECUTE 'COPY llm_econ.instance_type (provider, instance_type, sku, gpus, network_gbit_per_s, nvlink_domain, source) FROM '
+       || pg_catalog.quote_literal(dir || 'instance_type.csv') || opts;
+  EXECUTE 'COPY llm_econ.gcp_machine_family (machine_family, accelerator, alt_accelerator, source) FROM '
+       || pg_catalog.quote_literal(dir || 'gcp_machine_family.csv') || opts;
   EXECUTE 'COPY llm_econ.mfu_reference (config, hardware, mfu, year, source) FROM '
        || pg_catalog.quote_literal(dir || 'mfu_reference.csv') || opts;
 
@@ -102,6 +108,8 @@ BEGIN
 
   ALTER TABLE llm_econ.gpu_sku ALTER COLUMN builtin SET DEFAULT false;
   ALTER TABLE llm_econ.gpu_sku_alias ALTER COLUMN builtin SET DEFAULT false;
+  ALTER TABLE llm_econ.instance_type ALTER COLUMN builtin SET DEFAULT false;
+  ALTER TABLE llm_econ.gcp_machine_family ALTER COLUMN builtin SET DEFAULT false;
   ALTER TABLE llm_econ.mfu_reference ALTER COLUMN builtin SET DEFAULT false;
   ALTER TABLE llm_econ.price_snapshot ALTER COLUMN builtin SET DEFAULT false;
 
@@ -130,3 +138,9 @@ BEGIN
   ALTER TABLE llm_econ.price_snapshot ENABLE TRIGGER ALL;
 END
 $load$;
+
+-- instance_type and gcp_machine_family (0.4.0) keep their user rows in a dump.  Registered here, after every table of
+-- 0.3.0 (finance.sql's fx_rate is the last), in the order the update to 0.4.0 registers it, so
+-- a fresh install and an updated one list the extension's configuration tables alike.
+SELECT pg_catalog.pg_extension_config_dump('llm_econ.instance_type', 'WHERE NOT builtin');
+SELECT pg_catalog.pg_extension_config_dump('llm_econ.gcp_machine_family', 'WHERE NOT builtin');

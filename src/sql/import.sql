@@ -3,11 +3,11 @@
 CREATE FUNCTION llm_econ._skypilot_offers(cloud text, catalog_csv text,
     OUT accelerator text, OUT variant text, OUT instance_type text, OUT region text,
     OUT pricing text, OUT usd_per_gpu_hour numeric, OUT gpus_per_instance int4, OUT catalog_rows int4,
-    OUT usd_per_hour numeric)
+    OUT usd_per_hour numeric, OUT vcpus text, OUT memory_gib text)
 RETURNS SETOF record
-AS 'MODULE_PATHNAME', 'le_skypilot_offers' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+AS 'MODULE_PATHNAME', 'le_skypilot_offers' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._skypilot_offers(text, text) IS
-  'internal: parses one SkyPilot vms.csv into per-GPU offers (cheapest zone per region; GCP host + accelerator) with the instance price per hour; used by import_skypilot_catalog';
+  'internal: parses one SkyPilot vms.csv into per-GPU offers (cheapest zone per region; GCP host + accelerator, paired by llm_econ.gcp_machine_family and instance_type) with the instance price per hour and the machine''s vCPUs and memory as written; used by import_skypilot_catalog';
 
 -- The one way prices are stored by the importers: candidates (a NULL price = the series is
 -- withdrawn) become rows only where the series' price changes; the rest count as unchanged.
@@ -228,7 +228,8 @@ BEGIN
       USING ERRCODE = 'insufficient_privilege';
   END IF;
   WITH mine AS MATERIALIZED (
-         SELECT n.id, n.provider, n.sku, n.pricing, n.series_id, n.observed_at, n.usd_per_gpu_hour
+         SELECT n.id, n.provider, n.sku, n.pricing, n.series_id, n.observed_at, n.usd_per_gpu_hour,
+                n.instance_type, n.gpus_per_instance
            FROM new_rows n WHERE n.source_kind = 'catalog' AND n.usd_per_gpu_hour IS NOT NULL),
        peers AS MATERIALIZED (
          SELECT g.provider, g.sku, g.pricing, g.observed_at, x.n, x.med
@@ -239,6 +240,24 @@ BEGIN
        checked AS MATERIALIZED (
          SELECT m.id,
                 CASE
+                  -- a machine type whose count a known sibling in the same catalog contradicts (same
+                  -- vCPUs and memory, another count): import_skypilot_catalog says so in this setting
+                  WHEN m.instance_type IS NOT NULL AND pg_catalog.current_setting('llm_econ.import_suspects', true) <> ''
+                       AND pg_catalog.current_setting('llm_econ.import_suspects', true)::jsonb ? m.instance_type
+                    THEN pg_catalog.current_setting('llm_econ.import_suspects', true)::jsonb ->> m.instance_type
+                  -- a machine type llm_econ.instance_type does not know, with a GPU count that no
+                  -- known machine of its GPU has (1, 2, 4, 8, 16, the known machine types' counts,
+                  -- the SKU's node size): an H100 or A100 box never holds 12
+                  WHEN m.instance_type IS NOT NULL AND m.gpus_per_instance IS NOT NULL
+                       AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i
+                                        WHERE i.provider = m.provider AND pg_catalog.lower(i.instance_type) = pg_catalog.lower(m.instance_type))
+                       AND m.gpus_per_instance <> ALL (ARRAY[1, 2, 4, 8, 16])
+                       AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i
+                                        WHERE i.sku = m.sku AND i.gpus = m.gpus_per_instance::numeric)
+                       AND NOT EXISTS (SELECT 1 FROM llm_econ.gpu_sku g
+                                        WHERE g.sku = m.sku AND g.gpus_per_node = m.gpus_per_instance)
+                    THEN pg_catalog.format('%s lists %s GPUs per machine; no known %s machine holds that many (1, 2, 4, 8 or 16, or a known machine type''s count)',
+                                m.instance_type, m.gpus_per_instance, m.sku)
                   WHEN peer.n >= 3::int8 AND (m.usd_per_gpu_hour > 3::numeric * peer.med OR m.usd_per_gpu_hour * 3::numeric < peer.med)
                     THEN pg_catalog.format('%s x the median %s of the %s %s offers of %s at that instant',
                                 pg_catalog.round(m.usd_per_gpu_hour / peer.med, 2), peer.med, peer.n, m.provider, m.sku)
@@ -260,7 +279,7 @@ BEGIN
 END $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._flag_suspect() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._flag_suspect() IS
-  'trigger: marks new catalog prices more than 3x from the median of the provider''s offers of the SKU and pricing at that instant, or from the series'' previous price (price_snapshot.suspect); only an INSERT into price_snapshot fires it';
+  'trigger: marks new catalog prices of an unknown machine type with a GPU count no known machine of the GPU has, or more than 3x from the median of the provider''s offers of the SKU and pricing at that instant, or from the series'' previous price (price_snapshot.suspect); only an INSERT into price_snapshot fires it';
 CREATE TRIGGER price_snapshot_suspect AFTER INSERT ON llm_econ.price_snapshot
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._flag_suspect();
 
@@ -280,7 +299,46 @@ AS 'MODULE_PATHNAME', 'le_reraise_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION llm_econ._reraise(text, text, text, text, text) IS
   'internal: raises an error caught by a user-facing PL/pgSQL function again (SQLSTATE, message, detail, hint), with of its CONTEXT only the lines before the first frame of the extension''s own SQL or PL/pgSQL (no internal query text)';
 
+-- What a SkyPilot catalog of each cloud looks like: its instance type names and its regions
+-- (sky/catalog/data_fetchers/fetch_<cloud>.py write them as the provider's APIs return them).
+-- A file whose names or regions mostly do not fit is another cloud's file.  NULL = no rule.
+CREATE FUNCTION llm_econ._skypilot_cloud_shape(cloud text, OUT name_re text, OUT region_re text)
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT v.n, v.r FROM (VALUES
+    ('aws', '^[a-z][a-z0-9-]*\.[a-z0-9-]+$', '^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-[0-9]+$'),
+    ('gcp', '^[a-z][a-z0-9]*-[a-z0-9]+(-[a-z0-9]+)*$', '^[a-z]+-[a-z]+[0-9]+$'),
+    ('azure', '^(Standard|Basic)_[A-Za-z0-9_-]+$', '^[a-z]+[0-9]?$'),
+    ('lambda', '^gpu_[0-9]+x_[a-z0-9_]+$', '^[a-z]+-[a-z]+-[0-9]+$'),
+    ('runpod', '^[0-9]+x_[A-Za-z0-9_-]+_(SECURE|COMMUNITY)$', '^[A-Z]{2}(-[A-Z]+-[0-9]+)?$')) AS v(c, n, r)
+   WHERE v.c OPERATOR(pg_catalog.=) $1;
+END;
+COMMENT ON FUNCTION llm_econ._skypilot_cloud_shape(text) IS
+  'internal: the patterns instance type names and regions of a cloud''s SkyPilot catalog follow (aws, gcp, azure, lambda, runpod; NULL for other clouds); import_skypilot_catalog refuses a file that does not fit its cloud';
+
+-- The SKU an instance type's name says, over a generic accelerator name: H100 NVL (the name
+-- says NVL, or Azure's NC*ads_H100_v5, which carry H100 NVL: Azure NCads H100 v5 documentation),
+-- H200 NVL, and the A100's memory and form factor (40gb, 80gb, pcie).  NULL = the name says nothing.
+CREATE FUNCTION llm_econ._sku_of_name(provider text, instance_type text, accelerator text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT CASE
+           WHEN $2 OPERATOR(pg_catalog.~*) 'h100[ _-]?nvl'
+                OR ($1 OPERATOR(pg_catalog.=) 'azure' AND $2 OPERATOR(pg_catalog.~*) '^standard_nc[0-9]+ad[a-z]*_h100_v5$')
+             THEN 'H100-NVL'
+           WHEN $2 OPERATOR(pg_catalog.~*) 'h200[ _-]?nvl' THEN 'H200-NVL'
+           WHEN $3 OPERATOR(pg_catalog.~*) '^a100' AND $2 OPERATOR(pg_catalog.~*) '40gb' AND $2 OPERATOR(pg_catalog.~*) 'pcie' THEN 'A100-40GB-PCIe'
+           WHEN $3 OPERATOR(pg_catalog.~*) '^a100' AND $2 OPERATOR(pg_catalog.~*) '40gb' THEN 'A100-40GB'
+           WHEN $3 OPERATOR(pg_catalog.~*) '^a100' AND $2 OPERATOR(pg_catalog.~*) '80gb' AND $2 OPERATOR(pg_catalog.~*) 'pcie' THEN 'A100-80GB-PCIe'
+           WHEN $3 OPERATOR(pg_catalog.~*) '^a100' AND $2 OPERATOR(pg_catalog.~*) '80gb' THEN 'A100-80GB'
+         END;
+END;
+COMMENT ON FUNCTION llm_econ._sku_of_name(text, text, text) IS
+  'internal: the gpu_sku key an instance type''s name says (H100 NVL, H200 NVL, A100 40GB/80GB, PCIe), which wins over a generic accelerator name; NULL when the name says nothing';
+
 CREATE FUNCTION llm_econ.import_skypilot_catalog(cloud text, catalog_csv text, observed_at timestamptz,
+    withdraw_missing boolean DEFAULT NULL,
     OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint,
     OUT corrected bigint, OUT unverified bigint, OUT suspect bigint)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
@@ -289,9 +347,8 @@ AS $$
 DECLARE
   c text := pg_catalog.lower(pg_catalog.btrim(cloud));
   src text;
-  unknown text;
+  shape record;
   cv record;
-  stats record;
   fix record;
   next_at timestamptz;
   have_fix boolean := false;
@@ -318,32 +375,49 @@ BEGIN
     RAISE EXCEPTION 'observed_at must be at most now() + 1 day, got %', observed_at
       USING ERRCODE = 'invalid_parameter_value', HINT = 'A catalog cannot be observed in the future.';
   END IF;
+  -- a header and nothing else is a cut-off download, not a catalog that lists nothing
+  IF catalog_csv ~ '[^[:space:]]' AND catalog_csv !~ '[\r\n][[:space:]]*[^[:space:]]' THEN
+    RAISE EXCEPTION 'the % catalog has a header and no rows', c
+      USING ERRCODE = 'bad_copy_file_format',
+            HINT = 'Imported, an empty catalog would withdraw every offer of the provider; check the download.';
+  END IF;
   src := 'SkyPilot catalog vms.csv (' || c || ')';
+  SELECT * INTO shape FROM llm_econ._skypilot_cloud_shape(c);
 
   -- one importer per provider at a time; a malformed catalog raises before anything is stored
   PERFORM llm_econ._lock_providers(ARRAY[c]);
-  -- 1. the catalog's offers, with the GPU count gpu_sku_alias knows for each machine type (it
-  --    wins over the catalog's), and the series an earlier catalog listed and this one does not
+  -- 1. the catalog's offers.  Each instance type is resolved through llm_econ.instance_type:
+  --    its SKU and GPU count win over the catalog's.  An unknown one takes the SKU its name says
+  --    (_sku_of_name), else the accelerator's, and the catalog's count, which the suspect trigger
+  --    judges.  A slice (gpus < 1) is priced per GPU-equivalent (instance price / gpus) and stored
+  --    without a whole GPU count.  Also: the series an earlier catalog listed and this one does
+  --    not (withdrawn only with evidence, step 2), and what in the file does not fit the cloud.
   WITH raw AS MATERIALIZED (SELECT o.* FROM llm_econ._skypilot_offers(c, catalog_csv) AS o),
        names AS (   -- each distinct name is looked up once
          SELECT DISTINCT v.n FROM raw r,
                 LATERAL (VALUES (r.instance_type), (r.accelerator),
                                 (r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END)) AS v(n)
           WHERE v.n IS NOT NULL),
-       -- _sku_find's and _known_gpus's rule for all names in one query
-       map AS MATERIALIZED (SELECT m.name AS n, m.sku, m.gpus_per_instance AS gpus
+       -- _sku_find's rule for all names in one query
+       map AS MATERIALIZED (SELECT m.name AS n, m.sku
                               FROM llm_econ._sku_map(ARRAY(SELECT names.n FROM names)) AS m),
        parsed AS MATERIALIZED (
-         SELECT r.*, coalesce(mi.sku, mv.sku, ma.sku) AS sku, k.gpus AS known_gpus
+         SELECT r.*, coalesce(it.sku, llm_econ._sku_of_name(c, r.instance_type, r.accelerator), mi.sku, mv.sku, ma.sku) AS sku,
+                -- what the catalog's names alone mean (an alias of the machine type, else the accelerator)
+                coalesce(al.sku, mv.sku, ma.sku) AS catalog_sku, it.gpus AS known_gpus
            FROM raw r
+           LEFT JOIN llm_econ.instance_type it
+                  ON it.provider = c AND pg_catalog.lower(it.instance_type) = pg_catalog.lower(r.instance_type)
+           LEFT JOIN llm_econ.gpu_sku_alias al ON pg_catalog.lower(al.alias) = pg_catalog.lower(r.instance_type)
            LEFT JOIN map mi ON mi.n = r.instance_type
            LEFT JOIN map mv ON mv.n = r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END
-           LEFT JOIN map ma ON ma.n = r.accelerator
-           LEFT JOIN map k ON k.n = r.instance_type),
+           LEFT JOIN map ma ON ma.n = r.accelerator),
        priced AS (
-         SELECT p.sku, p.region, p.pricing, p.instance_type, coalesce(p.known_gpus, p.gpus_per_instance) AS gpus,
-                CASE WHEN p.known_gpus IS NULL OR p.known_gpus = p.gpus_per_instance THEN p.usd_per_gpu_hour
-                     ELSE pg_catalog.round(p.usd_per_hour / p.known_gpus::numeric, 10) END AS usd
+         SELECT p.sku, p.region, p.pricing, p.instance_type,
+                CASE WHEN p.known_gpus IS NULL THEN p.gpus_per_instance
+                     WHEN p.known_gpus >= 1::numeric THEN p.known_gpus::int4 END AS gpus,
+                CASE WHEN p.known_gpus IS NULL OR p.known_gpus = p.gpus_per_instance::numeric THEN p.usd_per_gpu_hour
+                     ELSE pg_catalog.round(p.usd_per_hour / p.known_gpus, 10) END AS usd
            FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL),
        offers AS (   -- the cheapest offer per series
          SELECT DISTINCT ON (o.sku, o.region, o.pricing, o.instance_type)
@@ -351,19 +425,46 @@ BEGIN
                 llm_econ._series_id(o.sku, c, o.pricing, o.region, o.instance_type) AS series_id
            FROM priced o
           ORDER BY o.sku, o.region, o.pricing, o.instance_type, o.usd),
-       gone AS (     -- series an earlier catalog of this cloud listed and this one does not
-         SELECT s.sku, s.region, s.pricing, NULL::numeric AS usd, s.instance_type, NULL::int4 AS gpus, s.series_id
+       in_effect AS (   -- the series of this cloud's catalogs in effect at observed_at
+         SELECT s.sku, s.region, s.pricing, s.instance_type, s.series_id
            FROM llm_econ.price_series s
           CROSS JOIN LATERAL (
                 SELECT p.usd_per_gpu_hour, p.source FROM llm_econ.price_snapshot p
                  WHERE p.series_id = s.series_id AND p.observed_at <= import_skypilot_catalog.observed_at
                  ORDER BY p.observed_at DESC LIMIT 1) AS cur
-          WHERE s.provider = c AND cur.usd_per_gpu_hour IS NOT NULL AND cur.source = src
-            AND NOT EXISTS (SELECT 1 FROM offers x WHERE x.series_id = s.series_id)),
-       cand AS (SELECT * FROM offers UNION ALL SELECT * FROM gone)
+          WHERE s.provider = c AND cur.usd_per_gpu_hour IS NOT NULL AND cur.source = src),
+       gone AS (     -- those this file does not list
+         SELECT e.sku, e.region, e.pricing, NULL::numeric AS usd, e.instance_type, NULL::int4 AS gpus, e.series_id
+           FROM in_effect e WHERE NOT EXISTS (SELECT 1 FROM offers x WHERE x.series_id = e.series_id)),
+       cand AS (SELECT * FROM offers UNION ALL SELECT * FROM gone),
+       -- a machine type instance_type does not know, with the vCPUs and memory of a known sibling
+       -- of the same GPU in this file but another GPU count: its count is not believed (suspect)
+       sibling AS (
+         SELECT DISTINCT ON (u.instance_type) u.instance_type,
+                pg_catalog.format('%s lists %s GPUs per machine; its sibling %s, with the same %s vCPUs and %s GiB, has %s',
+                                  u.instance_type, u.gpus_per_instance, k.instance_type, u.vcpus, u.memory_gib,
+                                  pg_catalog.trim_scale(k.known_gpus)) AS why
+           FROM parsed u
+           JOIN parsed k ON k.sku = u.sku AND k.vcpus = u.vcpus AND k.memory_gib = u.memory_gib AND k.known_gpus IS NOT NULL
+          WHERE u.known_gpus IS NULL AND u.instance_type IS NOT NULL AND u.gpus_per_instance IS NOT NULL
+            AND k.known_gpus <> u.gpus_per_instance::numeric
+          ORDER BY u.instance_type, k.instance_type),
+       bad_names AS (SELECT DISTINCT r.instance_type AS n FROM raw r
+                      WHERE r.instance_type IS NOT NULL AND r.instance_type !~ shape.name_re),
+       bad_regions AS (SELECT DISTINCT r.region AS n FROM raw r
+                        WHERE r.region IS NOT NULL AND r.region !~ shape.region_re)
   SELECT pg_catalog.array_agg(import_skypilot_catalog.observed_at) AS t, pg_catalog.array_agg(c) AS pr, pg_catalog.array_agg(x.sku) AS sk,
          pg_catalog.array_agg(x.region) AS rg, pg_catalog.array_agg(x.pricing) AS pc, pg_catalog.array_agg(x.usd) AS us,
          pg_catalog.array_agg(x.instance_type) AS it, pg_catalog.array_agg(x.gpus) AS gp,
+         (SELECT pg_catalog.jsonb_object_agg(b.instance_type, b.why) FROM sibling b) AS sibling_suspects,
+         (SELECT pg_catalog.count(*) FROM in_effect) AS n_in_effect,
+         (SELECT pg_catalog.count(*) FROM gone) AS n_gone,
+         (SELECT pg_catalog.count(DISTINCT r.instance_type) FROM raw r) AS n_names,
+         (SELECT pg_catalog.count(DISTINCT r.region) FROM raw r) AS n_regions,
+         (SELECT pg_catalog.count(*) FROM bad_names) AS n_bad_names,
+         (SELECT pg_catalog.count(*) FROM bad_regions) AS n_bad_regions,
+         (SELECT pg_catalog.string_agg(b.n, ', ' ORDER BY b.n) FROM (SELECT * FROM bad_names ORDER BY 1 LIMIT 5) AS b) AS bad_names,
+         (SELECT pg_catalog.string_agg(b.n, ', ' ORDER BY b.n) FROM (SELECT * FROM bad_regions ORDER BY 1 LIMIT 5) AS b) AS bad_regions,
          (SELECT coalesce(pg_catalog.sum(p.catalog_rows) FILTER (WHERE p.sku IS NULL OR p.usd_per_gpu_hour IS NULL), 0) FROM parsed p) AS skipped,
          (SELECT pg_catalog.string_agg(pg_catalog.format('%s row(s) of %s: %s', w.n, w.names, w.why), '; ' ORDER BY w.why) FROM (
             SELECT pg_catalog.sum(q.catalog_rows) AS n, pg_catalog.string_agg(DISTINCT coalesce(q.accelerator, '?'), ', ') AS names, q.why
@@ -380,16 +481,52 @@ BEGIN
                       FROM parsed p WHERE p.sku IS NULL OR p.usd_per_gpu_hour IS NULL) AS q
              GROUP BY q.why) AS w) AS skip_why,
          (SELECT pg_catalog.count(*) FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL
-                                          AND p.known_gpus <> p.gpus_per_instance) AS corrected,
-         (SELECT pg_catalog.string_agg(DISTINCT pg_catalog.format('%s lists %s GPUs per machine, %s known', p.instance_type, p.gpus_per_instance, p.known_gpus), '; ')
-            FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.known_gpus <> p.gpus_per_instance) AS corrected_why,
+                                          AND (p.known_gpus <> p.gpus_per_instance::numeric OR p.sku <> p.catalog_sku)) AS corrected,
+         (SELECT pg_catalog.string_agg(DISTINCT pg_catalog.format('%s lists %s x %s, known %s x %s', p.instance_type, p.gpus_per_instance,
+                                                                  p.catalog_sku, pg_catalog.trim_scale(coalesce(p.known_gpus, p.gpus_per_instance)), p.sku), '; ')
+            FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL
+                            AND (p.known_gpus <> p.gpus_per_instance::numeric OR p.sku <> p.catalog_sku)) AS corrected_why,
          (SELECT pg_catalog.count(DISTINCT p.instance_type) FROM parsed p
            WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified,
          (SELECT pg_catalog.string_agg(DISTINCT p.instance_type, ', ') FROM parsed p
            WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified_why
     INTO cv FROM cand x;
 
-  -- 2. a backfill (a later catalog of this cloud is stored already): what that later catalog
+  -- 2. refuse what would damage the history: another cloud's file, or withdrawals on thin evidence
+  -- the instance names decide (regions repeat across clouds: us-east-1 is AWS's and Lambda's);
+  -- regions only when the file names no instance type (GCP accelerator rows alone)
+  IF (cv.n_names > 0 AND cv.n_bad_names * 2 > cv.n_names)
+     OR (cv.n_names = 0 AND cv.n_bad_regions * 2 > cv.n_regions) THEN
+    RAISE EXCEPTION 'the catalog does not fit cloud "%": % of % instance types and % of % regions are not named as % names them',
+                    c, cv.n_bad_names, cv.n_names, cv.n_bad_regions, cv.n_regions, c
+      USING ERRCODE = 'invalid_parameter_value',
+            DETAIL = pg_catalog.format('Instance types that do not fit %s: %s. Regions that do not fit %s: %s.',
+                                       shape.name_re, coalesce(cv.bad_names, 'none'), shape.region_re, coalesce(cv.bad_regions, 'none')),
+            HINT = 'Is this another cloud''s vms.csv? Import it with that cloud''s name.';
+  END IF;
+  IF cv.n_bad_regions > 0 THEN
+    RAISE NOTICE '% of % regions are not named as % names them: %', cv.n_bad_regions, cv.n_regions, c, cv.bad_regions
+      USING HINT = 'Imported as they are; check that the file is a ' || c || ' catalog.';
+  END IF;
+  IF cv.n_gone > 0 AND withdraw_missing IS NULL AND (cv.n_in_effect - cv.n_gone) * 2 < cv.n_in_effect THEN
+    RAISE EXCEPTION 'the % catalog lists % of the % offers in effect; withdrawing the other % needs evidence',
+                    c, cv.n_in_effect - cv.n_gone, cv.n_in_effect, cv.n_gone
+      USING ERRCODE = 'invalid_parameter_value',
+            DETAIL = 'A file listing fewer than half of the provider''s offers in effect is more likely cut off than a real withdrawal.',
+            HINT = 'Pass withdraw_missing => true to withdraw the offers the file does not list, or withdraw_missing => false to keep them.';
+  END IF;
+  IF cv.n_gone > 0 AND withdraw_missing IS NOT DISTINCT FROM false THEN
+    SELECT pg_catalog.array_agg(x.t) AS t, pg_catalog.array_agg(x.pr) AS pr, pg_catalog.array_agg(x.sk) AS sk, pg_catalog.array_agg(x.rg) AS rg,
+           pg_catalog.array_agg(x.pc) AS pc, pg_catalog.array_agg(x.us) AS us, pg_catalog.array_agg(x.it) AS it, pg_catalog.array_agg(x.gp) AS gp,
+           cv.skipped, cv.skip_why, cv.corrected, cv.corrected_why, cv.unverified, cv.unverified_why, cv.sibling_suspects
+      INTO cv
+      FROM ROWS FROM (pg_catalog.unnest(cv.t), pg_catalog.unnest(cv.pr), pg_catalog.unnest(cv.sk), pg_catalog.unnest(cv.rg),
+                      pg_catalog.unnest(cv.pc), pg_catalog.unnest(cv.us), pg_catalog.unnest(cv.it), pg_catalog.unnest(cv.gp))
+           AS x(t, pr, sk, rg, pc, us, it, gp)
+     WHERE x.us IS NOT NULL;
+  END IF;
+
+  -- 3. a backfill (a later catalog of this cloud is stored already): what that later catalog
   --    listed must still hold from its date on, so each series this import changes gets, at that
   --    date, the price it had there (or a withdrawal when the later catalog did not list it)
   SELECT pg_catalog.min(i.observed_at) INTO next_at FROM llm_econ.price_import i
@@ -409,7 +546,9 @@ BEGIN
     have_fix := fix.t IS NOT NULL;
   END IF;
 
-  -- 3. store (rows written here are of kind catalog), then check the new prices
+  -- 4. store (rows written here are of kind catalog), then check the new prices
+  -- the suspect trigger reads the machine types whose count a sibling contradicts from this setting
+  PERFORM pg_catalog.set_config('llm_econ.import_suspects', coalesce(cv.sibling_suspects::text, ''), true);
   SELECT * INTO rp FROM llm_econ._record_prices(cv.t, cv.pr, cv.sk, cv.rg, cv.pc, cv.us, cv.it, cv.gp, src, 'catalog');
   inserted := coalesce(rp.inserted, 0);
   unchanged := coalesce(rp.unchanged, 0);
@@ -419,6 +558,7 @@ BEGIN
     inserted := inserted + coalesce(rp.inserted, 0);
     withdrawn := withdrawn + coalesce(rp.withdrawn, 0);
   END IF;
+  PERFORM pg_catalog.set_config('llm_econ.import_suspects', '', true);
   INSERT INTO llm_econ.price_import (provider, source, observed_at)
   VALUES (c, src, import_skypilot_catalog.observed_at) ON CONFLICT DO NOTHING;
   SELECT pg_catalog.count(*) INTO suspect FROM llm_econ.price_snapshot p
@@ -432,15 +572,16 @@ BEGIN
     RAISE NOTICE 'skipped % catalog rows', skipped USING DETAIL = cv.skip_why || '.';
   END IF;
   IF corrected > 0 THEN
-    RAISE NOTICE 'corrected the GPU count of % catalog offers', corrected
-      USING DETAIL = cv.corrected_why || '.', HINT = 'The count in llm_econ.gpu_sku_alias wins over the catalog''s; per-GPU prices use it.';
+    RAISE NOTICE 'corrected the GPU or GPU count of % catalog offers', corrected
+      USING DETAIL = cv.corrected_why || '.', HINT = 'The SKU and count in llm_econ.instance_type win over the catalog''s; per-GPU prices use them.';
   END IF;
   IF unverified > 0 THEN
-    RAISE NOTICE '% machine types have no known GPU count and were priced with the catalog''s', unverified
-      USING DETAIL = 'Those machine types: ' || pg_catalog.left(cv.unverified_why, 500) || '.', HINT = 'Add them to llm_econ.gpu_sku_alias with gpus_per_instance.';
+    RAISE NOTICE '% machine types are not in llm_econ.instance_type and were priced with the catalog''s count', unverified
+      USING DETAIL = 'Those machine types: ' || pg_catalog.left(cv.unverified_why, 500) || '.',
+            HINT = 'A count no known machine of the GPU has is stored as suspect; add the machine types to llm_econ.instance_type with their source.';
   END IF;
   IF suspect > 0 THEN
-    RAISE NOTICE '% prices are more than 3x from the same provider''s other offers of the SKU or from the series'' previous price', suspect
+    RAISE NOTICE '% prices are suspect: a GPU count no known machine of the GPU has, or more than 3x from the same provider''s other offers of the SKU or from the series'' previous price', suspect
       USING HINT = 'They are stored with price_snapshot.suspect set; cheapest_offers leaves them out unless include_suspect => true.';
   END IF;
 EXCEPTION WHEN OTHERS THEN
@@ -448,8 +589,8 @@ EXCEPTION WHEN OTHERS THEN
                           e_hint = PG_EXCEPTION_HINT, e_context = PG_EXCEPTION_CONTEXT;
   PERFORM llm_econ._reraise(e_state, e_msg, e_detail, e_hint, e_context);
 END $$;
-COMMENT ON FUNCTION llm_econ.import_skypilot_catalog(text, text, timestamptz) IS
-  'imports one SkyPilot vms.csv (any cloud; columns found by header name) as one dated snapshot of per-GPU prices: new rows only where a series'' price changes; the GPU count gpu_sku_alias knows wins over the catalog''s (corrected), machine types without a known count are reported (unverified), prices more than 3x from the same provider''s other offers or the previous price are flagged (suspect); skipped rows are counted with a NOTICE naming the fix; series an earlier catalog listed and this one does not are withdrawn, and a backfilled catalog is reconciled with the next later one';
+COMMENT ON FUNCTION llm_econ.import_skypilot_catalog(text, text, timestamptz, boolean) IS
+  'imports one SkyPilot vms.csv (any cloud; columns found by header name) as one dated snapshot of per-GPU prices: new rows only where a series'' price changes; instance types resolve through llm_econ.instance_type, whose SKU and GPU count win over the catalog''s (corrected; slices priced per GPU-equivalent); unknown ones take the SKU their name says and are reported (unverified); GPU counts no known machine has and prices more than 3x from the same provider''s other offers or the previous price are flagged (suspect); skipped rows are counted with a NOTICE naming the fix; a header-only file (22P04) or another cloud''s file (22023) is refused; series an earlier catalog listed and this one does not are withdrawn when withdraw_missing is true, or NULL and the file lists at least half of the offers in effect (else 22023); a backfilled catalog is reconciled with the next later one';
 
 -- Bulk price histories: \copy a long-format CSV (the shipped GCP history's columns) into this
 -- staging table, then SELECT * FROM llm_econ.load_price_history().  All columns are text so

@@ -81,6 +81,51 @@ COMMENT ON COLUMN llm_econ.gpu_sku_alias.gpus_per_instance IS 'for machine-type 
 COMMENT ON COLUMN llm_econ.gpu_sku_alias.source IS 'where the name is used';
 COMMENT ON COLUMN llm_econ.gpu_sku_alias.builtin IS 'true for rows shipped with the extension';
 
+-- Instances are facts with sources (0.4.0): what a provider's machine type carries.  Every
+-- import resolves an instance type through this table before it believes the catalog.
+CREATE TABLE llm_econ.instance_type (
+    provider           text NOT NULL CHECK (provider OPERATOR(pg_catalog.~) '^[a-z0-9][a-z0-9._-]*$'),
+    instance_type      text NOT NULL CHECK (instance_type OPERATOR(pg_catalog.<>) ''),
+    sku                text NOT NULL REFERENCES llm_econ.gpu_sku (sku) ON UPDATE CASCADE ON DELETE CASCADE,
+    gpus               numeric NOT NULL CHECK (gpus > 0::numeric AND gpus <= 4096::numeric
+                                               AND (gpus <= 1::numeric OR gpus OPERATOR(pg_catalog.=) pg_catalog.trunc(gpus))),
+    network_gbit_per_s numeric CHECK (network_gbit_per_s > 0::numeric AND network_gbit_per_s < 1000000::numeric),
+    nvlink_domain      int4 CHECK (nvlink_domain BETWEEN 1 AND 4096),
+    source             text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
+    builtin            boolean NOT NULL DEFAULT false,
+    PRIMARY KEY (provider, instance_type)
+);
+CREATE UNIQUE INDEX instance_type_lower_key ON llm_econ.instance_type (provider, pg_catalog.lower(instance_type));
+COMMENT ON TABLE llm_econ.instance_type IS
+  'what each provider machine type carries, with its source: imports resolve instance types here before believing a catalog''s GPU name and count';
+COMMENT ON COLUMN llm_econ.instance_type.provider IS 'provider, lower case (aws, azure, gcp, lambda, runpod, ...)';
+COMMENT ON COLUMN llm_econ.instance_type.instance_type IS 'the provider''s machine type name, matched ignoring case';
+COMMENT ON COLUMN llm_econ.instance_type.sku IS 'the gpu_sku key of its GPU';
+COMMENT ON COLUMN llm_econ.instance_type.gpus IS 'GPUs per instance; a fraction for a slice of one GPU (1/6 for Azure NV6ads_A10_v5)';
+COMMENT ON COLUMN llm_econ.instance_type.network_gbit_per_s IS 'inter-instance network per instance in Gbit/s, one direction (NULL = unknown or none: offered for single-instance plans only)';
+COMMENT ON COLUMN llm_econ.instance_type.nvlink_domain IS 'GPUs joined by NVLink/NVSwitch in one instance (NULL = none or unknown)';
+COMMENT ON COLUMN llm_econ.instance_type.source IS 'where the figures come from';
+COMMENT ON COLUMN llm_econ.instance_type.builtin IS 'true for rows shipped with the extension';
+
+-- GCP's GPU machine families (0.4.0): the name SkyPilot's GCP catalogs give the GPUs of each
+-- accelerator-optimized family, whose machine rows and accelerator rows the importer pairs; family
+-- n1 lists the GPUs GCP attaches to general-purpose N1 machines.  Data, not code (src/core/catalog.c).
+CREATE TABLE llm_econ.gcp_machine_family (
+    machine_family  text NOT NULL CHECK (machine_family OPERATOR(pg_catalog.~) '^[a-z][a-z0-9]*(-[a-z0-9]+)*$'),
+    accelerator     text NOT NULL CHECK (accelerator OPERATOR(pg_catalog.<>) ''),
+    alt_accelerator text CHECK (alt_accelerator OPERATOR(pg_catalog.<>) ''),
+    source          text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
+    builtin         boolean NOT NULL DEFAULT false,
+    PRIMARY KEY (machine_family, accelerator)
+);
+COMMENT ON TABLE llm_econ.gcp_machine_family IS
+  'GCP GPU machine families: the AcceleratorName SkyPilot''s GCP catalogs give each accelerator-optimized family''s GPUs (the importer pairs machine and accelerator rows by it); family n1: GPUs attachable to N1 machines';
+COMMENT ON COLUMN llm_econ.gcp_machine_family.machine_family IS 'machine type name without its size (a2-highgpu, g2-standard), or n1';
+COMMENT ON COLUMN llm_econ.gcp_machine_family.accelerator IS 'the AcceleratorName of its GPUs in SkyPilot''s GCP catalogs';
+COMMENT ON COLUMN llm_econ.gcp_machine_family.alt_accelerator IS 'a second name older catalogs use (a3-megagpu: H100), or NULL';
+COMMENT ON COLUMN llm_econ.gcp_machine_family.source IS 'where the figures come from';
+COMMENT ON COLUMN llm_econ.gcp_machine_family.builtin IS 'true for rows shipped with the extension';
+
 CREATE TABLE llm_econ.mfu_reference (
     config    text PRIMARY KEY,
     hardware  text NOT NULL,
@@ -277,6 +322,6 @@ SELECT pg_catalog.pg_extension_config_dump('llm_econ.price_snapshot_id_seq', '')
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.price_import', '');
 
 GRANT USAGE ON SCHEMA llm_econ TO PUBLIC;
-GRANT SELECT ON llm_econ.gpu_sku, llm_econ.gpu_sku_alias, llm_econ.mfu_reference,
+GRANT SELECT ON llm_econ.gpu_sku, llm_econ.gpu_sku_alias, llm_econ.instance_type, llm_econ.gcp_machine_family, llm_econ.mfu_reference,
                 llm_econ.price_snapshot, llm_econ.price_series, llm_econ.price_import TO PUBLIC;
 GRANT INSERT ON llm_econ.price_import TO PUBLIC;   -- row security: only roles that may insert prices

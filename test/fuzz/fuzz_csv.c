@@ -24,6 +24,7 @@
  *    from the input): LE_ERR_NO_MEMORY, "out of memory", and still no leak.
  */
 #include "core/catalog.h"
+#include "../unit/gcp_hosts.h"
 #include "core/csv.h"
 #include "core/econ.h"
 #include "core/guard.h"
@@ -473,13 +474,13 @@ check_names(const char *s, size_t n)
 	int			count = -1;
 	le_variant	v;
 
-	if (le_gcp_host_gpus(s, n, &accel, &alt, &count))
+	if (le_gcp_host_gpus(&test_gcp_hosts, s, n, &accel, &alt, &count))
 		REQUIRE(accel != NULL && accel[0] != '\0' && count >= 0 && count <= 999999,
 				"le_gcp_host_gpus(\"%.*s\"): accel %s count %d", (int) n, s, accel ? accel : "NULL", count);
 	v = le_variant_of(s, n);
 	REQUIRE(v == LE_VARIANT_NONE || v == LE_VARIANT_PCIE || v == LE_VARIANT_SXM, "variant %d", (int) v);
 	REQUIRE((le_variant_label(v) == NULL) == (v == LE_VARIANT_NONE), "variant label");
-	(void) le_gcp_attachable(s, n);
+	(void) le_gcp_attachable(&test_gcp_hosts, s, n);
 }
 
 /* Naive le_cat_find_column: blanks trimmed, ASCII case ignored; -2 when twice. */
@@ -635,7 +636,7 @@ check_catalog(const char *buf, size_t len, int gcp, long fail_at, long data_rows
 	t->fail_at = fail_at;
 	memset(&e, 0, sizeof(e));
 	e.status = (le_status) 77;
-	st = le_catalog_offers(buf, len, gcp, talloc, t, &o, &e);
+	st = le_catalog_offers(buf, len, gcp ? &test_gcp_hosts : NULL, talloc, t, &o, &e);
 	REQUIRE(st == LE_OK || st == LE_ERR_MALFORMED || st == LE_ERR_VALUE || st == LE_ERR_TOO_LONG || st == LE_ERR_NO_MEMORY,
 			"le_catalog_offers status %d", (int) st);
 	if (st != LE_OK)

@@ -1,6 +1,7 @@
 /* test_csv.c: unit tests of the core's CSV reader (csv.c) and SkyPilot catalog reading (catalog.c), with fixtures and a small fuzz run. */
 #include "unit.h"
 #include "core/catalog.h"
+#include "gcp_hosts.h"
 #include "core/guard.h"
 
 #include <stdint.h>
@@ -118,7 +119,7 @@ cat_read(cat_run *c, const char *text, size_t n, int gcp)
 {
 	c->buf = exact_copy(text, n);
 	memset(&c->e, 0, sizeof(c->e));
-	c->st = le_catalog_offers(c->buf, n, gcp, talloc, NULL, &c->o, &c->e);
+	c->st = le_catalog_offers(c->buf, n, gcp ? &test_gcp_hosts : NULL, talloc, NULL, &c->o, &c->e);
 }
 
 /* Free what cat_read made. */
@@ -263,7 +264,7 @@ fixture(cat_run *c, const char *name, int gcp)
 		return 0;
 	c->buf = b;
 	memset(&c->e, 0, sizeof(c->e));
-	c->st = le_catalog_offers(b, n, gcp, talloc, NULL, &c->o, &c->e);
+	c->st = le_catalog_offers(b, n, gcp ? &test_gcp_hosts : NULL, talloc, NULL, &c->o, &c->e);
 	return 1;
 }
 
@@ -422,33 +423,37 @@ test_catalog_pieces(void)
 	}
 
 	/* GCP machine types and their GPUs */
-	CHECK(le_gcp_host_gpus("a2-highgpu-1g", 13, &acc, &alt, &cnt) && strcmp(acc, "A100") == 0 && !alt && cnt == 1, "a2-highgpu-1g");
-	CHECK(le_gcp_host_gpus("a2-highgpu-8g", 13, &acc, &alt, &cnt) && cnt == 8, "a2-highgpu-8g");
-	CHECK(le_gcp_host_gpus("a2-megagpu-16g", 14, &acc, &alt, &cnt) && strcmp(acc, "A100") == 0 && cnt == 16, "a2-megagpu-16g");
-	CHECK(le_gcp_host_gpus("a2-ultragpu-4g", 14, &acc, &alt, &cnt) && strcmp(acc, "A100-80GB") == 0 && cnt == 4, "a2-ultragpu-4g");
-	CHECK(le_gcp_host_gpus("a3-highgpu-8g", 13, &acc, &alt, &cnt) && strcmp(acc, "H100") == 0 && cnt == 8, "a3-highgpu-8g");
-	CHECK(le_gcp_host_gpus("a3-megagpu-8g", 13, &acc, &alt, &cnt) && strcmp(acc, "H100-MEGA") == 0 &&
+	CHECK(le_gcp_host_gpus(&test_gcp_hosts, "a2-highgpu-1g", 13, &acc, &alt, &cnt) && strcmp(acc, "A100") == 0 && !alt && cnt == 1, "a2-highgpu-1g");
+	CHECK(le_gcp_host_gpus(&test_gcp_hosts, "a2-highgpu-8g", 13, &acc, &alt, &cnt) && cnt == 8, "a2-highgpu-8g");
+	CHECK(le_gcp_host_gpus(&test_gcp_hosts, "a2-megagpu-16g", 14, &acc, &alt, &cnt) && strcmp(acc, "A100") == 0 && cnt == 16, "a2-megagpu-16g");
+	CHECK(le_gcp_host_gpus(&test_gcp_hosts, "a2-ultragpu-4g", 14, &acc, &alt, &cnt) && strcmp(acc, "A100-80GB") == 0 && cnt == 4, "a2-ultragpu-4g");
+	CHECK(le_gcp_host_gpus(&test_gcp_hosts, "a3-highgpu-8g", 13, &acc, &alt, &cnt) && strcmp(acc, "H100") == 0 && cnt == 8, "a3-highgpu-8g");
+	CHECK(le_gcp_host_gpus(&test_gcp_hosts, "a3-megagpu-8g", 13, &acc, &alt, &cnt) && strcmp(acc, "H100-MEGA") == 0 &&
 		  alt && strcmp(alt, "H100") == 0 && cnt == 8, "a3-megagpu-8g");
-	CHECK(le_gcp_host_gpus("a3-edgegpu-8g", 13, &acc, &alt, &cnt) && strcmp(acc, "H100") == 0 && cnt == 8, "a3-edgegpu-8g");
-	CHECK(le_gcp_host_gpus("A2-HIGHGPU-2G", 13, &acc, &alt, &cnt) && cnt == 2, "case ignored");
+	CHECK(le_gcp_host_gpus(&test_gcp_hosts, "a3-edgegpu-8g", 13, &acc, &alt, &cnt) && strcmp(acc, "H100") == 0 && cnt == 8, "a3-edgegpu-8g");
+	CHECK(le_gcp_host_gpus(&test_gcp_hosts, "A2-HIGHGPU-2G", 13, &acc, &alt, &cnt) && cnt == 2, "case ignored");
 	{
 		const char *g2[] = {"g2-standard-4", "g2-standard-8", "g2-standard-12", "g2-standard-16",
 		"g2-standard-24", "g2-standard-32", "g2-standard-48", "g2-standard-96", "g2-standard-2"};
 		const int	gpus[] = {1, 1, 1, 1, 2, 1, 4, 8, 0};
 
 		for (int i = 0; i < 9; i++)
-			CHECK(le_gcp_host_gpus(g2[i], strlen(g2[i]), &acc, &alt, &cnt) && strcmp(acc, "L4") == 0 &&
+			CHECK(le_gcp_host_gpus(&test_gcp_hosts, g2[i], strlen(g2[i]), &acc, &alt, &cnt) && strcmp(acc, "L4") == 0 &&
 				  cnt == gpus[i], "%s: %d L4", g2[i], cnt);
 	}
-	CHECK(le_gcp_host_gpus("a2-highgpu-xg", 13, &acc, &alt, &cnt) && cnt == 0, "unknown size: count 0");
-	CHECK(!le_gcp_host_gpus("n1-standard-8", 13, &acc, &alt, &cnt), "n1 carries no GPUs");
-	CHECK(!le_gcp_host_gpus("c2-standard-16", 14, &acc, &alt, &cnt), "c2 carries no GPUs");
-	CHECK(!le_gcp_host_gpus("a2-highgpu-", 11, &acc, &alt, &cnt), "prefix alone");
-	CHECK(!le_gcp_host_gpus("a2-high", 7, &acc, &alt, &cnt), "short");
-	CHECK(le_gcp_attachable("T4", 2) && le_gcp_attachable("v100", 4) && le_gcp_attachable("P100", 4) &&
-		  le_gcp_attachable("P4", 2) && le_gcp_attachable("K80", 3), "N1-attachable GPUs");
-	CHECK(!le_gcp_attachable("A100", 4) && !le_gcp_attachable("L4", 2) && !le_gcp_attachable("T40", 3) &&
-		  !le_gcp_attachable("T", 1), "not N1-attachable");
+	CHECK(le_gcp_host_gpus(&test_gcp_hosts, "a2-highgpu-xg", 13, &acc, &alt, &cnt) && cnt == 0, "unknown size: count 0");
+	/* a variant suffix after the size (skypilot-catalog GCP vms.csv, commit ddb8695: a3-edgegpu-8g-nolssd) */
+	CHECK(le_gcp_host_gpus(&test_gcp_hosts, "a3-edgegpu-8g-nolssd", 20, &acc, &alt, &cnt) && strcmp(acc, "H100") == 0 && cnt == 8,
+		  "a3-edgegpu-8g-nolssd: 8 H100");
+	CHECK(le_gcp_host_gpus(&test_gcp_hosts, "a3-edgegpu-8gx", 14, &acc, &alt, &cnt) && cnt == 0, "8gx: not a size");
+	CHECK(!le_gcp_host_gpus(&test_gcp_hosts, "n1-standard-8", 13, &acc, &alt, &cnt), "n1 carries no GPUs");
+	CHECK(!le_gcp_host_gpus(&test_gcp_hosts, "c2-standard-16", 14, &acc, &alt, &cnt), "c2 carries no GPUs");
+	CHECK(!le_gcp_host_gpus(&test_gcp_hosts, "a2-highgpu-", 11, &acc, &alt, &cnt), "prefix alone");
+	CHECK(!le_gcp_host_gpus(&test_gcp_hosts, "a2-high", 7, &acc, &alt, &cnt), "short");
+	CHECK(le_gcp_attachable(&test_gcp_hosts, "T4", 2) && le_gcp_attachable(&test_gcp_hosts, "v100", 4) && le_gcp_attachable(&test_gcp_hosts, "P100", 4) &&
+		  le_gcp_attachable(&test_gcp_hosts, "P4", 2) && le_gcp_attachable(&test_gcp_hosts, "K80", 3), "N1-attachable GPUs");
+	CHECK(!le_gcp_attachable(&test_gcp_hosts, "A100", 4) && !le_gcp_attachable(&test_gcp_hosts, "L4", 2) && !le_gcp_attachable(&test_gcp_hosts, "T40", 3) &&
+		  !le_gcp_attachable(&test_gcp_hosts, "T", 1), "not N1-attachable");
 
 	/* variants from the instance type */
 	CHECK(le_variant_of("gpu_1x_h100_pcie", 16) == LE_VARIANT_PCIE, "lambda pcie");
@@ -489,7 +494,7 @@ test_catalog_no_memory(void)
 		long		left = k;
 		le_offers	o;
 		le_error	e;
-		le_status	st = le_catalog_offers(t, sizeof(t) - 1, 0, talloc_failing, &left, &o, &e);
+		le_status	st = le_catalog_offers(t, sizeof(t) - 1, NULL, talloc_failing, &left, &o, &e);
 
 		if (st == LE_OK)
 		{
@@ -860,7 +865,7 @@ test_fuzz(void)
 		le_csv_free(&r);
 
 		/* the catalog, both ways */
-		if (le_catalog_offers(buf, n, it % 2, talloc, NULL, &o, &e) == LE_OK)
+		if (le_catalog_offers(buf, n, (it % 2) ? &test_gcp_hosts : NULL, talloc, NULL, &o, &e) == LE_OK)
 		{
 			long		counted = 0;
 

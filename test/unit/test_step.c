@@ -608,6 +608,7 @@ test_search(void)
 			many[i].sku = (i * 7) % 2;
 			many[i].usd_per_gpu_hour = 1.0 + (i % 13) * 0.25;
 			many[i].gpus_per_instance = i % 5 == 0 ? 0 : 8;
+			many[i].single_instance = 0;
 		}
 		in2 = search_in(skus, 2, many, N_OFF);
 		in2.deadline_s = 1e9;	/* every plan that fits */

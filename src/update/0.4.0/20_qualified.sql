@@ -18,7 +18,8 @@ BEGIN
       USING ERRCODE = 'insufficient_privilege';
   END IF;
   WITH mine AS MATERIALIZED (
-         SELECT n.id, n.provider, n.sku, n.pricing, n.series_id, n.observed_at, n.usd_per_gpu_hour
+         SELECT n.id, n.provider, n.sku, n.pricing, n.series_id, n.observed_at, n.usd_per_gpu_hour,
+                n.instance_type, n.gpus_per_instance
            FROM new_rows n WHERE n.source_kind = 'catalog' AND n.usd_per_gpu_hour IS NOT NULL),
        peers AS MATERIALIZED (
          SELECT g.provider, g.sku, g.pricing, g.observed_at, x.n, x.med
@@ -29,6 +30,24 @@ BEGIN
        checked AS MATERIALIZED (
          SELECT m.id,
                 CASE
+                  -- a machine type whose count a known sibling in the same catalog contradicts (same
+                  -- vCPUs and memory, another count): import_skypilot_catalog says so in this setting
+                  WHEN m.instance_type IS NOT NULL AND pg_catalog.current_setting('llm_econ.import_suspects', true) <> ''
+                       AND pg_catalog.current_setting('llm_econ.import_suspects', true)::jsonb ? m.instance_type
+                    THEN pg_catalog.current_setting('llm_econ.import_suspects', true)::jsonb ->> m.instance_type
+                  -- a machine type llm_econ.instance_type does not know, with a GPU count that no
+                  -- known machine of its GPU has (1, 2, 4, 8, 16, the known machine types' counts,
+                  -- the SKU's node size): an H100 or A100 box never holds 12
+                  WHEN m.instance_type IS NOT NULL AND m.gpus_per_instance IS NOT NULL
+                       AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i
+                                        WHERE i.provider = m.provider AND pg_catalog.lower(i.instance_type) = pg_catalog.lower(m.instance_type))
+                       AND m.gpus_per_instance <> ALL (ARRAY[1, 2, 4, 8, 16])
+                       AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i
+                                        WHERE i.sku = m.sku AND i.gpus = m.gpus_per_instance::numeric)
+                       AND NOT EXISTS (SELECT 1 FROM llm_econ.gpu_sku g
+                                        WHERE g.sku = m.sku AND g.gpus_per_node = m.gpus_per_instance)
+                    THEN pg_catalog.format('%s lists %s GPUs per machine; no known %s machine holds that many (1, 2, 4, 8 or 16, or a known machine type''s count)',
+                                m.instance_type, m.gpus_per_instance, m.sku)
                   WHEN peer.n >= 3::int8 AND (m.usd_per_gpu_hour > 3::numeric * peer.med OR m.usd_per_gpu_hour * 3::numeric < peer.med)
                     THEN pg_catalog.format('%s x the median %s of the %s %s offers of %s at that instant',
                                 pg_catalog.round(m.usd_per_gpu_hour / peer.med, 2), peer.med, peer.n, m.provider, m.sku)
@@ -478,6 +497,10 @@ BEGIN
          SELECT s.sku, s.provider, s.pricing, s.series_id, g.since, o.observed_at, o.usd
            FROM g JOIN llm_econ.price_series s
              ON s.sku = g.sku AND s.provider = g.provider AND s.pricing = g.pricing
+                -- a slice of a GPU (instance_type.gpus < 1) is no whole GPU's price
+                AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i
+                                 WHERE i.provider = s.provider AND pg_catalog.lower(i.instance_type) = pg_catalog.lower(s.instance_type)
+                                   AND i.gpus < 1::numeric)
           CROSS JOIN LATERAL (
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
                   WHERE p.series_id = s.series_id AND p.observed_at < g.since AND NOT g.fresh
@@ -723,9 +746,9 @@ BEGIN ATOMIC SELECT pg_catalog.round($1, GREATEST(pg_catalog.scale(pg_catalog.tr
 CREATE OR REPLACE FUNCTION llm_econ._usd_per_unit(currency text, at timestamptz) RETURNS numeric
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
-  SELECT CASE WHEN $1 IS NULL OR $1 OPERATOR(pg_catalog.=) 'USD' THEN 1::numeric
+  SELECT CASE WHEN $1 IS NULL OR pg_catalog.upper($1) OPERATOR(pg_catalog.=) 'USD' THEN 1::numeric
               ELSE (SELECT f.usd_per_unit FROM llm_econ.fx_rate f
-                     WHERE f.currency OPERATOR(pg_catalog.=) $1 AND f.valid_from OPERATOR(pg_catalog.<=) $2
+                     WHERE f.currency OPERATOR(pg_catalog.=) pg_catalog.upper($1) AND f.valid_from OPERATOR(pg_catalog.<=) $2
                      ORDER BY f.valid_from DESC LIMIT 1) END;
 END;
 
@@ -762,175 +785,6 @@ BEGIN
   SELECT s.inserted, s.skipped, s.replaced, s.replaced_billed_usd, s.replaced_effective_usd
     INTO inserted, skipped, replaced, replaced_billed_usd, replaced_effective_usd
     FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery, false, import_focus.mode) AS s;
-END $$;
-
-CREATE OR REPLACE FUNCTION llm_econ.import_skypilot_catalog(cloud text, catalog_csv text, observed_at timestamptz,
-    OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint,
-    OUT corrected bigint, OUT unverified bigint, OUT suspect bigint)
-LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
-AS $$
-#variable_conflict use_column
-DECLARE
-  c text := pg_catalog.lower(pg_catalog.btrim(cloud));
-  src text;
-  unknown text;
-  cv record;
-  stats record;
-  fix record;
-  next_at timestamptz;
-  have_fix boolean := false;
-  rp record;
-  e_state text;     -- an error, raised again without the internal query text (_reraise)
-  e_msg text;
-  e_detail text;
-  e_hint text;
-  e_context text;
-BEGIN
-  IF cloud IS NULL OR catalog_csv IS NULL OR observed_at IS NULL THEN
-    RAISE EXCEPTION 'cloud, catalog_csv and observed_at must not be NULL' USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  IF pg_catalog.current_setting('transaction_isolation') <> 'read committed' THEN
-    RAISE EXCEPTION '% must run at READ COMMITTED, not %', 'import_skypilot_catalog', pg_catalog.upper(pg_catalog.current_setting('transaction_isolation'))
-      USING ERRCODE = 'invalid_transaction_state',
-            HINT = 'Imports serialise with other imports of the same provider and must see their commits.';
-  END IF;
-  IF NOT (c = ANY (llm_econ._skypilot_clouds())) THEN
-    RAISE EXCEPTION 'unknown cloud "%"', cloud USING ERRCODE = 'invalid_parameter_value',
-      DETAIL = 'Known clouds: ' || pg_catalog.array_to_string(llm_econ._skypilot_clouds(), ', ') || '.';
-  END IF;
-  IF NOT pg_catalog.isfinite(observed_at) OR observed_at > pg_catalog.now() + interval '1 day' THEN
-    RAISE EXCEPTION 'observed_at must be at most now() + 1 day, got %', observed_at
-      USING ERRCODE = 'invalid_parameter_value', HINT = 'A catalog cannot be observed in the future.';
-  END IF;
-  src := 'SkyPilot catalog vms.csv (' || c || ')';
-
-  -- one importer per provider at a time; a malformed catalog raises before anything is stored
-  PERFORM llm_econ._lock_providers(ARRAY[c]);
-  -- 1. the catalog's offers, with the GPU count gpu_sku_alias knows for each machine type (it
-  --    wins over the catalog's), and the series an earlier catalog listed and this one does not
-  WITH raw AS MATERIALIZED (SELECT o.* FROM llm_econ._skypilot_offers(c, catalog_csv) AS o),
-       names AS (   -- each distinct name is looked up once
-         SELECT DISTINCT v.n FROM raw r,
-                LATERAL (VALUES (r.instance_type), (r.accelerator),
-                                (r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END)) AS v(n)
-          WHERE v.n IS NOT NULL),
-       -- _sku_find's and _known_gpus's rule for all names in one query
-       map AS MATERIALIZED (SELECT m.name AS n, m.sku, m.gpus_per_instance AS gpus
-                              FROM llm_econ._sku_map(ARRAY(SELECT names.n FROM names)) AS m),
-       parsed AS MATERIALIZED (
-         SELECT r.*, coalesce(mi.sku, mv.sku, ma.sku) AS sku, k.gpus AS known_gpus
-           FROM raw r
-           LEFT JOIN map mi ON mi.n = r.instance_type
-           LEFT JOIN map mv ON mv.n = r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END
-           LEFT JOIN map ma ON ma.n = r.accelerator
-           LEFT JOIN map k ON k.n = r.instance_type),
-       priced AS (
-         SELECT p.sku, p.region, p.pricing, p.instance_type, coalesce(p.known_gpus, p.gpus_per_instance) AS gpus,
-                CASE WHEN p.known_gpus IS NULL OR p.known_gpus = p.gpus_per_instance THEN p.usd_per_gpu_hour
-                     ELSE pg_catalog.round(p.usd_per_hour / p.known_gpus::numeric, 10) END AS usd
-           FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL),
-       offers AS (   -- the cheapest offer per series
-         SELECT DISTINCT ON (o.sku, o.region, o.pricing, o.instance_type)
-                o.sku, o.region, o.pricing, llm_econ._usd(o.usd) AS usd, o.instance_type, o.gpus,
-                llm_econ._series_id(o.sku, c, o.pricing, o.region, o.instance_type) AS series_id
-           FROM priced o
-          ORDER BY o.sku, o.region, o.pricing, o.instance_type, o.usd),
-       gone AS (     -- series an earlier catalog of this cloud listed and this one does not
-         SELECT s.sku, s.region, s.pricing, NULL::numeric AS usd, s.instance_type, NULL::int4 AS gpus, s.series_id
-           FROM llm_econ.price_series s
-          CROSS JOIN LATERAL (
-                SELECT p.usd_per_gpu_hour, p.source FROM llm_econ.price_snapshot p
-                 WHERE p.series_id = s.series_id AND p.observed_at <= import_skypilot_catalog.observed_at
-                 ORDER BY p.observed_at DESC LIMIT 1) AS cur
-          WHERE s.provider = c AND cur.usd_per_gpu_hour IS NOT NULL AND cur.source = src
-            AND NOT EXISTS (SELECT 1 FROM offers x WHERE x.series_id = s.series_id)),
-       cand AS (SELECT * FROM offers UNION ALL SELECT * FROM gone)
-  SELECT pg_catalog.array_agg(import_skypilot_catalog.observed_at) AS t, pg_catalog.array_agg(c) AS pr, pg_catalog.array_agg(x.sku) AS sk,
-         pg_catalog.array_agg(x.region) AS rg, pg_catalog.array_agg(x.pricing) AS pc, pg_catalog.array_agg(x.usd) AS us,
-         pg_catalog.array_agg(x.instance_type) AS it, pg_catalog.array_agg(x.gpus) AS gp,
-         (SELECT coalesce(pg_catalog.sum(p.catalog_rows) FILTER (WHERE p.sku IS NULL OR p.usd_per_gpu_hour IS NULL), 0) FROM parsed p) AS skipped,
-         (SELECT pg_catalog.string_agg(pg_catalog.format('%s row(s) of %s: %s', w.n, w.names, w.why), '; ' ORDER BY w.why) FROM (
-            SELECT pg_catalog.sum(q.catalog_rows) AS n, pg_catalog.string_agg(DISTINCT coalesce(q.accelerator, '?'), ', ') AS names, q.why
-              FROM (SELECT p.catalog_rows, p.accelerator,
-                           CASE
-                             WHEN p.sku IS NOT NULL AND p.instance_type IS NULL
-                               THEN 'GCP accelerator rows no machine type pairs with in their zone; the machine''s price is missing, so the catalog cannot price them'
-                             WHEN p.sku IS NOT NULL
-                               THEN 'GCP machine rows no accelerator row pairs with in their zone; the GPUs'' price is missing, so the catalog cannot price them'
-                             WHEN p.accelerator ~* '^tpu'
-                               THEN 'TPUs, not GPUs; not priced here'
-                             ELSE 'unknown names: add them to llm_econ.gpu_sku_alias, or, for a part gpu_sku lacks, a llm_econ.gpu_sku row with its source'
-                           END AS why
-                      FROM parsed p WHERE p.sku IS NULL OR p.usd_per_gpu_hour IS NULL) AS q
-             GROUP BY q.why) AS w) AS skip_why,
-         (SELECT pg_catalog.count(*) FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL
-                                          AND p.known_gpus <> p.gpus_per_instance) AS corrected,
-         (SELECT pg_catalog.string_agg(DISTINCT pg_catalog.format('%s lists %s GPUs per machine, %s known', p.instance_type, p.gpus_per_instance, p.known_gpus), '; ')
-            FROM parsed p WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.known_gpus <> p.gpus_per_instance) AS corrected_why,
-         (SELECT pg_catalog.count(DISTINCT p.instance_type) FROM parsed p
-           WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified,
-         (SELECT pg_catalog.string_agg(DISTINCT p.instance_type, ', ') FROM parsed p
-           WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified_why
-    INTO cv FROM cand x;
-
-  -- 2. a backfill (a later catalog of this cloud is stored already): what that later catalog
-  --    listed must still hold from its date on, so each series this import changes gets, at that
-  --    date, the price it had there (or a withdrawal when the later catalog did not list it)
-  SELECT pg_catalog.min(i.observed_at) INTO next_at FROM llm_econ.price_import i
-   WHERE i.provider = c AND i.source = src AND i.observed_at > import_skypilot_catalog.observed_at;
-  IF next_at IS NOT NULL AND cv.sk IS NOT NULL THEN
-    SELECT pg_catalog.array_agg(next_at) AS t, pg_catalog.array_agg(c) AS pr, pg_catalog.array_agg(x.sk) AS sk, pg_catalog.array_agg(x.rg) AS rg,
-           pg_catalog.array_agg(x.pc) AS pc, pg_catalog.array_agg(st.usd_per_gpu_hour) AS us, pg_catalog.array_agg(x.it) AS it,
-           pg_catalog.array_agg(st.gpus_per_instance) AS gp
-      INTO fix
-      FROM ROWS FROM (pg_catalog.unnest(cv.sk), pg_catalog.unnest(cv.rg), pg_catalog.unnest(cv.pc), pg_catalog.unnest(cv.us), pg_catalog.unnest(cv.it)) AS x(sk, rg, pc, us, it)
-      LEFT JOIN LATERAL (
-            SELECT p.observed_at, p.usd_per_gpu_hour, p.gpus_per_instance FROM llm_econ.price_snapshot p
-             WHERE p.series_id = llm_econ._series_id(x.sk, c, x.pc, x.rg, x.it) AND p.observed_at <= next_at
-             ORDER BY p.observed_at DESC LIMIT 1) AS st ON true
-     WHERE (st.observed_at IS NULL OR st.observed_at < next_at)
-       AND x.us IS DISTINCT FROM st.usd_per_gpu_hour;
-    have_fix := fix.t IS NOT NULL;
-  END IF;
-
-  -- 3. store (rows written here are of kind catalog), then check the new prices
-  SELECT * INTO rp FROM llm_econ._record_prices(cv.t, cv.pr, cv.sk, cv.rg, cv.pc, cv.us, cv.it, cv.gp, src, 'catalog');
-  inserted := coalesce(rp.inserted, 0);
-  unchanged := coalesce(rp.unchanged, 0);
-  withdrawn := coalesce(rp.withdrawn, 0);
-  IF have_fix THEN
-    SELECT * INTO rp FROM llm_econ._record_prices(fix.t, fix.pr, fix.sk, fix.rg, fix.pc, fix.us, fix.it, fix.gp, src, 'catalog');
-    inserted := inserted + coalesce(rp.inserted, 0);
-    withdrawn := withdrawn + coalesce(rp.withdrawn, 0);
-  END IF;
-  INSERT INTO llm_econ.price_import (provider, source, observed_at)
-  VALUES (c, src, import_skypilot_catalog.observed_at) ON CONFLICT DO NOTHING;
-  SELECT pg_catalog.count(*) INTO suspect FROM llm_econ.price_snapshot p
-   WHERE p.provider = c AND p.source = src AND p.observed_at IN (import_skypilot_catalog.observed_at, next_at)
-     AND p.suspect IS NOT NULL;
-  skipped := cv.skipped;
-  corrected := cv.corrected;
-  unverified := cv.unverified;
-
-  IF skipped > 0 THEN
-    RAISE NOTICE 'skipped % catalog rows', skipped USING DETAIL = cv.skip_why || '.';
-  END IF;
-  IF corrected > 0 THEN
-    RAISE NOTICE 'corrected the GPU count of % catalog offers', corrected
-      USING DETAIL = cv.corrected_why || '.', HINT = 'The count in llm_econ.gpu_sku_alias wins over the catalog''s; per-GPU prices use it.';
-  END IF;
-  IF unverified > 0 THEN
-    RAISE NOTICE '% machine types have no known GPU count and were priced with the catalog''s', unverified
-      USING DETAIL = 'Those machine types: ' || pg_catalog.left(cv.unverified_why, 500) || '.', HINT = 'Add them to llm_econ.gpu_sku_alias with gpus_per_instance.';
-  END IF;
-  IF suspect > 0 THEN
-    RAISE NOTICE '% prices are more than 3x from the same provider''s other offers of the SKU or from the series'' previous price', suspect
-      USING HINT = 'They are stored with price_snapshot.suspect set; cheapest_offers leaves them out unless include_suspect => true.';
-  END IF;
-EXCEPTION WHEN OTHERS THEN
-  GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_msg = MESSAGE_TEXT, e_detail = PG_EXCEPTION_DETAIL,
-                          e_hint = PG_EXCEPTION_HINT, e_context = PG_EXCEPTION_CONTEXT;
-  PERFORM llm_econ._reraise(e_state, e_msg, e_detail, e_hint, e_context);
 END $$;
 
 CREATE OR REPLACE FUNCTION llm_econ.load_price_history(source text DEFAULT 'price_history_staging', on_mismatch text DEFAULT 'error',
@@ -1002,7 +856,7 @@ END $$;
 
 REVOKE EXECUTE ON FUNCTION llm_econ._flag_suspect() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._flag_suspect() IS
-  'trigger: marks new catalog prices more than 3x from the median of the provider''s offers of the SKU and pricing at that instant, or from the series'' previous price (price_snapshot.suspect); only an INSERT into price_snapshot fires it';
+  'trigger: marks new catalog prices of an unknown machine type with a GPU count no known machine of the GPU has, or more than 3x from the median of the provider''s offers of the SKU and pricing at that instant, or from the series'' previous price (price_snapshot.suspect); only an INSERT into price_snapshot fires it';
 COMMENT ON FUNCTION llm_econ._focus_refusal(text, text, boolean, boolean) IS
   'internal: why the current role may not import FOCUS lines for a tenant (a missing grant, or not a member of the tenant role) and the GRANT that would let it, as {message, hint}; NULL when it may';
 COMMENT ON FUNCTION llm_econ._freeze_plan() IS
@@ -1048,8 +902,6 @@ COMMENT ON FUNCTION llm_econ.import_focus(text, text, text, text, text) IS
   'imports a FOCUS 1.0-1.3 cost-and-usage CSV into spend for tenant (default: the current role): every line kept (typed columns, the other columns in record), GPU-hours for the lines that bill a GPU machine or GPU, run_id from tags; all or nothing. '
   'mode replace (default): the file is the whole statement of each (tenant, provider, billing account, billing period) it covers, replacing what was stored for it (replaced: lines, and their USD); '
   'mode append: charges already stored for the tenant (the same FOCUS values, however the file writes them) are skipped. Two imports of one statement serialise; delivery is a label';
-COMMENT ON FUNCTION llm_econ.import_skypilot_catalog(text, text, timestamptz) IS
-  'imports one SkyPilot vms.csv (any cloud; columns found by header name) as one dated snapshot of per-GPU prices: new rows only where a series'' price changes; the GPU count gpu_sku_alias knows wins over the catalog''s (corrected), machine types without a known count are reported (unverified), prices more than 3x from the same provider''s other offers or the previous price are flagged (suspect); skipped rows are counted with a NOTICE naming the fix; series an earlier catalog listed and this one does not are withdrawn, and a backfilled catalog is reconciled with the next later one';
 COMMENT ON FUNCTION llm_econ.load_price_history(text, text) IS
   'loads the rows the current role staged in llm_econ.price_history_staging (a long-format price history, \copy''d in) into price_snapshot as change points, then removes them; a bad line is an error naming it and nothing is stored; on_mismatch => ''skip'' counts lines whose accelerator contradicts the instance type as skipped';
 COMMENT ON FUNCTION llm_econ.price_twap(text, text, text, tstzrange, text, interval) IS

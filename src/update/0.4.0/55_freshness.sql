@@ -86,6 +86,10 @@ BEGIN ATOMIC
      AND s.pricing OPERATOR(pg_catalog.=) $3
      AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5), pg_catalog.upper($5)]))
      AND ($6 IS NULL OR llm_econ._name_key(s.instance_type) OPERATOR(pg_catalog.=) llm_econ._name_key($6))
+     AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i   -- a slice of a GPU is no whole GPU's price
+                      WHERE i.provider OPERATOR(pg_catalog.=) s.provider
+                        AND pg_catalog.lower(i.instance_type) OPERATOR(pg_catalog.=) pg_catalog.lower(s.instance_type)
+                        AND i.gpus OPERATOR(pg_catalog.<) 1::numeric)
      AND o.usd_per_gpu_hour IS NOT NULL
      AND ($7 IS NULL OR o.last_seen_at OPERATOR(pg_catalog.>=) llm_econ._shift($4, OPERATOR(pg_catalog.-) $7));
 END;
@@ -241,7 +245,10 @@ BEGIN
          SELECT s.* FROM llm_econ.price_series s
           WHERE s.sku = key AND s.provider = prov AND s.pricing = pr
             AND (price_twap_coverage.region IS NULL OR s.region = ANY (ARRAY[price_twap_coverage.region, pg_catalog.lower(price_twap_coverage.region), pg_catalog.upper(price_twap_coverage.region)]))
-            AND (itype IS NULL OR llm_econ._name_key(s.instance_type) = llm_econ._name_key(itype))),
+            AND (itype IS NULL OR llm_econ._name_key(s.instance_type) = llm_econ._name_key(itype))
+            AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i   -- a slice of a GPU is no whole GPU's price
+                             WHERE i.provider = s.provider AND pg_catalog.lower(i.instance_type) = pg_catalog.lower(s.instance_type)
+                               AND i.gpus < 1::numeric)),
        obs AS (     -- each series: its observation in effect at the start, and those inside the period;
                     -- for a run (spec), a price of an instance it cannot use counts as no offer
                     -- (cheapest_offers' rule: more GPUs than one instance needs gpus_per_node)
