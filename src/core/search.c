@@ -230,15 +230,22 @@ powers_of_two(int limit, int must_divide, int *out)
 	return n;
 }
 
-/* Pipeline degrees: 1..min(L, 256) that divide L or are powers of two (uneven stages allowed). */
+/*
+ * Pipeline degrees: every 1..min(L, MAX_PP) (uneven stages allowed), so that
+ * every whole-node GPU count tp·pp·cp·dp is reached: with dp dividing a
+ * batch of powers of two, an odd factor of the node count (96 GPUs = 12
+ * nodes = 3 · 4) can only come from pp.  Until 0.4.0 only divisors of L and
+ * powers of two were tried, which skipped such counts even when cheaper.
+ */
+#define MAX_PP 256
+
 static int
 pp_degrees(int L, int *out)
 {
 	int			n = 0;
 
-	for (int v = 1; v <= L && v <= 256 && n < MAX_DEG; v++)
-		if (L % v == 0 || (v & (v - 1)) == 0)
-			out[n++] = v;
+	for (int v = 1; v <= L && v <= MAX_PP; v++)
+		out[n++] = v;
 	return n;
 }
 
@@ -311,7 +318,7 @@ le_cheapest_plans(const le_search_in *in, le_plan_row *out, int cap, int *n_out,
 		int			node = hw->gpus_per_node;
 		int			has_offer = 0;
 		int			tps[MAX_DEG],
-					pps[MAX_DEG],
+					pps[MAX_PP],
 					cps[MAX_DEG],
 					eps[MAX_DEG];
 		int			n_tp,
