@@ -196,7 +196,8 @@ check_search(const le_search_in *in, le_search_stats *stats, le_error *err)
 			return le_set_error(err, LE_ERR_VALUE, NULL, "offer %d: sku must be in [0, %d], got %d",
 								o, in->n_skus - 1, of->sku);
 		if (le_check_range("offer usd_per_gpu_hour", of->usd_per_gpu_hour, 0, 1, 1e6, 0, err) != LE_OK ||
-			le_check_range("offer gpus_per_instance", of->gpus_per_instance, 0, 0, 65536, 0, err) != LE_OK)
+			le_check_range("offer gpus_per_instance", of->gpus_per_instance, 0, 0, 65536, 0, err) != LE_OK ||
+			le_check_range("offer mfu_factor", of->mfu_factor, 0, 0, 100, 0, err) != LE_OK)
 			return err->status;
 	}
 	/* the model: checked as a one-GPU layout on nominal hardware */
@@ -511,7 +512,10 @@ sku_done:
 				const le_plan_row *r = &best[i];
 				le_plan_row c;
 
-				if (r->wall_s > in->deadline_s)
+				/* a calibrated offer runs at factor x the predicted MFU (at most MFU 1): time and GPU-hours / factor */
+				double		f = of->mfu_factor > 0 ? fmin(of->mfu_factor, 1.0 / r->mfu) : 1.0;
+
+				if (r->wall_s / f > in->deadline_s)
 					continue;
 				/* whole instances; a run beyond one instance needs node-sized instances */
 				if (of->gpus_per_instance > 0)	/* 0: size unknown, any count */
@@ -523,7 +527,10 @@ sku_done:
 				}
 				c = *r;
 				c.offer = o;
-				c.cost_usd = r->gpu_hours * of->usd_per_gpu_hour;
+				c.mfu = r->mfu * f;
+				c.wall_s = r->wall_s / f;
+				c.gpu_hours = r->gpu_hours / f;
+				c.cost_usd = c.gpu_hours * of->usd_per_gpu_hour;
 				n_cand++;
 				heap_push(out, &n_kept, cap, &c);
 			}

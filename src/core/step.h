@@ -152,6 +152,8 @@ typedef struct le_offer
 	int			sku;
 	double		usd_per_gpu_hour;
 	int			gpus_per_instance;	/* 0 = unknown: any GPU count (as cheapest_offers keeps such offers) */
+	double		mfu_factor;		/* calibration of this offer's SKU and provider (observed / predicted
+								 * MFU, mfu_calibration); 0 = none, as 1 */
 } le_offer;
 
 /*
