@@ -54,6 +54,12 @@ SELECT predicted_mfu(s, calibrated => true) = predicted_mfu(s) AS uncalibrated F
 INSERT INTO observed_run (tenant, run_id, spec, tokens_per_second, source)
 SELECT 'regress_cal_team', 'forged', s, 6e5, 'x' FROM t;
 RESET ROLE;
+-- A role with no access to observed_run at all: no factor (a NOTICE), not an error.
+CREATE ROLE regress_cal_nobody;
+SET ROLE regress_cal_nobody;
+SELECT predicted_mfu(s, calibrated => true) = predicted_mfu(s) AS uncalibrated FROM t;
+RESET ROLE;
+DROP ROLE regress_cal_nobody;
 
 -- Bad observations: a 22023 naming what is wrong (or the CHECK that says it).
 \set VERBOSITY terse

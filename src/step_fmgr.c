@@ -18,9 +18,19 @@ le_calibration_load(LeCalib **out)
 {
 	MemoryContext outer = CurrentMemoryContext;
 	int			n;
+	bool		n_null;
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	/* a role that may not read observed_run has recorded no runs it can use: no factor, not an error */
+	if (SPI_execute("SELECT pg_catalog.has_table_privilege('llm_econ.observed_run', 'SELECT')", true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "reading observed_run's privileges failed");
+	if (SPI_processed != 1 || !DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &n_null)))
+	{
+		SPI_finish();
+		*out = MemoryContextAlloc(outer, sizeof(LeCalib));
+		return 0;
+	}
 	if (SPI_execute("SELECT c.sku, c.provider, c.median_mfu_ratio FROM llm_econ.mfu_calibration c", true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "reading mfu_calibration failed");
 	n = (int) SPI_processed;
