@@ -95,7 +95,8 @@ SELECT comm_bytes(s) AS wire_bytes, round((comm_bytes(s) / 7e9)::numeric, 3) AS 
 SELECT z AS zero_stage, comm_bytes(s) AS bytes, round((comm_bytes(s) / comm_bytes(run_spec(7e9, 1e12, 64, 'H100', global_batch => 64)))::numeric, 3) AS vs_ddp
   FROM generate_series(0, 3) AS z, LATERAL run_spec(7e9, 1e12, 64, 'H100', zero_stage => z, global_batch => 64) AS s
  ORDER BY z;
--- ZeRO 2 and 3 repeat their per-micro-batch collectives: with 4 micro-batches per step.
+-- With 4 micro-batches per step: ZeRO 3 gathers the weights for every micro-batch's forward and
+-- backward; gradients are reduce-scattered once per step at every stage (0.4.0; 4 times before).
 SELECT z AS zero_stage, b.collective, b.bytes
   FROM generate_series(2, 3) AS z,
        LATERAL comm_breakdown(run_spec(7e9, 1e12, 64, 'H100', zero_stage => z, global_batch => 256)) AS b
@@ -120,13 +121,14 @@ SELECT parallelism, collective, bytes IS NULL AS unknown
 SELECT comm_bytes(run_spec(70e9, 2e12, 64, 'H100', tp => 8, pp => 2)) IS NULL AS total_unknown,
        comm_bytes(run_spec(7e9, 2e12, 1, 'H100')) AS single_gpu;
 
--- Layout search for 70B on 1024 A100 80GB: every layout keeps tp within the node, ZeRO 2-3 never
--- with pp, and the best fitting layout comes first.  (Since 0.3.0 pp need not divide the 80 layers,
+-- Layout search for 70B on 1024 A100 80GB: every layout keeps tp within the node, ZeRO 2-3 also
+-- with pp (offered since 0.4.0: docs/model.md, "ZeRO and pipeline parallelism"), and the best fitting
+-- layout comes first.  (Since 0.3.0 pp need not divide the 80 layers,
 -- so pp 16, 32 and 64 are listed too, and FlashAttention is the default: more layouts fit.)
 SELECT count(*) AS layouts, count(*) FILTER (WHERE fits) AS fitting,
        bool_and(tp <= 8 AND 8 % tp = 0) AS tp_in_node,
        bool_and(tp * pp * dp = 1024) AS uses_all_gpus,
-       bool_and(pp = 1 OR zero_stage <= 1) AS no_zero23_with_pp
+       bool_or(pp > 1 AND zero_stage >= 2) AS zero23_with_pp
   FROM plan_parallelism(run_spec(70e9, 2e12, 1024, 'A100-80GB', n_layers => 80, d_model => 8192,
                                  n_heads => 64, seq_len => 4096, global_batch => 1024));
 SELECT tp, pp, dp, zero_stage, recompute, round((total_bytes / 1e9)::numeric, 1) AS total_gb, fits,

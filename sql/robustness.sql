@@ -51,6 +51,8 @@ INSERT INTO rb_good VALUES
   -- predicted MFU and the cheapest plan
   (NULL, 'dp_overlap', 'boolean', 'true'), (NULL, 'model', 'llm_econ.run_spec', 'GOOD_SPEC'),
   (NULL, 'deadline', 'interval', '''30 days'''), (NULL, 'max_gpus', 'int4', '64'),
+  (NULL, 'calibrated', 'boolean', 'false'),
+  ('_observed_mfu', 'tokens_per_second', 'float8', '1e5'), ('_observed_mfu', 'step_seconds', 'float8', 'NULL'),
   -- prices
   (NULL, 'sku', 'text', '''H100-SXM5'''), (NULL, 'provider', 'text', '''lambda'''),
   (NULL, 'pricing', 'text', '''on_demand'''), (NULL, 'at', 'timestamptz', '''2024-07-01 00:00+00'''),
@@ -118,6 +120,8 @@ INSERT INTO rb_good VALUES
   ('INSERT price_snapshot', 'gpus_per_instance', 'int4', '8'),
   ('UPDATE price_snapshot', 'usd_per_gpu_hour', 'numeric', '3.30'), ('UPDATE price_snapshot', 'region', 'text', '''r1'''),
   ('INSERT focus_stage', 'line', 'text', '''BilledCost,EffectiveCost'''),
+  ('INSERT observed_run', 'run_id', 'text', '''robustness'''), ('INSERT observed_run', 'tokens_per_second', 'float8', '1e5'),
+  ('INSERT observed_run', 'source', 'text', '''training log'''),
   ('INSERT price_history_stage', 'observed_at', 'text', '''2024-07-01T00:00:00Z'''),
   ('INSERT price_history_stage', 'cloud', 'text', '''gcp'''),
   ('INSERT price_history_stage', 'instance_type', 'text', '''a2-highgpu-1g'''),
@@ -219,6 +223,8 @@ INSERT INTO rb_target VALUES
   ('UPDATE price_snapshot', NULL, 'llm_econ.price_snapshot', 'UPDATE',
    '{observed_at,sku,region,pricing,usd_per_gpu_hour}', '{timestamptz,text,text,text,numeric}'),
   ('INSERT focus_stage', NULL, 'llm_econ.focus_stage', 'INSERT', '{line}', '{text}'),
+  ('INSERT observed_run', NULL, 'llm_econ.observed_run', 'INSERT', '{run_id,spec,provider,tokens_per_second,source}',
+   '{text,llm_econ.run_spec,text,float8,text}'),
   ('INSERT price_history_stage', NULL, 'llm_econ.price_history_stage', 'INSERT',
    '{observed_at,cloud,instance_type,accelerator,accelerator_count,price_on_demand_usd_per_hour}',
    '{text,text,text,text,text,text}');

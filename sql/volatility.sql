@@ -82,9 +82,10 @@ INSERT INTO vol_call (fn, call) VALUES
   ('_focus_refusal/4', $$_focus_refusal('import_focus', current_user, true, true)$$),
   ('_usd_per_unit/2', $$_usd_per_unit('EUR', '2024-06-01')$$),
   ('step_breakdown/2', $$step_breakdown(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec)$$),
-  ('predicted_mfu/2', $$predicted_mfu(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec)$$),
-  ('predicted_time/2', $$predicted_time(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec)$$),
-  ('cheapest_plan/6', $$cheapest_plan(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec, '30 days', '2024-07-01', max_gpus => 64)$$),
+  ('predicted_mfu/3', $$predicted_mfu(calibrated => true, spec => ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec)$$),
+  ('predicted_time/3', $$predicted_time(calibrated => true, spec => ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec)$$),
+  ('cheapest_plan/7', $$cheapest_plan(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec, '30 days', '2024-07-01', max_gpus => 64, calibrated => true)$$),
+  ('_observed_mfu/3', $$_observed_mfu(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper')::run_spec, 1e5, NULL)$$),
   ('_plan_offers/3', $$_plan_offers('2024-07-01', NULL, NULL)$$),
   ('_billing_month/4', $$_billing_month('2025-02-01 08:00+00', '2025-03-01 08:00+00', NULL, NULL)$$);
 -- every function that is not VOLATILE has a call (must be empty)
@@ -134,6 +135,7 @@ SELECT f.fn, coalesce(r.reason, 'no reason') AS why_not_strict
   LEFT JOIN (VALUES ('_check_max_age/1', 'a NULL max_age means no bound and passes through'),
                     ('_check_pricing/1', 'a NULL pricing passes through as NULL, as STRICT would'),
                     ('_check_source_kinds/1', 'NULL source_kinds passes through as NULL (all kinds), as STRICT would'),
+                    ('_observed_mfu/3', 'one of tokens_per_second and step_seconds is NULL: the other is the measure'),
                     ('_series_id/5', 'a NULL region or instance type is a value of the series key'),
                     ('_skypilot_clouds/0', 'takes no arguments'),
                     ('cost_breakdown/15', 'NULL checkpoint_gb and dataset_gb mean "derive"; other NULLs are errors')) AS r(fn, reason) USING (fn)

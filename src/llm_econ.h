@@ -108,6 +108,16 @@ extern void *le_palloc(void *ctx, void *ptr, size_t size);	/* the core's allocat
 extern double le_interval_seconds(const Interval *iv);
 /* A pricing kind (any case, blanks around ignored) as its canonical name; else 22023 (price.c). */
 extern const char *le_check_pricing(text *pricing);
+
+/* step_fmgr.c: calibration factors from mfu_calibration (observed / predicted MFU per SKU and provider) */
+typedef struct LeCalib
+{
+	char	   *sku;
+	char	   *provider;		/* NULL: every run of the SKU */
+	double		factor;
+} LeCalib;
+extern int	le_calibration_load(LeCalib **out);
+extern double le_calibration_match(const LeCalib *rows, int n, const char *sku, const char *provider);
 extern Interval *le_seconds_interval(double seconds, const char *what);
 extern SPIPlanPtr le_spi_plan(SPIPlanPtr *cache, const char *sql, int nargs, Oid *argtypes);
 extern char *le_close_matches(const char *query, const char *word, bool known_list, MemoryContext outer);

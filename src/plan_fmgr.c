@@ -5,6 +5,7 @@
 
 #include "executor/spi.h"
 #include "funcapi.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
@@ -142,6 +143,10 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 	bool		has_net;
 	char	   *offers_sql;
 	double	   *sku_net;		/* per hw entry: its offers' network per GPU in Gbit/s, NaN = unknown */
+	bool		calibrated = false;
+	LeCalib    *calib = NULL;
+	int			n_calib = 0;
+	StringInfoData uncalibrated;
 
 	require_arg(fcinfo, 0, "model");
 	require_arg(fcinfo, 1, "deadline");
@@ -173,6 +178,14 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 		double		age = le_interval_seconds(PG_GETARG_INTERVAL_P(5));
 
 		le_check(le_check_range("max_age (seconds)", age, 0, 0, 1e12, 0, &err), &err);
+	}
+
+	/* calibration (mfu_calibration, as the caller may see it): read before the offers */
+	if (PG_NARGS() > 6 && !PG_ARGISNULL(6) && PG_GETARG_BOOL(6))
+	{
+		calibrated = true;
+		n_calib = le_calibration_load(&calib);
+		initStringInfo(&uncalibrated);
 	}
 
 	/* offers in effect at "at", with their SKUs' hardware */
@@ -269,9 +282,21 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 		/* unknown instance size: kept for any GPU count, as cheapest_offers keeps it */
 		core_offers[n_offers].gpus_per_instance = gpi_null ? 0 : DatumGetInt32(gpi);
 		core_offers[n_offers].single_instance = has_net && isnan(net);
+		core_offers[n_offers].mfu_factor = 0;
+		if (calibrated)
+		{
+			core_offers[n_offers].mfu_factor = le_calibration_match(calib, n_calib, key, o->provider);
+			if (core_offers[n_offers].mfu_factor == 0)
+				appendStringInfo(&uncalibrated, "%s%s at %s", uncalibrated.len ? ", " : "", key, o->provider);
+		}
 		n_offers++;
 	}
 	SPI_finish();
+	if (calibrated && uncalibrated.len > 0)
+		ereport(NOTICE,
+				(errmsg("no calibration for %s: no run in observed_run that you can see, so those offers' plans are not calibrated (factor 1)",
+						uncalibrated.data),
+				 errhint("Record measured runs in llm_econ.observed_run; view llm_econ.mfu_calibration shows the factors.")));
 
 	/* the search */
 	fctx.model = &model;
@@ -319,6 +344,14 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 		else
 			le_spec_set_num(&plan, LE_F_TDP_WATTS, k->tdp_watts);
 		le_check(le_predict(&plan, 1, &out, &run_s, &err), &err);
+		if (core_offers[r->offer].mfu_factor > 0)
+		{
+			/* calibrated, as the search priced it: the spec's mfu is the calibrated one (mfu_time = wall_time) */
+			double		f = Min(core_offers[r->offer].mfu_factor, 1.0 / out.mfu);
+
+			out.mfu *= f;
+			run_s /= f;
+		}
 		le_spec_set_num(&plan, LE_F_MFU, out.mfu);
 		le_check(le_check_spec(&plan, &err), &err);
 		le_check(le_gpu_hours(&plan, &hours, &err), &err);

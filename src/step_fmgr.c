@@ -2,12 +2,80 @@
 #include "llm_econ.h"
 
 #include "funcapi.h"
+#include "executor/spi.h"
 #include "utils/builtins.h"
 #include "utils/tuplestore.h"
 
 #include "core/step.h"
 
-/* Read the spec (argument 0) and the dp_overlap flag (argument 1), predict its step and run. */
+/*
+ * Calibration: the rows of view mfu_calibration the caller may see (row-level
+ * security on observed_run), read through SPI into the current memory
+ * context.  Returns the number of rows.
+ */
+int
+le_calibration_load(LeCalib **out)
+{
+	MemoryContext outer = CurrentMemoryContext;
+	int			n;
+	bool		n_null;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	/* a role that may not read observed_run has recorded no runs it can use: no factor, not an error */
+	if (SPI_execute("SELECT pg_catalog.has_table_privilege('llm_econ.observed_run', 'SELECT')", true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "reading observed_run's privileges failed");
+	if (SPI_processed != 1 || !DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &n_null)))
+	{
+		SPI_finish();
+		*out = MemoryContextAlloc(outer, sizeof(LeCalib));
+		return 0;
+	}
+	if (SPI_execute("SELECT c.sku, c.provider, c.median_mfu_ratio FROM llm_econ.mfu_calibration c", true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "reading mfu_calibration failed");
+	n = (int) SPI_processed;
+	*out = MemoryContextAlloc(outer, sizeof(LeCalib) * Max(n, 1));
+	for (int i = 0; i < n; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		TupleDesc	td = SPI_tuptable->tupdesc;
+		bool		isnull;
+		char	   *sku = SPI_getvalue(tup, td, 1);
+		char	   *prov = SPI_getvalue(tup, td, 2);
+		Datum		f = SPI_getbinval(tup, td, 3, &isnull);
+
+		(*out)[i].sku = MemoryContextStrdup(outer, sku ? sku : "");
+		(*out)[i].provider = prov ? MemoryContextStrdup(outer, prov) : NULL;
+		(*out)[i].factor = isnull ? 0 : DatumGetFloat8(f);
+	}
+	SPI_finish();
+	return n;
+}
+
+/* The factor of (sku, provider), else of every run of the sku (provider NULL or not matched); 0 = none. */
+double
+le_calibration_match(const LeCalib *rows, int n, const char *sku, const char *provider)
+{
+	double		any = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		if (strcmp(rows[i].sku, sku) != 0)
+			continue;
+		if (rows[i].provider == NULL)
+			any = rows[i].factor;
+		else if (provider != NULL && strcmp(rows[i].provider, provider) == 0)
+			return rows[i].factor;
+	}
+	return any;
+}
+
+/*
+ * Read the spec (argument 0) and the dp_overlap flag (argument 1), predict its
+ * step and run; with calibrated (argument 2) true, scale the MFU by the SKU's
+ * factor in mfu_calibration (at most MFU 1) and the run time by its inverse,
+ * or by 1 with a NOTICE when the caller's recorded runs have none.
+ */
 static void
 predict(FunctionCallInfo fcinfo, le_step_out *out, double *run_seconds)
 {
@@ -16,6 +84,24 @@ predict(FunctionCallInfo fcinfo, le_step_out *out, double *run_seconds)
 
 	le_spec_read(fcinfo, PG_GETARG_DATUM(0), &s);
 	le_check(le_predict(&s, PG_GETARG_BOOL(1) ? 1 : 0, out, run_seconds, &err), &err);
+	if (PG_NARGS() > 2 && PG_GETARG_BOOL(2))
+	{
+		LeCalib    *rows;
+		int			n = le_calibration_load(&rows);
+		char	   *sku = s.text[LE_F_SKU] ? pnstrdup(s.text[LE_F_SKU], s.textlen[LE_F_SKU]) : pstrdup("");
+		double		f = le_calibration_match(rows, n, sku, NULL);
+
+		if (f > 0)
+		{
+			f = Min(f, 1.0 / out->mfu);
+			out->mfu *= f;
+			*run_seconds /= f;
+		}
+		else
+			ereport(NOTICE,
+					(errmsg("no calibration for sku %s: no run of it in observed_run that you can see, so the prediction is not calibrated (factor 1)", sku),
+					 errhint("Record measured runs in llm_econ.observed_run; view llm_econ.mfu_calibration shows the factors.")));
+	}
 }
 
 PG_FUNCTION_INFO_V1(le_step_breakdown_fn);

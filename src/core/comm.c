@@ -14,11 +14,14 @@
  *   ZeRO 0 (DDP): one all-reduce of the gradients per step;
  *   ZeRO 1: reduce-scatter of gradients + all-gather of updated weights per
  *     step, the same volume as DDP (Rajbhandari et al. 2019, §7);
- *   ZeRO 2: gradients are kept sharded, so they are reduce-scattered after
- *     every micro-batch, plus one weight all-gather per step;
+ *   ZeRO 2: as ZeRO 1; gradients accumulate over the micro-batches and are
+ *     reduce-scattered once per step, as Megatron-LM and FSDP under a pipeline
+ *     schedule run it (Llama 3 report §3.3.2), not after every micro-batch as
+ *     DeepSpeed's ZeRO-2 does (docs/model.md, "ZeRO and pipeline parallelism");
  *   ZeRO 3: weights are all-gathered for the forward and again for the
- *     backward of every micro-batch, gradients reduce-scattered after each:
- *     3(p-1)/p·S per micro-batch, 1.5× DDP at one micro-batch (ZeRO §7.2.2).
+ *     backward of every micro-batch, gradients reduce-scattered once per step:
+ *     3(p-1)/p·S at one micro-batch, 1.5× DDP (ZeRO §7.2.2).
+ * step.c's dp_comm_exposed times exactly these collectives.
  * Tensor parallel (Megatron-LM, Shoeybi et al. 2019 §3; with sequence
  *   parallelism, Korthikanti et al. 2022 §4.2.2): per layer and micro-batch
  *   2 all-reduces in the forward and 2 in the backward of the b·s·h
@@ -85,7 +88,7 @@ le_comm_breakdown(const le_spec *s, le_comm_row *rows, int *nrows, le_error *err
 				eb,
 				gb,
 				Ls,
-				share,
+				rc_extra,
 				experts,
 				Sd,
 				Se,
@@ -117,13 +120,12 @@ le_comm_breakdown(const le_spec *s, le_comm_row *rows, int *nrows, le_error *err
 	/* one micro-batch's hidden states on this GPU: b·(s/cp)·h elements */
 	act = shape ? s->num[LE_F_MICRO_BATCH] * s->num[LE_F_SEQ_LEN] / cp * s->num[LE_F_D_MODEL] * eb : NAN;
 
-	/* parameters of the stage this GPU holds (dense incl. embeddings when known, experts) */
-	share = le_stage_share(s);
+	/* parameters of the heaviest stage (its own layers; the embeddings only where they are), per GPU */
 	experts = le_expert_params(s);
-	Sd = (s->num[LE_F_N_PARAMS] - experts) * share / tp;
-	if ((s->present & LE_BIT(LE_F_VOCAB_SIZE)) && (s->present & LE_BIT(LE_F_D_MODEL)))
-		Sd += (pp > 1 ? 1 : 2) * s->num[LE_F_VOCAB_SIZE] * s->num[LE_F_D_MODEL] / tp;
-	Se = experts * share / (tp * ep);
+	le_dp_slice(s->num[LE_F_N_PARAMS] - experts, experts,
+				(s->present & LE_BIT(LE_F_VOCAB_SIZE)) && (s->present & LE_BIT(LE_F_D_MODEL)) ?
+				s->num[LE_F_VOCAB_SIZE] * s->num[LE_F_D_MODEL] : 0,
+				(s->present & LE_BIT(LE_F_N_LAYERS)) ? s->num[LE_F_N_LAYERS] : 0, pp, tp, ep, &Sd, &Se);
 	fd = ring_share(dp);
 	fe = ring_share(dpe);
 
@@ -139,22 +141,26 @@ le_comm_breakdown(const le_spec *s, le_comm_row *rows, int *nrows, le_error *err
 				add_row(s, rows, nrows, "dp", "all_reduce", span, 2 * grads);
 				break;
 			case 1:
-				add_row(s, rows, nrows, "dp", "reduce_scatter", span, grads);
-				add_row(s, rows, nrows, "dp", "all_gather", span, weights);
-				break;
 			case 2:
-				add_row(s, rows, nrows, "dp", "reduce_scatter", span, m * grads);
+				add_row(s, rows, nrows, "dp", "reduce_scatter", span, grads);
 				add_row(s, rows, nrows, "dp", "all_gather", span, weights);
 				break;
 			default:
 				add_row(s, rows, nrows, "dp", "all_gather", span, 2 * m * weights);
-				add_row(s, rows, nrows, "dp", "reduce_scatter", span, m * grads);
+				add_row(s, rows, nrows, "dp", "reduce_scatter", span, grads);
 				break;
 		}
 	}
+	/*
+	 * Full recompute runs each layer's forward again before its backward, with
+	 * its tensor-, context- and expert-parallel collectives (Korthikanti et al.
+	 * 2022, §4.3): two more all-reduce equivalents per layer (6 in all), the
+	 * forward K/V ring once more, two more all-to-alls.
+	 */
+	rc_extra = (int) s->num[LE_F_RECOMPUTE] == LE_RC_FULL;
 	if (tp > 1)
 		add_row(s, rows, nrows, "tp", "all_reduce", tp,
-				4 * Ls * m * 2 * (tp - 1) / tp * act);
+				(4 + 2 * rc_extra) * Ls * m * 2 * (tp - 1) / tp * act);
 	if (cp > 1)
 	{
 		/*
@@ -168,7 +174,7 @@ le_comm_breakdown(const le_spec *s, le_comm_row *rows, int *nrows, le_error *err
 			s->num[LE_F_N_KV_HEADS] / s->num[LE_F_N_HEADS] : 1.0;
 
 		add_row(s, rows, nrows, "cp", "send_recv", tp * cp,
-				3 * (cp - 1) * Ls * m * 2 * act * kv / tp);
+				(3 + rc_extra) * (cp - 1) * Ls * m * 2 * act * kv / tp);
 	}
 	if (ep > 1)
 	{
@@ -181,7 +187,7 @@ le_comm_breakdown(const le_spec *s, le_comm_row *rows, int *nrows, le_error *err
 		 * report §3.2.2).  Every layer of the stage is counted as an MoE layer.
 		 */
 		add_row(s, rows, nrows, "ep", "all_to_all", tp * cp * ep,
-				4 * Ls * m * ring_share(ep) * act * s->num[LE_F_TOP_K] / tp);
+				(4 + 2 * rc_extra) * Ls * m * ring_share(ep) * act * s->num[LE_F_TOP_K] / tp);
 	}
 	if (pp > 1)
 	{

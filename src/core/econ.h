@@ -197,6 +197,8 @@ extern int	le_shape_params(const le_spec *s, double *total, double *active);
 extern double le_stage_layers(const le_spec *s);
 extern double le_layers_on_stage(const le_spec *s, int i);
 extern double le_stage_share(const le_spec *s);
+extern void le_dp_slice(double dense, double experts, double emb, double L, double pp, double tp, double ep,
+						double *dense_out, double *expert_out);
 
 /*
  * Catalog units to the SI units the model computes in (spec.c): gpu_sku lists

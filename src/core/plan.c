@@ -91,9 +91,10 @@ set_layout(le_spec *c, int tp, int pp, int zero, int rc)
  * n_heads; pp is at most n_layers (uneven stages allowed); dp =
  * n_gpus/(tp·pp·cp) divides the batch and is a multiple of ep (cp, ep, vpp
  * and the other 0.3.0 fields are the spec's own);
- * ZeRO stages 1-3 only with dp > 1, and stages 2-3 not with pipeline
- * parallelism (DeepSpeed and Megatron-LM do not combine them: gradient
- * accumulation across micro-batches needs whole gradients on each stage);
+ * ZeRO stages 1-3 only with dp > 1, with or without pipeline parallelism
+ * (one policy with cheapest_plan, comm_breakdown and step_breakdown: ZeRO-2/3
+ * with pp > 1 is offered as FSDP runs it under a pipeline schedule, Llama 3
+ * report §3.3.2, gradients reduced once per step; docs/model.md);
  * every recompute choice when the shape is known.  Fills buf up to cap and counts all in *n.
  */
 le_status
@@ -131,7 +132,7 @@ le_plan_parallelism(const le_spec *s, le_plan *buf, long cap, long *n, le_error 
 
 			for (int zero = 0; zero <= 3; zero++)
 			{
-				if ((zero > 0 && dp <= 1) || (zero >= 2 && pp > 1))
+				if (zero > 0 && dp <= 1)
 					continue;
 				for (int rc = LE_RC_NONE; rc <= rc_max; rc++)
 				{

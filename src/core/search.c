@@ -196,7 +196,8 @@ check_search(const le_search_in *in, le_search_stats *stats, le_error *err)
 			return le_set_error(err, LE_ERR_VALUE, NULL, "offer %d: sku must be in [0, %d], got %d",
 								o, in->n_skus - 1, of->sku);
 		if (le_check_range("offer usd_per_gpu_hour", of->usd_per_gpu_hour, 0, 1, 1e6, 0, err) != LE_OK ||
-			le_check_range("offer gpus_per_instance", of->gpus_per_instance, 0, 0, 65536, 0, err) != LE_OK)
+			le_check_range("offer gpus_per_instance", of->gpus_per_instance, 0, 0, 65536, 0, err) != LE_OK ||
+			le_check_range("offer mfu_factor", of->mfu_factor, 0, 0, 100, 0, err) != LE_OK)
 			return err->status;
 	}
 	/* the model: checked as a one-GPU layout on nominal hardware */
@@ -230,15 +231,22 @@ powers_of_two(int limit, int must_divide, int *out)
 	return n;
 }
 
-/* Pipeline degrees: 1..min(L, 256) that divide L or are powers of two (uneven stages allowed). */
+/*
+ * Pipeline degrees: every 1..min(L, MAX_PP) (uneven stages allowed), so that
+ * every whole-node GPU count tp·pp·cp·dp is reached: with dp dividing a
+ * batch of powers of two, an odd factor of the node count (96 GPUs = 12
+ * nodes = 3 · 4) can only come from pp.  Until 0.4.0 only divisors of L and
+ * powers of two were tried, which skipped such counts even when cheaper.
+ */
+#define MAX_PP 256
+
 static int
 pp_degrees(int L, int *out)
 {
 	int			n = 0;
 
-	for (int v = 1; v <= L && v <= 256 && n < MAX_DEG; v++)
-		if (L % v == 0 || (v & (v - 1)) == 0)
-			out[n++] = v;
+	for (int v = 1; v <= L && v <= MAX_PP; v++)
+		out[n++] = v;
 	return n;
 }
 
@@ -311,7 +319,7 @@ le_cheapest_plans(const le_search_in *in, le_plan_row *out, int cap, int *n_out,
 		int			node = hw->gpus_per_node;
 		int			has_offer = 0;
 		int			tps[MAX_DEG],
-					pps[MAX_DEG],
+					pps[MAX_PP],
 					cps[MAX_DEG],
 					eps[MAX_DEG];
 		int			n_tp,
@@ -504,7 +512,10 @@ sku_done:
 				const le_plan_row *r = &best[i];
 				le_plan_row c;
 
-				if (r->wall_s > in->deadline_s)
+				/* a calibrated offer runs at factor x the predicted MFU (at most MFU 1): time and GPU-hours / factor */
+				double		f = of->mfu_factor > 0 ? fmin(of->mfu_factor, 1.0 / r->mfu) : 1.0;
+
+				if (r->wall_s / f > in->deadline_s)
 					continue;
 				/* whole instances; a run beyond one instance needs node-sized instances */
 				if (of->gpus_per_instance > 0)	/* 0: size unknown, any count */
@@ -520,7 +531,10 @@ sku_done:
 					continue;
 				c = *r;
 				c.offer = o;
-				c.cost_usd = r->gpu_hours * of->usd_per_gpu_hour;
+				c.mfu = r->mfu * f;
+				c.wall_s = r->wall_s / f;
+				c.gpu_hours = r->gpu_hours / f;
+				c.cost_usd = c.gpu_hours * of->usd_per_gpu_hour;
 				n_cand++;
 				heap_push(out, &n_kept, cap, &c);
 			}

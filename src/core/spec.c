@@ -300,6 +300,44 @@ le_layers_on_stage(const le_spec *s, int i)
 }
 
 /*
+ * The parameters one GPU holds on the pipeline stage that holds the most,
+ * the data-parallel slice its gradients and weights are reduced over: stage
+ * i of pp holds its own layers' share of the dense and expert parameters
+ * (L = q·pp + r: q + 1 layers on stages 1..r, q on the rest, as
+ * le_layers_on_stage), the input embedding on the first stage and the output
+ * layer on the last (Megatron-LM; both on the one stage when pp = 1), each
+ * emb = vocab_size·d_model parameters (0 when unknown), dense and embedding
+ * over tp, experts over tp·ep.  L = 0: layers unknown, each stage 1/pp.
+ * Candidates: the first, the second and the last stage.
+ */
+void
+le_dp_slice(double dense, double experts, double emb, double L, double pp, double tp, double ep,
+			double *dense_out, double *expert_out)
+{
+	double		q = L > 0 ? floor(L / pp) : 0,
+				r = L > 0 ? L - q * pp : 0;
+	int			cand[3] = {0, 1, (int) pp - 1};
+
+	*dense_out = -1;
+	*expert_out = 0;
+	for (int c = 0; c < 3; c++)
+	{
+		int			i = cand[c];
+		double		share = L > 0 ? (q + ((i >= 1 && i <= r) ? 1.0 : 0.0)) / L : 1.0 / pp;
+		double		d = dense * share / tp + ((i == 0) + (i == (int) pp - 1)) * emb / tp;
+		double		e = experts * share / (tp * ep);
+
+		if (i >= (int) pp)
+			continue;
+		if (d + e > *dense_out + *expert_out)
+		{
+			*dense_out = d;
+			*expert_out = e;
+		}
+	}
+}
+
+/*
  * Share of the (non-embedding) parameters on the heaviest stage:
  * ⌈L/pp⌉ / L when n_layers is known, else 1/pp.
  */

@@ -313,7 +313,6 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 				opt_params,
 				dpg,
 				dp_bw,
-				dp_bytes,
 				t_dp,
 				t_bucket;
 
@@ -458,46 +457,56 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	/*
 	 * Data parallelism.  Expert weights (L·n_experts·fmats·h·f) are sharded over
 	 * ep and reduced over the remaining dp·cp/ep ranks; the rest over dp·cp
-	 * (context-parallel ranks hold the same weights).  Gradient volume: ZeRO-0
-	 * all-reduce 2(p-1)/p·S; ZeRO-1/2 (Megatron's distributed optimizer)
-	 * reduce-scatter of the gradients plus all-gather of the updated bf16
-	 * weights; ZeRO-3 a further all-gather of the weights per micro-batch
-	 * (Rajbhandari et al. 2019, §7).  Over the network when the group leaves the
-	 * NVLink domain.
+	 * (context-parallel ranks hold the same weights).  S = the GPU's slice.
+	 * The traffic is comm_breakdown's (comm.c), collective by collective.
+	 * Gradients are accumulated over the micro-batches and reduced once per
+	 * step at every ZeRO stage, as Megatron-LM's distributed optimizer and
+	 * FSDP under a pipeline schedule do (Llama 3 report §3.3.2: gradients
+	 * accumulated in fp32 across micro-batches, then reduce-scattered):
+	 * ZeRO-0 one all-reduce of the gradients, 2(p-1)/p·S;
+	 * ZeRO-1 and 2 one reduce-scatter of the gradients plus one all-gather of
+	 *   the updated weights;
+	 * ZeRO-3 the reduce-scatter, and the weights gathered for the forward and
+	 *   again for the backward of every micro-batch (Rajbhandari et al. 2019,
+	 *   §7.2.2), prefetched under the compute they feed: only the excess is
+	 *   exposed.
+	 * The reduction follows the last micro-batch's backward (overlapped bucket
+	 * by bucket with it under dp_overlap).  Over the network when the group
+	 * leaves the NVLink domain.
 	 */
 	if (moe)
 		n_expert_params = fmin(in->n_params, L * in->n_experts * fmats * h * f);
 	n_dense_params = in->n_params - n_expert_params;
-	local_params = n_dense_params / (tp * pp) + n_expert_params / (tp * pp * ep);
+	{
+		/* the heaviest stage's slice: its own layers, the embeddings only on the stages holding them */
+		double		ld,
+					le;
+
+		le_dp_slice(n_dense_params, n_expert_params, V * h, L, pp, tp, ep, &ld, &le);
+		local_params = ld + le;
+	}
 	dpg = dp * cp;
 	dp_bw = (double) in->n_gpus / pp > in->gpus_per_node ? in->net_bw : in->nvlink_bw;
 	if (dpg > 1)
 	{
 		double		share = (dpg - 1) / dpg;
+		double		t_rs = link_seconds(share * local_params * gb, dp_bw);	/* one gradient reduce-scatter */
+		double		t_ag = link_seconds(share * local_params * pb, dp_bw);	/* one weight all-gather */
+		double		stage_compute = layer_stage * (t_f + t_b + t_r);
+		double		exposed;
 
 		if (in->zero_stage == 0)
-			dp_bytes = 2.0 * share * local_params * gb;
+			t_dp = 2.0 * t_rs;	/* all-reduce = reduce-scatter + all-gather of the gradients */
+		else if (in->zero_stage <= 2)
+			t_dp = t_rs + t_ag;
 		else
-			dp_bytes = share * local_params * (gb + pb);
-		t_dp = link_seconds(dp_bytes, dp_bw);
+			t_dp = t_rs;
 		t_bucket = t_dp * fmin(1.0, LE_DP_BUCKET_PARAMS / local_params);
-		if (in->dp_overlap)
-		{
-			/* under the backward of the last micro-batch on this stage, bucket by bucket */
-			double		window = layer_stage * t_b;
-
-			out->phase[LE_PH_DP_COMM_EXPOSED] = fmax(t_bucket, t_dp - window);
-		}
-		else
-			out->phase[LE_PH_DP_COMM_EXPOSED] = t_dp;
-		if (in->zero_stage == 3)
-		{
-			/* parameters gathered forward and backward for every micro-batch, prefetched under compute */
-			double		ag = link_seconds(2.0 * share * local_params * pb, dp_bw);
-			double		stage_compute = layer_stage * (t_f + t_b + t_r);
-
-			out->phase[LE_PH_DP_COMM_EXPOSED] += m * (in->dp_overlap ? fmax(0, ag - stage_compute) : ag);
-		}
+		/* under the backward of the last micro-batch on this stage, bucket by bucket */
+		exposed = in->dp_overlap ? fmax(t_bucket, t_dp - layer_stage * t_b) : t_dp;
+		if (in->zero_stage == 3)	/* two gathers per micro-batch, prefetched under compute */
+			exposed += m * (in->dp_overlap ? fmax(0, 2.0 * t_ag - stage_compute) : 2.0 * t_ag);
+		out->phase[LE_PH_DP_COMM_EXPOSED] = exposed;
 	}
 
 	/*

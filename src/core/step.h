@@ -154,6 +154,8 @@ typedef struct le_offer
 	int			gpus_per_instance;	/* 0 = unknown: any GPU count (as cheapest_offers keeps such offers) */
 	int			single_instance;	/* 1: the instance's network is unknown, so no plan spans instances
 									 * (0 GPUs per instance: none beyond one node) */
+	double		mfu_factor;		/* calibration of this offer's SKU and provider (observed / predicted
+								 * MFU, mfu_calibration); 0 = none, as 1 */
 } le_offer;
 
 /*

@@ -24,15 +24,133 @@ AS 'MODULE_PATHNAME', 'le_step_breakdown_fn' LANGUAGE C IMMUTABLE STRICT PARALLE
 COMMENT ON FUNCTION llm_econ.step_breakdown(llm_econ.run_spec, boolean) IS
   'one optimizer step of the spec''s layout, in seconds by phase: compute (GEMMs at a shape-dependent efficiency per GPU generation, attention, memory-bound work, recompute), tp_comm, cp_comm, ep_comm, pp_bubble (1F1B, (pp-1)/(m*vpp)), dp_comm_exposed, optimizer, total; needs the model shape and global_batch (22023 naming what is missing); dp_overlap false: gradient reduction after the backward pass (Megatron-LM 2021-22)';
 
-CREATE FUNCTION llm_econ.predicted_mfu(spec llm_econ.run_spec, dp_overlap boolean DEFAULT true) RETURNS float8
-AS 'MODULE_PATHNAME', 'le_predicted_mfu_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION llm_econ.predicted_mfu(llm_econ.run_spec, boolean) IS
-  'MFU the step-time model predicts for the spec''s layout: 6·N_active·tokens per step / (n_gpus · peak_flops · step seconds); the spec''s own mfu is not read';
+CREATE FUNCTION llm_econ.predicted_mfu(spec llm_econ.run_spec, dp_overlap boolean DEFAULT true,
+    calibrated boolean DEFAULT false) RETURNS float8
+AS 'MODULE_PATHNAME', 'le_predicted_mfu_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ.predicted_mfu(llm_econ.run_spec, boolean, boolean) IS
+  'MFU the step-time model predicts for the spec''s layout: 6·N_active·tokens per step / (n_gpus · peak_flops · step seconds); the spec''s own mfu is not read; calibrated: times the SKU''s factor in mfu_calibration (at most 1), or 1 with a NOTICE when the caller''s recorded runs have none';
 
-CREATE FUNCTION llm_econ.predicted_time(spec llm_econ.run_spec, dp_overlap boolean DEFAULT true) RETURNS interval
-AS 'MODULE_PATHNAME', 'le_predicted_time_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION llm_econ.predicted_time(llm_econ.run_spec, boolean) IS
-  'wall time of the run at the predicted MFU: n_tokens / (global_batch · seq_len) steps of step_breakdown''s total, as an interval in hours:minutes:seconds';
+CREATE FUNCTION llm_econ.predicted_time(spec llm_econ.run_spec, dp_overlap boolean DEFAULT true,
+    calibrated boolean DEFAULT false) RETURNS interval
+AS 'MODULE_PATHNAME', 'le_predicted_time_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ.predicted_time(llm_econ.run_spec, boolean, boolean) IS
+  'wall time of the run at the predicted MFU: n_tokens / (global_batch · seq_len) steps of step_breakdown''s total, as an interval in hours:minutes:seconds; calibrated: divided by the SKU''s factor in mfu_calibration, or by 1 with a NOTICE when there is none';
+
+-- Calibration from the runs a team has done (API 0.4.0): measured throughput of real runs, per
+-- tenant under row-level security like run_plan and spend.
+CREATE TABLE llm_econ.observed_run (
+    tenant             text NOT NULL DEFAULT CURRENT_USER,
+    run_id             text NOT NULL CHECK (run_id OPERATOR(pg_catalog.<>) ''),
+    spec               llm_econ.run_spec NOT NULL,
+    provider           text CHECK (provider OPERATOR(pg_catalog.~) '^[a-z0-9][a-z0-9._-]*$'),
+    tokens_per_second  float8 CHECK (tokens_per_second > 0::float8 AND tokens_per_second < 'Infinity'::float8),
+    step_seconds       float8 CHECK (step_seconds > 0::float8 AND step_seconds < 'Infinity'::float8),
+    observed_at        timestamptz NOT NULL DEFAULT pg_catalog.now() CHECK (pg_catalog.isfinite(observed_at)),
+    source             text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
+    CONSTRAINT observed_run_one_measure CHECK (pg_catalog.num_nonnulls(tokens_per_second, step_seconds) OPERATOR(pg_catalog.=) 1),
+    CONSTRAINT observed_run_pkey PRIMARY KEY (tenant, run_id, observed_at)
+);
+COMMENT ON TABLE llm_econ.observed_run IS
+  'measured throughput of runs a team has done, keyed by (tenant, run_id, observed_at): the spec as it ran and tokens_per_second or step_seconds; mfu_calibration turns them into per-SKU correction factors for predicted_mfu, predicted_time and cheapest_plan (calibrated => true)';
+COMMENT ON COLUMN llm_econ.observed_run.tenant IS 'the role that owns the observation (row-level security)';
+COMMENT ON COLUMN llm_econ.observed_run.run_id IS 'the run''s id within its tenant (as in run_plan)';
+COMMENT ON COLUMN llm_econ.observed_run.spec IS 'the run as it ran: model shape, global_batch, GPUs and layout (run_spec); the step-time model must be able to time it';
+COMMENT ON COLUMN llm_econ.observed_run.provider IS 'where it ran (lower case); NULL = not known, counted for its SKU only';
+COMMENT ON COLUMN llm_econ.observed_run.tokens_per_second IS 'measured training throughput of the whole run, tokens per second (this or step_seconds)';
+COMMENT ON COLUMN llm_econ.observed_run.step_seconds IS 'measured wall time of one optimizer step of global_batch · seq_len tokens, seconds (this or tokens_per_second)';
+COMMENT ON COLUMN llm_econ.observed_run.observed_at IS 'when it was measured';
+COMMENT ON COLUMN llm_econ.observed_run.source IS 'where the measurement comes from (training log, dashboard, ...)';
+
+-- The MFU a recorded run really had, against the dense peak frozen in its spec (6·N_active per token,
+-- the convention of predicted_mfu, so the ratio of the two is predicted over measured step time).
+CREATE FUNCTION llm_econ._observed_mfu(spec llm_econ.run_spec, tokens_per_second float8, step_seconds float8)
+RETURNS float8
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  tps float8;
+BEGIN
+  PERFORM llm_econ._check_spec(spec);   -- every field in range (22023 naming it)
+  IF pg_catalog.num_nonnulls(tokens_per_second, step_seconds) OPERATOR(pg_catalog.<>) 1 THEN
+    RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = 'give exactly one of tokens_per_second and step_seconds';
+  END IF;
+  IF NOT (coalesce(tokens_per_second, step_seconds) > 0::float8 AND coalesce(tokens_per_second, step_seconds) < 'Infinity'::float8) THEN
+    RAISE EXCEPTION USING ERRCODE = '22023',
+      MESSAGE = pg_catalog.format('%s must be in (0, Infinity), got %s',
+                                  CASE WHEN tokens_per_second IS NULL THEN 'step_seconds' ELSE 'tokens_per_second' END,
+                                  coalesce(tokens_per_second, step_seconds));
+  END IF;
+  IF tokens_per_second IS NULL AND (spec.global_batch IS NULL OR spec.seq_len IS NULL) THEN
+    RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = 'step_seconds needs the spec''s global_batch and seq_len, which are NULL';
+  END IF;
+  tps := coalesce(tokens_per_second, spec.global_batch::float8 * spec.seq_len::float8 / step_seconds);
+  RETURN 6::float8 * coalesce(spec.n_active_params, spec.n_params) * tps / (spec.n_gpus::float8 * spec.peak_flops);
+END;
+$$;
+COMMENT ON FUNCTION llm_econ._observed_mfu(llm_econ.run_spec, float8, float8) IS
+  'internal: MFU of a measured run, 6·N_active·tokens per second / (n_gpus · peak_flops); tokens per second given or global_batch · seq_len / step_seconds (22023 for a bad spec or measure)';
+
+-- A recorded run must be one the step model can time, with a measured MFU in (0, 1].
+CREATE FUNCTION llm_econ._observed_run_check() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  observed float8;
+BEGIN
+  observed := llm_econ._observed_mfu(NEW.spec, NEW.tokens_per_second, NEW.step_seconds);
+  -- the step model needs the shape and global_batch: its 22023 names what is missing
+  PERFORM llm_econ.predicted_mfu(NEW.spec);
+  IF observed IS NULL OR NOT (observed > 0::float8 AND observed <= 1::float8) THEN
+    RAISE EXCEPTION USING ERRCODE = '22023',
+      MESSAGE = pg_catalog.format('observed MFU must be in (0, 1], got %s for run %s', observed, NEW.run_id),
+      HINT = 'tokens_per_second is the whole run''s (all GPUs); step_seconds is one step of global_batch · seq_len tokens.';
+  END IF;
+  RETURN NEW;
+END;
+$$;
+COMMENT ON FUNCTION llm_econ._observed_run_check() IS
+  'internal: observed_run rows must be timeable by the step model and have a measured MFU in (0, 1] (22023 otherwise)';
+CREATE TRIGGER observed_run_check BEFORE INSERT OR UPDATE ON llm_econ.observed_run
+    FOR EACH ROW EXECUTE FUNCTION llm_econ._observed_run_check();
+
+ALTER TABLE llm_econ.observed_run ENABLE ROW LEVEL SECURITY;
+CREATE POLICY observed_run_tenant ON llm_econ.observed_run
+    USING (llm_econ._is_tenant_member(tenant)) WITH CHECK (llm_econ._is_tenant_member(tenant));
+SELECT pg_catalog.pg_extension_config_dump('llm_econ.observed_run', '');
+
+-- Per SKU (provider NULL: every run of it) and per SKU and known provider: the runs the caller may
+-- see and the median of observed / predicted MFU, the factor calibrated predictions use.
+CREATE VIEW llm_econ.mfu_calibration WITH (security_invoker = true) AS
+  WITH o AS (
+    SELECT (r.spec).sku AS sku, r.provider, r.observed_at,
+           llm_econ._observed_mfu(r.spec, r.tokens_per_second, r.step_seconds) AS observed_mfu,
+           llm_econ.predicted_mfu(r.spec) AS predicted_mfu
+      FROM llm_econ.observed_run r)
+  SELECT o.sku, NULL::text AS provider,
+         pg_catalog.count(*) AS runs,
+         pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY o.observed_mfu) AS median_observed_mfu,
+         pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY o.predicted_mfu) AS median_predicted_mfu,
+         pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY o.observed_mfu / o.predicted_mfu) AS median_mfu_ratio,
+         pg_catalog.max(o.observed_at) AS "time"
+    FROM o GROUP BY o.sku
+  UNION ALL
+  SELECT o.sku, o.provider,
+         pg_catalog.count(*) AS runs,
+         pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY o.observed_mfu) AS median_observed_mfu,
+         pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY o.predicted_mfu) AS median_predicted_mfu,
+         pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY o.observed_mfu / o.predicted_mfu) AS median_mfu_ratio,
+         pg_catalog.max(o.observed_at) AS "time"
+    FROM o WHERE o.provider IS NOT NULL GROUP BY o.sku, o.provider;
+COMMENT ON VIEW llm_econ.mfu_calibration IS
+  'per SKU (provider NULL: all its runs) and per SKU and provider: how many recorded runs (observed_run, as the caller may see them) and the median of their measured MFU over the MFU predicted_mfu gives their spec, the factor of predicted_mfu(..., calibrated => true)';
+COMMENT ON COLUMN llm_econ.mfu_calibration.sku IS 'gpu_sku key of the runs';
+COMMENT ON COLUMN llm_econ.mfu_calibration.provider IS 'provider of the runs; NULL = every run of the SKU, whatever its provider';
+COMMENT ON COLUMN llm_econ.mfu_calibration.runs IS 'recorded runs (observations)';
+COMMENT ON COLUMN llm_econ.mfu_calibration.median_observed_mfu IS 'median measured MFU';
+COMMENT ON COLUMN llm_econ.mfu_calibration.median_predicted_mfu IS 'median MFU the step model predicts for the same specs';
+COMMENT ON COLUMN llm_econ.mfu_calibration.median_mfu_ratio IS 'median of measured / predicted MFU per run: the calibration factor';
+COMMENT ON COLUMN llm_econ.mfu_calibration."time" IS 'the latest observation';
+GRANT SELECT ON llm_econ.mfu_calibration TO PUBLIC;
 
 -- The offers cheapest_plan prices plans with, through the price machinery cheapest_offers uses
 -- (_latest_prices): per price series, the observation in effect at "at" (the latest at or before
@@ -57,11 +175,11 @@ COMMENT ON FUNCTION llm_econ._plan_offers(timestamptz, text, interval) IS
 
 CREATE FUNCTION llm_econ.cheapest_plan(model llm_econ.run_spec, deadline interval,
     at timestamptz DEFAULT pg_catalog.now(), pricing text DEFAULT NULL,
-    max_gpus int4 DEFAULT 16384, max_age interval DEFAULT NULL)
+    max_gpus int4 DEFAULT 16384, max_age interval DEFAULT NULL, calibrated boolean DEFAULT false)
 RETURNS TABLE (sku text, provider text, region text, instance_type text, pricing text,
                n_gpus int4, tp int4, pp int4, cp int4, ep int4, dp int4, zero_stage int4,
                recompute text, predicted_mfu float8, wall_time interval,
                usd_per_gpu_hour numeric, cost_usd numeric, spec llm_econ.run_spec)
 AS 'MODULE_PATHNAME', 'le_cheapest_plan_fn' LANGUAGE C STABLE PARALLEL SAFE COST 10000 ROWS 100;
-COMMENT ON FUNCTION llm_econ.cheapest_plan(llm_econ.run_spec, interval, timestamptz, text, int4, interval) IS
-  'the plans that train the model (its n_params, n_active_params, n_tokens, shape, seq_len, global_batch, dtype, network; not its sku, n_gpus or layout) within deadline: every SKU with an offer in effect at "at" (pricing NULL = all, offers older than max_age left out), every GPU count in whole nodes up to max_gpus, every layout that fits in HBM, timed by the step-time model; cheapest first (at most 10000 rows), each with the run_spec that reproduces its predicted_time and, through estimate_cost(spec, usd_per_gpu_hour), its cost; no rows when no plan meets the deadline';
+COMMENT ON FUNCTION llm_econ.cheapest_plan(llm_econ.run_spec, interval, timestamptz, text, int4, interval, boolean) IS
+  'the plans that train the model (its n_params, n_active_params, n_tokens, shape, seq_len, global_batch, dtype, network; not its sku, n_gpus or layout) within deadline: every SKU with an offer in effect at "at" (pricing NULL = all, offers older than max_age left out), every GPU count in whole nodes up to max_gpus, every layout that fits in HBM, timed by the step-time model; cheapest first (at most 10000 rows), each with the run_spec that reproduces its predicted_time and, through estimate_cost(spec, usd_per_gpu_hour), its cost; no rows when no plan meets the deadline; calibrated: each offer''s MFU times the factor of its SKU and provider in mfu_calibration (else of its SKU, else 1 with a NOTICE), the spec''s mfu the calibrated one';

@@ -69,7 +69,7 @@ main(void)
 		{1307e12, 206e9, 5.3e12, 448e9, 50e9, 8, LE_GEN_CDNA3},	/* MI300X */
 	};
 	le_sku_hw	skus[N_SKUS];
-	le_offer   *offers = malloc(sizeof(le_offer) * N_SKUS * OFFERS_PER_SKU);
+	le_offer   *offers = calloc((size_t) N_SKUS * OFFERS_PER_SKU, sizeof(le_offer));
 	le_plan_row rows[100];
 	le_search_in in;
 	le_search_stats st;

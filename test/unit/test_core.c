@@ -479,7 +479,8 @@ test_plan(void)
 	le_plan		plans[2000];
 	long		n;
 	le_error	e;
-	int			bad = 0;
+	int			bad = 0,
+				zero23_pp = 0;
 
 	le_spec_set_num(&s, LE_F_N_LAYERS, 80);
 	le_spec_set_num(&s, LE_F_D_MODEL, 8192);
@@ -490,9 +491,13 @@ test_plan(void)
 	CHECK(le_plan_parallelism(&s, plans, 2000, &n, &e) == LE_OK && n > 0 && n <= 2000, "plans: %ld", n);
 	le_plan_sort(plans, n);
 	for (long i = 0; i < n; i++)
-		bad += plans[i].tp > 8 || 8 % plans[i].tp != 0 || (plans[i].pp > 1 && plans[i].zero_stage > 1) ||
-			plans[i].tp * plans[i].pp * plans[i].dp != 1024;
+	{
+		bad += plans[i].tp > 8 || 8 % plans[i].tp != 0 || plans[i].tp * plans[i].pp * plans[i].dp != 1024;
+		zero23_pp += plans[i].pp > 1 && plans[i].zero_stage > 1;
+	}
 	CHECK(bad == 0, "every layout valid");
+	/* one ZeRO policy (docs/model.md): ZeRO-2/3 with pipeline parallelism is offered, as cheapest_plan offers it */
+	CHECK(zero23_pp > 0, "ZeRO-2/3 with pp > 1 listed");
 	CHECK(plans[0].fits == LE_TRUE && plans[0].tp == 8, "best plan fits with tp = 8");
 	for (long i = 1; i < n; i++)
 		if (plans[i].fits == LE_TRUE && plans[i - 1].fits == LE_TRUE &&

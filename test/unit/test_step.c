@@ -594,7 +594,7 @@ test_search(void)
 		{
 			N_OFF = 600, ALL = 200000
 		};
-		le_offer   *many = malloc(sizeof(le_offer) * N_OFF);
+		le_offer   *many = calloc(N_OFF, sizeof(le_offer));
 		le_plan_row *all = malloc(sizeof(le_plan_row) * ALL);
 		le_plan_row *some = malloc(sizeof(le_plan_row) * ALL);
 		int			n_all = 0,
