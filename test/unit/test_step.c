@@ -501,9 +501,9 @@ test_search(void)
 		{989e12, 85.5e9, 3.35e12, 450e9, 50e9, 8, LE_GEN_HOPPER},
 	};
 	le_offer	offers[3] = {
-		{0, 1.50, 8},
-		{1, 2.50, 8},
-		{1, 3.00, 8},
+		{0, 1.50, 8, 0, 0},
+		{1, 2.50, 8, 0, 0},
+		{1, 3.00, 8, 0, 0},
 	};
 	le_search_in in = search_in(skus, 2, offers, 3);
 	le_plan_row rows[50];
