@@ -441,13 +441,16 @@ BEGIN
               AND s.billing_account_id IS NOT DISTINCT FROM k.billing_account_id
               AND (s.billing_period_start = k.billing_period_start
                    OR (s.billing_period_start IS NULL AND k.billing_period_start IS NULL))
-           RETURNING s.billed_cost * llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS b,
-                     s.effective_cost * llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS e)
+           RETURNING s.billed_cost, s.effective_cost, s.billing_currency, s.charge_period_start),
+         -- converted outside RETURNING: Citus allows only IMMUTABLE functions there
+         usd AS (SELECT g.billed_cost * r.rate AS b, g.effective_cost * r.rate AS e
+                   FROM gone g
+                  CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(g.billing_currency, g.charge_period_start) AS rate) AS r)
     SELECT pg_catalog.count(*),
-           CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(g.b) THEN coalesce(pg_catalog.sum(g.b), 0) END,
-           CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(g.e) THEN coalesce(pg_catalog.sum(g.e), 0) END
+           CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(u.b) THEN coalesce(pg_catalog.sum(u.b), 0) END,
+           CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(u.e) THEN coalesce(pg_catalog.sum(u.e), 0) END
       INTO replaced, replaced_billed_usd, replaced_effective_usd
-      FROM gone g;
+      FROM usd u;
   ELSE
     replaced_billed_usd := 0;
     replaced_effective_usd := 0;
