@@ -421,6 +421,11 @@ CREATE FUNCTION llm_econ._focus_store(who text, source text, delivery text, coun
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
 #variable_conflict use_column
+DECLARE
+  key record;
+  n bigint;
+  b numeric;
+  e numeric;
 BEGIN
   PERFORM llm_econ._focus_temp();
   replaced := 0;
@@ -433,27 +438,35 @@ BEGIN
   -- one order for every load: two loads of the same statements wait for each other, not deadlock
   PERFORM pg_catalog.pg_advisory_xact_lock(k.lock_key)
      FROM (SELECT k.lock_key FROM llm_econ_focus_keys k WHERE k.fresh ORDER BY k.lock_key OFFSET 0) AS k;
+  replaced_billed_usd := 0;
+  replaced_effective_usd := 0;
   IF _focus_store.mode = 'replace' THEN
-    -- a new statement (snapshot): sees what a load that held the lock committed
-    WITH gone AS (
-           DELETE FROM llm_econ.spend s USING llm_econ_focus_keys k
-            WHERE k.fresh AND s.tenant = who AND s.provider = k.provider
-              AND s.billing_account_id IS NOT DISTINCT FROM k.billing_account_id
-              AND (s.billing_period_start = k.billing_period_start
-                   OR (s.billing_period_start IS NULL AND k.billing_period_start IS NULL))
-           RETURNING s.billed_cost, s.effective_cost, s.billing_currency, s.charge_period_start),
-         -- converted outside RETURNING: Citus allows only IMMUTABLE functions there
-         usd AS (SELECT g.billed_cost * r.rate AS b, g.effective_cost * r.rate AS e
-                   FROM gone g
-                  CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(g.billing_currency, g.charge_period_start) AS rate) AS r)
-    SELECT pg_catalog.count(*),
-           CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(u.b) THEN coalesce(pg_catalog.sum(u.b), 0) END,
-           CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(u.e) THEN coalesce(pg_catalog.sum(u.e), 0) END
-      INTO replaced, replaced_billed_usd, replaced_effective_usd
-      FROM usd u;
-  ELSE
-    replaced_billed_usd := 0;
-    replaced_effective_usd := 0;
+    -- One DELETE per statement new to this load (none in most batches), each a new statement (a
+    -- snapshot that sees what a load that held the lock committed), planned with its values: the
+    -- billing period's index finds the rows.  (One DELETE joining the keys was planned from the
+    -- statistics and could scan all of spend in every batch: a load quadratic in its file.)
+    FOR key IN SELECT k.provider, k.billing_account_id, k.billing_period_start
+                 FROM llm_econ_focus_keys k WHERE k.fresh ORDER BY k.lock_key LOOP
+      EXECUTE $q$
+        WITH gone AS (
+               DELETE FROM llm_econ.spend s
+                WHERE s.tenant OPERATOR(pg_catalog.=) $1 AND s.provider OPERATOR(pg_catalog.=) $2
+                  AND s.billing_account_id IS NOT DISTINCT FROM $3
+                  AND (s.billing_period_start OPERATOR(pg_catalog.=) $4 OR ($4 IS NULL AND s.billing_period_start IS NULL))
+               RETURNING s.billed_cost, s.effective_cost, s.billing_currency, s.charge_period_start),
+             -- converted outside RETURNING: Citus allows only IMMUTABLE functions there
+             usd AS (SELECT g.billed_cost OPERATOR(pg_catalog.*) r.rate AS b, g.effective_cost OPERATOR(pg_catalog.*) r.rate AS e
+                       FROM gone g
+                      CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(g.billing_currency, g.charge_period_start) AS rate) AS r)
+        SELECT pg_catalog.count(*),
+               CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(u.b) THEN coalesce(pg_catalog.sum(u.b), 0) END,
+               CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(u.e) THEN coalesce(pg_catalog.sum(u.e), 0) END
+          FROM usd u $q$
+        INTO n, b, e USING who, key.provider, key.billing_account_id, key.billing_period_start;
+      replaced := replaced + n;
+      replaced_billed_usd := replaced_billed_usd + b;          -- NULL once any replaced line has no rate
+      replaced_effective_usd := replaced_effective_usd + e;
+    END LOOP;
   END IF;
   UPDATE llm_econ_focus_keys k SET fresh = false WHERE k.fresh;
   INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
