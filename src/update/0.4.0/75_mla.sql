@@ -59,3 +59,7 @@ BEGIN
   PERFORM pg_catalog.set_config('session_replication_role', role, true);
 END
 $$;
+
+-- ---- training_flops: latent attention's own head sizes with attention_flops ----
+COMMENT ON FUNCTION llm_econ.training_flops(llm_econ.run_spec, boolean) IS
+  'model FLOPs of the run, 6·N_active·D (Kaplan et al. 2020; N_active = n_active_params, else n_params); attention_flops adds 12·n_layers·d_model·seq_len per token (PaLM, App. B), the convention of published MFU figures; with multi-head latent attention 6·n_layers·seq_len·n_heads·(qk_nope_head_dim + qk_rope_head_dim + v_head_dim)';
