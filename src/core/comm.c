@@ -174,7 +174,8 @@ le_comm_breakdown(const le_spec *s, le_comm_row *rows, int *nrows, le_error *err
 			s->num[LE_F_N_KV_HEADS] / s->num[LE_F_N_HEADS] : 1.0;
 
 		/* latent attention: keys of d_nope + d_rope and values of d_v per head (le_attn_kv_width) */
-		if ((s->present & LE_BIT(LE_F_KV_LORA_RANK)) && (s->present & LE_BIT(LE_F_N_HEADS)))
+		if ((s->present & LE_BIT(LE_F_KV_LORA_RANK)) && (s->present & LE_BIT(LE_F_N_HEADS)) &&
+			(s->present & LE_BIT(LE_F_D_MODEL)))
 		{
 			le_attn_shape a;
 
