@@ -110,6 +110,14 @@ SELECT b.phase, round(b.seconds::numeric, 2) AS plain_s, round(c.seconds::numeri
   FROM v3, LATERAL step_breakdown(plain) AS b JOIN LATERAL step_breakdown(mla) AS c USING (phase)
  WHERE b.phase IN ('compute', 'total');
 SELECT round(predicted_mfu(plain)::numeric, 3) AS plain_mfu, round(predicted_mfu(mla)::numeric, 3) AS mla_mfu FROM v3;
+-- Against the published cost: 2,664K H800-hours of pre-training (180K per trillion tokens x 14.8T).
+-- The step model, with DeepSeek-V3's recomputation of the up projections, predicts more: it counts
+-- the expert all-to-alls as exposed (DualPipe hides them, §3.2.1) and every layer as an MoE layer.
+SELECT round(predicted_mfu(s)::numeric, 3) AS predicted_mfu,
+       round((extract(epoch FROM predicted_time(s)) / 3600 * 2048)::numeric, -3) AS predicted_gpu_hours,
+       2664000 AS published_gpu_hours,
+       round((extract(epoch FROM predicted_time(s)) / 3600 * 2048 / 2664000 - 1)::numeric, 2) AS error
+  FROM v3, LATERAL json_populate_record(mla, '{"recompute": "selective"}') AS s;
 -- Context parallelism passes latent attention's keys and values at their own sizes: 128·(192 + 128) per
 -- token, against plain attention's 2·7168 (2.857x).
 SELECT round((c.bytes / p.bytes)::numeric, 4) AS cp_bytes_mla_over_plain
