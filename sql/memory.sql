@@ -30,13 +30,28 @@ SELECT (m).weights_bytes / 2 AS params_per_gpu
 
 -- Korthikanti et al. 2022, Table 2: activation bytes per layer for GPT-3 175B's shape
 -- (s 2048, h 12288, a 96, b 1), tp 8 with sequence parallelism, eager attention (the score tensors
--- stored; FlashAttention, the 0.3.0 default, keeps none of them):
+-- stored; FlashAttention, the 0.3.0 default, keeps none of them), with dropout as their GPT models
+-- train (its masks are in the 34 and the 5; dropout => false is the default since 0.4.0):
 --   none       s·b·h·(34 + 5·a·s/h)/t = 2048·12288·114/8 = 358,612,992
 --   selective  34·s·b·h/t                               = 106,954,752
 --   full       2·s·b·h/t (+ one layer recomputed)        =   6,291,456 (+358,612,992)
 -- (0.2.0 kept 2·s·b·h for full recomputation, not sharded over t: 50,331,648 per layer, 8x too much
 -- under sequence parallelism, Korthikanti §4.2.2.)
 -- With 1F1B the first of 8 stages holds 96/8 layers x 8 micro-batches = 96 layers' worth.
+SELECT r AS recompute,
+       (m).activation_bytes AS activation_bytes,
+       round(((m).activation_bytes / 96)::numeric) AS per_layer_bytes
+  FROM unnest(ARRAY['none', 'selective', 'full']) AS r,
+       LATERAL memory_per_gpu(run_spec(175e9, 300e9, 1024, 'A100-80GB', n_layers => 96, d_model => 12288,
+                                       n_heads => 96, seq_len => 2048, tp => 8, pp => 8, recompute => r,
+                                       attention => 'eager', dropout => true)) AS m
+ ORDER BY (m).activation_bytes DESC;
+-- Without dropout (Llama 2/3, DeepSeek-V3; the default) no masks are stored: the two s·b·h masks
+-- after attention and MLP go, and of the 5·a·s²·b scores only the softmax output (2·a·s²·b) stays
+-- (Korthikanti §4.1 lists each tensor; 0.3.0 counted the masks for every model):
+--   none       s·b·h·(32 + 2·a·s/h)/t = 2048·12288·64/8 = 201,326,592
+--   selective  32·s·b·h/t                             = 100,663,296
+--   full       2·s·b·h/t = 6,291,456 per layer (+ one layer recomputed: 201,326,592)
 SELECT r AS recompute,
        (m).activation_bytes AS activation_bytes,
        round(((m).activation_bytes / 96)::numeric) AS per_layer_bytes
@@ -50,7 +65,7 @@ SELECT pp, global_batch, (m).activation_bytes / 358612992 AS layers_worth
   FROM (VALUES (1, NULL), (4, NULL), (8, NULL), (8, 256), (8, 32), (8, 16)) AS t(pp, global_batch),
        LATERAL memory_per_gpu(run_spec(175e9, 300e9, 1024, 'A100-80GB', n_layers => 96, d_model => 12288,
                                        n_heads => 96, seq_len => 2048, tp => 8, pp => pp,
-                                       global_batch => global_batch, attention => 'eager')) AS m
+                                       global_batch => global_batch, attention => 'eager', dropout => true)) AS m
  ORDER BY pp, global_batch DESC NULLS FIRST;
 -- fp32 activations take twice the bytes (eager attention: FlashAttention's softmax statistics are fp32 either way)
 SELECT (a).activation_bytes / (b).activation_bytes AS fp32_over_bf16
@@ -136,14 +151,15 @@ SELECT tp, pp, dp, zero_stage, recompute, round((total_bytes / 1e9)::numeric, 1)
   FROM plan_parallelism(run_spec(70e9, 2e12, 1024, 'A100-80GB', n_layers => 80, d_model => 8192,
                                  n_heads => 64, seq_len => 4096, global_batch => 1024))
  LIMIT 6;
--- The seed's layout (TP 8, PP 8, ZeRO-1) is among the fitting ones; with eager attention and no
--- recomputation pp=1 does not fit, with FlashAttention it does.
-SELECT attention, tp, pp, dp, zero_stage, recompute, fits
-  FROM unnest(ARRAY['eager', 'flash']) AS attention,
+-- The seed's layout (TP 8, PP 8, ZeRO-1) is among the fitting ones; with eager attention, dropout
+-- and no recomputation pp=1 does not fit; without dropout (Llama 2 has none) or with FlashAttention it does.
+SELECT attention, dropout, tp, pp, dp, zero_stage, recompute, fits
+  FROM (VALUES ('eager', true), ('eager', false), ('flash', false)) AS v(attention, dropout),
        LATERAL plan_parallelism(run_spec(70e9, 2e12, 1024, 'A100-80GB', n_layers => 80, d_model => 8192,
-                                         n_heads => 64, seq_len => 4096, global_batch => 1024, attention => attention))
+                                         n_heads => 64, seq_len => 4096, global_batch => 1024, attention => attention,
+                                         dropout => dropout))
  WHERE (tp, pp, zero_stage) IN ((8, 8, 1), (8, 1, 1)) AND recompute = 'none'
- ORDER BY attention, pp;
+ ORDER BY attention, dropout DESC, pp;
 -- ">10B -> TP+PP+ZeRO-1": a 20B model on 64 H100 cannot train as plain DDP, the best layout shards.
 SELECT tp, pp, dp, zero_stage, recompute, fits
   FROM plan_parallelism(run_spec(20e9, 4e11, 64, 'H100', n_layers => 44, d_model => 6144, n_heads => 64,
@@ -167,14 +183,14 @@ SELECT run_spec(7e9, 2e12, 16, 'H100', n_heads => 12, d_model => 4092, tp => 8);
 SELECT (run_spec(7e9, 2e12, 16, 'H100', n_layers => 30, pp => 4)).pp AS uneven_pp;
 SELECT run_spec(7e9, 2e12, 16, 'H100', n_layers => 3, pp => 4);
 SELECT memory_per_gpu(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                          NULL, NULL, NULL, NULL, 1, NULL, 3, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                          NULL, NULL, NULL, NULL, 1, NULL, 3, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT fits_hbm(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                    NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 4, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                    NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 4, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT comm_bytes(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                      -32, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                      -32, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT * FROM comm_breakdown(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                                 NULL, NULL, NULL, NULL, 0, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                                 NULL, NULL, NULL, NULL, 0, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT * FROM plan_parallelism(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 'NaN', 450e9, 50e9, 700,
-                                   NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                                   NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT memory_per_gpu(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                          NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'partial', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                          NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'partial', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);

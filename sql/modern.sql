@@ -58,24 +58,27 @@ SELECT training_flops(run_spec(8e9, 15e12, 1024, 'H100'), attention_flops => tru
 --   sequence parallel, flash:     34·sbh/t + 4·a·s·b/t (fp32 softmax statistics) = 106,954,752 + 98,304
 --   tensor parallel only, flash:  sbh(10 + 24/t) + 4·a·s·b/t = 327,155,712 + 98,304
 --   full recompute, SP:           2·sbh/t + the recomputed layer; without SP 2·sbh + the layer
--- (n_params 1.8e9: what one layer of this shape holds, 12·h²; a spec's counts must match its shape)
+-- (n_params 1.8e9: what one layer of this shape holds, 12·h²; a spec's counts must match its shape;
+-- dropout => true: Korthikanti's GPT models train with dropout, whose masks the 34 and the 5 include)
 SELECT sp, attention, recompute, (m).activation_bytes
   FROM (VALUES (false, 'eager', 'none'), (true, 'eager', 'none'), (true, 'flash', 'none'), (false, 'flash', 'none'),
                (true, 'eager', 'full'), (false, 'eager', 'full')) AS t(sp, attention, recompute),
        LATERAL memory_per_gpu(run_spec(1.8e9, 300e9, 8, 'A100-80GB', n_layers => 1, d_model => 12288, n_heads => 96,
                                        seq_len => 2048, tp => 8, sequence_parallel => sp, attention => attention,
-                                       recompute => recompute)) AS m
+                                       recompute => recompute, dropout => true)) AS m
  ORDER BY sp, attention, recompute;
 -- GPT-3 at TP8 without sequence parallelism: 96 layers x 8 micro-batches... on one stage (pp 1) the
 -- 96 layers need sbh(10 + 24/8) = 13·sbh each with FlashAttention: 31.4 GB (issue 14: "about 31 GB";
 -- 0.2.0 forced sequence parallelism on and said 10 GB).
 SELECT round(((m).activation_bytes / 1e9)::numeric, 1) AS activation_gb
   FROM memory_per_gpu(run_spec(175e9, 300e9, 8, 'A100-80GB', n_layers => 96, d_model => 12288, n_heads => 96,
-                               seq_len => 2048, tp => 8, sequence_parallel => false)) AS m;
+                               seq_len => 2048, tp => 8, sequence_parallel => false, dropout => true)) AS m;
 -- GQA keeps K and V at n_kv_heads/n_heads; SwiGLU keeps 6·f/h instead of GELU's 4·f/h; context
 -- parallelism halves the sequence per GPU; fp8 keeps GEMM inputs in one byte.  Llama-3-8B's layer
 -- (h 4096, a 32, kv 8, f 14336, s 8192), one micro-batch, bytes per layer (n_params 2e8: about one
--- layer's 176M-218M parameters, as the shape check asks):
+-- layer's 176M-218M parameters, as the shape check asks).  Llama trains without dropout (the default
+-- since 0.4.0): no masks, so MHA with GELU 4h keeps 32·sbh = 1,073,741,824 (+ 1,048,576 of softmax
+-- statistics), 2·sbh = 67,108,864 less than 0.3.0 counted:
 SELECT label, (m).activation_bytes
   FROM (VALUES
     ('1 MHA, GELU 4h',        run_spec(2e8, 1e12, 8, 'H100', n_layers => 1, d_model => 4096, n_heads => 32, seq_len => 8192)),
@@ -203,6 +206,18 @@ INSERT INTO published VALUES
   ('OPT-175B',      'A100-80GB', 992, NULL, NULL, NULL, NULL, 180e9, 6 * 173.9e9 * 180e9 / 147e12 / 3600, 8, 1, 1, 3, 'full', false, 'eager', 'bf16', 'bf16', 96, 12288, 96, 96, 49152, 'gelu', 50272, 2048, NULL),
   -- Megatron-LM 1T (Narayanan et al. 2021): 3072 A100, TP8 PP64 DP6, 450B tokens in an estimated 84 days
   ('Megatron 1T',   'A100-80GB', 3072, NULL, NULL, NULL, NULL, 450e9, 84 * 24 * 3072, 8, 64, 1, 0, 'full', false, 'eager', 'bf16', 'bf16', 128, 25600, 160, 160, 102400, 'gelu', 51200, 2048, 3072);
+-- Attention and dropout as published: DeepSeek-V2 (arXiv 2405.04434 §3.1.2) and V3 (arXiv 2412.19437
+-- §4.2, config.json) use latent attention with d_c 512, d_c' 1536, d_h 128, d_h^R 64 (value heads 128);
+-- GPT-3 and Megatron 1T ran Megatron-LM with its default dropout 0.1, OPT used dropout 0.1 (Zhang et al.
+-- 2022 §2.2); the Llama and DeepSeek models train without.  (BLOOM: left at the default.)
+ALTER TABLE published ADD COLUMN q_rank int, ADD COLUMN kv_rank int, ADD COLUMN d_nope int, ADD COLUMN d_rope int,
+                      ADD COLUMN d_v int, ADD COLUMN dropout boolean NOT NULL DEFAULT false;
+-- DeepSeek-V3 recomputes the MLA up projections in the backward (§3.2.3): recompute 'selective', which
+-- with latent attention keeps the latents and not Q, K, V.  DeepSeek-V2's report does not say; the same
+-- is assumed.  (Keeping Q, K and V neither published layout fits in 80 GB.)
+UPDATE published SET q_rank = 1536, kv_rank = 512, d_nope = 128, d_rope = 64, d_v = 128, recompute = 'selective'
+ WHERE run LIKE 'DeepSeek%';
+UPDATE published SET dropout = true WHERE run IN ('GPT-3 175B', 'Megatron 1T', 'OPT-175B');
 CREATE TEMP TABLE published_spec AS
   SELECT p.run, run_spec(coalesce(p.n_params, p.n_layers * (2.0 * p.d_model ^ 2 * (1 + p.n_kv::float8 / p.n_heads)
                                                          + (CASE p.act WHEN 'swiglu' THEN 3 ELSE 2 END) * p.d_model::float8 * p.ffn)),
@@ -211,7 +226,9 @@ CREATE TEMP TABLE published_spec AS
                          zero_stage => p.zero, recompute => p.recompute, n_active_params => p.n_active,
                          n_experts => p.n_experts, top_k => p.top_k, ep => p.ep, n_kv_heads => p.n_kv, ffn_hidden => p.ffn,
                          ffn_act => p.act, vocab_size => p.vocab, sequence_parallel => p.sp, attention => p.attention,
-                         grad_dtype => p.grad_dtype) AS spec, p.gpu_hours
+                         grad_dtype => p.grad_dtype, q_lora_rank => p.q_rank, kv_lora_rank => p.kv_rank,
+                         qk_nope_head_dim => p.d_nope, qk_rope_head_dim => p.d_rope, v_head_dim => p.d_v,
+                         dropout => p.dropout) AS spec, p.gpu_hours
     FROM published p;
 SELECT run, (spec).sku, (spec).n_gpus AS gpus,
        format('tp%s pp%s%s zero%s %s', (spec).tp, (spec).pp, CASE WHEN (spec).ep > 1 THEN ' ep' || (spec).ep ELSE '' END,
@@ -255,17 +272,17 @@ SELECT training_flops(run_spec(7e9, 1e12, 64, 'H100', n_layers => 32), attention
 -- a hand-built spec (the composite bypasses the constructor) is checked the same way
 SELECT memory_per_gpu(ROW(7e9, 2e12, 'H100-SXM5', 64, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
                           NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw',
-                          NULL, NULL, NULL, 3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                          NULL, NULL, NULL, 3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT training_flops(ROW(7e9, 2e12, 'H100-SXM5', 64, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
                           NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw',
-                          8e9, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                          8e9, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT fits_hbm(ROW(7e9, 2e12, 'H100-SXM5', 64, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
                     NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw',
-                    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'geglu', NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'geglu', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 -- stored before 0.3.0 (new fields NULL): read as their defaults, the same answers as a fresh spec
 SELECT memory_per_gpu(ROW(7e9, 2e12, 'H100-SXM5', 64, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
                           32, 4096, 32, 4096, 1, 64, 1, 1, 1, 'none', 'adamw',
-                          NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)
+                          NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)
      = memory_per_gpu(ROW(7e9, 2e12, 'H100-SXM5', 64, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
                           32, 4096, 32, 4096, 1, 64, 1, 1, 1, 'none', 'adamw',
-                          NULL, NULL, NULL, 1, 1, 1, NULL, NULL, 'gelu', NULL, true, 'flash', 'bf16', NULL, NULL)::run_spec) AS null_means_default;
+                          NULL, NULL, NULL, 1, 1, 1, NULL, NULL, 'gelu', NULL, true, 'flash', 'bf16', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec) AS null_means_default;

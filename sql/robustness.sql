@@ -33,10 +33,12 @@ INSERT INTO rb_good VALUES
   (NULL, 'recompute', 'text', '''selective'''), (NULL, 'optimizer', 'text', '''adamw'''),
   (NULL, 'gpus_per_node', 'int4', '8'), (NULL, 'inter_node_gbit_per_s', 'float8', '400'),
   (NULL, 'n_active_params', 'float8', '10e9'), (NULL, 'n_experts', 'int4', '8'), (NULL, 'top_k', 'int4', '2'),
-  (NULL, 'ep', 'int4', '2'), (NULL, 'cp', 'int4', '1'), (NULL, 'vpp', 'int4', '2'), (NULL, 'n_kv_heads', 'int4', '8'),
+  (NULL, 'ep', 'int4', '2'), (NULL, 'cp', 'int4', '1'), (NULL, 'vpp', 'int4', '2'), (NULL, 'n_kv_heads', 'int4', '32'),
   (NULL, 'ffn_hidden', 'int4', '11008'), (NULL, 'ffn_act', 'text', '''swiglu'''), (NULL, 'vocab_size', 'int4', '32000'),
   (NULL, 'sequence_parallel', 'boolean', 'true'), (NULL, 'attention', 'text', '''flash'''),
   (NULL, 'grad_dtype', 'text', '''fp32'''), (NULL, 'attention_flops', 'boolean', 'true'),
+  (NULL, 'q_lora_rank', 'int4', '1024'), (NULL, 'kv_lora_rank', 'int4', '512'), (NULL, 'qk_nope_head_dim', 'int4', '128'),
+  (NULL, 'qk_rope_head_dim', 'int4', '64'), (NULL, 'v_head_dim', 'int4', '128'), (NULL, 'dropout', 'boolean', 'true'),
   -- functions of a spec
   (NULL, 'spec', 'llm_econ.run_spec', 'GOOD_SPEC'),
   (NULL, 'pue', 'float8', '1.2'), (NULL, 'wall', 'interval', '''184320 hours'''),
@@ -172,7 +174,8 @@ INSERT INTO rb_bad VALUES
   ('int4[]', '0', '''{0}''::int4[]'), ('int4[]', 'negative', '''{-1}''::int4[]'),
   ('llm_econ.run_spec', 'NULL', 'NULL::llm_econ.run_spec');
 
--- The good spec: a 7B run on 64 H100 with every field set (shape, batch, tp 2, pp 2, ZeRO-1).
+-- The good spec: a 36B mixture of experts on 64 H100 with every field set (shape, batch, tp 2, pp 2, ZeRO-1,
+-- latent attention, dropout).
 CREATE TEMP TABLE rb_spec_field AS
   SELECT a.attnum, a.attname::text AS field, a.atttypid::regtype AS typ,
          format('%s::%s', quote_nullable(j.value), a.atttypid::regtype) AS good
@@ -181,8 +184,10 @@ CREATE TEMP TABLE rb_spec_field AS
                                          n_heads => 32, seq_len => 2048, global_batch => 512, tp => 2, pp => 2,
                                          zero_stage => 1, recompute => 'selective', gpus_per_node => 8,
                                          n_active_params => 10e9, n_experts => 8, top_k => 2, ep => 2, vpp => 2,
-                                         n_kv_heads => 8, ffn_hidden => 11008, ffn_act => 'swiglu', vocab_size => 32000,
-                                         grad_dtype => 'fp32'))) AS j
+                                         n_kv_heads => 32, ffn_hidden => 11008, ffn_act => 'swiglu', vocab_size => 32000,
+                                         grad_dtype => 'fp32', q_lora_rank => 1024, kv_lora_rank => 512,
+                                         qk_nope_head_dim => 128, qk_rope_head_dim => 64, v_head_dim => 128,
+                                         dropout => true))) AS j
       ON j.key = a.attname::text
    WHERE a.attrelid = 'llm_econ.run_spec'::regclass AND a.attnum > 0 AND NOT a.attisdropped;
 -- every field is set in the good spec, and every field type has bad values

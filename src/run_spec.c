@@ -56,6 +56,13 @@ static const ArgField args_map[] = {
 	{LE_F_SEQUENCE_PARALLEL, LE_K_BOOL},
 	{LE_F_ATTENTION, LE_K_ENUM},
 	{LE_F_GRAD_DTYPE, LE_K_ENUM},
+	/* 0.4.0: multi-head latent attention and dropout */
+	{LE_F_Q_LORA_RANK, LE_K_INT4},
+	{LE_F_KV_LORA_RANK, LE_K_INT4},
+	{LE_F_QK_NOPE_HEAD_DIM, LE_K_INT4},
+	{LE_F_QK_ROPE_HEAD_DIM, LE_K_INT4},
+	{LE_F_V_HEAD_DIM, LE_K_INT4},
+	{LE_F_DROPOUT, LE_K_BOOL},
 };
 
 #define SKU_CACHE_SIZE 16
@@ -216,7 +223,8 @@ PG_FUNCTION_INFO_V1(le_run_spec);
  * n_heads, seq_len, micro_batch, global_batch, tp, pp, zero_stage, recompute,
  * optimizer, gpus_per_node, inter_node_gbit_per_s, n_active_params,
  * n_experts, top_k, ep, cp, vpp, n_kv_heads, ffn_hidden, ffn_act,
- * vocab_size, sequence_parallel, attention, grad_dtype): look the SKU up,
+ * vocab_size, sequence_parallel, attention, grad_dtype, q_lora_rank,
+ * kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim, dropout): look the SKU up,
  * freeze its peak at dtype, HBM, links, TDP, HBM bandwidth and GPU generation,
  * check every field, return the value.
  */

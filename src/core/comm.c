@@ -173,6 +173,16 @@ le_comm_breakdown(const le_spec *s, le_comm_row *rows, int *nrows, le_error *err
 		double		kv = (s->present & LE_BIT(LE_F_N_KV_HEADS)) && (s->present & LE_BIT(LE_F_N_HEADS)) ?
 			s->num[LE_F_N_KV_HEADS] / s->num[LE_F_N_HEADS] : 1.0;
 
+		/* latent attention: keys of d_nope + d_rope and values of d_v per head (le_attn_kv_width) */
+		if ((s->present & LE_BIT(LE_F_KV_LORA_RANK)) && (s->present & LE_BIT(LE_F_N_HEADS)) &&
+			(s->present & LE_BIT(LE_F_D_MODEL)))
+		{
+			le_attn_shape a;
+
+			le_attn_of_spec(s, &a);
+			kv = le_attn_kv_width(&a) / (2.0 * s->num[LE_F_D_MODEL]);
+		}
+
 		add_row(s, rows, nrows, "cp", "send_recv", tp * cp,
 				(3 + rc_extra) * (cp - 1) * Ls * m * 2 * act * kv / tp);
 	}

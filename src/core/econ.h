@@ -52,6 +52,13 @@ typedef enum le_field
 	/* 0.3.0: hardware the step-time model needs, frozen by the constructor (appended) */
 	LE_F_HBM_BW,
 	LE_F_GPU_GEN,
+	/* 0.4.0: multi-head latent attention (DeepSeek-V2/V3) and dropout (appended) */
+	LE_F_Q_LORA_RANK,
+	LE_F_KV_LORA_RANK,
+	LE_F_QK_NOPE_HEAD_DIM,
+	LE_F_QK_ROPE_HEAD_DIM,
+	LE_F_V_HEAD_DIM,
+	LE_F_DROPOUT,
 	LE_F__COUNT
 } le_field;
 
@@ -184,6 +191,36 @@ extern double le_expert_params(const le_spec *s);
 extern int	le_shape_params(const le_spec *s, double *total, double *active);
 
 /*
+ * One layer's attention as the model counts it (spec.c): plain multi-head
+ * attention (grouped-query when kv_heads < heads) with head size h/heads, or
+ * multi-head latent attention (DeepSeek-V2 arXiv 2405.04434 §2.1, DeepSeek-V3
+ * arXiv 2412.19437 §2.1.1) when kv_rank > 0: queries through a rank-q_rank
+ * down/up projection (q_rank 0: projected directly, as DeepSeek-V2-Lite),
+ * keys and values through a shared rank-kv_rank latent plus one shared
+ * rope key of d_rope; per head a (d_nope + d_rope) query/key and a d_v value.
+ */
+typedef struct le_attn_shape
+{
+	double		h;				/* d_model */
+	double		heads;
+	double		kv_heads;		/* plain attention: n_kv_heads (= heads without GQA) */
+	double		q_rank;			/* MLA: q_lora_rank, 0 = none */
+	double		kv_rank;		/* MLA: kv_lora_rank; 0 = plain attention */
+	double		d_qk;			/* query/key size per head: h/heads, or d_nope + d_rope */
+	double		d_rope;			/* MLA: the shared rope key's size */
+	double		d_v;			/* value size per head: h/heads, or v_head_dim */
+} le_attn_shape;
+
+extern void le_attn_of(double h, double heads, double kv_heads, double q_rank, double kv_rank,
+					   double d_nope, double d_rope, double d_v, le_attn_shape *a);
+extern void le_attn_of_spec(const le_spec *s, le_attn_shape *a);
+extern double le_attn_params(const le_attn_shape *a);
+extern double le_attn_score_flops(const le_attn_shape *a, double seq);
+extern double le_attn_kv_width(const le_attn_shape *a);
+extern double le_attn_sharded_units(const le_attn_shape *a, double gi);
+extern double le_attn_latent_units(const le_attn_shape *a, double gi);
+
+/*
  * Consistency of a spec's parameter counts with its shape (API.md, "Plans use
  * the network the instance has"): n_params (and n_active_params) within
  * [0.5, 1.5] times what the shape holds, so that 6·N per token and the step
@@ -216,14 +253,21 @@ extern double le_net_bytes_per_s(double gbit_per_s);
 
 /* Fields each calculation reads. */
 #define LE_NEED_FLOPS  (LE_BIT(LE_F_N_PARAMS) | LE_BIT(LE_F_N_TOKENS) | LE_BIT(LE_F_N_ACTIVE_PARAMS) | \
-						LE_BIT(LE_F_N_LAYERS) | LE_BIT(LE_F_D_MODEL) | LE_BIT(LE_F_SEQ_LEN))
+						LE_BIT(LE_F_N_LAYERS) | LE_BIT(LE_F_D_MODEL) | LE_BIT(LE_F_N_HEADS) | \
+						LE_BIT(LE_F_SEQ_LEN) | LE_MLA)
 #define LE_NEED_TIME   (LE_NEED_FLOPS | LE_BIT(LE_F_N_GPUS) | LE_BIT(LE_F_MFU) | LE_BIT(LE_F_PEAK_FLOPS))
 #define LE_NEED_ENERGY (LE_NEED_TIME | LE_BIT(LE_F_TDP_WATTS))
 #define LE_NEED_ACHIEVED (LE_NEED_FLOPS | LE_BIT(LE_F_N_GPUS) | LE_BIT(LE_F_PEAK_FLOPS))
 /* Everything: what the constructor checks. */
 #define LE_NEED_ALL    (LE_BIT(LE_F__COUNT) - 1)
-/* Fields of the 0.3.0 modern-run group (each may be NULL: unknown, dense, or the default). */
-#define LE_MODERN      (LE_BIT(LE_F_N_ACTIVE_PARAMS) | LE_BIT(LE_F_N_EXPERTS) | LE_BIT(LE_F_TOP_K) | \
+/* 0.4.0: multi-head latent attention (NULL: plain attention) */
+#define LE_MLA         (LE_BIT(LE_F_Q_LORA_RANK) | LE_BIT(LE_F_KV_LORA_RANK) | LE_BIT(LE_F_QK_NOPE_HEAD_DIM) | \
+						LE_BIT(LE_F_QK_ROPE_HEAD_DIM) | LE_BIT(LE_F_V_HEAD_DIM))
+/*
+ * Fields of the 0.3.0 modern-run group and the 0.4.0 attention fields (each
+ * may be NULL: unknown, dense, plain attention, or the default).
+ */
+#define LE_MODERN      (LE_MLA | LE_BIT(LE_F_DROPOUT) | LE_BIT(LE_F_N_ACTIVE_PARAMS) | LE_BIT(LE_F_N_EXPERTS) | LE_BIT(LE_F_TOP_K) | \
 						LE_BIT(LE_F_EP) | LE_BIT(LE_F_CP) | LE_BIT(LE_F_VPP) | LE_BIT(LE_F_N_KV_HEADS) | \
 						LE_BIT(LE_F_FFN_HIDDEN) | LE_BIT(LE_F_FFN_ACT) | LE_BIT(LE_F_VOCAB_SIZE) | \
 						LE_BIT(LE_F_SEQUENCE_PARALLEL) | LE_BIT(LE_F_ATTENTION) | LE_BIT(LE_F_GRAD_DTYPE))

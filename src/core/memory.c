@@ -35,6 +35,11 @@ typedef struct layer_shape
 	int			sp;				/* sequence parallelism on (when tp > 1) */
 	int			flash;
 	double		width;			/* 2 for fp32/tf32 activations, else 1 */
+	double		masks;			/* dropout masks, in units of sbh: 2 (after attention and after the MLP), 0 without dropout */
+	int			mla;			/* multi-head latent attention */
+	double		mla_sharded;	/* MLA: Q, K, V and the output projection's input, in units of sbh */
+	double		mla_latent;		/* MLA: the query and key/value latents, in units of sbh */
+	double		mla_out;		/* MLA: the output projection's input alone, in units of sbh */
 } layer_shape;
 
 /*
@@ -83,9 +88,12 @@ shape_of(const le_spec *s)
 	double		sl = sq / le_num_or(s, LE_F_CP, 1);	/* context parallelism: each GPU holds s/cp tokens */
 	double		b = s->num[LE_F_MICRO_BATCH];
 	double		a = s->num[LE_F_N_HEADS];
+	int			dropout = le_num_or(s, LE_F_DROPOUT, 0) != 0;
+	le_attn_shape at;
 
 	x.sbh = sl * b * s->num[LE_F_D_MODEL];
-	x.score = 5.0 * a * sq * sl * b;
+	/* softmax output 2, its dropout mask 1 and the dropout output 2; without dropout the softmax output only */
+	x.score = (dropout ? 5.0 : 2.0) * a * sq * sl * b;
 	x.stats = 4.0 * a * sl * b;
 	x.kv = le_num_or(s, LE_F_N_KV_HEADS, a) / a;
 	x.mlp = mlp_units(s);
@@ -94,6 +102,12 @@ shape_of(const le_spec *s)
 	x.sp = x.t > 1 && le_num_or(s, LE_F_SEQUENCE_PARALLEL, 1) != 0;
 	x.flash = (int) le_num_or(s, LE_F_ATTENTION, LE_ATT_FLASH) == LE_ATT_FLASH;
 	x.width = le_is_fp32(s) ? 2.0 : 1.0;
+	x.masks = dropout ? 2.0 : 0.0;
+	le_attn_of_spec(s, &at);
+	x.mla = at.kv_rank > 0;
+	x.mla_sharded = le_attn_sharded_units(&at, x.gi) / s->num[LE_F_D_MODEL];
+	x.mla_latent = le_attn_latent_units(&at, x.gi) / s->num[LE_F_D_MODEL];
+	x.mla_out = x.gi * at.heads * at.d_v / s->num[LE_F_D_MODEL];
 	return x;
 }
 
@@ -109,13 +123,20 @@ shape_of(const le_spec *s)
  *     the output projection's input 2, and the MLP's 16 (mlp_units);
  *   5·a·s²·b of attention scores (softmax output 2, its dropout mask 1 and
  *     output 2), sharded over t.
- * Generalised here: K and V shrink to n_kv_heads/n_heads (GQA, Ainslie et
- * al. 2023); tensors kept only as GEMM inputs take 1 byte in fp8 runs; FlashAttention (Dao et al. 2022) keeps no score tensor, only
+ * Generalised here: the dropout masks (the 1 + 1 and the score mask) only
+ * when the model has dropout (GPT-3-era Megatron models do, with
+ * Megatron-LM's default hidden and attention dropout 0.1; Llama 2/3 and
+ * DeepSeek-V3 train without: then 32·sbh + 2·a·s²·b); K and V shrink to
+ * n_kv_heads/n_heads (GQA, Ainslie et al. 2023); multi-head latent attention
+ * keeps its per-head Q, K (d_nope + d_rope), V and output-projection input
+ * (d_v) in the tensor-parallel region and its two latents whole
+ * (le_attn_sharded_units, le_attn_latent_units); tensors kept only as GEMM inputs take 1 byte in fp8 runs; FlashAttention (Dao et al. 2022) keeps no score tensor, only
  * fp32 softmax statistics per head and query; context parallelism divides
  * the sequence (Llama 3 report §3.3.2), so the scores become 5·a·s·(s/cp)·b.
  * With t = tp: tensor-parallel only, sbh·(10 + 24/t + 5·a·s/(h·t)); with
  * sequence parallelism, sbh·(34 + 5·a·s/h)/t (both Table 2).
- * Selective recomputation recomputes the attention core (the score term);
+ * Selective recomputation recomputes the attention core (the score term),
+ * and with latent attention its up projections (Q, K, V from the latents);
  * full recomputation keeps each layer's input, 2·sbh, sharded over t under
  * sequence parallelism (Korthikanti §4.2.2).
  */
@@ -123,16 +144,24 @@ static double
 layer_activation_bytes(const le_spec *s, int recompute)
 {
 	layer_shape x = shape_of(s);
-	/* layer-norm inputs 4, attention and MLP inputs gi + gi, dropout masks 1 + 1 */
-	double		whole = (6.0 + 2.0 * x.gi) * x.sbh;
-	/* Q 2, K and V 2 each scaled by GQA, the output projection's input gi, the MLP */
-	double		sharded = (2.0 + 4.0 * x.kv + x.gi + x.mlp) * x.sbh;
+	/* layer-norm inputs 4, attention and MLP inputs gi + gi, dropout masks 1 + 1 (when the model has dropout); MLA's latents */
+	double		whole = (4.0 + x.masks + 2.0 * x.gi + (x.mla ? x.mla_latent : 0)) * x.sbh;
+	/* Q 2, K and V 2 each scaled by GQA, the output projection's input gi (MLA: its own head sizes), the MLP */
+	double		sharded = ((x.mla ? x.mla_sharded : 2.0 + 4.0 * x.kv + x.gi) + x.mlp) * x.sbh;
 	double		scores = x.flash ? x.stats : x.score * x.width;
 
 	if (recompute == LE_RC_FULL)
 		return x.width * 2.0 * x.sbh / (x.sp ? x.t : 1.0);
 	if (recompute == LE_RC_SELECTIVE)
 		scores = 0;
+	/*
+	 * Latent attention: selective recomputation also recomputes the up
+	 * projections from the latents, as DeepSeek-V3 does (arXiv 2412.19437
+	 * §3.2.3, "Recomputation of RMSNorm and MLA Up-Projection"): Q, K and V
+	 * are not kept, the latents and the output projection's input are.
+	 */
+	if (recompute == LE_RC_SELECTIVE && x.mla)
+		sharded = (x.mla_out + x.mlp) * x.sbh;
 	return x.width * (whole / (x.sp ? x.t : 1.0) + sharded / x.t) + scores / x.t;
 }
 

@@ -26,7 +26,11 @@ finite_or_overflow(const char *what, double v, le_error *err)
  * leaves out: 12·L·H·Q·T per token (Chowdhery et al. 2022, "PaLM",
  * Appendix B: 6N + 12·L·H·Q·T, H·Q = d_model, T = seq_len; no causal
  * discount), the convention of the published MFU figures of PaLM and Llama 3.
- * Needs n_layers, d_model and seq_len.
+ * Needs n_layers, d_model and seq_len.  Multi-head latent attention has its
+ * own head sizes: 6·L·T·n_h·(d_nope + d_rope + d_v) (Q·K^T over the
+ * d_nope + d_rope query/key, the weighted sum over d_v; DOMAIN.md §8,
+ * DeepSeek-V3 arXiv 2412.19437 §2.1.1), which is 12·L·H·Q·T when the
+ * head sizes are d_model/n_heads.
  */
 le_status
 le_training_flops_attn(const le_spec *s, int attention_flops, double *flops, le_error *err)
@@ -50,7 +54,19 @@ le_training_flops_attn(const le_spec *s, int attention_flops, double *flops, le_
 		if ((s->present & need) != need)
 			return le_set_error(err, LE_ERR_VALUE, "Attention FLOPs are 12 * n_layers * d_model * seq_len per token.",
 								"training_flops with attention_flops needs n_layers, d_model and seq_len");
-		per_token += 12.0 * s->num[LE_F_N_LAYERS] * s->num[LE_F_D_MODEL] * s->num[LE_F_SEQ_LEN];
+		if (s->present & LE_BIT(LE_F_KV_LORA_RANK))
+		{
+			le_attn_shape a;
+
+			/* latent attention: its own head sizes (le_attn_score_flops), forward + backward = 3x */
+			if (!(s->present & LE_BIT(LE_F_N_HEADS)))
+				return le_set_error(err, LE_ERR_VALUE, "Latent attention FLOPs are 6 * n_layers * seq_len * n_heads * (qk_nope_head_dim + qk_rope_head_dim + v_head_dim) per token.",
+									"training_flops with attention_flops needs n_heads for multi-head latent attention");
+			le_attn_of_spec(s, &a);
+			per_token += 3.0 * s->num[LE_F_N_LAYERS] * le_attn_score_flops(&a, s->num[LE_F_SEQ_LEN]);
+		}
+		else
+			per_token += 12.0 * s->num[LE_F_N_LAYERS] * s->num[LE_F_D_MODEL] * s->num[LE_F_SEQ_LEN];
 	}
 	*flops = per_token * s->num[LE_F_N_TOKENS];
 	return finite_or_overflow("training_flops", *flops, err);

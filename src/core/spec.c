@@ -51,6 +51,12 @@ static const field_info fields[LE_F__COUNT] = {
 	[LE_F_GRAD_DTYPE] = {"grad_dtype", LE_K_ENUM, LE_E_GRAD_DTYPE},
 	[LE_F_HBM_BW] = {"hbm_bytes_per_s", LE_K_FLOAT8, 0},
 	[LE_F_GPU_GEN] = {"gpu_generation", LE_K_ENUM, LE_E_GPU_GEN},
+	[LE_F_Q_LORA_RANK] = {"q_lora_rank", LE_K_INT4, 0},
+	[LE_F_KV_LORA_RANK] = {"kv_lora_rank", LE_K_INT4, 0},
+	[LE_F_QK_NOPE_HEAD_DIM] = {"qk_nope_head_dim", LE_K_INT4, 0},
+	[LE_F_QK_ROPE_HEAD_DIM] = {"qk_rope_head_dim", LE_K_INT4, 0},
+	[LE_F_V_HEAD_DIM] = {"v_head_dim", LE_K_INT4, 0},
+	[LE_F_DROPOUT] = {"dropout", LE_K_BOOL, 0},
 };
 
 /* Name lists, indexed by the enum codes in econ.h; NULL-terminated. */
@@ -212,25 +218,131 @@ le_expert_params(const le_spec *s)
 }
 
 /*
+ * One layer's attention (econ.h, le_attn_shape).  Plain attention: head size
+ * h/heads for queries, keys and values, kv_heads key/value heads.  Multi-head
+ * latent attention when kv_rank > 0 (DeepSeek-V2 arXiv 2405.04434 §2.1.2-2.1.3;
+ * DeepSeek-V3 arXiv 2412.19437 §2.1.1 and its config.json): d_qk = d_nope +
+ * d_rope per head, d_v per head.
+ */
+void
+le_attn_of(double h, double heads, double kv_heads, double q_rank, double kv_rank,
+		   double d_nope, double d_rope, double d_v, le_attn_shape *a)
+{
+	a->h = h;
+	a->heads = heads;
+	a->kv_heads = kv_heads > 0 ? kv_heads : heads;
+	a->q_rank = kv_rank > 0 ? q_rank : 0;
+	a->kv_rank = kv_rank > 0 ? kv_rank : 0;
+	a->d_qk = kv_rank > 0 ? d_nope + d_rope : h / heads;
+	a->d_rope = kv_rank > 0 ? d_rope : 0;
+	a->d_v = kv_rank > 0 ? d_v : h / heads;
+}
+
+/* The attention of a spec (n_layers, d_model, n_heads must be known; MLA when kv_lora_rank is given). */
+void
+le_attn_of_spec(const le_spec *s, le_attn_shape *a)
+{
+	le_attn_of(s->num[LE_F_D_MODEL], s->num[LE_F_N_HEADS],
+			   le_num_or(s, LE_F_N_KV_HEADS, s->num[LE_F_N_HEADS]),
+			   le_num_or(s, LE_F_Q_LORA_RANK, 0), le_num_or(s, LE_F_KV_LORA_RANK, 0),
+			   le_num_or(s, LE_F_QK_NOPE_HEAD_DIM, 0), le_num_or(s, LE_F_QK_ROPE_HEAD_DIM, 0),
+			   le_num_or(s, LE_F_V_HEAD_DIM, 0), a);
+}
+
+/*
+ * Weights of one layer's attention (biases and norms, O(h), left out).
+ * Plain: QKV (h + 2·h_kv)·h with h_kv = kv_heads·h/heads (grouped-query
+ * attention, Ainslie et al. 2023) and the output h·h (Vaswani et al. 2017;
+ * Narayanan et al. 2021 §5.1 counts 4·h² of the 12·l·h² per layer).
+ * MLA, as DeepSeek-V3's inference/model.py builds it: wq_a h·q_rank and
+ * wq_b q_rank·heads·d_qk (or wq h·heads·d_qk without q_rank), wkv_a
+ * h·(kv_rank + d_rope), wkv_b kv_rank·heads·(d_nope + d_v), wo heads·d_v·h.
+ * DeepSeek-V3: 7168·1536 + 1536·128·192 + 7168·576 + 512·128·256 +
+ * 128·128·7168 = 187,105,280 per layer.
+ */
+double
+le_attn_params(const le_attn_shape *a)
+{
+	double		hkv = a->kv_heads * a->h / a->heads;
+	double		q;
+
+	if (a->kv_rank <= 0)
+		return (a->h + 2.0 * hkv) * a->h + a->h * a->h;
+	q = a->q_rank > 0 ? a->h * a->q_rank + a->q_rank * a->heads * a->d_qk : a->h * a->heads * a->d_qk;
+	return q + a->h * (a->kv_rank + a->d_rope) +
+		a->kv_rank * a->heads * (a->d_qk - a->d_rope + a->d_v) + a->heads * a->d_v * a->h;
+}
+
+/*
+ * Forward FLOPs per token and layer of the attention core over a context
+ * of seq tokens: Q·K^T 2·seq·heads·d_qk and the weighted sum of the values
+ * 2·seq·heads·d_v, no causal discount (Chowdhery et al. 2022, "PaLM",
+ * App. B: 4·seq·h forward for plain attention, 12·seq·h with the backward).
+ */
+double
+le_attn_score_flops(const le_attn_shape *a, double seq)
+{
+	return 2.0 * seq * a->heads * (a->d_qk + a->d_v);
+}
+
+/*
+ * Elements per token of the keys and values a context-parallel ring passes:
+ * 2·h_kv plain, heads·(d_qk + d_v) for MLA (the keys with the shared rope
+ * part broadcast to every head, as DeepSeek-V3's attention consumes them).
+ */
+double
+le_attn_kv_width(const le_attn_shape *a)
+{
+	if (a->kv_rank <= 0)
+		return 2.0 * a->kv_heads * a->h / a->heads;
+	return a->heads * (a->d_qk + a->d_v);
+}
+
+/*
+ * Bytes per token of a layer's attention tensors kept for the backward
+ * inside the tensor-parallel region (Korthikanti et al. 2022 §4.1: Q 2, K 2,
+ * V 2 and the output projection's input 2 bytes per element, 8·h plain; K
+ * and V scaled by GQA; gi for a GEMM-only input, 1 byte in fp8 runs).  MLA:
+ * the per-head Q and K (d_qk), V and the output projection's input (d_v).
+ */
+double
+le_attn_sharded_units(const le_attn_shape *a, double gi)
+{
+	if (a->kv_rank <= 0)
+		return (2.0 + 4.0 * a->kv_heads / a->heads + gi) * a->h;
+	return a->heads * (4.0 * a->d_qk + (2.0 + gi) * a->d_v);
+}
+
+/*
+ * MLA's latents per token, kept whole on every tensor-parallel rank (wq_a and
+ * wkv_a are replicated, not split, in DeepSeek-V3's inference/model.py): each
+ * latent's norm input (2 bytes) and the norm output that feeds the up
+ * projection (gi).  0 for plain attention.
+ */
+double
+le_attn_latent_units(const le_attn_shape *a, double gi)
+{
+	return (2.0 + gi) * (a->q_rank + a->kv_rank);
+}
+
+/*
  * Parameters the shape holds, as the step model's GEMMs (step.c) and the
- * memory model's embedding (memory.c) count them: per layer the QKV
- * projection (h + 2·h_kv)·h with h_kv = n_kv_heads·h/n_heads (grouped-query
- * attention, Ainslie et al. 2023), the attention output h·h (Vaswani et al.
- * 2017; Narayanan et al. 2021 §5.1 counts 12·l·h² for the GELU transformer),
- * the FFN fmats·h·f (fmats 2 for GELU, 3 for SwiGLU, Shazeer 2020; f =
- * ffn_hidden, else 4h), times n_experts plus a router n_experts·h for a
- * mixture of experts (top_k of them active per token; Fedus et al. 2021);
- * plus the input embedding and the untied output layer, V·h each, when
- * vocab_size is known.  Biases and norms (O(L·h)) are left out.  Returns 0
- * (and leaves the counts alone) unless n_layers, d_model and n_heads are given.
+ * memory model's embedding (memory.c) count them: per layer the attention
+ * (le_attn_params: plain, grouped-query or latent), the FFN fmats·h·f
+ * (fmats 2 for GELU, 3 for SwiGLU, Shazeer 2020; f = ffn_hidden, else 4h),
+ * times n_experts plus a router n_experts·h for a mixture of experts (top_k
+ * of them active per token; Fedus et al. 2021); plus the input embedding
+ * and the untied output layer, V·h each, when vocab_size is known.  Biases
+ * and norms (O(L·h)) are left out.  Returns 0 (and leaves the counts alone)
+ * unless n_layers, d_model and n_heads are given.
  */
 int
 le_shape_params(const le_spec *s, double *total, double *active)
 {
 	le_fieldset need = LE_BIT(LE_F_N_LAYERS) | LE_BIT(LE_F_D_MODEL) | LE_BIT(LE_F_N_HEADS);
+	le_attn_shape at;
 	double		L,
 				h,
-				hkv,
 				f,
 				fmats,
 				attn,
@@ -243,10 +355,10 @@ le_shape_params(const le_spec *s, double *total, double *active)
 		return 0;
 	L = s->num[LE_F_N_LAYERS];
 	h = s->num[LE_F_D_MODEL];
-	hkv = le_num_or(s, LE_F_N_KV_HEADS, s->num[LE_F_N_HEADS]) * h / s->num[LE_F_N_HEADS];
+	le_attn_of_spec(s, &at);
 	f = le_num_or(s, LE_F_FFN_HIDDEN, 4.0 * h);
 	fmats = le_num_or(s, LE_F_FFN_ACT, LE_ACT_GELU) == LE_ACT_SWIGLU ? 3.0 : 2.0;
-	attn = (h + 2.0 * hkv) * h + h * h;
+	attn = le_attn_params(&at);
 	ffn = fmats * h * f;
 	e = le_num_or(s, LE_F_N_EXPERTS, 0);
 	k = e > 0 ? le_num_or(s, LE_F_TOP_K, e) : 0;

@@ -179,8 +179,18 @@ le_step_check(const le_step_in *in, le_error *err)
 		TRY(le_check_range("n_active_params", in->n_active_params, 0, 1, in->n_params, 0, err));
 	TRY(check_int("n_layers", in->n_layers, 1, LE_STEP_MAX_LAYERS, err));
 	TRY(check_int("d_model", in->d_model, 1, LE_STEP_MAX_DIM, err));
-	TRY(check_int("n_heads", in->n_heads, 1, in->d_model, err));
-	if (in->d_model % in->n_heads != 0)
+	TRY(check_int("n_heads", in->n_heads, 1, in->kv_lora_rank > 0 ? LE_STEP_MAX_DIM : in->d_model, err));
+	TRY(check_int("q_lora_rank", in->q_lora_rank, 0, LE_STEP_MAX_DIM, err));
+	TRY(check_int("kv_lora_rank", in->kv_lora_rank, 0, LE_STEP_MAX_DIM, err));
+	if (in->kv_lora_rank > 0)
+	{
+		TRY(check_int("qk_nope_head_dim", in->qk_nope_head_dim, 1, LE_STEP_MAX_DIM, err));
+		TRY(check_int("qk_rope_head_dim", in->qk_rope_head_dim, 1, LE_STEP_MAX_DIM, err));
+		TRY(check_int("v_head_dim", in->v_head_dim, 1, LE_STEP_MAX_DIM, err));
+	}
+	else if (in->q_lora_rank > 0)
+		return le_set_error(err, LE_ERR_VALUE, NULL, "q_lora_rank needs kv_lora_rank (multi-head latent attention), got kv_lora_rank 0");
+	if (in->kv_lora_rank == 0 && in->d_model % in->n_heads != 0)
 		return le_set_error(err, LE_ERR_VALUE, NULL, "n_heads must divide d_model, got n_heads %d and d_model %d",
 							in->n_heads, in->d_model);
 	if (in->n_kv_heads != 0)
@@ -290,6 +300,9 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	double		m = in->global_batch / (dp * b);
 	double		M = b * s / cp;		/* tokens of a micro-batch on this GPU's GEMMs */
 	int			moe = in->n_experts > 0;
+	le_attn_shape at;
+	int			mla;
+	double		t_up_f = 0;
 	double		topk = moe ? in->top_k : 1;
 	double		hbm = in->hbm_bw * LE_HBM_EFF;
 	double		t_f = 0,
@@ -321,11 +334,47 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	out->micro_batches = m;
 	out->tokens = in->global_batch * s;
 
+	le_attn_of(h, a, in->n_kv_heads > 0 ? in->n_kv_heads : a, in->q_lora_rank, in->kv_lora_rank,
+			   in->qk_nope_head_dim, in->qk_rope_head_dim, in->v_head_dim, &at);
+	mla = at.kv_rank > 0;
+
 	/* GEMMs of a layer (Megatron's column/row split over tp; Shoeybi et al. 2019, §3) */
-	t_f += gemm_fwd(in, M, (h + 2 * hkv) / tp, h, 1);	/* QKV */
-	t_b += gemm_bwd(in, M, (h + 2 * hkv) / tp, h, 1);
-	t_f += gemm_fwd(in, M, h, h / tp, 1);	/* attention output */
-	t_b += gemm_bwd(in, M, h, h / tp, 1);
+	if (mla)
+	{
+		/*
+		 * Latent attention as DeepSeek-V3's inference/model.py splits it: the
+		 * down projections wq_a (h -> q_rank) and wkv_a (h -> kv_rank + d_rope)
+		 * whole on every tensor-parallel rank, the up projections wq_b (or wq)
+		 * and wkv_b column-parallel, wo row-parallel.
+		 */
+		double		nq = a * at.d_qk / tp,
+					nkv = a * (at.d_qk - at.d_rope + at.d_v) / tp;
+
+		/* the up projections alone, forward: what selective recomputation runs again (below) */
+		t_up_f = (at.q_rank > 0 ? gemm_fwd(in, M, nq, at.q_rank, 1) : gemm_fwd(in, M, nq, h, 1)) +
+			gemm_fwd(in, M, nkv, at.kv_rank, 1);
+		if (at.q_rank > 0)
+		{
+			t_f += gemm_fwd(in, M, at.q_rank, h, 1) + gemm_fwd(in, M, nq, at.q_rank, 1);
+			t_b += gemm_bwd(in, M, at.q_rank, h, 1) + gemm_bwd(in, M, nq, at.q_rank, 1);
+		}
+		else
+		{
+			t_f += gemm_fwd(in, M, nq, h, 1);
+			t_b += gemm_bwd(in, M, nq, h, 1);
+		}
+		t_f += gemm_fwd(in, M, at.kv_rank + at.d_rope, h, 1) + gemm_fwd(in, M, nkv, at.kv_rank, 1);
+		t_b += gemm_bwd(in, M, at.kv_rank + at.d_rope, h, 1) + gemm_bwd(in, M, nkv, at.kv_rank, 1);
+		t_f += gemm_fwd(in, M, h, a * at.d_v / tp, 1);	/* wo */
+		t_b += gemm_bwd(in, M, h, a * at.d_v / tp, 1);
+	}
+	else
+	{
+		t_f += gemm_fwd(in, M, (h + 2 * hkv) / tp, h, 1);	/* QKV */
+		t_b += gemm_bwd(in, M, (h + 2 * hkv) / tp, h, 1);
+		t_f += gemm_fwd(in, M, h, h / tp, 1);	/* attention output */
+		t_b += gemm_bwd(in, M, h, h / tp, 1);
+	}
 	if (moe)
 	{
 		/* grouped GEMM: each of the n_experts/ep local experts gets M*top_k*ep/n_experts tokens */
@@ -348,8 +397,9 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	 * heads (Narayanan et al. 2021, eq. 3's s/6h term).  FlashAttention skips
 	 * the masked half of causal attention and runs at its own rate; eager
 	 * attention runs batched GEMMs of (s/cp x hd) by (hd x s) over every score.
+	 * Latent attention: 2·s·n_h·(d_qk + d_v) per token (le_attn_score_flops).
 	 */
-	attn_fwd_flops = 4.0 * b * (s / cp) * s * h / tp;
+	attn_fwd_flops = mla ? b * (s / cp) * le_attn_score_flops(&at, s) / tp : 4.0 * b * (s / cp) * s * h / tp;
 	if (in->flash)
 	{
 		t_attn_f = 0.5 * attn_fwd_flops / (in->peak_flops * g->attn);
@@ -359,8 +409,16 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	{
 		double		batch = b * a / tp;
 
-		t_attn_f = 2 * gemm_fwd(in, s / cp, s, hd, batch);
-		t_attn_b = 2 * gemm_bwd(in, s / cp, s, hd, batch);
+		if (mla)				/* Q·K^T over d_qk, then the scores times V of d_v */
+		{
+			t_attn_f = gemm_fwd(in, s / cp, s, at.d_qk, batch) + gemm_fwd(in, s / cp, at.d_v, s, batch);
+			t_attn_b = gemm_bwd(in, s / cp, s, at.d_qk, batch) + gemm_bwd(in, s / cp, at.d_v, s, batch);
+		}
+		else
+		{
+			t_attn_f = 2 * gemm_fwd(in, s / cp, s, hd, batch);
+			t_attn_b = 2 * gemm_bwd(in, s / cp, s, hd, batch);
+		}
 	}
 	t_f += t_attn_f;
 	t_b += t_attn_b;
@@ -371,7 +429,15 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	 * without; the 5·a·s²·b score tensors only for eager attention), moved
 	 * LE_ELEM_FWD times forward and LE_ELEM_BWD times backward.
 	 */
-	if (in->sequence_parallel || tp == 1)
+	if (mla)
+	{
+		/* latent attention's own tensors in place of Q, K, V and the output input (8·h): memory.c's counts */
+		double		whole = 10.0 * h + le_attn_latent_units(&at, 2.0),
+					sharded = 16.0 * h + le_attn_sharded_units(&at, 2.0);
+
+		act = (in->sequence_parallel || tp == 1 ? (whole + sharded) / tp : whole + sharded / tp) * (s / cp) * b;
+	}
+	else if (in->sequence_parallel || tp == 1)
 		act = 34.0 * (s / cp) * b * h / tp;
 	else
 		act = (10.0 + 24.0 / tp) * (s / cp) * b * h;
@@ -379,11 +445,17 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	t_f += LE_ELEM_FWD * (act + act_scores) / hbm;
 	t_b += LE_ELEM_BWD * (act + act_scores) / hbm;
 
-	/* Recomputation: a whole forward again (full) or the attention core and its scores (selective). */
+	/*
+	 * Recomputation: a whole forward again (full) or the attention core and
+	 * its scores (selective); with latent attention selective recomputation
+	 * also runs the up projections again (DeepSeek-V3 §3.2.3; memory.c).
+	 */
 	if (in->recompute == LE_RC_FULL)
 		t_r = t_f;
 	else if (in->recompute == LE_RC_SELECTIVE && !in->flash)
 		t_r = t_attn_f + LE_ELEM_FWD * act_scores / hbm;
+	if (in->recompute == LE_RC_SELECTIVE && mla)
+		t_r += t_up_f;
 
 	/*
 	 * Tensor parallelism: two all-reduces of b·s·h activations forward and two
@@ -410,7 +482,7 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	 */
 	if (cp > 1)
 	{
-		double		kv = 2.0 * b * (s / cp) * hkv / tp * pb;
+		double		kv = (mla ? b * (s / cp) * le_attn_kv_width(&at) : 2.0 * b * (s / cp) * hkv) / tp * pb;
 		double		bw = tp * cp <= in->gpus_per_node ? in->nvlink_bw : in->net_bw;
 		double		c_f = link_seconds((cp - 1) * kv, bw),
 					c_b = 2.0 * c_f;
@@ -528,8 +600,8 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	 */
 	{
 		double		n_act = in->n_active_params > 0 ? in->n_active_params : in->n_params;
-		double		per_tok_layer = 2.0 * (h * (h + 2 * hkv) + h * h + fmats * h * f * topk);
-		double		attn_tok_layer = 4.0 * s * h * (in->flash ? 0.5 : 1.0);
+		double		per_tok_layer = 2.0 * ((mla ? le_attn_params(&at) : h * (h + 2 * hkv) + h * h) + fmats * h * f * topk);
+		double		attn_tok_layer = (mla ? le_attn_score_flops(&at, s) : 4.0 * s * h) * (in->flash ? 0.5 : 1.0);
 		double		fwd = L * (per_tok_layer + attn_tok_layer);
 		double		rec = 0;
 
@@ -537,6 +609,8 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 			rec = fwd;
 		else if (in->recompute == LE_RC_SELECTIVE && !in->flash)
 			rec = L * attn_tok_layer;
+		if (in->recompute == LE_RC_SELECTIVE && mla)	/* the up projections, forward */
+			rec += L * 2.0 * ((at.q_rank > 0 ? at.q_rank : h) * a * at.d_qk + at.kv_rank * a * (at.d_qk - at.d_rope + at.d_v));
 		out->model_flops = 6.0 * n_act * out->tokens;
 		out->hw_flops = out->tokens * (3.0 * fwd + rec + 6.0 * h * V);
 		out->mfu = out->model_flops / (in->n_gpus * in->peak_flops * out->phase[LE_PH_TOTAL]);

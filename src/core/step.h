@@ -40,6 +40,11 @@ typedef struct le_step_in
 	int			ffn_hidden;		/* 0 = 4 * d_model; for MoE, one expert's inner size */
 	int			swiglu;			/* 1: three FFN matrices, 0: two (GELU) */
 	int			vocab_size;		/* 0 = unknown: no logits layer counted */
+	int			q_lora_rank;	/* multi-head latent attention (econ.h, le_attn_shape): 0 = queries projected directly */
+	int			kv_lora_rank;	/* 0 = plain attention; > 0: the next three are its head sizes */
+	int			qk_nope_head_dim;
+	int			qk_rope_head_dim;
+	int			v_head_dim;
 	int			n_experts;		/* 0 = dense */
 	int			top_k;			/* experts per token (MoE only) */
 	int			seq_len;

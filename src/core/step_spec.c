@@ -49,6 +49,11 @@ le_step_model_from_spec(const le_spec *s, int dp_overlap, le_step_in *in, le_err
 	in->ffn_hidden = (int) le_num_or(s, LE_F_FFN_HIDDEN, 0);
 	in->swiglu = le_num_or(s, LE_F_FFN_ACT, LE_ACT_GELU) == LE_ACT_SWIGLU;
 	in->vocab_size = (int) le_num_or(s, LE_F_VOCAB_SIZE, 0);
+	in->q_lora_rank = (int) le_num_or(s, LE_F_Q_LORA_RANK, 0);
+	in->kv_lora_rank = (int) le_num_or(s, LE_F_KV_LORA_RANK, 0);
+	in->qk_nope_head_dim = (int) le_num_or(s, LE_F_QK_NOPE_HEAD_DIM, 0);
+	in->qk_rope_head_dim = (int) le_num_or(s, LE_F_QK_ROPE_HEAD_DIM, 0);
+	in->v_head_dim = (int) le_num_or(s, LE_F_V_HEAD_DIM, 0);
 	in->n_experts = (int) le_num_or(s, LE_F_N_EXPERTS, 0);
 	in->top_k = (int) le_num_or(s, LE_F_TOP_K, 0);
 	in->seq_len = (int) s->num[LE_F_SEQ_LEN];

@@ -51,6 +51,12 @@ static const range ranges[LE_F__COUNT] = {
 	[LE_F_FFN_HIDDEN] = {1, 0, 1e8, 0},
 	[LE_F_VOCAB_SIZE] = {1, 0, LE_VOCAB_MAX, 0},
 	[LE_F_HBM_BW] = {0, 1, 1e15, 0},
+	/* MLA: ranks and head sizes (DeepSeek-V3: 1536, 512, 128, 64, 128) */
+	[LE_F_Q_LORA_RANK] = {1, 0, 1e6, 0},
+	[LE_F_KV_LORA_RANK] = {1, 0, 1e6, 0},
+	[LE_F_QK_NOPE_HEAD_DIM] = {1, 0, 1e5, 0},
+	[LE_F_QK_ROPE_HEAD_DIM] = {1, 0, 1e5, 0},
+	[LE_F_V_HEAD_DIM] = {1, 0, 1e5, 0},
 };
 
 /* Fill err and return st; used by every check so messages look alike. */
@@ -152,7 +158,7 @@ check_field(const le_spec *s, le_field f, le_error *err)
 	{
 		if (LE_OPTIONAL & LE_BIT(f))
 			return LE_OK;
-		return le_set_error(err, LE_ERR_VALUE, "Only the shape fields n_layers, d_model, n_heads, seq_len and global_batch, tdp_watts (power not published) and the 0.3.0 fields (n_active_params ... grad_dtype) may be NULL.",
+		return le_set_error(err, LE_ERR_VALUE, "Only the shape fields n_layers, d_model, n_heads, seq_len and global_batch, tdp_watts (power not published), the 0.3.0 fields (n_active_params ... grad_dtype) and the 0.4.0 fields (q_lora_rank ... dropout) may be NULL.",
 							"run_spec field %s must not be NULL", name);
 	}
 	switch (le_field_kind(f))
@@ -290,6 +296,52 @@ check_modern(const le_spec *s, double dp, le_error *err)
 }
 
 /*
+ * Multi-head latent attention (DeepSeek-V2 arXiv 2405.04434 §2.1; DeepSeek-V3
+ * arXiv 2412.19437 §2.1.1): kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim
+ * and v_head_dim describe one attention and come together, or not at all;
+ * q_lora_rank only with them (NULL: queries projected directly, as
+ * DeepSeek-V2-Lite publishes "q_lora_rank": null).  Every head has its own
+ * keys and values, so n_kv_heads (grouped-query attention) is n_heads or NULL.
+ */
+static le_status
+check_mla(const le_spec *s, le_error *err)
+{
+	static const le_field set[] = {LE_F_KV_LORA_RANK, LE_F_QK_NOPE_HEAD_DIM, LE_F_QK_ROPE_HEAD_DIM, LE_F_V_HEAD_DIM};
+	char		d[256],
+				missing[128] = "";
+	int			n = 0;
+	size_t		len;
+
+	for (size_t i = 0; i < sizeof(set) / sizeof(set[0]); i++)
+		if (HAS(s, set[i]))
+			n++;
+	if (n == 0 && HAS(s, LE_F_Q_LORA_RANK))
+		return le_set_error(err, LE_ERR_VALUE, "q_lora_rank is the query rank of multi-head latent attention, which also needs kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim and v_head_dim.",
+							"q_lora_rank needs kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim and v_head_dim");
+	if (n == 0)
+		return LE_OK;
+	if (n < (int) (sizeof(set) / sizeof(set[0])))
+	{
+		for (size_t i = 0; i < sizeof(set) / sizeof(set[0]); i++)
+			if (!HAS(s, set[i]))
+			{
+				len = strlen(missing);
+				snprintf(missing + len, sizeof(missing) - len, "%s%s", len ? ", " : "", le_field_name(set[i]));
+			}
+		snprintf(d, sizeof(d), "Multi-head latent attention needs all four (q_lora_rank is optional); plain attention none. NULL: %s.", missing);
+		return le_set_error(err, LE_ERR_VALUE, d,
+							"kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim and v_head_dim must be given together");
+	}
+	if (HAS(s, LE_F_N_KV_HEADS) && HAS(s, LE_F_N_HEADS) && s->num[LE_F_N_KV_HEADS] != s->num[LE_F_N_HEADS])
+	{
+		snprintf(d, sizeof(d), "Got n_kv_heads=%.0f, n_heads=%.0f with kv_lora_rank=%.0f; latent attention gives every head its own keys and values.",
+				 s->num[LE_F_N_KV_HEADS], s->num[LE_F_N_HEADS], s->num[LE_F_KV_LORA_RANK]);
+		return le_set_error(err, LE_ERR_VALUE, d, "n_kv_heads must be NULL or n_heads with multi-head latent attention");
+	}
+	return LE_OK;
+}
+
+/*
  * n_params, and n_active_params when given, against what the shape holds
  * (le_shape_params): within [LE_SHAPE_PARAMS_LO, LE_SHAPE_PARAMS_HI] times
  * it (API.md, "Plans use the network the instance has").  Predicted MFU is
@@ -330,11 +382,13 @@ check_shape_params(const le_spec *s, le_error *err)
  * tp*pp*cp divides n_gpus (dp = n_gpus/(tp*pp*cp), Narayanan et al. 2021
  * §2.3, Megatron-LM's rank grid with context parallelism);
  * global_batch is a whole number of micro_batch*dp (Megatron-LM's check);
- * n_heads divides d_model (head size h/a, Vaswani et al. 2017);
+ * n_heads divides d_model (head size h/a, Vaswani et al. 2017; not with
+ * latent attention, whose head sizes are its own);
  * tp divides n_heads (Megatron-LM splits whole heads across tensor ranks,
  * Shoeybi et al. 2019 §3); pp does not exceed n_layers (stages hold
  * ⌈L/pp⌉ or ⌊L/pp⌋ whole layers; an uneven split is allowed since 0.3.0,
- * as Llama 3 405B ran 126 layers on 16 stages); then check_modern and check_shape_params.
+ * as Llama 3 405B ran 126 layers on 16 stages); then check_modern, check_mla
+ * and check_shape_params.
  */
 le_status
 le_check_relations(const le_spec *s, le_error *err)
@@ -368,6 +422,7 @@ le_check_relations(const le_spec *s, le_error *err)
 		}
 	}
 	if ((s->present & LE_BIT(LE_F_D_MODEL)) && (s->present & LE_BIT(LE_F_N_HEADS)) &&
+		!(s->present & LE_BIT(LE_F_KV_LORA_RANK)) &&
 		fmod(s->num[LE_F_D_MODEL], s->num[LE_F_N_HEADS]) != 0)
 	{
 		snprintf(d, sizeof(d), "Got d_model=%.0f, n_heads=%.0f.", s->num[LE_F_D_MODEL], s->num[LE_F_N_HEADS]);
@@ -383,7 +438,7 @@ le_check_relations(const le_spec *s, le_error *err)
 		snprintf(d, sizeof(d), "Got n_layers=%.0f, pp=%.0f; every pipeline stage holds at least one layer.", s->num[LE_F_N_LAYERS], pp);
 		return le_set_error(err, LE_ERR_VALUE, d, "pp must be in [1, n_layers]");
 	}
-	if (check_modern(s, g / mp, err) != LE_OK)
+	if (check_modern(s, g / mp, err) != LE_OK || check_mla(s, err) != LE_OK)
 		return err->status;
 	return check_shape_params(s, err);
 }

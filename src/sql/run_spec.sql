@@ -38,7 +38,13 @@ CREATE TYPE llm_econ.run_spec AS (
     attention               text,
     grad_dtype              text,
     hbm_bytes_per_s         float8,
-    gpu_generation          text
+    gpu_generation          text,
+    q_lora_rank             int4,
+    kv_lora_rank            int4,
+    qk_nope_head_dim        int4,
+    qk_rope_head_dim        int4,
+    v_head_dim              int4,
+    dropout                 boolean
 );
 
 COMMENT ON TYPE llm_econ.run_spec IS
@@ -82,6 +88,13 @@ COMMENT ON COLUMN llm_econ.run_spec.grad_dtype IS 'gradient precision: bf16 (2 b
 COMMENT ON COLUMN llm_econ.run_spec.hbm_bytes_per_s IS 'HBM bandwidth per GPU, bytes/s (frozen from gpu_sku.hbm_gb_per_s); NULL = unknown, the step-time model then refuses the value';
 COMMENT ON COLUMN llm_econ.run_spec.gpu_generation IS 'GPU generation choosing the step-time model''s matmul and attention efficiency (frozen from gpu_sku.generation): ampere, hopper, blackwell, cdna2, cdna3, other; NULL = unknown, the step-time model then refuses the value';
 
+COMMENT ON COLUMN llm_econ.run_spec.q_lora_rank IS 'multi-head latent attention (DeepSeek-V2/V3): rank of the query down/up projection; NULL = queries projected directly (or plain attention)';
+COMMENT ON COLUMN llm_econ.run_spec.kv_lora_rank IS 'multi-head latent attention: rank of the shared key/value latent; NULL = plain attention (with qk_nope_head_dim, qk_rope_head_dim and v_head_dim: all or none)';
+COMMENT ON COLUMN llm_econ.run_spec.qk_nope_head_dim IS 'multi-head latent attention: query/key size per head without rotary embedding; NULL = plain attention';
+COMMENT ON COLUMN llm_econ.run_spec.qk_rope_head_dim IS 'multi-head latent attention: query/key size per head with rotary embedding (the key part shared by all heads); NULL = plain attention';
+COMMENT ON COLUMN llm_econ.run_spec.v_head_dim IS 'multi-head latent attention: value size per head; NULL = plain attention';
+COMMENT ON COLUMN llm_econ.run_spec.dropout IS 'whether the model trains with dropout: its masks are stored as activations (Korthikanti et al. 2022); NULL = false (Llama 2/3, DeepSeek-V3 train without)';
+
 CREATE FUNCTION llm_econ.run_spec(
     n_params float8, n_tokens float8, n_gpus int4, sku text,
     mfu float8 DEFAULT 0.40, dtype text DEFAULT 'bf16',
@@ -96,11 +109,15 @@ CREATE FUNCTION llm_econ.run_spec(
     ep int4 DEFAULT 1, cp int4 DEFAULT 1, vpp int4 DEFAULT 1,
     n_kv_heads int4 DEFAULT NULL, ffn_hidden int4 DEFAULT NULL, ffn_act text DEFAULT 'gelu',
     vocab_size int4 DEFAULT NULL, sequence_parallel boolean DEFAULT true,
-    attention text DEFAULT 'flash', grad_dtype text DEFAULT 'bf16')
+    attention text DEFAULT 'flash', grad_dtype text DEFAULT 'bf16',
+    q_lora_rank int4 DEFAULT NULL, kv_lora_rank int4 DEFAULT NULL,
+    qk_nope_head_dim int4 DEFAULT NULL, qk_rope_head_dim int4 DEFAULT NULL,
+    v_head_dim int4 DEFAULT NULL, dropout boolean DEFAULT false)
 RETURNS llm_econ.run_spec
 AS 'MODULE_PATHNAME', 'le_run_spec'
 LANGUAGE C STABLE PARALLEL SAFE;
 
 COMMENT ON FUNCTION llm_econ.run_spec(float8, float8, int4, text, float8, text, int4, int4, int4, int4, int4, int4, int4, int4, int4, text, text, int4, float8,
-                                      float8, int4, int4, int4, int4, int4, int4, int4, text, int4, boolean, text, text) IS
-  'validating run_spec constructor: looks the SKU up by key or alias (case-insensitive) and freezes its peak at dtype, HBM (as the driver reports it), links, TDP, HBM bandwidth and GPU generation into the value; inter_node_gbit_per_s is Gbit/s per GPU per direction (400 = one NDR400 port = 50e9 bytes/s)';
+                                      float8, int4, int4, int4, int4, int4, int4, int4, text, int4, boolean, text, text,
+                                      int4, int4, int4, int4, int4, boolean) IS
+  'validating run_spec constructor: looks the SKU up by key or alias (case-insensitive) and freezes its peak at dtype, HBM (as the driver reports it), links, TDP, HBM bandwidth and GPU generation into the value; inter_node_gbit_per_s is Gbit/s per GPU per direction (400 = one NDR400 port = 50e9 bytes/s); q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim and v_head_dim describe multi-head latent attention as DeepSeek publishes it; dropout says whether activations hold dropout masks';

@@ -340,6 +340,11 @@ in_range(le_field f, double v)
 		[LE_F_FFN_HIDDEN] = {1, 0, 1e8},
 		[LE_F_VOCAB_SIZE] = {1, 0, 1e8},
 		[LE_F_HBM_BW] = {0, 1, 1e15},
+		[LE_F_Q_LORA_RANK] = {1, 0, 1e6},
+		[LE_F_KV_LORA_RANK] = {1, 0, 1e6},
+		[LE_F_QK_NOPE_HEAD_DIM] = {1, 0, 1e5},
+		[LE_F_QK_ROPE_HEAD_DIM] = {1, 0, 1e5},
+		[LE_F_V_HEAD_DIM] = {1, 0, 1e5},
 	};
 
 	return isfinite(v) && (r[f].lo_open ? v > r[f].lo : v >= r[f].lo) && v <= r[f].hi;
@@ -402,6 +407,9 @@ relations_oracle(const le_spec *s)
 				vpp = int_or(s, LE_F_VPP, 1),
 				dp;
 	int			moe = (s->present & LE_BIT(LE_F_N_EXPERTS)) != 0;
+	int			mla = (s->present & LE_BIT(LE_F_KV_LORA_RANK)) != 0;
+	int			mla_set = mla + ((s->present & LE_BIT(LE_F_QK_NOPE_HEAD_DIM)) != 0) +
+		((s->present & LE_BIT(LE_F_QK_ROPE_HEAD_DIM)) != 0) + ((s->present & LE_BIT(LE_F_V_HEAD_DIM)) != 0);
 
 	/* tp·pp·cp ≤ 3 · 2^31 · ... may exceed g: compare in steps to stay in range */
 	if (tp > g || pp > g || cp > g || tp * pp > g || tp * pp * cp > g || g % (tp * pp * cp) != 0)
@@ -415,7 +423,7 @@ relations_oracle(const le_spec *s)
 		if (gb < per || gb % per != 0)
 			return 0;
 	}
-	if ((s->present & LE_BIT(LE_F_D_MODEL)) && (s->present & LE_BIT(LE_F_N_HEADS)) &&
+	if ((s->present & LE_BIT(LE_F_D_MODEL)) && (s->present & LE_BIT(LE_F_N_HEADS)) && !mla &&
 		(int64_t) s->num[LE_F_D_MODEL] % (int64_t) s->num[LE_F_N_HEADS] != 0)
 		return 0;
 	if ((s->present & LE_BIT(LE_F_N_HEADS)) && (int64_t) s->num[LE_F_N_HEADS] % tp != 0)
@@ -451,6 +459,14 @@ relations_oracle(const le_spec *s)
 		return 0;
 	if ((s->present & LE_BIT(LE_F_N_KV_HEADS)) && (s->present & LE_BIT(LE_F_N_HEADS)) &&
 		(int64_t) s->num[LE_F_N_HEADS] % (int64_t) s->num[LE_F_N_KV_HEADS] != 0)
+		return 0;
+	/* latent attention (validate.c check_mla): four together, q_lora_rank only with them, no GQA */
+	if (mla_set != 0 && mla_set != 4)
+		return 0;
+	if (mla_set == 0 && (s->present & LE_BIT(LE_F_Q_LORA_RANK)))
+		return 0;
+	if (mla && (s->present & LE_BIT(LE_F_N_KV_HEADS)) && (s->present & LE_BIT(LE_F_N_HEADS)) &&
+		s->num[LE_F_N_KV_HEADS] != s->num[LE_F_N_HEADS])
 		return 0;
 	/* n_params (and n_active_params) within [LO, HI] times what a given shape holds: the band is
 	 * checked here, the count itself by the unit tests' worked figures (test_step_spec.c) */

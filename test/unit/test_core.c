@@ -267,6 +267,7 @@ test_activations(void)
 	s.num[LE_F_TP] = 8;
 	s.num[LE_F_PP] = 8;
 	le_spec_set_text(&s, LE_F_ATTENTION, "eager", 5);	/* Korthikanti's score term (flash is the default) */
+	le_spec_set_num(&s, LE_F_DROPOUT, 1);	/* their GPT models train with dropout: its masks are in the 34 and the 5 */
 	want[0] = 96 * sbh * (34 + 5.0 * 96 * 2048 / 12288) / 8;	/* L layers' worth on stage 1 */
 	want[1] = 96 * sbh * 34 / 8;
 	/* full: 2sbh/t under sequence parallelism (0.2.0 kept 2sbh, t times too much) + one layer being recomputed */
@@ -282,6 +283,19 @@ test_activations(void)
 	le_spec_set_num(&s, LE_F_GLOBAL_BATCH, 16 * 2);	/* dp = 16, m = 2 */
 	CHECK(le_memory_per_gpu(&s, &m, &e) == LE_OK, "memory ok");
 	NEAR(m.activations, want[0] * 2 / 8, 1e-12, "m = 2 < pp = 8");
+	/*
+	 * Without dropout (the default, as Llama 2/3 and DeepSeek-V3 train): no
+	 * mask after the attention and after the MLP (34 - 2 = 32·sbh) and no
+	 * score mask nor dropout output (5·a·s²·b - 3 = 2·a·s²·b, the softmax
+	 * output alone; Korthikanti et al. 2022 §4.1 lists each tensor).
+	 */
+	le_spec_set_num(&s, LE_F_GLOBAL_BATCH, 16 * 8);
+	s.present &= ~LE_BIT(LE_F_DROPOUT);
+	CHECK(le_memory_per_gpu(&s, &m, &e) == LE_OK, "memory ok");
+	NEAR(m.activations, 96 * sbh * (32 + 2.0 * 96 * 2048 / 12288) / 8, 1e-12, "no dropout: sbh(32 + 2as/h)/t");
+	le_spec_set_num(&s, LE_F_DROPOUT, 0);
+	CHECK(le_memory_per_gpu(&s, &m, &e) == LE_OK, "memory ok");
+	NEAR(m.activations, 96 * sbh * (32 + 2.0 * 96 * 2048 / 12288) / 8, 1e-12, "dropout false as NULL");
 }
 
 
@@ -320,6 +334,7 @@ test_activation_variants(void)
 	le_spec_set_num(&s, LE_F_SEQ_LEN, 2048);
 	s.num[LE_F_TP] = 8;
 	le_spec_set_text(&s, LE_F_ATTENTION, "eager", 5);
+	le_spec_set_num(&s, LE_F_DROPOUT, 1);	/* Korthikanti's formulas count the dropout masks */
 	le_spec_set_num(&s, LE_F_SEQUENCE_PARALLEL, 0);
 	NEAR(layer_bytes(&s), sbh * (10 + 24.0 / 8 + as_h / 8), 1e-12, "tensor parallel only: sbh(10 + 24/t + 5as/(ht))");
 	le_spec_set_text(&s, LE_F_RECOMPUTE, "full", 4);
@@ -340,6 +355,81 @@ test_activation_variants(void)
 	s.num[LE_F_N_GPUS] = 16;
 	le_spec_set_num(&s, LE_F_CP, 2);
 	NEAR(layer_bytes(&s), sbh / 2 * 34 / 8 + 4.0 * 96 * 1024 / 8, 1e-12, "context parallelism halves the sequence");
+}
+
+/*
+ * Multi-head latent attention with DeepSeek-V3's config (arXiv 2412.19437
+ * §2.1.1 and §4.2; config.json: hidden 7168, 61 layers, 128 heads,
+ * q_lora_rank 1536, kv_lora_rank 512, qk_nope_head_dim 128, qk_rope_head_dim
+ * 64, v_head_dim 128), by hand:
+ *   wq_a 7168·1536 = 11,010,048; wq_b 1536·128·(128+64) = 37,748,736;
+ *   wkv_a 7168·(512+64) = 4,128,768; wkv_b 512·128·(128+128) = 16,777,216;
+ *   wo 128·128·7168 = 117,440,512; in all 187,105,280 per layer
+ *   (plain attention with head size 56 would hold 4·7168² = 205,520,896).
+ * Attention core forward per token and layer at 4096 tokens of context:
+ *   2·4096·128·(192 + 128) = 335,544,320 FLOPs (plain: 4·4096·7168 =
+ *   117,440,512, 2.857 times less).
+ */
+static void
+test_mla(void)
+{
+	le_attn_shape a;
+	le_spec		s = make_spec(671e9, 14.8e12, 2048, 989, 0.4, 700);
+	le_error	e;
+	double		total,
+				active,
+				flops;
+
+	le_attn_of(7168, 128, 128, 1536, 512, 128, 64, 128, &a);
+	NEAR(le_attn_params(&a), 187105280.0, 0, "DeepSeek-V3 attention weights per layer");
+	NEAR(le_attn_score_flops(&a, 4096), 335544320.0, 0, "DeepSeek-V3 attention core FLOPs per token and layer");
+	NEAR(le_attn_kv_width(&a), 128.0 * 320, 0, "keys and values per token: 128 heads x (192 + 128)");
+	le_attn_of(7168, 128, 128, 0, 512, 128, 64, 128, &a);
+	NEAR(le_attn_params(&a), 187105280.0 - 11010048 - 37748736 + 7168.0 * 128 * 192, 0, "q_lora_rank 0: wq h x heads x d_qk");
+	le_attn_of(7168, 128, 8, 0, 0, 0, 0, 0, &a);
+	NEAR(le_attn_params(&a), (7168.0 + 2 * 448) * 7168 + 7168.0 * 7168, 0, "plain GQA attention as before");
+
+	/* the shape: 61 MoE layers of 256 experts (SwiGLU, 2048), top 8, vocabulary 129,280 */
+	le_spec_set_num(&s, LE_F_N_ACTIVE_PARAMS, 37e9);
+	le_spec_set_num(&s, LE_F_N_EXPERTS, 256);
+	le_spec_set_num(&s, LE_F_TOP_K, 8);
+	le_spec_set_num(&s, LE_F_N_LAYERS, 61);
+	le_spec_set_num(&s, LE_F_D_MODEL, 7168);
+	le_spec_set_num(&s, LE_F_N_HEADS, 128);
+	le_spec_set_num(&s, LE_F_SEQ_LEN, 4096);
+	le_spec_set_num(&s, LE_F_FFN_HIDDEN, 2048);
+	le_spec_set_text(&s, LE_F_FFN_ACT, "swiglu", 6);
+	le_spec_set_num(&s, LE_F_VOCAB_SIZE, 129280);
+	le_spec_set_num(&s, LE_F_Q_LORA_RANK, 1536);
+	le_spec_set_num(&s, LE_F_KV_LORA_RANK, 512);
+	le_spec_set_num(&s, LE_F_QK_NOPE_HEAD_DIM, 128);
+	le_spec_set_num(&s, LE_F_QK_ROPE_HEAD_DIM, 64);
+	le_spec_set_num(&s, LE_F_V_HEAD_DIM, 128);
+	CHECK(le_shape_params(&s, &total, &active), "shape known");
+	/* 61·(187,105,280 + 256·3·7168·2048 + 256·7168) + 2·129,280·7168 */
+	NEAR(total, 61.0 * (187105280.0 + 256.0 * 44040192 + 256.0 * 7168) + 2.0 * 129280 * 7168, 0, "total parameters of the shape");
+	NEAR(active, 61.0 * (187105280.0 + 8.0 * 44040192 + 256.0 * 7168) + 2.0 * 129280 * 7168, 0, "active parameters of the shape");
+	s.num[LE_F_PP] = 16;
+	le_spec_set_num(&s, LE_F_EP, 64);
+	CHECK(le_check_spec(&s, &e) == LE_OK, "671B / 37B within the shape's bounds: %s", e.message);
+	CHECK(le_training_flops_attn(&s, 1, &flops, &e) == LE_OK, "flops ok: %s", e.message);
+	NEAR(flops, (6 * 37e9 + 3.0 * 61 * 335544320) * 14.8e12, 1e-12, "6N + 3·L·(scores + values) per token");
+
+	/* all or none; q_lora_rank only with the rest; n_kv_heads n_heads or NULL */
+	s.present &= ~LE_BIT(LE_F_V_HEAD_DIM);
+	CHECK(le_check_relations(&s, &e) == LE_ERR_VALUE && strstr(e.message, "together") && strstr(e.detail, "v_head_dim"), "all or none: %s", e.message);
+	s.present &= ~(LE_BIT(LE_F_KV_LORA_RANK) | LE_BIT(LE_F_QK_NOPE_HEAD_DIM) | LE_BIT(LE_F_QK_ROPE_HEAD_DIM));
+	CHECK(le_check_relations(&s, &e) == LE_ERR_VALUE && strstr(e.message, "q_lora_rank"), "q_lora_rank alone: %s", e.message);
+	le_spec_set_num(&s, LE_F_KV_LORA_RANK, 512);
+	le_spec_set_num(&s, LE_F_QK_NOPE_HEAD_DIM, 128);
+	le_spec_set_num(&s, LE_F_QK_ROPE_HEAD_DIM, 64);
+	le_spec_set_num(&s, LE_F_V_HEAD_DIM, 128);
+	le_spec_set_num(&s, LE_F_N_KV_HEADS, 8);
+	CHECK(le_check_relations(&s, &e) == LE_ERR_VALUE && strstr(e.message, "n_kv_heads"), "no GQA with MLA: %s", e.message);
+	le_spec_set_num(&s, LE_F_N_KV_HEADS, 128);
+	CHECK(le_check_relations(&s, &e) == LE_OK, "n_kv_heads = n_heads is fine: %s", e.message);
+	le_spec_set_num(&s, LE_F_KV_LORA_RANK, 0);
+	CHECK(le_check_fields(&s, LE_NEED_ALL, &e) == LE_ERR_VALUE && strstr(e.message, "kv_lora_rank must be in [1, 1000000]"), "range: %s", e.message);
 }
 
 /* DeepSeek-V3 (arXiv 2412.19437): 671B total, 37B active, 14.8T tokens; 2048 H800, PP16, EP64, ZeRO-1. */
@@ -517,6 +607,7 @@ main(void)
 	test_activations();
 	test_activation_variants();
 	test_moe();
+	test_mla();
 	test_pipeline_and_grads();
 	test_attention_flops();
 	test_comm();

@@ -660,6 +660,71 @@ test_search(void)
 		  "model shape checked: %s", e.message);
 }
 
+/*
+ * DeepSeek-V3 as it trained (arXiv 2412.19437 §3.2: 2048 H800, PP16, EP64,
+ * no TP; 61 layers, d_model 7168, 128 heads, 256 experts of 2048 (SwiGLU),
+ * top 8, vocabulary 129,280, 4096 tokens; batch 15,360 sequences at the end
+ * of its ramp, §4.2).  With latent attention the step model's hardware FLOPs
+ * per token are, by hand (test_core.c's test_mla has the per-layer figures):
+ * 3·61·[2·(187,105,280 + 8·3·7168·2048) + 0.5·335,544,320] + 6·7168·129,280
+ * (causal FlashAttention executes half the scores); the attention core's
+ * FLOPs are 2.857 times those of plain attention with 56-wide heads.
+ */
+static void
+test_step_mla(void)
+{
+	le_step_in	in;
+	le_step_out plain,
+				mla;
+	le_error	e;
+	double		per_tok;
+
+	memset(&in, 0, sizeof(in));
+	in.n_params = 671e9;
+	in.n_active_params = 37e9;
+	in.n_layers = 61;
+	in.d_model = 7168;
+	in.n_heads = 128;
+	in.ffn_hidden = 2048;
+	in.swiglu = 1;
+	in.vocab_size = 129280;
+	in.n_experts = 256;
+	in.top_k = 8;
+	in.seq_len = 4096;
+	in.global_batch = 15360;
+	in.micro_batch = 1;
+	in.peak_flops = 989e12;
+	in.hbm_bw = 3.35e12;
+	in.nvlink_bw = 200e9;
+	in.net_bw = 50e9;
+	in.gpus_per_node = 8;
+	in.gen = LE_GEN_HOPPER;
+	in.n_gpus = 2048;
+	in.pp = 16;
+	in.ep = 64;
+	in.zero_stage = 1;
+	in.flash = 1;
+	in.dp_overlap = 1;
+	CHECK(le_step_time(&in, &plain, &e) == LE_OK, "plain ok: %s", e.message);
+	in.q_lora_rank = 1536;
+	in.kv_lora_rank = 512;
+	in.qk_nope_head_dim = 128;
+	in.qk_rope_head_dim = 64;
+	in.v_head_dim = 128;
+	CHECK(le_step_time(&in, &mla, &e) == LE_OK, "mla ok: %s", e.message);
+	per_tok = 3.0 * 61 * (2.0 * (187105280.0 + 8.0 * 3 * 7168 * 2048) + 0.5 * 335544320.0) + 6.0 * 7168 * 129280;
+	NEAR(mla.hw_flops / mla.tokens, per_tok, 1e-12, "hardware FLOPs per token with latent attention");
+	CHECK(mla.phase[LE_PH_COMPUTE] > plain.phase[LE_PH_COMPUTE], "latent attention's core costs more: %g vs %g s",
+		  mla.phase[LE_PH_COMPUTE], plain.phase[LE_PH_COMPUTE]);
+	printf("DeepSeek-V3 step: plain %.3f s (MFU %.3f), latent %.3f s (MFU %.3f)\n",
+		   plain.phase[LE_PH_TOTAL], plain.mfu, mla.phase[LE_PH_TOTAL], mla.mfu);
+	in.qk_rope_head_dim = 0;
+	CHECK(le_step_check(&in, &e) == LE_ERR_VALUE && strstr(e.message, "qk_rope_head_dim"), "rope head dim checked: %s", e.message);
+	in.qk_rope_head_dim = 64;
+	in.kv_lora_rank = 0;
+	CHECK(le_step_check(&in, &e) == LE_ERR_VALUE && strstr(e.message, "q_lora_rank"), "q_lora_rank alone: %s", e.message);
+}
+
 /* Entry point, called from test_core.c's main. */
 void
 test_step(void)
@@ -667,6 +732,7 @@ test_step(void)
 	test_gemm_curve();
 	test_step_phases();
 	test_step_errors();
+	test_step_mla();
 	test_search();
 	test_validation_rows();
 }

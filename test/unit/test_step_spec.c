@@ -140,7 +140,8 @@ prop_int(int lo, int hi)			/* [lo, hi] */
  * lie anywhere in the consistency band of what the shape holds is accepted,
  * and its predicted MFU is in (0, 1]; at that efficiency the wall time
  * (le_train_seconds, C / (G · MFU · P)) falls as GPUs are added; a count
- * outside the band is refused.  Seeded, so a failure reproduces.
+ * outside the band is refused.  A quarter of the shapes use multi-head
+ * latent attention.  Seeded, so a failure reproduces.
  */
 static void
 test_mfu_property(void)
@@ -149,7 +150,8 @@ test_mfu_property(void)
 				bad_mfu = 0,
 				bad_time = 0,
 				refused = 0,
-				not_refused = 0;
+				not_refused = 0,
+				n_mla = 0;
 	double		max_mfu = 0;
 	char		first[512] = "";
 
@@ -224,6 +226,18 @@ test_mfu_property(void)
 			le_spec_set_num(&s, LE_F_N_EXPERTS, ne);
 			le_spec_set_num(&s, LE_F_TOP_K, k);
 		}
+		if (prop_u01() < 0.25)
+		{
+			/* multi-head latent attention (0.4.0): every head its own keys and values, head sizes its own */
+			s.present &= ~LE_BIT(LE_F_N_KV_HEADS);
+			if (prop_u01() < 0.5)
+				le_spec_set_num(&s, LE_F_Q_LORA_RANK, 64 << prop_int(0, 5));
+			le_spec_set_num(&s, LE_F_KV_LORA_RANK, 64 << prop_int(0, 3));
+			le_spec_set_num(&s, LE_F_QK_NOPE_HEAD_DIM, 32 << prop_int(0, 2));
+			le_spec_set_num(&s, LE_F_QK_ROPE_HEAD_DIM, 16 << prop_int(0, 2));
+			le_spec_set_num(&s, LE_F_V_HEAD_DIM, 32 << prop_int(0, 2));
+			n_mla++;
+		}
 		if (!le_shape_params(&s, &total, &active))
 		{
 			CHECK(0, "shape params known for a full shape");
@@ -275,7 +289,8 @@ test_mfu_property(void)
 		else
 			not_refused++;
 	}
-	printf("MFU property: %d random shapes predicted, max MFU %.3f\n", n_ok, max_mfu);
+	printf("MFU property: %d random shapes predicted (%d with latent attention), max MFU %.3f\n", n_ok, n_mla, max_mfu);
+	CHECK(n_mla >= 50, "latent attention drawn: %d", n_mla);
 	CHECK(n_ok >= 300, "most random shapes are predicted: %d", n_ok);
 	CHECK(bad_mfu == 0, "0 < predicted MFU <= 1 on every consistent shape: %d failures, first %s", bad_mfu, first);
 	CHECK(bad_time == 0, "time falls as GPUs are added at fixed efficiency: %d failures", bad_time);
