@@ -1,0 +1,165 @@
+-- The FOCUS specification's own example files (test/data/focus_spec, README there): its correction
+-- examples (closed and open billing periods) and its AWS, Azure and GCP commitment purchases and
+-- usage, loaded as the specification's text says they are delivered, checked against its totals.
+SET DateStyle = ISO;
+SET TimeZone = 'UTC';
+SET search_path = llm_econ, public;
+\set SHOW_CONTEXT never
+\i sql/include/focus_common.sql
+BEGIN;
+-- The correction examples have no ProviderName; their text names the provider, "ACME Corp (acting as
+-- both the data generator and invoice issuer)": the column is added as they are loaded, nothing else.
+CREATE FUNCTION pg_temp.acme(csv text) RETURNS text LANGUAGE sql AS $$
+  SELECT string_agg(l || CASE WHEN n = 1 THEN ',ProviderName' ELSE ',ACME Corp' END, E'\n' ORDER BY n) || E'\n'
+    FROM string_to_table(rtrim(csv, E'\n'), E'\n') WITH ORDINALITY AS t(l, n) $$;
+CREATE FUNCTION pg_temp.load(tenant text, csv text, mode text DEFAULT 'replace')
+  RETURNS TABLE (inserted bigint, skipped bigint, replaced bigint, replaced_billed_usd numeric)
+  LANGUAGE sql AS $$
+  SELECT inserted, skipped, replaced, replaced_billed_usd
+    FROM llm_econ.import_focus(pg_temp.acme(csv), tenant => tenant, mode => mode) $$;
+\set s1_original `cat test/data/focus/spec/scenario_1_partial_reallocation_original.csv`
+\set s1_ledger `cat test/data/focus/spec/scenario_1_partial_reallocation_ledger.csv`
+\set s1_delta `cat test/data/focus_spec/closed/scenario_1_partial_reallocation_delta.csv`
+\set s2_delta `cat test/data/focus_spec/closed/scenario_2_late_arriving_usage_delta.csv`
+\set s3_original `cat test/data/focus_spec/closed/scenario_3_itemized_cost_only_original.csv`
+\set s3_delta `cat test/data/focus_spec/closed/scenario_3_itemized_cost_only_delta.csv`
+\set s3_ledger `cat test/data/focus_spec/closed/scenario_3_itemized_cost_only_ledger.csv`
+\set s4_original `cat test/data/focus_spec/closed/scenario_4_bulk_cost_only_original.csv`
+\set s4_delta `cat test/data/focus_spec/closed/scenario_4_bulk_cost_only_delta.csv`
+\set s4_ledger `cat test/data/focus_spec/closed/scenario_4_bulk_cost_only_ledger.csv`
+\set o1_original `cat test/data/focus_spec/open_current/scenario_1_partial_reallocation_original.csv`
+\set o1_replacement `cat test/data/focus_spec/open_current/scenario_1_partial_reallocation_replacement.csv`
+\set o1_delta `cat test/data/focus_spec/open_current/scenario_1_partial_reallocation_delta.csv`
+\set o1_ledger `cat test/data/focus_spec/open_current/scenario_1_partial_reallocation_ledger.csv`
+-- the invoice view of a tenant: billing month, lines, billed and effective USD, GPU-hours
+CREATE FUNCTION pg_temp.months(who text) RETURNS TABLE (billing_month date, lines bigint, billed_usd numeric, effective_usd numeric, gpu_hours numeric)
+  LANGUAGE sql AS $$
+  SELECT billing_month, sum(lines)::bigint, sum(billed_usd), sum(effective_usd), sum(gpu_hours)
+    FROM llm_econ.spend_monthly WHERE tenant = who GROUP BY 1 ORDER BY 1 $$;
+-- the charges by resource (what chargeback sees), whatever month they were invoiced in
+CREATE FUNCTION pg_temp.by_resource(who text) RETURNS TABLE (resource_id text, lines bigint, billed numeric, hours numeric)
+  LANGUAGE sql AS $$
+  SELECT resource_id, count(*), sum(billed_cost), sum(consumed_quantity)
+    FROM llm_econ.spend WHERE tenant = who GROUP BY 1 ORDER BY 1 NULLS LAST $$;
+
+-- 1. Closed billing period, scenario 1 (partial reallocation).  May's invoice: R-111, 1,000 h,
+-- $1,500.  June's bill corrects May (ChargeClass Correction, charge period in May).  Delta style:
+-- R-111 -200 h / -$300, R-222 +200 h / +$300.  Ledger style: -1,000 h / -$1,500 on R-111, then
+-- +800 h / $1,200 on R-111 and +200 h / $300 on R-222.  Either way June's invoice nets 0 and
+-- chargeback sees R-111 800 h / $1,200 and R-222 200 h / $300.
+SELECT * FROM pg_temp.load('cl-delta', :'s1_original');
+SELECT * FROM pg_temp.load('cl-delta', :'s1_delta');
+SELECT * FROM pg_temp.load('cl-ledger', :'s1_original');
+SELECT * FROM pg_temp.load('cl-ledger', :'s1_ledger');
+SELECT * FROM pg_temp.months('cl-delta');
+SELECT * FROM pg_temp.months('cl-ledger');
+SELECT * FROM pg_temp.by_resource('cl-delta');
+SELECT * FROM pg_temp.by_resource('cl-ledger');
+SELECT DISTINCT record ->> 'ChargeClass' AS class, charge_period_start FROM spend
+ WHERE tenant = 'cl-delta' AND billing_period_start = '2025-06-01' ORDER BY 1;
+
+-- 2. Closed period, scenario 2 (late-arriving May usage, 1,000 h / $1,500 on June's bill).  June's
+-- statement already holds scenario 1's delta, so the late line is appended to it: June 0 + 1,500;
+-- May's usage by charge period 1,500 + 0 + 1,500 = 3,000 ($), 1,000 + 0 + 1,000 = 2,000 h.
+SELECT * FROM pg_temp.load('cl-delta', :'s2_delta', 'append');
+SELECT * FROM pg_temp.months('cl-delta');
+SELECT sum(billed_cost) AS billed, sum(consumed_quantity) AS hours FROM spend
+ WHERE tenant = 'cl-delta' AND charge_period_start >= '2025-05-01' AND charge_period_start < '2025-06-01';
+-- appending any of them again adds nothing
+SELECT * FROM pg_temp.load('cl-delta', :'s2_delta', 'append');
+SELECT * FROM pg_temp.load('cl-delta', :'s1_delta', 'append');
+SELECT * FROM pg_temp.months('cl-delta');
+
+-- 3. Closed period, scenario 3 (itemized cost-only correction).  May: 6 lines of 3.001 h at
+-- $0.233 = $0.699233 each, $4.195398 and 18.006 h; June: two cost-only Adjustment/Correction lines
+-- of $0.001 (no quantity).  The delta and the ledger are the same correction delivered twice (the
+-- text: "the Ledger and Delta corrections are identical"): the second, in mode replace, replaces
+-- the first (2 lines, $0.002), and June's invoice is $0.002, not $0.004.
+SELECT * FROM pg_temp.load('cl-itemized', :'s3_original');
+SELECT * FROM pg_temp.load('cl-itemized', :'s3_delta');
+SELECT * FROM pg_temp.load('cl-itemized', :'s3_ledger');
+SELECT * FROM pg_temp.months('cl-itemized');
+SELECT charge_category, record ->> 'ChargeClass' AS class, record ->> 'SkuPriceId' AS sku_price, consumed_quantity, billed_cost
+  FROM spend WHERE tenant = 'cl-itemized' AND billing_period_start = '2025-06-01' ORDER BY line;
+-- May's charges, corrections included: 4.195398 + 0.002 = 4.197398
+SELECT sum(billed_cost) AS billed, sum(consumed_quantity) AS hours FROM spend WHERE tenant = 'cl-itemized';
+
+-- 4. Closed period, scenario 4 (bulk cost-only correction): the same May, one $0.002 line on June's
+-- bill.  The example writes a null as "(null)", in ChargeClass and in the number columns
+-- (PricingQuantity, ConsumedQuantity): a NULL, as the word NULL is (before: "not a number").
+SELECT * FROM pg_temp.load('cl-bulk', :'s4_original');
+SELECT * FROM pg_temp.load('cl-bulk', :'s4_delta');
+SELECT * FROM pg_temp.load('cl-bulk', :'s4_ledger');
+SELECT * FROM pg_temp.months('cl-bulk');
+SELECT charge_category, record ->> 'ChargeClass' AS class, consumed_quantity, consumed_unit, billed_cost, record ? 'SkuPriceId' AS has_sku_price
+  FROM spend WHERE tenant = 'cl-bulk' ORDER BY billing_period_start, line;
+-- scenario 4's May lines ("(null)" ChargeClass) are scenario 3's (empty ChargeClass): the same
+-- charges, so appending them to scenario 3's tenant adds nothing
+SELECT * FROM pg_temp.load('cl-itemized', :'s4_original', 'append');
+-- null as the word in any case, bare or in parentheses; "nil" and "(none)" are not numbers
+SELECT line, consumed_quantity, record ->> 'ChargeClass' AS class FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ConsumedQuantity,ChargeClass\n'
+  '1,1,2025-05-01,2025-05-02,ACME Corp,null,(NULL)\n1,1,2025-05-01,2025-05-02,ACME Corp,Null,NULL\n1,1,2025-05-01,2025-05-02,ACME Corp,(Null),null\n', 'nulls.csv');
+SELECT pg_temp.error_code(format('SELECT * FROM _focus_lines(%L, %L)', E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ConsumedQuantity\n'
+  '1,1,2025-05-01,2025-05-02,ACME Corp,(none)\n', 'x.csv'));
+SELECT pg_temp.error_code(format('SELECT * FROM _focus_lines(%L, %L)', E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ConsumedQuantity\n'
+  '1,1,2025-05-01,2025-05-02,ACME Corp,(null\n', 'x.csv'));
+
+-- 5. Open (current) billing period, scenario 1: July's R-111 line, 1,000 h / $1,500, corrected
+-- within July (ChargeClass null) to R-111 800 h / $1,200 and R-222 200 h / $300.  Replacement
+-- style (an Overwrite: the file is July's statement): mode replace replaces the 1 line ($1,500)
+-- with 2.  Delta and ledger styles (Append): mode append adds their 3 and 2 lines.  All three
+-- leave July at $1,500 and 1,000 h, R-111 $1,200 / 800 h, R-222 $300 / 200 h.
+SELECT * FROM pg_temp.load('op-replace', :'o1_original');
+SELECT * FROM pg_temp.load('op-replace', :'o1_replacement');
+SELECT * FROM pg_temp.load('op-delta', :'o1_original');
+SELECT * FROM pg_temp.load('op-delta', :'o1_delta', 'append');
+SELECT * FROM pg_temp.load('op-ledger', :'o1_original');
+SELECT * FROM pg_temp.load('op-ledger', :'o1_ledger', 'append');
+SELECT tenant, billing_month, lines, billed_usd, effective_usd FROM spend_monthly WHERE tenant LIKE 'op-%' ORDER BY tenant;
+SELECT 'op-replace' AS tenant, * FROM pg_temp.by_resource('op-replace')
+UNION ALL SELECT 'op-delta', * FROM pg_temp.by_resource('op-delta')
+UNION ALL SELECT 'op-ledger', * FROM pg_temp.by_resource('op-ledger') ORDER BY 1, 2;
+-- the replacement delivered again (mode replace) changes nothing: 2 replaced, 2 inserted
+SELECT * FROM pg_temp.load('op-replace', :'o1_replacement');
+SELECT * FROM pg_temp.months('op-replace');
+-- the untagged spend is its own row of plan_vs_actual_monthly: each tenant's July, $1,500
+SELECT tenant, run_id, billing_month, provider, billed_usd, lines FROM plan_vs_actual_monthly
+ WHERE tenant LIKE 'op-%' OR tenant LIKE 'cl-%' ORDER BY tenant, billing_month;
+
+-- 6. Commitment discounts, AWS (EC2 Instance Savings Plan), Azure (VM reservation) and GCP
+-- (resource-based CUD), all upfront, 100% used, February 2026 (the files as they are: CRLF line
+-- ends, ProviderName given).  Each: one Purchase line billing the whole commitment with
+-- EffectiveCost 0 (its cost "is amortized to usage rows"), 24 hourly Usage lines covered by it
+-- (BilledCost 0, EffectiveCost the amortised hour), 3 on-demand hours.  By hand:
+--   AWS   billed 628,004.40 + 3 x 3.84 = 628,015.92  effective 24 x 71.69 + 3 x 3.84 = 1,732.08
+--   Azure billed 358,021.20 + 3 x 3.07 = 358,030.41  effective 24 x 40.87 + 3 x 3.07 =   990.09
+--   GCP   billed 258,000.00 + 3 x 2.70 = 258,008.10  effective 24 x 29.45 + 3 x 2.70 =   714.90
+-- The invoice is the billed column (the purchase is invoiced in February); the effective column
+-- is the month's amortised use.  No line bills a GPU: no GPU-hours, the purchase included.
+\set aws `cat test/data/focus_spec/commitment/aws_savings_plan_all_upfront_100pct.csv`
+\set azure `cat test/data/focus_spec/commitment/azure_reservation_all_upfront_100pct.csv`
+\set gcp `cat test/data/focus_spec/commitment/gcp_resource_cud_all_upfront_100pct.csv`
+SELECT inserted, skipped, replaced FROM import_focus(:'aws', tenant => 'cd');
+SELECT inserted, skipped, replaced FROM import_focus(:'azure', tenant => 'cd');
+SELECT inserted, skipped, replaced FROM import_focus(:'gcp', tenant => 'cd');
+SELECT provider, billing_account_id, billing_month, billing_currency, billed_cost, effective_cost, billed_usd, effective_usd, gpu_hours, lines
+  FROM spend_monthly WHERE tenant = 'cd' ORDER BY provider;
+SELECT provider, charge_category, pricing, count(*) AS lines, sum(billed_cost) AS billed, sum(effective_cost) AS effective,
+       sum(consumed_quantity) AS hours, sum(gpu_hours) AS gpu_hours
+  FROM spend WHERE tenant = 'cd' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
+-- nothing is tagged: one untagged row per provider, the month's invoice
+SELECT run_id, billing_month, provider, billed_usd, effective_usd, lines FROM plan_vs_actual_monthly WHERE tenant = 'cd' ORDER BY provider;
+SELECT sum(billed_usd) AS invoices, sum(effective_usd) AS amortised FROM plan_vs_actual_monthly WHERE tenant = 'cd';
+-- the line ends are not part of any value
+SELECT count(*) AS values_with_cr FROM spend s, jsonb_each_text(s.record) e
+ WHERE s.tenant = 'cd' AND (strpos(e.value, E'\r') > 0 OR strpos(s.charge_description, E'\r') > 0);
+-- a re-delivery of each file in mode replace leaves the same statement; in mode append adds nothing
+SELECT inserted, skipped, replaced, replaced_billed_usd FROM import_focus(:'aws', tenant => 'cd');
+SELECT inserted, skipped, replaced FROM import_focus(:'azure', tenant => 'cd', mode => 'append');
+SELECT provider, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant = 'cd' ORDER BY provider;
+-- the staged path (\copy, then load_focus) stores the same charges as import_focus
+\copy focus_stage (line) FROM 'test/data/focus_spec/commitment/gcp_resource_cud_all_upfront_100pct.csv' WITH (FORMAT csv, DELIMITER E'\x1f', QUOTE E'\x1e')
+SELECT inserted, skipped, replaced FROM load_focus(tenant => 'cd-staged');
+SELECT (SELECT array_agg(row_hash ORDER BY row_hash) FROM spend WHERE tenant = 'cd' AND provider = 'gcp')
+     = (SELECT array_agg(row_hash ORDER BY row_hash) FROM spend WHERE tenant = 'cd-staged') AS same_charges;
+ROLLBACK;
