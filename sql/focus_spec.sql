@@ -96,6 +96,12 @@ SELECT charge_category, record ->> 'ChargeClass' AS class, consumed_quantity, co
 -- scenario 4's May lines ("(null)" ChargeClass) are scenario 3's (empty ChargeClass): the same
 -- charges, so appending them to scenario 3's tenant adds nothing
 SELECT * FROM pg_temp.load('cl-itemized', :'s4_original', 'append');
+-- the staged path reads "(null)" the same way: the bulk delta staged and loaded is the same charge
+INSERT INTO focus_stage (line)
+  SELECT l FROM string_to_table(rtrim(pg_temp.acme(:'s4_delta'), E'\n'), E'\n') WITH ORDINALITY AS t(l, n) ORDER BY n;
+SELECT inserted FROM load_focus(tenant => 'cl-bulk-staged');
+SELECT s.consumed_quantity, s.consumed_unit, s.billed_cost, s.row_hash = f.row_hash AS same_charge
+  FROM spend s, _focus_lines(pg_temp.acme(:'s4_delta'), 'x') f WHERE s.tenant = 'cl-bulk-staged';
 -- null as the word in any case, bare or in parentheses; "nil" and "(none)" are not numbers
 SELECT line, consumed_quantity, record ->> 'ChargeClass' AS class FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ConsumedQuantity,ChargeClass\n'
   '1,1,2025-05-01,2025-05-02,ACME Corp,null,(NULL)\n1,1,2025-05-01,2025-05-02,ACME Corp,Null,NULL\n1,1,2025-05-01,2025-05-02,ACME Corp,(Null),null\n', 'nulls.csv');
@@ -162,4 +168,29 @@ SELECT provider, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenan
 SELECT inserted, skipped, replaced FROM load_focus(tenant => 'cd-staged');
 SELECT (SELECT array_agg(row_hash ORDER BY row_hash) FROM spend WHERE tenant = 'cd' AND provider = 'gcp')
      = (SELECT array_agg(row_hash ORDER BY row_hash) FROM spend WHERE tenant = 'cd-staged') AS same_charges;
+-- 7. More of the same clouds' commitment examples, each its own February statement (tenant cd2):
+--   AWS savings plan all upfront, 50% used: purchase 693,003.60; 12 used and 12 unused hours of
+--     79.11 effective each (the unused ones name no resource and consume nothing); 3 x 3.84
+--     on-demand.  Billed 693,003.60 + 11.52 = 693,015.12; effective 24 x 79.11 + 11.52 = 1,910.16.
+--   Azure reservation, no upfront: a Recurring purchase of 55,334.00; 24 hours of 75.80; storage
+--     9.55 + 9.96 + 7.36, SQL 3 x 0.13, Functions 0 + 0 + 0.01, Cosmos DB 2.66 + 3.16 + 6.26 =
+--     39.35.  Billed 55,334.00 + 39.35 = 55,373.35; effective 24 x 75.80 + 39.35 = 1,858.55.
+--   GCP spend-based CUD, partial upfront: purchases 100,208.34 (One-Time) + 8,350.69 (Recurring);
+--     24 hours of 42.24; storage 1.30 + 5.24 + 2.80, SQL 3 x 0.04, Functions 0, Spanner 3 x 0.90
+--     = 12.16.  Billed 108,559.03 + 12.16 = 108,571.19; effective 24 x 42.24 + 12.16 = 1,025.92.
+\set aws50 `cat test/data/focus_spec/commitment/aws_savings_plan_all_upfront_50pct.csv`
+\set azure_nu `cat test/data/focus_spec/commitment/azure_reservation_no_upfront_100pct.csv`
+\set gcp_flex `cat test/data/focus_spec/commitment/gcp_flex_cud_partial_upfront_100pct.csv`
+SELECT inserted, skipped, replaced FROM import_focus(:'aws50', tenant => 'cd2');
+SELECT inserted, skipped, replaced FROM import_focus(:'azure_nu', tenant => 'cd2');
+SELECT inserted, skipped, replaced FROM import_focus(:'gcp_flex', tenant => 'cd2');
+SELECT provider, billing_month, billed_usd, effective_usd, gpu_hours, lines, unconverted_lines
+  FROM spend_monthly WHERE tenant = 'cd2' ORDER BY provider;
+SELECT provider, charge_category, record ->> 'CommitmentDiscountStatus' AS status, count(*) AS lines, sum(billed_cost) AS billed,
+       sum(effective_cost) AS effective, sum(consumed_quantity) FILTER (WHERE consumed_unit = 'Hours') AS hours,
+       count(resource_id) AS with_resource, sum(gpu_hours) AS gpu_hours
+  FROM spend WHERE tenant = 'cd2' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
+-- the 50% statement delivered for the account that held the 100% one (tenant cd) replaces it
+SELECT inserted, replaced, replaced_billed_usd, replaced_effective_usd FROM import_focus(:'aws50', tenant => 'cd');
+SELECT provider, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant = 'cd' AND provider = 'aws';
 ROLLBACK;
