@@ -132,6 +132,89 @@ SELECT * FROM pg_temp.months('op-replace');
 SELECT tenant, run_id, billing_month, provider, billed_usd, lines FROM plan_vs_actual_monthly
  WHERE tenant LIKE 'op-%' OR tenant LIKE 'cl-%' ORDER BY tenant, billing_month;
 
+-- 5b. The other open-period examples, each style in its own tenant (ChargeClass null: corrections
+-- within the period).  pg_temp.step says what a load did: inserted / skipped / replaced lines.
+CREATE FUNCTION pg_temp.step(tenant text, csv text, mode text DEFAULT 'replace') RETURNS text LANGUAGE sql AS $$
+  SELECT format('%s: %s inserted, %s skipped, %s replaced', tenant, inserted, skipped, replaced)
+    FROM pg_temp.load(tenant, csv, mode) $$;
+\set oc2_replacement `cat test/data/focus_spec/open_current/scenario_2_late_arriving_usage_replacement.csv`
+\set oc2_delta `cat test/data/focus_spec/open_current/scenario_2_late_arriving_usage_delta.csv`
+\set oc2_ledger `cat test/data/focus_spec/open_current/scenario_2_late_arriving_usage_ledger.csv`
+\set oc3_original `cat test/data/focus_spec/open_current/scenario_3_itemized_cost_only_original.csv`
+\set oc3_replacement `cat test/data/focus_spec/open_current/scenario_3_itemized_cost_only_replacement.csv`
+\set oc3_ledger `cat test/data/focus_spec/open_current/scenario_3_itemized_cost_only_ledger.csv`
+\set oc4_original `cat test/data/focus_spec/open_current/scenario_4_bulk_cost_only_original.csv`
+\set oc4_replacement `cat test/data/focus_spec/open_current/scenario_4_bulk_cost_only_replacement.csv`
+\set oc4_delta `cat test/data/focus_spec/open_current/scenario_4_bulk_cost_only_delta.csv`
+\set oc4_ledger `cat test/data/focus_spec/open_current/scenario_4_bulk_cost_only_ledger.csv`
+\set op1_original `cat test/data/focus_spec/open_previous/scenario_1_partial_reallocation_original.csv`
+\set op1_replacement `cat test/data/focus_spec/open_previous/scenario_1_partial_reallocation_replacement.csv`
+\set op1_delta `cat test/data/focus_spec/open_previous/scenario_1_partial_reallocation_delta.csv`
+\set op1_ledger `cat test/data/focus_spec/open_previous/scenario_1_partial_reallocation_ledger.csv`
+\set op2_delta `cat test/data/focus_spec/open_previous/scenario_2_late_arriving_usage_delta.csv`
+\set op2_ledger `cat test/data/focus_spec/open_previous/scenario_2_late_arriving_usage_ledger.csv`
+\set op3_original `cat test/data/focus_spec/open_previous/scenario_3_itemized_cost_only_original.csv`
+\set op3_replacement `cat test/data/focus_spec/open_previous/scenario_3_itemized_cost_only_replacement.csv`
+\set op3_delta `cat test/data/focus_spec/open_previous/scenario_3_itemized_cost_only_delta.csv`
+\set op3_ledger `cat test/data/focus_spec/open_previous/scenario_3_itemized_cost_only_ledger.csv`
+\set op4_original `cat test/data/focus_spec/open_previous/scenario_4_bulk_cost_only_original.csv`
+\set op4_replacement `cat test/data/focus_spec/open_previous/scenario_4_bulk_cost_only_replacement.csv`
+\set op4_delta `cat test/data/focus_spec/open_previous/scenario_4_bulk_cost_only_delta.csv`
+\set op4_ledger `cat test/data/focus_spec/open_previous/scenario_4_bulk_cost_only_ledger.csv`
+-- July, scenario 2 (late-arriving usage, $1,500; the examples give no original): the replacement
+-- is July's statement; the ledger's line is the same charge (its ChargeClass empty, the
+-- replacement's "(null)"), so appending it adds nothing.  The delta alone: $1,500.
+SELECT pg_temp.step('oc2', :'oc2_replacement');
+SELECT pg_temp.step('oc2', :'oc2_ledger', 'append');
+SELECT pg_temp.step('oc2-delta', :'oc2_delta');
+-- July, scenario 3 (itemized cost-only, +2 x $0.001 on $4.195398): the replacement (the 6 usage
+-- lines again, ChargeClass empty where the original wrote "(null)", and the 2 corrections) replaces
+-- the original's 6 lines; appended instead, it adds only the 2 corrections; the ledger ("null" and
+-- "(null)" in its quantity columns) appended adds them too.  Each: 8 lines, $4.197398.
+SELECT pg_temp.step('oc3', :'oc3_original');
+SELECT pg_temp.step('oc3', :'oc3_replacement');
+SELECT pg_temp.step('oc3-append', :'oc3_original');
+SELECT pg_temp.step('oc3-append', :'oc3_replacement', 'append');
+SELECT pg_temp.step('oc3-ledger', :'oc3_original');
+SELECT pg_temp.step('oc3-ledger', :'oc3_ledger', 'append');
+-- July, scenario 4 (bulk, +$0.002): replacement (replace), delta and ledger (append): 7 lines, $4.197398
+SELECT pg_temp.step('oc4', :'oc4_original');
+SELECT pg_temp.step('oc4', :'oc4_replacement');
+SELECT pg_temp.step('oc4-delta', :'oc4_original');
+SELECT pg_temp.step('oc4-delta', :'oc4_delta', 'append');
+SELECT pg_temp.step('oc4-ledger', :'oc4_original');
+SELECT pg_temp.step('oc4-ledger', :'oc4_ledger', 'append');
+-- June (the previous period, still open), scenario 1: as July's; scenario 2: delta and ledger each
+-- $1,500 (their descriptions differ by a space: two different charges, so each in its own tenant);
+-- scenario 3: the "replacement" file of this version holds only the 2 corrections (not June's
+-- whole statement), so it is appended like the delta and the ledger (whose corrections are
+-- ChargeCategory Usage with no quantity); scenario 4: as July's.
+SELECT pg_temp.step('op1', :'op1_original');
+SELECT pg_temp.step('op1', :'op1_replacement');
+SELECT pg_temp.step('op1-delta', :'op1_original');
+SELECT pg_temp.step('op1-delta', :'op1_delta', 'append');
+SELECT pg_temp.step('op1-ledger', :'op1_original');
+SELECT pg_temp.step('op1-ledger', :'op1_ledger', 'append');
+SELECT pg_temp.step('op2-delta', :'op2_delta');
+SELECT pg_temp.step('op2-ledger', :'op2_ledger');
+SELECT pg_temp.step('op3', :'op3_original');
+SELECT pg_temp.step('op3', :'op3_replacement', 'append');
+SELECT pg_temp.step('op3-delta', :'op3_original');
+SELECT pg_temp.step('op3-delta', :'op3_delta', 'append');
+SELECT pg_temp.step('op3-ledger', :'op3_original');
+SELECT pg_temp.step('op3-ledger', :'op3_ledger', 'append');
+SELECT pg_temp.step('op4', :'op4_original');
+SELECT pg_temp.step('op4', :'op4_replacement');
+SELECT pg_temp.step('op4-delta', :'op4_original');
+SELECT pg_temp.step('op4-delta', :'op4_delta', 'append');
+SELECT pg_temp.step('op4-ledger', :'op4_original');
+SELECT pg_temp.step('op4-ledger', :'op4_ledger', 'append');
+SELECT tenant, billing_month, lines, billed_usd, effective_usd
+  FROM spend_monthly WHERE tenant ~ '^o[cp][1-4]' ORDER BY tenant;
+-- scenario 1 by resource, June: R-111 $1,200 / 800 h, R-222 $300 / 200 h in each style
+SELECT tenant, resource_id, sum(billed_cost) AS billed, sum(consumed_quantity) AS hours
+  FROM spend WHERE tenant LIKE 'op1%' GROUP BY 1, 2 ORDER BY 1, 2;
+
 -- 6. Commitment discounts, AWS (EC2 Instance Savings Plan), Azure (VM reservation) and GCP
 -- (resource-based CUD), all upfront, 100% used, February 2026 (the files as they are: CRLF line
 -- ends, ProviderName given).  Each: one Purchase line billing the whole commitment with
