@@ -276,4 +276,30 @@ SELECT provider, charge_category, record ->> 'CommitmentDiscountStatus' AS statu
 -- the 50% statement delivered for the account that held the 100% one (tenant cd) replaces it
 SELECT inserted, replaced, replaced_billed_usd, replaced_effective_usd FROM import_focus(:'aws50', tenant => 'cd');
 SELECT provider, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant = 'cd' AND provider = 'aws';
+-- 8. Commitment discount flexibility (the fictitious provider the text names, "TinyCloud": the
+-- column is added as they load; these files end lines with CRLF, put a blank line between rows and
+-- write null as "null", in ConsumedQuantity too).  January 2023, one hour, each its own tenant.
+-- The text's outcomes: a VM_SMALL commitment ($0.50 billed, $0.50 effective) covering a quarter of
+-- a VM_LARGE, whose rest is $2.25 on demand: billed 2.75, effective 2.75; a VM_XLARGE commitment
+-- ($2.00) covering two VM_MEDIUMs ($1.00 effective each): 2.00 and 2.00; a VM_LARGE commitment
+-- ($1.50) covering a VM_LARGE: 1.50 and 1.50; a VM_LARGE commitment unused ($1.50 effective) and a
+-- VM_MEDIUM on demand ($2.00): billed 3.50, effective 3.50.
+CREATE FUNCTION pg_temp.add_provider(csv text, provider text) RETURNS text LANGUAGE sql AS $$
+  SELECT string_agg(CASE WHEN n = 1 THEN regexp_replace(l, '(\r?)$', ',ProviderName\1')
+                         WHEN l IN ('', E'\r') THEN l
+                         ELSE regexp_replace(l, '(\r?)$', ',' || provider || '\1') END, E'\n' ORDER BY n)
+    FROM string_to_table(csv, E'\n') WITH ORDINALITY AS t(l, n) $$;
+\set flex1 `cat test/data/focus_spec/flexibility/one_hundred_percent_utilization_with_commitment_discount_flexibility_with_1_resource.csv`
+\set flex2 `cat test/data/focus_spec/flexibility/one_hundred_percent_utilization_with_commitment_discount_flexibility_with_2_resources.csv`
+\set flex0 `cat test/data/focus_spec/flexibility/one_hundred_percent_utilization_without_commitment_discount_flexibility.csv`
+\set unused `cat test/data/focus_spec/flexibility/zero_percent_utilization_without_commitment_discount_flexibility.csv`
+SELECT inserted FROM import_focus(pg_temp.add_provider(:'flex1', 'TinyCloud'), tenant => 'tiny-flex-1');
+SELECT inserted FROM import_focus(pg_temp.add_provider(:'flex2', 'TinyCloud'), tenant => 'tiny-flex-2');
+SELECT inserted FROM import_focus(pg_temp.add_provider(:'flex0', 'TinyCloud'), tenant => 'tiny-no-flex');
+SELECT inserted FROM import_focus(pg_temp.add_provider(:'unused', 'TinyCloud'), tenant => 'tiny-unused');
+SELECT tenant, provider, billing_month, lines, billed_usd, effective_usd FROM spend_monthly WHERE tenant LIKE 'tiny-%' ORDER BY tenant;
+-- the two VM_MEDIUM hours are identical lines, both kept (two charges); appending the file again adds neither
+SELECT inserted, skipped FROM import_focus(pg_temp.add_provider(:'flex2', 'TinyCloud'), tenant => 'tiny-flex-2', mode => 'append');
+SELECT tenant, line, charge_category, pricing, record ->> 'CommitmentDiscountStatus' AS status, consumed_quantity, consumed_unit,
+       billed_cost, effective_cost FROM spend WHERE tenant LIKE 'tiny-%' ORDER BY tenant, line;
 ROLLBACK;
