@@ -273,6 +273,16 @@ SELECT provider, charge_category, record ->> 'CommitmentDiscountStatus' AS statu
        sum(effective_cost) AS effective, sum(consumed_quantity) FILTER (WHERE consumed_unit = 'Hours') AS hours,
        count(resource_id) AS with_resource, sum(gpu_hours) AS gpu_hours
   FROM spend WHERE tenant = 'cd2' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
+-- AWS savings plan at 150% (January 2026, an older form of the examples: no ChargeClass, the
+-- currency column misspelled BilledCurrency, so the lines name no currency and count 1:1 as USD):
+-- the text's row summary is 1 purchase $212,000.00, 24 used hours ($24.20 effective each, $580.80)
+-- and 24 on-demand lines (12 overflow hours of $36.30 = 435.60, S3 4.69 + 11.48 + 6.88, RDS
+-- 3 x 0.15, Lambda 3 x 0.01, DynamoDB 0.02 + 0.02 + 0.01: $459.18); total billed $212,459.18,
+-- effective $1,039.98, 49 lines.
+\set aws150 `cat test/data/focus_spec/commitment/aws_overflow_150pct.csv`
+SELECT inserted FROM import_focus(:'aws150', tenant => 'cd2');
+SELECT billing_month, billing_currency, billed_cost, effective_cost, billed_usd, effective_usd, lines, unconverted_lines
+  FROM spend_monthly WHERE tenant = 'cd2' AND billing_month = '2026-01-01';
 -- the 50% statement delivered for the account that held the 100% one (tenant cd) replaces it
 SELECT inserted, replaced, replaced_billed_usd, replaced_effective_usd FROM import_focus(:'aws50', tenant => 'cd');
 SELECT provider, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant = 'cd' AND provider = 'aws';
