@@ -283,6 +283,16 @@ SELECT provider, charge_category, record ->> 'CommitmentDiscountStatus' AS statu
 SELECT inserted FROM import_focus(:'aws150', tenant => 'cd2');
 SELECT billing_month, billing_currency, billed_cost, effective_cost, billed_usd, effective_usd, lines, unconverted_lines
   FROM spend_monthly WHERE tenant = 'cd2' AND billing_month = '2026-01-01';
+-- Tenant cd3: AWS reserved instance, partial upfront: purchases 119,166.66 (One-Time) + 9,930.56
+-- (Recurring); 24 hours of 50.23; S3 5.84 + 7.48 + 5.98, RDS 3 x 0.15, Lambda 3 x 0.01, DynamoDB
+-- 0.01 + 0.01 + 0.02 = 19.82: billed 129,097.22 + 19.82 = 129,117.04, effective 24 x 50.23 +
+-- 19.82 = 1,225.34, 38 lines.  Azure savings plan, all upfront: 462,002.40; 24 hours of 52.74;
+-- 3 x 3.07 on demand: billed 462,011.61, effective 1,265.76 + 9.21 = 1,274.97, 28 lines.
+\set aws_ri `cat test/data/focus_spec/commitment/aws_reserved_instance_partial_upfront_100pct.csv`
+\set azure_sp `cat test/data/focus_spec/commitment/azure_savings_plan_all_upfront_100pct.csv`
+SELECT inserted FROM import_focus(:'aws_ri', tenant => 'cd3');
+SELECT inserted FROM import_focus(:'azure_sp', tenant => 'cd3');
+SELECT provider, billing_month, billed_usd, effective_usd, gpu_hours, lines FROM spend_monthly WHERE tenant = 'cd3' ORDER BY provider;
 -- the 50% statement delivered for the account that held the 100% one (tenant cd) replaces it
 SELECT inserted, replaced, replaced_billed_usd, replaced_effective_usd FROM import_focus(:'aws50', tenant => 'cd');
 SELECT provider, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant = 'cd' AND provider = 'aws';
