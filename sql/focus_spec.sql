@@ -292,7 +292,15 @@ SELECT billing_month, billing_currency, billed_cost, effective_cost, billed_usd,
 \set azure_sp `cat test/data/focus_spec/commitment/azure_savings_plan_all_upfront_100pct.csv`
 SELECT inserted FROM import_focus(:'aws_ri', tenant => 'cd3');
 SELECT inserted FROM import_focus(:'azure_sp', tenant => 'cd3');
-SELECT provider, billing_month, billed_usd, effective_usd, gpu_hours, lines FROM spend_monthly WHERE tenant = 'cd3' ORDER BY provider;
+-- GCP resource-based CUD paid monthly (tenant cd3): a Recurring purchase of 19,790.40; 24 hours of
+-- 29.45; 3 x 2.70: billed 19,798.50, effective 706.80 + 8.10 = 714.90.  GCP spend-based CUD paid
+-- monthly (tenant cd4, the same account): 42,423.36; 24 hours of 63.13; 3 x 2.70: billed
+-- 42,431.46, effective 1,515.12 + 8.10 = 1,523.22.  (These two files end lines with LF.)
+\set gcp_res_nu `cat test/data/focus_spec/commitment/gcp_resource_cud_no_upfront_100pct.csv`
+\set gcp_flex_nu `cat test/data/focus_spec/commitment/gcp_flex_cud_no_upfront_100pct.csv`
+SELECT inserted FROM import_focus(:'gcp_res_nu', tenant => 'cd3');
+SELECT inserted FROM import_focus(:'gcp_flex_nu', tenant => 'cd4');
+SELECT tenant, provider, billing_month, billed_usd, effective_usd, gpu_hours, lines FROM spend_monthly WHERE tenant IN ('cd3', 'cd4') ORDER BY tenant, provider;
 -- the 50% statement delivered for the account that held the 100% one (tenant cd) replaces it
 SELECT inserted, replaced, replaced_billed_usd, replaced_effective_usd FROM import_focus(:'aws50', tenant => 'cd');
 SELECT provider, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant = 'cd' AND provider = 'aws';
