@@ -300,7 +300,17 @@ SELECT inserted FROM import_focus(:'azure_sp', tenant => 'cd3');
 \set gcp_flex_nu `cat test/data/focus_spec/commitment/gcp_flex_cud_no_upfront_100pct.csv`
 SELECT inserted FROM import_focus(:'gcp_res_nu', tenant => 'cd3');
 SELECT inserted FROM import_focus(:'gcp_flex_nu', tenant => 'cd4');
-SELECT tenant, provider, billing_month, billed_usd, effective_usd, gpu_hours, lines FROM spend_monthly WHERE tenant IN ('cd3', 'cd4') ORDER BY tenant, provider;
+-- AWS savings plan all upfront, 0% used (tenant cd4): 353,028.00 and 24 unused hours of 40.30:
+-- billed 353,028.00, effective 967.20, nothing consumed.  75% used (tenant cd5): 459,024.00; 18
+-- used and 6 unused hours of 52.40; 3 x 3.84: billed 459,035.52, effective 1,257.60 + 11.52 =
+-- 1,269.12.
+\set aws0 `cat test/data/focus_spec/commitment/aws_savings_plan_all_upfront_0pct.csv`
+\set aws75 `cat test/data/focus_spec/commitment/aws_savings_plan_all_upfront_75pct.csv`
+SELECT inserted FROM import_focus(:'aws0', tenant => 'cd4');
+SELECT inserted FROM import_focus(:'aws75', tenant => 'cd5');
+SELECT tenant, provider, billing_month, billed_usd, effective_usd, gpu_hours, lines FROM spend_monthly WHERE tenant IN ('cd3', 'cd4', 'cd5') ORDER BY tenant, provider;
+SELECT tenant, record ->> 'CommitmentDiscountStatus' AS status, count(*) AS lines, sum(effective_cost) AS effective, sum(consumed_quantity) AS hours
+  FROM spend WHERE tenant IN ('cd4', 'cd5') AND provider = 'aws' AND charge_category = 'Usage' GROUP BY 1, 2 ORDER BY 1, 2;
 -- the 50% statement delivered for the account that held the 100% one (tenant cd) replaces it
 SELECT inserted, replaced, replaced_billed_usd, replaced_effective_usd FROM import_focus(:'aws50', tenant => 'cd');
 SELECT provider, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant = 'cd' AND provider = 'aws';
