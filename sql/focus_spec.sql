@@ -309,8 +309,15 @@ SELECT inserted FROM import_focus(:'gcp_flex_nu', tenant => 'cd4');
 SELECT inserted FROM import_focus(:'aws0', tenant => 'cd4');
 SELECT inserted FROM import_focus(:'aws75', tenant => 'cd5');
 SELECT tenant, provider, billing_month, billed_usd, effective_usd, gpu_hours, lines FROM spend_monthly WHERE tenant IN ('cd3', 'cd4', 'cd5') ORDER BY tenant, provider;
-SELECT tenant, record ->> 'CommitmentDiscountStatus' AS status, count(*) AS lines, sum(effective_cost) AS effective, sum(consumed_quantity) AS hours
-  FROM spend WHERE tenant IN ('cd4', 'cd5') AND provider = 'aws' AND charge_category = 'Usage' GROUP BY 1, 2 ORDER BY 1, 2;
+-- AWS savings plan all upfront with overage (tenant cd6): 211,992.00; 24 covered hours of 24.20;
+-- 12 more hours on demand at 36.30: billed 211,992.00 + 435.60 = 212,427.60, effective 580.80 +
+-- 435.60 = 1,016.40, 37 lines, 36 hours.
+\set aws_over `cat test/data/focus_spec/commitment/aws_savings_plan_all_upfront_overage.csv`
+SELECT inserted FROM import_focus(:'aws_over', tenant => 'cd6');
+SELECT tenant, record ->> 'CommitmentDiscountStatus' AS status, count(*) AS lines, sum(billed_cost) AS billed, sum(effective_cost) AS effective,
+       sum(consumed_quantity) AS hours
+  FROM spend WHERE tenant IN ('cd4', 'cd5', 'cd6') AND provider = 'aws' AND charge_category = 'Usage' GROUP BY 1, 2 ORDER BY 1, 2;
+SELECT tenant, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant = 'cd6';
 -- the 50% statement delivered for the account that held the 100% one (tenant cd) replaces it
 SELECT inserted, replaced, replaced_billed_usd, replaced_effective_usd FROM import_focus(:'aws50', tenant => 'cd');
 SELECT provider, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant = 'cd' AND provider = 'aws';
