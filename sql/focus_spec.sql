@@ -317,7 +317,12 @@ SELECT inserted FROM import_focus(:'aws_over', tenant => 'cd6');
 SELECT tenant, record ->> 'CommitmentDiscountStatus' AS status, count(*) AS lines, sum(billed_cost) AS billed, sum(effective_cost) AS effective,
        sum(consumed_quantity) AS hours
   FROM spend WHERE tenant IN ('cd4', 'cd5', 'cd6') AND provider = 'aws' AND charge_category = 'Usage' GROUP BY 1, 2 ORDER BY 1, 2;
-SELECT tenant, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant = 'cd6';
+-- AWS savings plan paid monthly (tenant cd7): a Recurring purchase of 38,580.50; 24 hours of 52.85;
+-- S3 6.10 + 3.75 + 2.83, RDS 3 x 0.15, Lambda 0, DynamoDB 0.01 + 0.02 + 0.02 = 13.18: billed
+-- 38,593.68, effective 1,268.40 + 13.18 = 1,281.58, 37 lines.
+\set aws_nu `cat test/data/focus_spec/commitment/aws_savings_plan_no_upfront_100pct.csv`
+SELECT inserted FROM import_focus(:'aws_nu', tenant => 'cd7');
+SELECT tenant, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant IN ('cd6', 'cd7') ORDER BY tenant;
 -- the 50% statement delivered for the account that held the 100% one (tenant cd) replaces it
 SELECT inserted, replaced, replaced_billed_usd, replaced_effective_usd FROM import_focus(:'aws50', tenant => 'cd');
 SELECT provider, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant = 'cd' AND provider = 'aws';
