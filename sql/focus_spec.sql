@@ -322,7 +322,11 @@ SELECT tenant, record ->> 'CommitmentDiscountStatus' AS status, count(*) AS line
 -- 38,593.68, effective 1,268.40 + 13.18 = 1,281.58, 37 lines.
 \set aws_nu `cat test/data/focus_spec/commitment/aws_savings_plan_no_upfront_100pct.csv`
 SELECT inserted FROM import_focus(:'aws_nu', tenant => 'cd7');
-SELECT tenant, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant IN ('cd6', 'cd7') ORDER BY tenant;
+-- GCP spend-based CUD all upfront (tenant cd7): 553,000.00; 24 hours of 63.13; 3 x 2.70: billed
+-- 553,008.10, effective 1,515.12 + 8.10 = 1,523.22, 28 lines.
+\set gcp_flex_au `cat test/data/focus_spec/commitment/gcp_flex_cud_all_upfront_100pct.csv`
+SELECT inserted FROM import_focus(:'gcp_flex_au', tenant => 'cd7');
+SELECT tenant, provider, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant IN ('cd6', 'cd7') ORDER BY tenant, provider;
 -- the 50% statement delivered for the account that held the 100% one (tenant cd) replaces it
 SELECT inserted, replaced, replaced_billed_usd, replaced_effective_usd FROM import_focus(:'aws50', tenant => 'cd');
 SELECT provider, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant = 'cd' AND provider = 'aws';
