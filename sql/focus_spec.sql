@@ -326,7 +326,11 @@ SELECT inserted FROM import_focus(:'aws_nu', tenant => 'cd7');
 -- 553,008.10, effective 1,515.12 + 8.10 = 1,523.22, 28 lines.
 \set gcp_flex_au `cat test/data/focus_spec/commitment/gcp_flex_cud_all_upfront_100pct.csv`
 SELECT inserted FROM import_focus(:'gcp_flex_au', tenant => 'cd7');
-SELECT tenant, provider, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant IN ('cd6', 'cd7') ORDER BY tenant, provider;
+-- AWS reserved instance all upfront (tenant cd8): 402,960.00; 24 hours of 46.00; 3 x 3.84: billed
+-- 402,971.52, effective 1,104.00 + 11.52 = 1,115.52, 28 lines.
+\set aws_ri_au `cat test/data/focus_spec/commitment/aws_reserved_instance_all_upfront_100pct.csv`
+SELECT inserted FROM import_focus(:'aws_ri_au', tenant => 'cd8');
+SELECT tenant, provider, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant IN ('cd6', 'cd7', 'cd8') ORDER BY tenant, provider;
 -- the 50% statement delivered for the account that held the 100% one (tenant cd) replaces it
 SELECT inserted, replaced, replaced_billed_usd, replaced_effective_usd FROM import_focus(:'aws50', tenant => 'cd');
 SELECT provider, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant = 'cd' AND provider = 'aws';
