@@ -330,7 +330,12 @@ SELECT inserted FROM import_focus(:'gcp_flex_au', tenant => 'cd7');
 -- 402,971.52, effective 1,104.00 + 11.52 = 1,115.52, 28 lines.
 \set aws_ri_au `cat test/data/focus_spec/commitment/aws_reserved_instance_all_upfront_100pct.csv`
 SELECT inserted FROM import_focus(:'aws_ri_au', tenant => 'cd8');
-SELECT tenant, provider, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant IN ('cd6', 'cd7', 'cd8') ORDER BY tenant, provider;
+-- AWS savings plan partial upfront (tenant cd9): purchases 121,333.34 (One-Time) + 10,111.11
+-- (Recurring); 24 hours of 51.14; S3 5.38 + 3.75 + 9.64, RDS 3 x 0.15, Lambda 0 + 0 + 0.01,
+-- DynamoDB 0.02 + 0.02 + 0 = 19.27: billed 131,463.72, effective 1,227.36 + 19.27 = 1,246.63, 38 lines.
+\set aws_sp_pu `cat test/data/focus_spec/commitment/aws_savings_plan_partial_upfront_100pct.csv`
+SELECT inserted FROM import_focus(:'aws_sp_pu', tenant => 'cd9');
+SELECT tenant, provider, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant IN ('cd6', 'cd7', 'cd8', 'cd9') ORDER BY tenant, provider;
 -- the 50% statement delivered for the account that held the 100% one (tenant cd) replaces it
 SELECT inserted, replaced, replaced_billed_usd, replaced_effective_usd FROM import_focus(:'aws50', tenant => 'cd');
 SELECT provider, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenant = 'cd' AND provider = 'aws';
