@@ -172,7 +172,7 @@ le_record_jsonb(const le_csv *r, char **names, int ncols, const int *order, cons
 		int			i = order ? order[j] : j;
 		const le_csv_field *f = &r->fields[i];
 
-		if (mode && (mode[i] == LE_REC_TYPED || le_field_is_null(f)))
+		if (mode && (mode[i] == LE_REC_TYPED || le_focus_field_is_null(f)))
 			continue;
 		k.type = jbvString;
 		k.val.string.val = names[i];
@@ -224,7 +224,7 @@ le_record_jsonb_flat(const le_csv *r, char **names, const int *name_len, int nco
 		int			i = order[k];
 		const le_csv_field *f = &r->fields[i];
 
-		if (mode[i] == LE_REC_TYPED || le_field_is_null(f))
+		if (mode[i] == LE_REC_TYPED || le_focus_field_is_null(f))
 			continue;
 		cols[n++] = i;
 		data += name_len[i] + f->len;

@@ -1258,7 +1258,7 @@ le_focus_in_of_record(const FocusState *st, const le_csv *r, long line, FocusIn 
 	{
 		int			i = st->pos[c];
 
-		if (i < 0 || le_field_is_null(&r->fields[i]))
+		if (i < 0 || le_focus_field_is_null(&r->fields[i]))
 		{
 			in->v[c] = NULL;
 			in->len[c] = 0;
@@ -1321,8 +1321,13 @@ le_focus_charge_key_fn(PG_FUNCTION_ARGS)
 	{
 		bool		is_str;
 		char	   *v = jsonb_key_text(rec, focus_col_names[c], &is_str);
+		le_csv_field f;
 
-		if (v != NULL && !(v[0] == '\0' || strcmp(v, "NULL") == 0))
+		if (v == NULL)
+			continue;
+		f.ptr = v;
+		f.len = strlen(v);
+		if (!le_focus_field_is_null(&f))
 		{
 			in.v[c] = v;
 			in.len[c] = strlen(v);

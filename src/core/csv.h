@@ -80,11 +80,31 @@ typedef enum le_csv_header_problem
 	LE_CSV_HDR_OOM
 } le_csv_header_problem;
 
-/* Whether a field is NULL as FOCUS files write it: empty, or the word NULL. */
+/* Whether a field is NULL as a CSV file writes it: empty, or the word NULL. */
 static inline int
 le_field_is_null(const le_csv_field *f)
 {
 	return f->len == 0 || (f->len == 4 && memcmp(f->ptr, "NULL", 4) == 0);
+}
+
+/*
+ * Whether a field of a FOCUS line is NULL: empty, or the word NULL in any
+ * ASCII case, bare or in parentheses.  The FOCUS specification's own example
+ * files write a null as "(null)" (its correction examples) or "null" (its
+ * commitment discount examples) in every column, numbers included.
+ */
+static inline int
+le_focus_field_is_null(const le_csv_field *f)
+{
+	const char *p = f->ptr;
+
+	if (f->len == 0)
+		return 1;
+	if (f->len == 6 && p[0] == '(' && p[5] == ')')
+		p++;
+	else if (f->len != 4)
+		return 0;
+	return (p[0] | 0x20) == 'n' && (p[1] | 0x20) == 'u' && (p[2] | 0x20) == 'l' && (p[3] | 0x20) == 'l';
 }
 
 extern void le_csv_init(le_csv *r, const char *buf, size_t len, le_alloc_fn alloc, void *ctx);

@@ -994,9 +994,42 @@ test_csv_bounds(void)
 	CHECK(live_allocs == 0, "bounded reads free what they allocate (%ld live)", live_allocs);
 }
 
+/* NULL fields: the CSV reader's (empty, NULL) and a FOCUS line's (also null, (null), any case). */
+static void
+test_null_fields(void)
+{
+	static const struct
+	{
+		const char *text;
+		int			csv;
+		int			focus;
+	}			cases[] = {
+		{"", 1, 1}, {"NULL", 1, 1}, {"null", 0, 1}, {"Null", 0, 1}, {"(null)", 0, 1}, {"(NULL)", 0, 1},
+		{"(Null)", 0, 1}, {"(null", 0, 0}, {"null)", 0, 0}, {"[null]", 0, 0}, {"nul", 0, 0},
+		{"nulls", 0, 0}, {"(none)", 0, 0}, {"nill", 0, 0}, {" null", 0, 0}, {"0", 0, 0}
+	};
+
+	for (int i = 0; i < (int) (sizeof(cases) / sizeof(cases[0])); i++)
+	{
+		le_csv_field f = {cases[i].text, strlen(cases[i].text)};
+
+		CHECK(le_field_is_null(&f) == cases[i].csv, "le_field_is_null(\"%s\") = %d", cases[i].text, le_field_is_null(&f));
+		CHECK(le_focus_field_is_null(&f) == cases[i].focus, "le_focus_field_is_null(\"%s\") = %d",
+			  cases[i].text, le_focus_field_is_null(&f));
+	}
+	{
+		/* the length decides, not a NUL: "null" followed by more bytes is not null */
+		le_csv_field f = {"nullx", 4};
+		le_csv_field g = {"(null)x", 6};
+
+		CHECK(le_focus_field_is_null(&f) && le_focus_field_is_null(&g), "a field is its length's bytes");
+	}
+}
+
 void
 test_csv(void)
 {
+	test_null_fields();
 	test_csv_reader();
 	test_csv_bounds();
 	test_catalog_pieces();
