@@ -29,6 +29,16 @@ SELECT n, pg_temp.err(format($$SELECT run_spec(%s, 2e12, 8, 'H100', n_layers => 
 SELECT m > 0 AND m <= 1 AS mfu_in_0_1
   FROM predicted_mfu(run_spec(6.74e9, 2e12, 8, 'H100', n_layers => 32, d_model => 4096, n_heads => 32, seq_len => 4096,
                               global_batch => 64, ffn_hidden => 11008, ffn_act => 'swiglu', vocab_size => 32000)) AS m;
+-- Inside the band but above what the shape computes: a 1-layer, d_model 4096 shape with a 256,000
+-- vocabulary holds 2.3e9 parameters, 2.1e9 of them the input embedding and the output layer, but its
+-- step runs only the layer's 0.2e9 and the output layer's 1.05e9.  6·N credited FLOPs the step does not
+-- execute: MFU 1.07 (2.3e9) and 1.57 (3.4e9, the band's top) before 0.4.0's fix, which runs the rest
+-- as layer work (step.c).  The same shape with an honest count keeps its MFU.
+SELECT n, round(m::numeric, 3) AS mfu, m > 0 AND m <= 1 AS mfu_in_0_1
+  FROM unnest(ARRAY[1.3e9, 2.3e9, 3.4e9]) AS n,
+       LATERAL predicted_mfu(run_spec(n, 1e12, 2, 'H100', n_layers => 1, d_model => 4096, n_heads => 32, seq_len => 8192,
+                                      global_batch => 26, micro_batch => 13, tp => 2, vocab_size => 256000)) AS m
+ ORDER BY n;
 -- Without the shape (no d_model) nothing is compared.
 SELECT pg_temp.err($$SELECT run_spec(7e9, 1e12, 8, 'H100', n_layers => 2)$$);
 -- A mixture of experts: Mixtral 8x7B's shape (32 x 4096, kv 8, 8 experts of SwiGLU 14336, top 2, vocabulary

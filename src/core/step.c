@@ -314,6 +314,7 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 				act,
 				act_scores,
 				layer_stage,
+				layer_scale,
 				t_logits = 0,
 				t_tp = 0,
 				t_cp = 0,
@@ -515,6 +516,30 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 			(LE_ELEM_FWD + LE_ELEM_BWD) * 4.0 * M * V / tp / hbm;
 	}
 
+	/*
+	 * A count the shape does not compute.  MFU credits 6·N_active per token,
+	 * while the GEMMs above run the shape's L·P per-layer parameters and the
+	 * output layer's V·h (the input embedding is a lookup).  The consistency
+	 * band (validate.c) lets N exceed them by up to 1.5x, and counts the input
+	 * embedding, so 6·N could exceed what the step executes: an MFU above 1
+	 * (a 1-layer, d_model 4096, 256k-vocabulary spec of 2.3e9 parameters gave
+	 * 1.07).  When N·mamf exceeds what the shape executes, the layers are taken
+	 * to hold the rest: their compute time grows by r, so that the credited
+	 * FLOPs never exceed the executed ones at the part's best matmul
+	 * efficiency (mamf), and MFU stays below 1.  Published runs described as
+	 * they ran have r = 1 (N·mamf is below L·P + V·h for every row of
+	 * data/mfu_validation.csv).
+	 */
+	{
+		double		n_act = in->n_active_params > 0 ? in->n_active_params : in->n_params;
+		double		layer_params = (mla ? le_attn_params(&at) : h * (h + 2 * hkv) + h * h) + fmats * h * f * topk;
+
+		layer_scale = fmax(1.0, (n_act * g->mamf - h * V) / (L * layer_params));
+		t_f *= layer_scale;
+		t_b *= layer_scale;
+		t_r *= layer_scale;
+	}
+
 	/* The heaviest stage holds ceil(L/pp) layers (uneven splits allowed). */
 	layer_stage = ceil(L / pp);
 	busy_mb = layer_stage * (t_f + t_b + t_r + t_tp + t_cp + t_ep) + t_logits;
@@ -612,7 +637,7 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 		if (in->recompute == LE_RC_SELECTIVE && mla)	/* the up projections, forward */
 			rec += L * 2.0 * ((at.q_rank > 0 ? at.q_rank : h) * a * at.d_qk + at.kv_rank * a * (at.d_qk - at.d_rope + at.d_v));
 		out->model_flops = 6.0 * n_act * out->tokens;
-		out->hw_flops = out->tokens * (3.0 * fwd + rec + 6.0 * h * V);
+		out->hw_flops = out->tokens * (layer_scale * (3.0 * fwd + rec) + 6.0 * h * V);
 		out->mfu = out->model_flops / (in->n_gpus * in->peak_flops * out->phase[LE_PH_TOTAL]);
 		out->hfu = out->hw_flops / (in->n_gpus * in->peak_flops * out->phase[LE_PH_TOTAL]);
 	}
