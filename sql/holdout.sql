@@ -64,6 +64,31 @@ SELECT (SELECT count(*) FROM hold) AS csv_rows,
        bool_and(predicted_mfu > 0 AND predicted_mfu <= 1) AS mfu_in_0_1,
        count(DISTINCT framework) FILTER (WHERE framework <> 'Megatron-LM') >= 4 AS four_frameworks_beyond_megatron
   FROM hold_result;
+-- None of them is a run the model was built from: no row repeats a row of data/mfu_validation.csv (same
+-- shape, GPU count and published figure).
+CREATE TEMP TABLE val (
+  "row" text, source text, model text, n_params float8, n_layers int, d_model int, n_heads int,
+  n_kv_heads int, ffn_hidden int, swiglu int, vocab_size int, seq_len int, global_batch int,
+  micro_batch int, gpu text, n_gpus int, tp int, pp int, cp int, vpp int, recompute text,
+  sequence_parallel int, flash int, zero_stage int, grad_bytes int, dp_overlap int,
+  flop_convention text, published_tflops_per_gpu float8, published_fraction_of_peak float8,
+  tolerance float8, note text);
+\copy val FROM 'data/mfu_validation.csv' CSV HEADER
+SELECT count(*) AS holdout_rows_in_validation
+  FROM hold h JOIN val v USING (n_layers, d_model, n_gpus, published_tflops_per_gpu);
 -- Every row names its source and says what it assumed.
 SELECT count(*) FILTER (WHERE coalesce(source, '') = '' OR coalesce(note, '') = '') AS rows_without_source_or_note
   FROM hold;
+
+-- ---- what the fully sharded rows depend on ------------------------------------------------------------
+-- IBM gives 400 Gbit/s (A100) and 800 Gbit/s (H100) for its clusters, read in the file as per node.  Read
+-- per GPU instead (8x), the model's MFU (6N convention) against the published MFU (PaLM convention):
+SELECT h."row", h.model, h.n_gpus, h.published_fraction_of_peak AS published_mfu,
+       round(predicted_mfu(h.spec)::numeric, 3) AS predicted_mfu_per_node_reading,
+       round(predicted_mfu(run_spec(h.n_params, 1e12, h.n_gpus, (h.spec).sku, n_layers => h.n_layers,
+                                    d_model => h.d_model, n_heads => h.n_heads, n_kv_heads => nullif(h.n_kv_heads, 0),
+                                    ffn_hidden => h.ffn_hidden, ffn_act => 'swiglu', vocab_size => h.vocab_size,
+                                    seq_len => h.seq_len, micro_batch => h.micro_batch, global_batch => h.global_batch,
+                                    zero_stage => h.zero_stage, recompute => h.recompute, sequence_parallel => false,
+                                    inter_node_gbit_per_s => 8 * h.inter_node_gbit_per_s))::numeric, 3) AS predicted_mfu_per_gpu_reading
+  FROM hold_spec h WHERE h.framework LIKE 'PyTorch FSDP%' ORDER BY length(h."row"), h."row";
