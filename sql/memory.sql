@@ -160,7 +160,8 @@ SELECT attention, dropout, tp, pp, dp, zero_stage, recompute, fits
                                          dropout => dropout))
  WHERE (tp, pp, zero_stage) IN ((8, 8, 1), (8, 1, 1)) AND recompute = 'none'
  ORDER BY attention, dropout DESC, pp;
--- ">10B -> TP+PP+ZeRO-1": a 20B model on 64 H100 cannot train as plain DDP, the best layout shards.
+-- ">10B -> TP+PP+ZeRO-1": a 20B model on 64 H100 cannot train as plain DDP, the best layout shards
+-- (since 0.4.0 ZeRO-2 over all 64 ranks, whose ring leaves each node through its eight ports).
 SELECT tp, pp, dp, zero_stage, recompute, fits
   FROM plan_parallelism(run_spec(20e9, 4e11, 64, 'H100', n_layers => 44, d_model => 6144, n_heads => 64,
                                  seq_len => 2048, global_batch => 512))

@@ -67,6 +67,15 @@ add_row(const le_spec *s, le_comm_row *rows, int *n, const char *par, const char
 	r->seconds = bytes / s->num[nvlink ? LE_F_INTRA_BW : LE_F_INTER_BW];
 }
 
+/* A data-parallel collective: timed over the dp·cp ranks spaced tp apart that step.c reduces over (le_dp_ring_bw). */
+static void
+add_dp_row(const le_spec *s, le_comm_row *rows, int *n, const char *coll, double ranks, double stride, double bytes)
+{
+	add_row(s, rows, n, "dp", coll, ranks * stride, bytes);
+	rows[*n - 1].seconds = bytes / le_dp_ring_bw(ranks, stride, s->num[LE_F_GPUS_PER_NODE],
+												 s->num[LE_F_INTRA_BW], s->num[LE_F_INTER_BW]);
+}
+
 /* (p-1)/p, the share of a buffer each rank sends in all-gather, reduce-scatter and all-to-all. */
 static double
 ring_share(double p)
@@ -133,21 +142,20 @@ le_comm_breakdown(const le_spec *s, le_comm_row *rows, int *nrows, le_error *err
 	{
 		double		grads = fd * Sd * gb + fe * Se * gb;	/* one reduce-scatter of the gradients */
 		double		weights = fd * Sd * eb + fe * Se * eb;	/* one all-gather of the weights */
-		double		span = tp * cp * dp;
 
 		switch ((int) s->num[LE_F_ZERO_STAGE])
 		{
 			case 0:
-				add_row(s, rows, nrows, "dp", "all_reduce", span, 2 * grads);
+				add_dp_row(s, rows, nrows, "all_reduce", dp * cp, tp, 2 * grads);
 				break;
 			case 1:
 			case 2:
-				add_row(s, rows, nrows, "dp", "reduce_scatter", span, grads);
-				add_row(s, rows, nrows, "dp", "all_gather", span, weights);
+				add_dp_row(s, rows, nrows, "reduce_scatter", dp * cp, tp, grads);
+				add_dp_row(s, rows, nrows, "all_gather", dp * cp, tp, weights);
 				break;
 			default:
-				add_row(s, rows, nrows, "dp", "all_gather", span, 2 * m * weights);
-				add_row(s, rows, nrows, "dp", "reduce_scatter", span, grads);
+				add_dp_row(s, rows, nrows, "all_gather", dp * cp, tp, 2 * m * weights);
+				add_dp_row(s, rows, nrows, "reduce_scatter", dp * cp, tp, grads);
 				break;
 		}
 	}

@@ -236,6 +236,7 @@ extern double le_layers_on_stage(const le_spec *s, int i);
 extern double le_stage_share(const le_spec *s);
 extern void le_dp_slice(double dense, double experts, double emb, double L, double pp, double tp, double ep,
 						double *dense_out, double *expert_out);
+extern double le_dp_ring_bw(double ranks, double stride, double gpus_per_node, double nvlink_bw, double net_bw);
 
 /*
  * Catalog units to the SI units the model computes in (spec.c): gpu_sku lists

@@ -514,3 +514,27 @@ le_net_bytes_per_s(double gbit_per_s)
 {
 	return gbit_per_s * 1e9 / 8.0;
 }
+
+/*
+ * Per-rank bandwidth of a data-parallel ring over `ranks` GPUs spaced
+ * `stride` ranks apart (tp·cp: ranks are numbered tp fastest, then cp, then
+ * dp).  Inside a node: NVLink.  Across nodes the ring's traffic leaves each
+ * node through the network ports of the ring's GPUs on that node: rail-
+ * optimised GPU nodes give every GPU its own port (DOMAIN.md §2; Selene's
+ * DGX A100 nodes 8 HDR HCAs for 8 GPUs, Narayanan et al. 2021 §5; Llama 3's
+ * one 400 Gbit/s port per GPU, §3.3.1), and NCCL spreads its rings (channels)
+ * over them.  A ring with r = min(ranks, gpus_per_node / stride) GPUs per
+ * node therefore moves each rank's 2(p-1)/p·S through r ports: r·net_bw per
+ * rank, at most the NVLink rate.  With tp = 8 on 8-GPU nodes r = 1 (one port,
+ * as before 0.4.0); pure data parallelism or FSDP (tp = 1) has r = 8.
+ */
+double
+le_dp_ring_bw(double ranks, double stride, double gpus_per_node, double nvlink_bw, double net_bw)
+{
+	double		r;
+
+	if (ranks * stride <= gpus_per_node)
+		return nvlink_bw;
+	r = fmax(1.0, fmin(ranks, floor(gpus_per_node / stride)));
+	return fmin(nvlink_bw, r * net_bw);
+}

@@ -569,7 +569,8 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	 *   exposed.
 	 * The reduction follows the last micro-batch's backward (overlapped bucket
 	 * by bucket with it under dp_overlap).  Over the network when the group
-	 * leaves the NVLink domain.
+	 * leaves the NVLink domain, through the ports of its GPUs on each node
+	 * (le_dp_ring_bw).
 	 */
 	if (moe)
 		n_expert_params = fmin(in->n_params, L * in->n_experts * fmats * h * f);
@@ -583,7 +584,7 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 		local_params = ld + le;
 	}
 	dpg = dp * cp;
-	dp_bw = (double) in->n_gpus / pp > in->gpus_per_node ? in->net_bw : in->nvlink_bw;
+	dp_bw = le_dp_ring_bw(dpg, tp, in->gpus_per_node, in->nvlink_bw, in->net_bw);
 	if (dpg > 1)
 	{
 		double		share = (dpg - 1) / dpg;
