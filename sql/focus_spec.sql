@@ -365,4 +365,57 @@ SELECT tenant, provider, billing_month, lines, billed_usd, effective_usd FROM sp
 SELECT inserted, skipped FROM import_focus(pg_temp.add_provider(:'flex2', 'TinyCloud'), tenant => 'tiny-flex-2', mode => 'append');
 SELECT tenant, line, charge_category, pricing, record ->> 'CommitmentDiscountStatus' AS status, consumed_quantity, consumed_unit,
        billed_cost, effective_cost FROM spend WHERE tenant LIKE 'tiny-%' ORDER BY tenant, line;
+-- 9. AI model billing (specification/data/ai_model_billing; fictional providers, FOCUS 1.3 columns:
+-- ServiceProviderName, HostProviderName, SkuPriceDetails with the model).  Each file its own
+-- tenant (several are the same provider, account and month: one would replace the other).  Every
+-- usage line bills tokens (ConsumedUnit Tokens), none a GPU or a machine hour: no GPU-hours, the
+-- $500,000 token-commitment purchase included.  By hand (python over the CSV, Decimal):
+--   per token        42.00 + 52.50                       = 94.50 billed and effective
+--   third party       2.25 + 2.25                        =  4.50 (provider Aura Web)
+--   cached tokens    10.00 + 37.50                       = 47.50 (served by Solora AI, hosted by Aura Web)
+--   multi model      50.00 + 50.00 + 2.25 + 2.25         = 104.50
+--   invoice via marketplace 500 + 1,500 + 12.50 + 22.50 + 0.75 + 1.50 + 0.01 + 0.10 = 2,037.36
+--   drawdown: a Purchase of 500,000.00 (EffectiveCost 0, its charge period a year); two token lines
+--     billed 0, effective 20.00 + 30.00 = 50.00: billed 500,000.00, effective 50.00
+\set ai_token `cat test/data/focus_spec/ai_model_billing/per_token_ai_model_api.csv`
+\set ai_third `cat test/data/focus_spec/ai_model_billing/csp_served_third_party_model.csv`
+\set ai_cached `cat test/data/focus_spec/ai_model_billing/cached_tokens_via_csp_marketplace.csv`
+\set ai_multi `cat test/data/focus_spec/ai_model_billing/multi_model_usage.csv`
+\set ai_invoice `cat test/data/focus_spec/ai_model_billing/multi_model_invoice_via_csp_marketplace.csv`
+\set ai_drawdown `cat test/data/focus_spec/ai_model_billing/drawdown_via_prepayment_ai_model_api.csv`
+SELECT inserted FROM import_focus(:'ai_token', tenant => 'ai-token');
+SELECT inserted FROM import_focus(:'ai_third', tenant => 'ai-third');
+SELECT inserted FROM import_focus(:'ai_cached', tenant => 'ai-cached');
+SELECT inserted FROM import_focus(:'ai_multi', tenant => 'ai-multi');
+SELECT inserted FROM import_focus(:'ai_invoice', tenant => 'ai-invoice');
+SELECT inserted FROM import_focus(:'ai_drawdown', tenant => 'ai-drawdown');
+SELECT tenant, provider, billing_month, billed_usd, effective_usd, gpu_hours, lines, unconverted_lines
+  FROM spend_monthly WHERE tenant LIKE 'ai-%' ORDER BY tenant;
+SELECT tenant, charge_category, consumed_unit, count(*) AS lines, sum(consumed_quantity) AS quantity,
+       count(gpu_hours) AS with_gpu_hours, count(instance_type) AS with_instance_type
+  FROM spend WHERE tenant LIKE 'ai-%' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
+-- the untagged row of each: the invoice, no GPU-hours
+SELECT tenant, run_id, billing_month, billed_usd, effective_usd, gpu_hours FROM plan_vs_actual_monthly
+ WHERE tenant LIKE 'ai-%' ORDER BY tenant;
+
+-- 10. The SaaS examples (specification/data/saas_examples) carry every column spend needs, but not
+-- in FOCUS's formats: dates written 4/1/25 (FOCUS: ISO 8601), money "$10,000.00 ", "0.00 " with a
+-- space (one file starts with a byte order mark, which is read as such).  Each is refused whole,
+-- naming the line and the column; nothing is stored.
+CREATE FUNCTION pg_temp.refusal(csv text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE m text; d text; c text;
+BEGIN
+  PERFORM llm_econ.import_focus(csv, tenant => 'saas');
+  RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS m = MESSAGE_TEXT, d = PG_EXCEPTION_DETAIL, c = PG_EXCEPTION_CONTEXT;
+  RETURN format('%s: %s (%s) %s', SQLSTATE, m, d, split_part(c, E'\n', 1));
+END $$;
+\set saas_simple `cat test/data/focus_spec/saas_examples/simple_agreements/simple_saas_agreements_a1.csv`
+\set saas_spend `cat test/data/focus_spec/saas_examples/spend_agreements/saas_spend_agreements_a2.csv`
+\set saas_virtual `cat test/data/focus_spec/saas_examples/virtual_currency_pricing_model_b1.csv`
+SELECT pg_temp.refusal(:'saas_simple') AS simple_agreement;
+SELECT pg_temp.refusal(:'saas_spend') AS spend_agreement;
+SELECT pg_temp.refusal(:'saas_virtual') AS virtual_currency;
+SELECT count(*) AS stored FROM spend WHERE tenant = 'saas';
 ROLLBACK;
