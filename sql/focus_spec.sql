@@ -398,6 +398,49 @@ SELECT tenant, charge_category, consumed_unit, count(*) AS lines, sum(consumed_q
 SELECT tenant, run_id, billing_month, billed_usd, effective_usd, gpu_hours FROM plan_vs_actual_monthly
  WHERE tenant LIKE 'ai-%' ORDER BY tenant;
 
+-- 11. The older series of the AWS commitment examples (aws_overflow_150pct's form: January 2026, no
+-- ChargeClass, the currency column headed BilledCurrency, so no line names a currency and each
+-- counts 1:1 as USD), each its own tenant (one account and month: a second file would replace the
+-- first).  Each has 3 hours each of S3, RDS, Lambda and DynamoDB on demand.  By hand (python,
+-- Decimal, over the CSV; "od" the on-demand lines):
+--   zero utilization    353,000.0 + od 12.84 = 353,012.84 billed; 24 unused hours x 40.30 = 967.20 + 12.84 = 980.04 effective
+--   underutilized 50%   693,000.0 + od 24.06 = 693,024.06; 12 used + 12 unused x 79.11 = 1,898.64 + 24.06 = 1,922.70
+--   savings plan, all upfront   628,000.0 + od 22.54 = 628,022.54; 24 x 71.69 = 1,720.56 + 22.54 = 1,743.10
+--   savings plan, no upfront    38,583.33 (Recurring) + od 13.18 = 38,596.51; 24 x 52.85 = 1,268.40 + 13.18 = 1,281.58
+--   savings plan, partial       224,000.00 + 18,666.67 + od 19.27 = 242,685.94; 24 x 51.14 = 1,227.36 + 19.27 = 1,246.63
+--   reserved instance, all upfront  403,000.0 + od 25.98 = 403,025.98; 24 x 46.00 = 1,104.00 + 25.98 = 1,129.98
+--   reserved instance, partial  220,000.00 + 18,333.33 + od 19.82 = 238,353.15; 24 x 50.23 = 1,205.52 + 19.82 = 1,225.34
+-- No GPU-hours: the instances are not named (no x_UsageType, and no GPU machine in any description).
+-- pg_temp.put loads a file as it is (pg_temp.step adds the correction examples' ProviderName).
+CREATE FUNCTION pg_temp.put(tenant text, csv text) RETURNS text LANGUAGE sql AS $$
+  SELECT format('%s: %s inserted, %s skipped, %s replaced', tenant, inserted, skipped, replaced)
+    FROM llm_econ.import_focus(csv, tenant => tenant) $$;
+\set old_zero `cat test/data/focus_spec/commitment/aws_zero_utilization.csv`
+\set old_u50 `cat test/data/focus_spec/commitment/aws_underutilized_50pct.csv`
+\set old_sp_au `cat test/data/focus_spec/commitment/aws_savings_plan_all_upfront.csv`
+\set old_sp_nu `cat test/data/focus_spec/commitment/aws_savings_plan_no_upfront.csv`
+\set old_sp_pu `cat test/data/focus_spec/commitment/aws_savings_plan_partial_upfront.csv`
+\set old_ri_au `cat test/data/focus_spec/commitment/aws_reserved_instance_all_upfront.csv`
+\set old_ri_pu `cat test/data/focus_spec/commitment/aws_reserved_instance_partial_upfront.csv`
+SELECT pg_temp.put('old-zero', :'old_zero'), pg_temp.put('old-u50', :'old_u50'), pg_temp.put('old-sp-au', :'old_sp_au');
+SELECT pg_temp.put('old-sp-nu', :'old_sp_nu'), pg_temp.put('old-sp-pu', :'old_sp_pu');
+SELECT pg_temp.put('old-ri-au', :'old_ri_au'), pg_temp.put('old-ri-pu', :'old_ri_pu');
+SELECT tenant, provider, billing_month, billing_currency, billed_usd, effective_usd, gpu_hours, lines, unconverted_lines
+  FROM spend_monthly WHERE tenant LIKE 'old-%' ORDER BY tenant;
+SELECT tenant, charge_category, record ->> 'CommitmentDiscountStatus' AS status, count(*) AS lines, sum(billed_cost) AS billed,
+       sum(effective_cost) AS effective, count(gpu_hours) AS with_gpu_hours
+  FROM spend WHERE tenant LIKE 'old-%' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
+SELECT tenant, run_id, billed_usd, effective_usd, gpu_hours FROM plan_vs_actual_monthly WHERE tenant LIKE 'old-%' ORDER BY tenant;
+
+-- 12. The specification's fictional providers' commitment examples (FOCUS 1.3 columns: both
+-- ProviderName and ServiceProviderName, BillingCurrency USD; February 2026).
+--   Aura Web flexible spend plan, all upfront, 0% used: a purchase of 353,028.00 (its charge period
+--     a year) and 24 unused hours of 40.30: billed 353,028.00, effective 967.20, 25 lines
+\set aura_0 `cat test/data/focus_spec/commitment/aura_web_flexible_spend_plan_all_upfront_0pct.csv`
+SELECT pg_temp.put('aura-0', :'aura_0');
+SELECT tenant, provider, billing_month, billing_currency, billed_usd, effective_usd, gpu_hours, lines, unconverted_lines
+  FROM spend_monthly WHERE tenant LIKE 'aura-%' OR tenant LIKE 'crest-%' OR tenant LIKE 'lattice-%' ORDER BY tenant;
+
 -- 10. The SaaS examples (specification/data/saas_examples) carry every column spend needs, but not
 -- in FOCUS's formats: dates written 4/1/25 (FOCUS: ISO 8601), money "$10,000.00 ", "0.00 " with a
 -- space (one file starts with a byte order mark, which is read as such).  Each is refused whole,
