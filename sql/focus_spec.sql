@@ -410,6 +410,14 @@ SELECT tenant, run_id, billing_month, billed_usd, effective_usd, gpu_hours FROM 
 --   savings plan, partial       224,000.00 + 18,666.67 + od 19.27 = 242,685.94; 24 x 51.14 = 1,227.36 + 19.27 = 1,246.63
 --   reserved instance, all upfront  403,000.0 + od 25.98 = 403,025.98; 24 x 46.00 = 1,104.00 + 25.98 = 1,129.98
 --   reserved instance, partial  220,000.00 + 18,333.33 + od 19.82 = 238,353.15; 24 x 50.23 = 1,205.52 + 19.82 = 1,225.34
+--   Azure reservation, all upfront  358,000.0 + od 22.31 (Blob 10.39, SQL 0.39, Functions 0.01, Cosmos DB 11.52)
+--     = 358,022.31; 24 x 40.87 = 980.88 + 22.31 = 1,003.19
+--   Azure reservation, no upfront   55,333.33 (Recurring) + od 39.35 = 55,372.68; 24 x 75.80 = 1,819.20 + 39.35 = 1,858.55
+--   Azure savings plan, all upfront 462,000.0 + od 24.07 = 462,024.07; 24 x 52.74 = 1,265.76 + 24.07 = 1,289.83
+--   GCP resource CUD, all upfront   258,000.0 + od 19.14 (Storage 16.32, SQL 0.12, Functions 0, Spanner 2.70)
+--     = 258,019.14; 24 x 29.45 = 706.80 + 19.14 = 725.94
+--   GCP flex CUD, all upfront       553,000.0 + od 25.52 = 553,025.52; 24 x 63.13 = 1,515.12 + 25.52 = 1,540.64
+--   GCP flex CUD, partial upfront   185,000.00 + 15,416.67 + od 12.16 = 200,428.83; 24 x 42.24 = 1,013.76 + 12.16 = 1,025.92
 -- No GPU-hours: the instances are not named (no x_UsageType, and no GPU machine in any description).
 -- pg_temp.put loads a file as it is (pg_temp.step adds the correction examples' ProviderName).
 CREATE FUNCTION pg_temp.put(tenant text, csv text) RETURNS text LANGUAGE sql AS $$
@@ -425,6 +433,14 @@ CREATE FUNCTION pg_temp.put(tenant text, csv text) RETURNS text LANGUAGE sql AS 
 SELECT pg_temp.put('old-zero', :'old_zero'), pg_temp.put('old-u50', :'old_u50'), pg_temp.put('old-sp-au', :'old_sp_au');
 SELECT pg_temp.put('old-sp-nu', :'old_sp_nu'), pg_temp.put('old-sp-pu', :'old_sp_pu');
 SELECT pg_temp.put('old-ri-au', :'old_ri_au'), pg_temp.put('old-ri-pu', :'old_ri_pu');
+\set old_az_res_au `cat test/data/focus_spec/commitment/azure_reservation_all_upfront.csv`
+\set old_az_res_nu `cat test/data/focus_spec/commitment/azure_reservation_no_upfront.csv`
+\set old_az_sp_au `cat test/data/focus_spec/commitment/azure_savings_plan_all_upfront.csv`
+\set old_gcp_res_au `cat test/data/focus_spec/commitment/gcp_resource_cud_all_upfront.csv`
+\set old_gcp_flex_au `cat test/data/focus_spec/commitment/gcp_flex_cud_all_upfront.csv`
+\set old_gcp_flex_pu `cat test/data/focus_spec/commitment/gcp_flex_cud_partial_upfront.csv`
+SELECT pg_temp.put('old-az-res-au', :'old_az_res_au'), pg_temp.put('old-az-res-nu', :'old_az_res_nu'), pg_temp.put('old-az-sp-au', :'old_az_sp_au');
+SELECT pg_temp.put('old-gcp-res-au', :'old_gcp_res_au'), pg_temp.put('old-gcp-flex-au', :'old_gcp_flex_au'), pg_temp.put('old-gcp-flex-pu', :'old_gcp_flex_pu');
 SELECT tenant, provider, billing_month, billing_currency, billed_usd, effective_usd, gpu_hours, lines, unconverted_lines
   FROM spend_monthly WHERE tenant LIKE 'old-%' ORDER BY tenant;
 SELECT tenant, charge_category, record ->> 'CommitmentDiscountStatus' AS status, count(*) AS lines, sum(billed_cost) AS billed,
