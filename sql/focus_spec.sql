@@ -452,10 +452,31 @@ SELECT tenant, run_id, billed_usd, effective_usd, gpu_hours FROM plan_vs_actual_
 -- ProviderName and ServiceProviderName, BillingCurrency USD; February 2026).
 --   Aura Web flexible spend plan, all upfront, 0% used: a purchase of 353,028.00 (its charge period
 --     a year) and 24 unused hours of 40.30: billed 353,028.00, effective 967.20, 25 lines
+--   CrestNode resource reservation paid monthly: Recurring 55,334.00, 24 hours of 75.80: billed
+--     55,334.00, effective 1,819.20 (ServiceProviderName empty: the provider is ProviderName)
+--   CrestNode resource reservation all upfront (FOCUS 1.2 columns): 358,021.20 (its charge period a
+--     year), 24 hours of 40.87: billed 358,021.20, effective 980.88
+--   CrestNode flexible spend plan all upfront: 462,002.40, 24 hours of 52.74: effective 1,265.76
+--   LatticeScale resource reservation paid monthly: Recurring 19,790.40, 24 hours of 29.45:
+--     effective 706.80
+--   latticescale_dynamic_compute_commitment_no_upfront_100pct.csv, at the stored version, still
+--     names Google Cloud Platform (a spend-based CUD paid monthly): Recurring 42,423.36, 24 hours
+--     of 63.13: effective 1,515.12
+-- Each 25 lines, each its own tenant (the three CrestNode files are one account and month).
 \set aura_0 `cat test/data/focus_spec/commitment/aura_web_flexible_spend_plan_all_upfront_0pct.csv`
+\set crest_res_nu `cat test/data/focus_spec/commitment/crestnode_resource_reservation_no_upfront_100pct.csv`
+\set crest_res_au `cat test/data/focus_spec/commitment/crestnode_resource_reservation_all_upfront_100pct.csv`
+\set crest_flex_au `cat test/data/focus_spec/commitment/crestnode_flexible_spend_plan_all_upfront_100pct.csv`
+\set lattice_res_nu `cat test/data/focus_spec/commitment/latticescale_resource_reservation_no_upfront_100pct.csv`
+\set lattice_dyn_nu `cat test/data/focus_spec/commitment/latticescale_dynamic_compute_commitment_no_upfront_100pct.csv`
 SELECT pg_temp.put('aura-0', :'aura_0');
+SELECT pg_temp.put('crest-res-nu', :'crest_res_nu'), pg_temp.put('crest-res-au', :'crest_res_au'), pg_temp.put('crest-flex-au', :'crest_flex_au');
+SELECT pg_temp.put('lattice-res-nu', :'lattice_res_nu'), pg_temp.put('lattice-dyn-nu', :'lattice_dyn_nu');
 SELECT tenant, provider, billing_month, billing_currency, billed_usd, effective_usd, gpu_hours, lines, unconverted_lines
   FROM spend_monthly WHERE tenant LIKE 'aura-%' OR tenant LIKE 'crest-%' OR tenant LIKE 'lattice-%' ORDER BY tenant;
+SELECT tenant, charge_category, record ->> 'CommitmentDiscountStatus' AS status, count(*) AS lines, sum(consumed_quantity) AS hours,
+       count(gpu_hours) AS with_gpu_hours, count(instance_type) AS with_instance_type
+  FROM spend WHERE tenant LIKE 'aura-%' OR tenant LIKE 'crest-%' OR tenant LIKE 'lattice-%' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
 
 -- 10. The SaaS examples (specification/data/saas_examples) carry every column spend needs, but not
 -- in FOCUS's formats: dates written 4/1/25 (FOCUS: ISO 8601), money "$10,000.00 ", "0.00 " with a
