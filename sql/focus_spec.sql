@@ -462,14 +462,24 @@ SELECT tenant, run_id, billed_usd, effective_usd, gpu_hours FROM plan_vs_actual_
 --   latticescale_dynamic_compute_commitment_no_upfront_100pct.csv, at the stored version, still
 --     names Google Cloud Platform (a spend-based CUD paid monthly): Recurring 42,423.36, 24 hours
 --     of 63.13: effective 1,515.12
--- Each 25 lines, each its own tenant (the three CrestNode files are one account and month).
+--   Aura Web flexible spend plan all upfront, 100% used: 211,992.00, 24 hours of 24.20: effective 580.80
+--   50% used (FOCUS 1.3 columns): 693,003.60, 12 used and 12 unused hours of 79.11: effective 1,898.64
+--   75% used: 211,992.00 (as at 100%), 18 used and 6 unused hours of 24.20: effective 580.80 again
+--   overage: 211,992.00, 24 used hours of 24.20 and 12 on-demand hours of 36.30 (435.60): billed
+--     212,427.60, effective 580.80 + 435.60 = 1,016.40, 37 lines
+-- Each 25 lines but the overage, each its own tenant (one provider's files share an account and month).
 \set aura_0 `cat test/data/focus_spec/commitment/aura_web_flexible_spend_plan_all_upfront_0pct.csv`
 \set crest_res_nu `cat test/data/focus_spec/commitment/crestnode_resource_reservation_no_upfront_100pct.csv`
 \set crest_res_au `cat test/data/focus_spec/commitment/crestnode_resource_reservation_all_upfront_100pct.csv`
 \set crest_flex_au `cat test/data/focus_spec/commitment/crestnode_flexible_spend_plan_all_upfront_100pct.csv`
 \set lattice_res_nu `cat test/data/focus_spec/commitment/latticescale_resource_reservation_no_upfront_100pct.csv`
 \set lattice_dyn_nu `cat test/data/focus_spec/commitment/latticescale_dynamic_compute_commitment_no_upfront_100pct.csv`
-SELECT pg_temp.put('aura-0', :'aura_0');
+\set aura_100 `cat test/data/focus_spec/commitment/aura_web_flexible_spend_plan_all_upfront_100pct.csv`
+\set aura_50 `cat test/data/focus_spec/commitment/aura_web_flexible_spend_plan_all_upfront_50pct.csv`
+\set aura_75 `cat test/data/focus_spec/commitment/aura_web_flexible_spend_plan_all_upfront_75pct.csv`
+\set aura_over `cat test/data/focus_spec/commitment/aura_web_flexible_spend_plan_all_upfront_overage.csv`
+SELECT pg_temp.put('aura-0', :'aura_0'), pg_temp.put('aura-100', :'aura_100'), pg_temp.put('aura-50', :'aura_50');
+SELECT pg_temp.put('aura-75', :'aura_75'), pg_temp.put('aura-over', :'aura_over');
 SELECT pg_temp.put('crest-res-nu', :'crest_res_nu'), pg_temp.put('crest-res-au', :'crest_res_au'), pg_temp.put('crest-flex-au', :'crest_flex_au');
 SELECT pg_temp.put('lattice-res-nu', :'lattice_res_nu'), pg_temp.put('lattice-dyn-nu', :'lattice_dyn_nu');
 SELECT tenant, provider, billing_month, billing_currency, billed_usd, effective_usd, gpu_hours, lines, unconverted_lines
