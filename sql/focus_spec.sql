@@ -467,7 +467,15 @@ SELECT tenant, run_id, billed_usd, effective_usd, gpu_hours FROM plan_vs_actual_
 --   75% used: 211,992.00 (as at 100%), 18 used and 6 unused hours of 24.20: effective 580.80 again
 --   overage: 211,992.00, 24 used hours of 24.20 and 12 on-demand hours of 36.30 (435.60): billed
 --     212,427.60, effective 580.80 + 435.60 = 1,016.40, 37 lines
--- Each 25 lines but the overage, each its own tenant (one provider's files share an account and month).
+--   flexible spend plan paid monthly (FOCUS 1.3 columns): Recurring 35,515.20, 24 hours of 52.85:
+--     effective 1,268.40
+--   partial upfront: 223,993.20 (One-Time) + 17,183.04 (Recurring) = 241,176.24, 24 hours of 51.14:
+--     effective 1,227.36, 26 lines
+--   resource reservation partial upfront: 220,007.40 + 16,877.28 = 236,884.68, 24 hours of 50.23:
+--     effective 1,205.52, 26 lines
+--   aura_web_resource_reservation_all_upfront_100pct.csv, at the stored version, still names Amazon
+--     Web Services (an EC2 reserved instance): 402,960.00, 24 hours of 46.00: effective 1,104.00
+-- Each 25 lines unless said, each its own tenant (one provider's files share an account and month).
 \set aura_0 `cat test/data/focus_spec/commitment/aura_web_flexible_spend_plan_all_upfront_0pct.csv`
 \set crest_res_nu `cat test/data/focus_spec/commitment/crestnode_resource_reservation_no_upfront_100pct.csv`
 \set crest_res_au `cat test/data/focus_spec/commitment/crestnode_resource_reservation_all_upfront_100pct.csv`
@@ -480,6 +488,12 @@ SELECT tenant, run_id, billed_usd, effective_usd, gpu_hours FROM plan_vs_actual_
 \set aura_over `cat test/data/focus_spec/commitment/aura_web_flexible_spend_plan_all_upfront_overage.csv`
 SELECT pg_temp.put('aura-0', :'aura_0'), pg_temp.put('aura-100', :'aura_100'), pg_temp.put('aura-50', :'aura_50');
 SELECT pg_temp.put('aura-75', :'aura_75'), pg_temp.put('aura-over', :'aura_over');
+\set aura_nu `cat test/data/focus_spec/commitment/aura_web_flexible_spend_plan_no_upfront_100pct.csv`
+\set aura_pu `cat test/data/focus_spec/commitment/aura_web_flexible_spend_plan_partial_upfront_100pct.csv`
+\set aura_res_au `cat test/data/focus_spec/commitment/aura_web_resource_reservation_all_upfront_100pct.csv`
+\set aura_res_pu `cat test/data/focus_spec/commitment/aura_web_resource_reservation_partial_upfront_100pct.csv`
+SELECT pg_temp.put('aura-nu', :'aura_nu'), pg_temp.put('aura-pu', :'aura_pu');
+SELECT pg_temp.put('aura-res-au', :'aura_res_au'), pg_temp.put('aura-res-pu', :'aura_res_pu');
 SELECT pg_temp.put('crest-res-nu', :'crest_res_nu'), pg_temp.put('crest-res-au', :'crest_res_au'), pg_temp.put('crest-flex-au', :'crest_flex_au');
 SELECT pg_temp.put('lattice-res-nu', :'lattice_res_nu'), pg_temp.put('lattice-dyn-nu', :'lattice_dyn_nu');
 SELECT tenant, provider, billing_month, billing_currency, billed_usd, effective_usd, gpu_hours, lines, unconverted_lines
