@@ -443,9 +443,15 @@ SELECT pg_temp.put('old-az-res-au', :'old_az_res_au'), pg_temp.put('old-az-res-n
 SELECT pg_temp.put('old-gcp-res-au', :'old_gcp_res_au'), pg_temp.put('old-gcp-flex-au', :'old_gcp_flex_au'), pg_temp.put('old-gcp-flex-pu', :'old_gcp_flex_pu');
 SELECT tenant, provider, billing_month, billing_currency, billed_usd, effective_usd, gpu_hours, lines, unconverted_lines
   FROM spend_monthly WHERE tenant LIKE 'old-%' ORDER BY tenant;
-SELECT tenant, charge_category, record ->> 'CommitmentDiscountStatus' AS status, count(*) AS lines, sum(billed_cost) AS billed,
-       sum(effective_cost) AS effective, count(gpu_hours) AS with_gpu_hours
-  FROM spend WHERE tenant LIKE 'old-%' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
+-- per tenant: the purchases, the used and unused hours' amortisation, the on-demand lines
+SELECT tenant, sum(billed_cost) FILTER (WHERE charge_category = 'Purchase') AS purchased,
+       count(*) FILTER (WHERE record ->> 'CommitmentDiscountStatus' = 'Used') AS used_h,
+       sum(effective_cost) FILTER (WHERE record ->> 'CommitmentDiscountStatus' = 'Used') AS used,
+       count(*) FILTER (WHERE record ->> 'CommitmentDiscountStatus' = 'Unused') AS unused_h,
+       sum(effective_cost) FILTER (WHERE record ->> 'CommitmentDiscountStatus' = 'Unused') AS unused,
+       sum(billed_cost) FILTER (WHERE charge_category = 'Usage' AND NOT record ? 'CommitmentDiscountStatus') AS on_demand,
+       count(gpu_hours) AS with_gpu_hours
+  FROM spend WHERE tenant LIKE 'old-%' GROUP BY 1 ORDER BY 1;
 SELECT tenant, run_id, billed_usd, effective_usd, gpu_hours FROM plan_vs_actual_monthly WHERE tenant LIKE 'old-%' ORDER BY tenant;
 
 -- 12. The specification's fictional providers' commitment examples (FOCUS 1.3 columns: both
@@ -498,9 +504,11 @@ SELECT pg_temp.put('crest-res-nu', :'crest_res_nu'), pg_temp.put('crest-res-au',
 SELECT pg_temp.put('lattice-res-nu', :'lattice_res_nu'), pg_temp.put('lattice-dyn-nu', :'lattice_dyn_nu');
 SELECT tenant, provider, billing_month, billing_currency, billed_usd, effective_usd, gpu_hours, lines, unconverted_lines
   FROM spend_monthly WHERE tenant LIKE 'aura-%' OR tenant LIKE 'crest-%' OR tenant LIKE 'lattice-%' ORDER BY tenant;
-SELECT tenant, charge_category, record ->> 'CommitmentDiscountStatus' AS status, count(*) AS lines, sum(consumed_quantity) AS hours,
-       count(gpu_hours) AS with_gpu_hours, count(instance_type) AS with_instance_type
-  FROM spend WHERE tenant LIKE 'aura-%' OR tenant LIKE 'crest-%' OR tenant LIKE 'lattice-%' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
+SELECT tenant, count(*) FILTER (WHERE charge_category = 'Purchase') AS purchases,
+       count(*) FILTER (WHERE record ->> 'CommitmentDiscountStatus' = 'Used') AS used_h,
+       count(*) FILTER (WHERE record ->> 'CommitmentDiscountStatus' = 'Unused') AS unused_h,
+       sum(consumed_quantity) AS hours, count(gpu_hours) AS with_gpu_hours, count(instance_type) AS with_instance_type
+  FROM spend WHERE tenant LIKE 'aura-%' OR tenant LIKE 'crest-%' OR tenant LIKE 'lattice-%' GROUP BY 1 ORDER BY 1;
 
 -- 10. The SaaS examples (specification/data/saas_examples) carry every column spend needs, but not
 -- in FOCUS's formats: dates written 4/1/25 (FOCUS: ISO 8601), money "$10,000.00 ", "0.00 " with a
