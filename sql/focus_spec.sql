@@ -418,6 +418,9 @@ SELECT tenant, run_id, billing_month, billed_usd, effective_usd, gpu_hours FROM 
 --     = 258,019.14; 24 x 29.45 = 706.80 + 19.14 = 725.94
 --   GCP flex CUD, all upfront       553,000.0 + od 25.52 = 553,025.52; 24 x 63.13 = 1,515.12 + 25.52 = 1,540.64
 --   GCP flex CUD, partial upfront   185,000.00 + 15,416.67 + od 12.16 = 200,428.83; 24 x 42.24 = 1,013.76 + 12.16 = 1,025.92
+-- The pages of zero utilization, underutilized 50%, savings plan all upfront and GCP flex CUD partial
+-- upfront (specification/appendix/commitment_discounts/*.md, 11c014928018513f4a1f81f92726841e002779a9)
+-- state these same totals and line counts.
 -- No GPU-hours: the instances are not named (no x_UsageType, and no GPU machine in any description).
 -- pg_temp.put loads a file as it is (pg_temp.step adds the correction examples' ProviderName).
 CREATE FUNCTION pg_temp.put(tenant text, csv text) RETURNS text LANGUAGE sql AS $$
@@ -473,6 +476,7 @@ SELECT tenant, run_id, billed_usd, effective_usd, gpu_hours FROM plan_vs_actual_
 --   75% used: 211,992.00 (as at 100%), 18 used and 6 unused hours of 24.20: effective 580.80 again
 --   overage: 211,992.00, 24 used hours of 24.20 and 12 on-demand hours of 36.30 (435.60): billed
 --     212,427.60, effective 580.80 + 435.60 = 1,016.40, 37 lines
+--     (its page, 158e6c0a46b761aa3dad252844bbfefcc9b4dd93, states the same)
 --   flexible spend plan paid monthly (FOCUS 1.3 columns): Recurring 35,515.20, 24 hours of 52.85:
 --     effective 1,268.40
 --   partial upfront: 223,993.20 (One-Time) + 17,183.04 (Recurring) = 241,176.24, 24 hours of 51.14:
