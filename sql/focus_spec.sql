@@ -365,4 +365,173 @@ SELECT tenant, provider, billing_month, lines, billed_usd, effective_usd FROM sp
 SELECT inserted, skipped FROM import_focus(pg_temp.add_provider(:'flex2', 'TinyCloud'), tenant => 'tiny-flex-2', mode => 'append');
 SELECT tenant, line, charge_category, pricing, record ->> 'CommitmentDiscountStatus' AS status, consumed_quantity, consumed_unit,
        billed_cost, effective_cost FROM spend WHERE tenant LIKE 'tiny-%' ORDER BY tenant, line;
+-- 9. AI model billing (specification/data/ai_model_billing; fictional providers, FOCUS 1.3 columns:
+-- ServiceProviderName, HostProviderName, SkuPriceDetails with the model).  Each file its own
+-- tenant (several are the same provider, account and month: one would replace the other).  Every
+-- usage line bills tokens (ConsumedUnit Tokens), none a GPU or a machine hour: no GPU-hours, the
+-- $500,000 token-commitment purchase included.  By hand (python over the CSV, Decimal):
+--   per token        42.00 + 52.50                       = 94.50 billed and effective
+--   third party       2.25 + 2.25                        =  4.50 (provider Aura Web)
+--   cached tokens    10.00 + 37.50                       = 47.50 (served by Solora AI, hosted by Aura Web)
+--   multi model      50.00 + 50.00 + 2.25 + 2.25         = 104.50
+--   invoice via marketplace 500 + 1,500 + 12.50 + 22.50 + 0.75 + 1.50 + 0.01 + 0.10 = 2,037.36
+--   drawdown: a Purchase of 500,000.00 (EffectiveCost 0, its charge period a year); two token lines
+--     billed 0, effective 20.00 + 30.00 = 50.00: billed 500,000.00, effective 50.00
+\set ai_token `cat test/data/focus_spec/ai_model_billing/per_token_ai_model_api.csv`
+\set ai_third `cat test/data/focus_spec/ai_model_billing/csp_served_third_party_model.csv`
+\set ai_cached `cat test/data/focus_spec/ai_model_billing/cached_tokens_via_csp_marketplace.csv`
+\set ai_multi `cat test/data/focus_spec/ai_model_billing/multi_model_usage.csv`
+\set ai_invoice `cat test/data/focus_spec/ai_model_billing/multi_model_invoice_via_csp_marketplace.csv`
+\set ai_drawdown `cat test/data/focus_spec/ai_model_billing/drawdown_via_prepayment_ai_model_api.csv`
+SELECT inserted FROM import_focus(:'ai_token', tenant => 'ai-token');
+SELECT inserted FROM import_focus(:'ai_third', tenant => 'ai-third');
+SELECT inserted FROM import_focus(:'ai_cached', tenant => 'ai-cached');
+SELECT inserted FROM import_focus(:'ai_multi', tenant => 'ai-multi');
+SELECT inserted FROM import_focus(:'ai_invoice', tenant => 'ai-invoice');
+SELECT inserted FROM import_focus(:'ai_drawdown', tenant => 'ai-drawdown');
+SELECT tenant, provider, billing_month, billed_usd, effective_usd, gpu_hours, lines, unconverted_lines
+  FROM spend_monthly WHERE tenant LIKE 'ai-%' ORDER BY tenant;
+SELECT tenant, charge_category, consumed_unit, count(*) AS lines, sum(consumed_quantity) AS quantity,
+       count(gpu_hours) AS with_gpu_hours, count(instance_type) AS with_instance_type
+  FROM spend WHERE tenant LIKE 'ai-%' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
+-- the untagged row of each: the invoice, no GPU-hours
+SELECT tenant, run_id, billing_month, billed_usd, effective_usd, gpu_hours FROM plan_vs_actual_monthly
+ WHERE tenant LIKE 'ai-%' ORDER BY tenant;
+
+-- 11. The older series of the AWS commitment examples (aws_overflow_150pct's form: January 2026, no
+-- ChargeClass, the currency column headed BilledCurrency, so no line names a currency and each
+-- counts 1:1 as USD), each its own tenant (one account and month: a second file would replace the
+-- first).  Each has 3 hours each of S3, RDS, Lambda and DynamoDB on demand.  By hand (python,
+-- Decimal, over the CSV; "od" the on-demand lines):
+--   zero utilization    353,000.0 + od 12.84 = 353,012.84 billed; 24 unused hours x 40.30 = 967.20 + 12.84 = 980.04 effective
+--   underutilized 50%   693,000.0 + od 24.06 = 693,024.06; 12 used + 12 unused x 79.11 = 1,898.64 + 24.06 = 1,922.70
+--   savings plan, all upfront   628,000.0 + od 22.54 = 628,022.54; 24 x 71.69 = 1,720.56 + 22.54 = 1,743.10
+--   savings plan, no upfront    38,583.33 (Recurring) + od 13.18 = 38,596.51; 24 x 52.85 = 1,268.40 + 13.18 = 1,281.58
+--   savings plan, partial       224,000.00 + 18,666.67 + od 19.27 = 242,685.94; 24 x 51.14 = 1,227.36 + 19.27 = 1,246.63
+--   reserved instance, all upfront  403,000.0 + od 25.98 = 403,025.98; 24 x 46.00 = 1,104.00 + 25.98 = 1,129.98
+--   reserved instance, partial  220,000.00 + 18,333.33 + od 19.82 = 238,353.15; 24 x 50.23 = 1,205.52 + 19.82 = 1,225.34
+--   Azure reservation, all upfront  358,000.0 + od 22.31 (Blob 10.39, SQL 0.39, Functions 0.01, Cosmos DB 11.52)
+--     = 358,022.31; 24 x 40.87 = 980.88 + 22.31 = 1,003.19
+--   Azure reservation, no upfront   55,333.33 (Recurring) + od 39.35 = 55,372.68; 24 x 75.80 = 1,819.20 + 39.35 = 1,858.55
+--   Azure savings plan, all upfront 462,000.0 + od 24.07 = 462,024.07; 24 x 52.74 = 1,265.76 + 24.07 = 1,289.83
+--   GCP resource CUD, all upfront   258,000.0 + od 19.14 (Storage 16.32, SQL 0.12, Functions 0, Spanner 2.70)
+--     = 258,019.14; 24 x 29.45 = 706.80 + 19.14 = 725.94
+--   GCP flex CUD, all upfront       553,000.0 + od 25.52 = 553,025.52; 24 x 63.13 = 1,515.12 + 25.52 = 1,540.64
+--   GCP flex CUD, partial upfront   185,000.00 + 15,416.67 + od 12.16 = 200,428.83; 24 x 42.24 = 1,013.76 + 12.16 = 1,025.92
+-- The pages of zero utilization, underutilized 50%, savings plan all upfront and GCP flex CUD partial
+-- upfront (specification/appendix/commitment_discounts/*.md, 11c014928018513f4a1f81f92726841e002779a9)
+-- state these same totals and line counts.
+-- No GPU-hours: the instances are not named (no x_UsageType, and no GPU machine in any description).
+-- pg_temp.put loads a file as it is (pg_temp.step adds the correction examples' ProviderName).
+CREATE FUNCTION pg_temp.put(tenant text, csv text) RETURNS text LANGUAGE sql AS $$
+  SELECT format('%s: %s inserted, %s skipped, %s replaced', tenant, inserted, skipped, replaced)
+    FROM llm_econ.import_focus(csv, tenant => tenant) $$;
+\set old_zero `cat test/data/focus_spec/commitment/aws_zero_utilization.csv`
+\set old_u50 `cat test/data/focus_spec/commitment/aws_underutilized_50pct.csv`
+\set old_sp_au `cat test/data/focus_spec/commitment/aws_savings_plan_all_upfront.csv`
+\set old_sp_nu `cat test/data/focus_spec/commitment/aws_savings_plan_no_upfront.csv`
+\set old_sp_pu `cat test/data/focus_spec/commitment/aws_savings_plan_partial_upfront.csv`
+\set old_ri_au `cat test/data/focus_spec/commitment/aws_reserved_instance_all_upfront.csv`
+\set old_ri_pu `cat test/data/focus_spec/commitment/aws_reserved_instance_partial_upfront.csv`
+SELECT pg_temp.put('old-zero', :'old_zero'), pg_temp.put('old-u50', :'old_u50'), pg_temp.put('old-sp-au', :'old_sp_au');
+SELECT pg_temp.put('old-sp-nu', :'old_sp_nu'), pg_temp.put('old-sp-pu', :'old_sp_pu');
+SELECT pg_temp.put('old-ri-au', :'old_ri_au'), pg_temp.put('old-ri-pu', :'old_ri_pu');
+\set old_az_res_au `cat test/data/focus_spec/commitment/azure_reservation_all_upfront.csv`
+\set old_az_res_nu `cat test/data/focus_spec/commitment/azure_reservation_no_upfront.csv`
+\set old_az_sp_au `cat test/data/focus_spec/commitment/azure_savings_plan_all_upfront.csv`
+\set old_gcp_res_au `cat test/data/focus_spec/commitment/gcp_resource_cud_all_upfront.csv`
+\set old_gcp_flex_au `cat test/data/focus_spec/commitment/gcp_flex_cud_all_upfront.csv`
+\set old_gcp_flex_pu `cat test/data/focus_spec/commitment/gcp_flex_cud_partial_upfront.csv`
+SELECT pg_temp.put('old-az-res-au', :'old_az_res_au'), pg_temp.put('old-az-res-nu', :'old_az_res_nu'), pg_temp.put('old-az-sp-au', :'old_az_sp_au');
+SELECT pg_temp.put('old-gcp-res-au', :'old_gcp_res_au'), pg_temp.put('old-gcp-flex-au', :'old_gcp_flex_au'), pg_temp.put('old-gcp-flex-pu', :'old_gcp_flex_pu');
+SELECT tenant, provider, billing_month, billing_currency, billed_usd, effective_usd, gpu_hours, lines, unconverted_lines
+  FROM spend_monthly WHERE tenant LIKE 'old-%' ORDER BY tenant;
+-- per tenant: the purchases, the used and unused hours' amortisation, the on-demand lines
+SELECT tenant, sum(billed_cost) FILTER (WHERE charge_category = 'Purchase') AS purchased,
+       count(*) FILTER (WHERE record ->> 'CommitmentDiscountStatus' = 'Used') AS used_h,
+       sum(effective_cost) FILTER (WHERE record ->> 'CommitmentDiscountStatus' = 'Used') AS used,
+       count(*) FILTER (WHERE record ->> 'CommitmentDiscountStatus' = 'Unused') AS unused_h,
+       sum(effective_cost) FILTER (WHERE record ->> 'CommitmentDiscountStatus' = 'Unused') AS unused,
+       sum(billed_cost) FILTER (WHERE charge_category = 'Usage' AND NOT record ? 'CommitmentDiscountStatus') AS on_demand,
+       count(gpu_hours) AS with_gpu_hours
+  FROM spend WHERE tenant LIKE 'old-%' GROUP BY 1 ORDER BY 1;
+SELECT tenant, run_id, billed_usd, effective_usd, gpu_hours FROM plan_vs_actual_monthly WHERE tenant LIKE 'old-%' ORDER BY tenant;
+
+-- 12. The specification's fictional providers' commitment examples (FOCUS 1.3 columns: both
+-- ProviderName and ServiceProviderName, BillingCurrency USD; February 2026).
+--   Aura Web flexible spend plan, all upfront, 0% used: a purchase of 353,028.00 (its charge period
+--     a year) and 24 unused hours of 40.30: billed 353,028.00, effective 967.20, 25 lines
+--   CrestNode resource reservation paid monthly: Recurring 55,334.00, 24 hours of 75.80: billed
+--     55,334.00, effective 1,819.20 (ServiceProviderName empty: the provider is ProviderName)
+--   CrestNode resource reservation all upfront (FOCUS 1.2 columns): 358,021.20 (its charge period a
+--     year), 24 hours of 40.87: billed 358,021.20, effective 980.88
+--   CrestNode flexible spend plan all upfront: 462,002.40, 24 hours of 52.74: effective 1,265.76
+--   LatticeScale resource reservation paid monthly: Recurring 19,790.40, 24 hours of 29.45:
+--     effective 706.80
+--   latticescale_dynamic_compute_commitment_no_upfront_100pct.csv, at the stored version, still
+--     names Google Cloud Platform (a spend-based CUD paid monthly): Recurring 42,423.36, 24 hours
+--     of 63.13: effective 1,515.12
+--   Aura Web flexible spend plan all upfront, 100% used: 211,992.00, 24 hours of 24.20: effective 580.80
+--   50% used (FOCUS 1.3 columns): 693,003.60, 12 used and 12 unused hours of 79.11: effective 1,898.64
+--   75% used: 211,992.00 (as at 100%), 18 used and 6 unused hours of 24.20: effective 580.80 again
+--   overage: 211,992.00, 24 used hours of 24.20 and 12 on-demand hours of 36.30 (435.60): billed
+--     212,427.60, effective 580.80 + 435.60 = 1,016.40, 37 lines
+--     (its page, 158e6c0a46b761aa3dad252844bbfefcc9b4dd93, states the same)
+--   flexible spend plan paid monthly (FOCUS 1.3 columns): Recurring 35,515.20, 24 hours of 52.85:
+--     effective 1,268.40
+--   partial upfront: 223,993.20 (One-Time) + 17,183.04 (Recurring) = 241,176.24, 24 hours of 51.14:
+--     effective 1,227.36, 26 lines
+--   resource reservation partial upfront: 220,007.40 + 16,877.28 = 236,884.68, 24 hours of 50.23:
+--     effective 1,205.52, 26 lines
+--   aura_web_resource_reservation_all_upfront_100pct.csv, at the stored version, still names Amazon
+--     Web Services (an EC2 reserved instance): 402,960.00, 24 hours of 46.00: effective 1,104.00
+-- Each 25 lines unless said, each its own tenant (one provider's files share an account and month).
+\set aura_0 `cat test/data/focus_spec/commitment/aura_web_flexible_spend_plan_all_upfront_0pct.csv`
+\set crest_res_nu `cat test/data/focus_spec/commitment/crestnode_resource_reservation_no_upfront_100pct.csv`
+\set crest_res_au `cat test/data/focus_spec/commitment/crestnode_resource_reservation_all_upfront_100pct.csv`
+\set crest_flex_au `cat test/data/focus_spec/commitment/crestnode_flexible_spend_plan_all_upfront_100pct.csv`
+\set lattice_res_nu `cat test/data/focus_spec/commitment/latticescale_resource_reservation_no_upfront_100pct.csv`
+\set lattice_dyn_nu `cat test/data/focus_spec/commitment/latticescale_dynamic_compute_commitment_no_upfront_100pct.csv`
+\set aura_100 `cat test/data/focus_spec/commitment/aura_web_flexible_spend_plan_all_upfront_100pct.csv`
+\set aura_50 `cat test/data/focus_spec/commitment/aura_web_flexible_spend_plan_all_upfront_50pct.csv`
+\set aura_75 `cat test/data/focus_spec/commitment/aura_web_flexible_spend_plan_all_upfront_75pct.csv`
+\set aura_over `cat test/data/focus_spec/commitment/aura_web_flexible_spend_plan_all_upfront_overage.csv`
+SELECT pg_temp.put('aura-0', :'aura_0'), pg_temp.put('aura-100', :'aura_100'), pg_temp.put('aura-50', :'aura_50');
+SELECT pg_temp.put('aura-75', :'aura_75'), pg_temp.put('aura-over', :'aura_over');
+\set aura_nu `cat test/data/focus_spec/commitment/aura_web_flexible_spend_plan_no_upfront_100pct.csv`
+\set aura_pu `cat test/data/focus_spec/commitment/aura_web_flexible_spend_plan_partial_upfront_100pct.csv`
+\set aura_res_au `cat test/data/focus_spec/commitment/aura_web_resource_reservation_all_upfront_100pct.csv`
+\set aura_res_pu `cat test/data/focus_spec/commitment/aura_web_resource_reservation_partial_upfront_100pct.csv`
+SELECT pg_temp.put('aura-nu', :'aura_nu'), pg_temp.put('aura-pu', :'aura_pu');
+SELECT pg_temp.put('aura-res-au', :'aura_res_au'), pg_temp.put('aura-res-pu', :'aura_res_pu');
+SELECT pg_temp.put('crest-res-nu', :'crest_res_nu'), pg_temp.put('crest-res-au', :'crest_res_au'), pg_temp.put('crest-flex-au', :'crest_flex_au');
+SELECT pg_temp.put('lattice-res-nu', :'lattice_res_nu'), pg_temp.put('lattice-dyn-nu', :'lattice_dyn_nu');
+SELECT tenant, provider, billing_month, billing_currency, billed_usd, effective_usd, gpu_hours, lines, unconverted_lines
+  FROM spend_monthly WHERE tenant LIKE 'aura-%' OR tenant LIKE 'crest-%' OR tenant LIKE 'lattice-%' ORDER BY tenant;
+SELECT tenant, count(*) FILTER (WHERE charge_category = 'Purchase') AS purchases,
+       count(*) FILTER (WHERE record ->> 'CommitmentDiscountStatus' = 'Used') AS used_h,
+       count(*) FILTER (WHERE record ->> 'CommitmentDiscountStatus' = 'Unused') AS unused_h,
+       sum(consumed_quantity) AS hours, count(gpu_hours) AS with_gpu_hours, count(instance_type) AS with_instance_type
+  FROM spend WHERE tenant LIKE 'aura-%' OR tenant LIKE 'crest-%' OR tenant LIKE 'lattice-%' GROUP BY 1 ORDER BY 1;
+
+-- 10. The SaaS examples (specification/data/saas_examples) carry every column spend needs, but not
+-- in FOCUS's formats: dates written 4/1/25 (FOCUS: ISO 8601), money "$10,000.00 ", "0.00 " with a
+-- space (one file starts with a byte order mark, which is read as such).  Each is refused whole,
+-- naming the line and the column; nothing is stored.
+CREATE FUNCTION pg_temp.refusal(csv text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE m text; d text; c text;
+BEGIN
+  PERFORM llm_econ.import_focus(csv, tenant => 'saas');
+  RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS m = MESSAGE_TEXT, d = PG_EXCEPTION_DETAIL, c = PG_EXCEPTION_CONTEXT;
+  RETURN format('%s: %s (%s) %s', SQLSTATE, m, d, split_part(c, E'\n', 1));
+END $$;
+\set saas_simple `cat test/data/focus_spec/saas_examples/simple_agreements/simple_saas_agreements_a1.csv`
+\set saas_spend `cat test/data/focus_spec/saas_examples/spend_agreements/saas_spend_agreements_a2.csv`
+\set saas_virtual `cat test/data/focus_spec/saas_examples/virtual_currency_pricing_model_b1.csv`
+SELECT pg_temp.refusal(:'saas_simple') AS simple_agreement;
+SELECT pg_temp.refusal(:'saas_spend') AS spend_agreement;
+SELECT pg_temp.refusal(:'saas_virtual') AS virtual_currency;
+SELECT count(*) AS stored FROM spend WHERE tenant = 'saas';
 ROLLBACK;
