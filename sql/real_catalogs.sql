@@ -1,0 +1,166 @@
+-- The rules of issue 31 on real SkyPilot catalogs of several clouds and dates (test/data/skypilot/README.md).
+SET DateStyle = ISO;
+SET TimeZone = 'UTC';
+SET IntervalStyle = postgres;
+SET search_path = llm_econ, public;
+SET client_min_messages = warning;
+\set SHOW_CONTEXT never
+\i sql/include/error_report.sql
+-- Rows copied unchanged from github.com/skypilot-org/skypilot-catalog (Apache-2.0): Azure
+-- catalogs/v5/azure/vms.csv at commits 80b37e8 (2023-08) and 3f5f697 (2024-01), their GPU rows;
+-- Lambda catalogs/v5/lambda/vms.csv (2023-06-15) and catalogs/v8/lambda/vms.csv at 95eaf48 (2025-10).
+\set az1 `cat test/data/skypilot/azure/2023-08-15/vms.csv`
+\set az2 `cat test/data/skypilot/azure/2024-01-15/vms.csv`
+\set la1 `cat test/data/skypilot/lambda_2023-06-15.csv`
+\set la2 `cat test/data/skypilot/lambda/2025-10-01/vms.csv`
+CREATE TEMP TABLE cat_file (cloud text, day date, body text);
+INSERT INTO cat_file VALUES ('azure', '2023-08-15', :'az1'), ('azure', '2024-01-15', :'az2'),
+                            ('lambda', '2023-06-15', :'la1'), ('lambda', '2025-10-01', :'la2');
+-- The same files read by plain SQL, not by the importer: one row per catalog line.  Azure's quoted
+-- field is its last (Generation), Lambda's GpuInfo comes after Price and Region (and its SpotPrice,
+-- after GpuInfo, is always empty), so splitting on commas is exact for the columns read here.
+CREATE TEMP TABLE cat AS
+SELECT f.cloud, f.day, split_part(l, ',', 1) AS instance_type, nullif(split_part(l, ',', 2), '') AS accel,
+       nullif(split_part(l, ',', 3), '')::numeric AS n,
+       nullif(split_part(l, ',', CASE f.cloud WHEN 'azure' THEN 7 ELSE 6 END), '')::numeric AS price,
+       CASE f.cloud WHEN 'azure' THEN nullif(split_part(l, ',', 8), '')::numeric END AS spot,   -- Lambda: no spot
+       split_part(l, ',', CASE f.cloud WHEN 'azure' THEN 9 ELSE 7 END) AS region
+  FROM cat_file f, regexp_split_to_table(f.body, E'\n') WITH ORDINALITY AS t(l, i)
+ WHERE t.i > 1 AND l <> '';
+SELECT cloud, day, count(*) AS catalog_rows, count(DISTINCT instance_type) AS instance_types,
+       count(DISTINCT instance_type) FILTER (WHERE accel IS NOT NULL) AS gpu_instance_types
+  FROM cat GROUP BY 1, 2 ORDER BY 1, 2;
+
+-- ---- 1. import in date order, per cloud
+SELECT f.cloud, f.day, i.* FROM cat_file f, import_skypilot_catalog(f.cloud, f.body, f.day::timestamptz) AS i
+ ORDER BY f.cloud, f.day;
+
+-- ---- 2. every GPU machine of these catalogs, and how it was judged.  known: in instance_type,
+-- whose SKU and count win; slice: a fraction of a GPU, stored per GPU-equivalent without a whole
+-- GPU count; unverified: unknown, priced with the catalog's count and judged by the suspect rules;
+-- skipped: a GPU gpu_sku does not know (the importer counts and names them); not listed: a price
+-- of 0 or none in every region (a machine in preview).
+CREATE TEMP TABLE judged AS
+SELECT c.cloud, c.instance_type, string_agg(DISTINCT c.accel, ',') AS catalog_gpu,
+       max(c.n) AS catalog_count, i.sku AS known_sku, i.gpus AS known_gpus,
+       (SELECT string_agg(DISTINCT p.sku, ',') FROM price_snapshot p
+         WHERE p.provider = c.cloud AND p.instance_type = c.instance_type) AS stored_sku,
+       (SELECT string_agg(DISTINCT coalesce(p.gpus_per_instance::text, 'none'), ',') FROM price_snapshot p
+         WHERE p.provider = c.cloud AND p.instance_type = c.instance_type AND p.usd_per_gpu_hour IS NOT NULL) AS stored_gpus,
+       (SELECT count(*) FROM price_snapshot p
+         WHERE p.provider = c.cloud AND p.instance_type = c.instance_type AND p.suspect IS NOT NULL) AS suspect_rows,
+       bool_or(c.price > 0) AS listed
+  FROM cat c LEFT JOIN instance_type i ON i.provider = c.cloud AND i.instance_type = c.instance_type
+ WHERE c.accel IS NOT NULL OR i.instance_type IS NOT NULL
+ GROUP BY c.cloud, c.instance_type, i.sku, i.gpus;
+SELECT cloud, instance_type, catalog_gpu, catalog_count, stored_sku, stored_gpus,
+       CASE WHEN NOT listed THEN 'not listed'
+            WHEN stored_sku IS NULL THEN 'skipped'
+            WHEN known_gpus < 1 THEN 'slice of ' || trim_scale(round(known_gpus, 4))
+            WHEN known_gpus IS NULL THEN 'unverified'
+            WHEN known_gpus <> catalog_count THEN 'known, count corrected'
+            WHEN stored_sku IS DISTINCT FROM (SELECT g.sku FROM gpu_sku g WHERE g.sku = catalog_gpu) THEN 'known, SKU from the instance'
+            ELSE 'known' END AS judged,
+       suspect_rows
+  FROM judged ORDER BY cloud, judged, instance_type;
+-- No rule misjudges one: a known machine is stored with its known SKU and count, a slice with no
+-- whole-GPU count, an unverified one with a count some known machine of its GPU has, and a skipped
+-- one is a GPU gpu_sku does not know.
+SELECT cloud, instance_type, catalog_gpu, known_sku, known_gpus, stored_sku, stored_gpus FROM judged
+ WHERE listed AND (
+       (known_gpus >= 1 AND (stored_sku IS DISTINCT FROM known_sku OR stored_gpus IS DISTINCT FROM trim_scale(known_gpus)::text))
+    OR (known_gpus < 1 AND stored_gpus IS DISTINCT FROM 'none')
+    OR (known_gpus IS NULL AND stored_sku IS NOT NULL AND catalog_count NOT IN (1, 2, 4, 8, 16))
+    OR (stored_sku IS NULL AND EXISTS (SELECT 1 FROM gpu_sku_alias a WHERE lower(a.alias) = lower(catalog_gpu))))
+ ORDER BY 1, 2;
+
+-- ---- 3. slices are never offered as whole GPUs.  Azure spot A10 on 2024-02-01, by hand from the
+-- 2024-01-15 file: whole A10s are NV36ads_A10_v5 0.8 (eastus, eastus2, westus2, westus3), NV36adms
+-- 1.13, NV72ads 1.63 / 2 = 0.815; the slices' per-GPU-equivalents are cheaper (NV6ads 0.1135 x 6
+-- = 0.681) and must not answer.
+SELECT price_at('A10', 'azure', 'spot', '2024-02-01') AS a10_spot, price_at('A10', 'azure', 'on_demand', '2024-02-01') AS a10_on_demand;
+SELECT region, pricing, usd_per_gpu_hour, instance_type, gpus_per_instance
+  FROM cheapest_offers(run_spec(1e9, 2e10, 1, 'A10'), '2024-02-01', 'spot') ORDER BY usd_per_gpu_hour, region LIMIT 5;
+SELECT count(*) AS slice_offers
+  FROM cheapest_offers(run_spec(1e9, 2e10, 1, 'A10'), '2024-02-01', include_suspect => true) o
+  JOIN instance_type i ON i.provider = o.provider AND i.instance_type = o.instance_type WHERE i.gpus < 1;
+
+-- ---- 4. freshness from the last sighting, between and after real catalogs.  NC6s_v3 eastus on
+-- demand: 3.06 in both Azure files, stored once (2023-08-15), last seen 2024-01-15.
+SELECT observed_at::date, usd_per_gpu_hour, last_seen_at::date FROM price_snapshot
+ WHERE provider = 'azure' AND instance_type = 'Standard_NC6s_v3' AND region = 'eastus' AND pricing = 'on_demand';
+-- 2024-02-01, max_age 30 days: seen 17 days before (its last change was 170 days before): 3.06;
+-- 2024-02-20, 36 days after the last catalog: unknown.  Between the two files (2023-11-01) the
+-- price counts as seen: the rule is that a price listed unchanged before and after "at" held at
+-- "at" (an offer seen again after "at" has age 0, docs/prices.md), so 30 days finds it.
+SELECT price_at('V100', 'azure', 'on_demand', '2024-02-01', 'eastus', max_age => '30 days') AS feb_1,
+       price_at('V100', 'azure', 'on_demand', '2023-11-01', 'eastus', max_age => '30 days') AS nov_1,
+       price_at('V100', 'azure', 'on_demand', '2024-02-20', 'eastus', max_age => '30 days') AS feb_20;
+-- A price that changed between the files is not seen again: eastus spot V100 was 0.935136 per GPU
+-- in 2023-08 (NC6s_v3 0.935136, NC12s_v3 1.870272 / 2, NC24s_v3 3.740544 / 4) and 0.3978 in
+-- 2024-01.  On 2023-11-01 the old price was last seen 78 days before: 30 days do not find it, 90 do.
+SELECT price_at('V100', 'azure', 'spot', '2023-11-01', 'eastus', max_age => '30 days') AS nov_1_30d,
+       price_at('V100', 'azure', 'spot', '2023-11-01', 'eastus', max_age => '90 days') AS nov_1_90d,
+       price_at('V100', 'azure', 'spot', '2024-02-01', 'eastus', max_age => '30 days') AS feb_1_30d;
+-- Lambda's 8x V100 is listed at 4.4 / 8 = 0.55 in 2023-06 and again in 2025-10, 28 months later;
+-- by the same rule it counts as seen in June 2024 although no file of that year lists it.
+SELECT price_at('V100', 'lambda', 'on_demand', '2025-10-15', 'us-east-1', max_age => '30 days') AS v100_oct_2025,
+       price_at('V100', 'lambda', 'on_demand', '2024-06-15', 'us-east-1', max_age => '30 days') AS v100_jun_2024;
+-- withdrawn: ND96amsr_A100_v4 in westus2 is in the 2023-08 file, not in the 2024-01 one
+SELECT price_at('A100-80GB', 'azure', 'spot', '2024-01-01', 'westus2') AS before, price_at('A100-80GB', 'azure', 'spot', '2024-01-16', 'westus2') AS after;
+-- every stored catalog price's last sighting is the latest file that lists it at that price
+SELECT count(*) AS wrong_last_seen FROM price_snapshot p
+ WHERE p.source LIKE 'SkyPilot%' AND p.usd_per_gpu_hour IS NOT NULL
+   AND p.last_seen_at IS DISTINCT FROM (
+       SELECT max(i.observed_at) FROM price_import i
+        WHERE i.provider = p.provider AND i.source = p.source AND i.observed_at >= p.observed_at
+          AND NOT EXISTS (SELECT 1 FROM price_snapshot q WHERE q.series_id = p.series_id
+                            AND q.observed_at > p.observed_at AND q.observed_at <= i.observed_at));
+
+-- ---- 5. imports that would damage history are refused
+-- a cut download: the header only, then the first 20 rows of the 2024-01 Azure file
+SELECT pg_temp.error_report(format('SELECT * FROM import_skypilot_catalog(%L, %L, %L)', 'azure',
+       split_part(:'az2', E'\n', 1) || E'\n', '2024-02-01')) AS header_only;
+SELECT pg_temp.error_report(format('SELECT * FROM import_skypilot_catalog(%L, %L, %L)', 'azure',
+       array_to_string((string_to_array(:'az2', E'\n'))[1:21], E'\n'), '2024-02-01')) AS first_20_rows;
+-- another cloud's file
+SELECT pg_temp.error_report(format('SELECT * FROM import_skypilot_catalog(%L, %L, %L)', 'gcp', :'az2', '2024-02-01')) AS azure_as_gcp;
+SELECT pg_temp.error_report(format('SELECT * FROM import_skypilot_catalog(%L, %L, %L)', 'runpod', :'la2', '2025-10-02')) AS lambda_as_runpod;
+SELECT pg_temp.error_report(format('SELECT * FROM import_skypilot_catalog(%L, %L, %L)', 'aws', :'la2', '2025-10-02')) AS lambda_as_aws;
+SELECT pg_temp.error_report(format('SELECT * FROM import_skypilot_catalog(%L, %L, %L)', 'lambda', :'az1', '2025-10-02')) AS azure_as_lambda;
+-- nothing of those was stored
+SELECT provider, count(*) FROM price_snapshot WHERE source LIKE 'SkyPilot%' GROUP BY 1 ORDER BY 1;
+
+-- ---- 6. cheapest offers at each date, against figures from the files (catalog offers only)
+-- 8 H100 SXM on 2023-09-01 (2023-08 file): ND96is northcentralus 106.186 / 8 = 13.27325 on demand,
+-- 26.5465 / 8 = 3.3183125 spot; ND96isr 117.984 / 8 = 14.748, 29.496 / 8 = 3.687.
+-- On 2024-02-01 (2024-01 file): ND96is eastus2 88.488 / 8 = 11.061, ND96isr eastus 98.32 / 8 = 12.29.
+SELECT d::date AS at, o.pricing, o.instance_type, o.region, o.usd_per_gpu_hour
+  FROM (VALUES ('2023-09-01'::timestamptz), ('2024-02-01')) AS v(d),
+       LATERAL (SELECT DISTINCT ON (pricing) * FROM cheapest_offers(run_spec(7e9, 1e12, 8, 'H100-SXM5'), v.d,
+                                                                  source_kinds => ARRAY['catalog'])
+                 WHERE provider = 'azure' ORDER BY pricing, usd_per_gpu_hour) AS o
+ ORDER BY 1, 2;
+-- the same by plain SQL over the CSV rows: the cheapest per-GPU price of the ND H100 machines per date
+SELECT day, min(price / 8) AS on_demand, min(spot / 8) AS spot FROM cat
+ WHERE cloud = 'azure' AND instance_type LIKE 'Standard_ND96is%H100_v5' AND price > 0 GROUP BY day ORDER BY day;
+-- B200 (not in instance_type, unverified, counts 2 and 8 from the names) in 2025-10: 39.92 / 8 = 4.99
+SELECT provider, pricing, instance_type, usd_per_gpu_hour, gpus_per_instance
+  FROM cheapest_offers(run_spec(7e9, 1e12, 8, 'B200'), '2025-10-02', source_kinds => ARRAY['catalog'])
+ ORDER BY usd_per_gpu_hour, region LIMIT 1;
+
+-- ---- 7. plans on the machine's network.  A 7B model on 8 to 64 H100 SXM in 2024-02: ND96isr_H100_v5
+-- (3,200 Gbit/s per VM = 400 per GPU) may span machines; ND96is_H100_v5 (no InfiniBand, network not
+-- known) and the Lambda machines (no fabric between on-demand instances) only fit in one.
+CREATE TEMP TABLE plans AS
+SELECT p.* FROM cheapest_plan(run_spec(7e9, 2e11, 8, 'H100-SXM5', n_layers => 32, d_model => 4096, n_heads => 32,
+                                       seq_len => 4096, global_batch => 1024),
+                              interval '365 days', '2024-02-01', max_gpus => 64) AS p
+ WHERE p.provider IN ('azure', 'lambda');
+SELECT instance_type, pricing, min(n_gpus) AS min_gpus, max(n_gpus) AS max_gpus,
+       string_agg(DISTINCT ((spec).inter_node_bytes_per_s * 8 / 1e9)::numeric(10,2)::text, ',') FILTER (WHERE n_gpus > 8) AS gbit_per_gpu_spanning
+  FROM plans GROUP BY 1, 2 ORDER BY 1, 2;
+SELECT count(*) FILTER (WHERE i.network_gbit_per_s IS NULL AND p.n_gpus > i.gpus) AS spanning_unknown_network,
+       count(*) FILTER (WHERE i.network_gbit_per_s IS NOT NULL AND p.n_gpus > i.gpus
+                          AND abs((p.spec).inter_node_bytes_per_s * 8 / 1e9 - (i.network_gbit_per_s / i.gpus)::float8) > 1e-9) AS wrong_network
+  FROM plans p JOIN instance_type i ON i.provider = p.provider AND i.instance_type = p.instance_type;
