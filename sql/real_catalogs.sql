@@ -6,29 +6,43 @@ SET search_path = llm_econ, public;
 SET client_min_messages = warning;
 \set SHOW_CONTEXT never
 \i sql/include/error_report.sql
+-- everything below is rolled back at the end: later tests of the suite share the database
+BEGIN;
 -- Rows copied unchanged from github.com/skypilot-org/skypilot-catalog (Apache-2.0): Azure
 -- catalogs/v5/azure/vms.csv at commits 80b37e8 (2023-08) and 3f5f697 (2024-01), their GPU rows;
--- Lambda catalogs/v5/lambda/vms.csv (2023-06-15) and catalogs/v8/lambda/vms.csv at 95eaf48 (2025-10).
+-- Lambda catalogs/v5/lambda/vms.csv (2023-06-15) and catalogs/v8/lambda/vms.csv at 95eaf48 (2025-10);
+-- GCP catalogs/v5/gcp/vms.csv at 0129130 (2024-09) and ddb8695 (2024-12), us-central1's GPU machine
+-- and accelerator rows; AWS catalogs/v4/aws/vms.csv at 0dbb44e (2023-04), GPU machines in us-east-1.
 \set az1 `cat test/data/skypilot/azure/2023-08-15/vms.csv`
 \set az2 `cat test/data/skypilot/azure/2024-01-15/vms.csv`
 \set la1 `cat test/data/skypilot/lambda_2023-06-15.csv`
 \set la2 `cat test/data/skypilot/lambda/2025-10-01/vms.csv`
+\set gc1 `cat test/data/skypilot/gcp/2024-09-01/vms.csv`
+\set gc2 `cat test/data/skypilot/gcp/2024-12-01/vms.csv`
+\set aw1 `cat test/data/skypilot/aws/2023-04-01/vms.csv`
 CREATE TEMP TABLE cat_file (cloud text, day date, body text);
 INSERT INTO cat_file VALUES ('azure', '2023-08-15', :'az1'), ('azure', '2024-01-15', :'az2'),
-                            ('lambda', '2023-06-15', :'la1'), ('lambda', '2025-10-01', :'la2');
+                            ('lambda', '2023-06-15', :'la1'), ('lambda', '2025-10-01', :'la2'),
+                            ('gcp', '2024-09-01', :'gc1'), ('gcp', '2024-12-01', :'gc2'),
+                            ('aws', '2023-04-01', :'aw1');
 -- The same files read by plain SQL, not by the importer: one row per catalog line.  Azure's quoted
 -- field is its last (Generation), Lambda's GpuInfo comes after Price and Region (and its SpotPrice,
 -- after GpuInfo, is always empty), so splitting on commas is exact for the columns read here.
 CREATE TEMP TABLE cat AS
-SELECT f.cloud, f.day, split_part(l, ',', 1) AS instance_type, nullif(split_part(l, ',', 2), '') AS accel,
-       nullif(split_part(l, ',', 3), '')::numeric AS n,
-       nullif(split_part(l, ',', CASE f.cloud WHEN 'azure' THEN 7 ELSE 6 END), '')::numeric AS price,
-       CASE f.cloud WHEN 'azure' THEN nullif(split_part(l, ',', 8), '')::numeric END AS spot,   -- Lambda: no spot
-       split_part(l, ',', CASE f.cloud WHEN 'azure' THEN 9 ELSE 7 END) AS region
+-- AWS's GpuInfo is a quoted dict with commas: its later fields are read from the end of the line
+-- (split_part with a negative position counts from the end).
+SELECT f.cloud, f.day, split_part(l, ',', 1) AS instance_type,
+       nullif(split_part(l, ',', CASE f.cloud WHEN 'gcp' THEN 4 ELSE 2 END), '') AS accel,
+       nullif(split_part(l, ',', CASE f.cloud WHEN 'gcp' THEN 5 ELSE 3 END), '')::numeric AS n,
+       nullif(split_part(l, ',', CASE f.cloud WHEN 'azure' THEN 7 WHEN 'lambda' THEN 6 WHEN 'gcp' THEN -2 ELSE -4 END), '')::numeric AS price,
+       CASE WHEN f.cloud <> 'lambda'                                  -- Lambda: no spot
+            THEN nullif(split_part(l, ',', CASE f.cloud WHEN 'azure' THEN 8 WHEN 'gcp' THEN -1 ELSE -3 END), '')::numeric END AS spot,
+       split_part(l, ',', CASE f.cloud WHEN 'azure' THEN 9 WHEN 'lambda' THEN 7 WHEN 'gcp' THEN -4 ELSE -2 END) AS region,
+       CASE f.cloud WHEN 'gcp' THEN split_part(l, ',', -3) WHEN 'aws' THEN split_part(l, ',', -1) END AS zone
   FROM cat_file f, regexp_split_to_table(f.body, E'\n') WITH ORDINALITY AS t(l, i)
  WHERE t.i > 1 AND l <> '';
 SELECT cloud, day, count(*) AS catalog_rows, count(DISTINCT instance_type) AS instance_types,
-       count(DISTINCT instance_type) FILTER (WHERE accel IS NOT NULL) AS gpu_instance_types
+       count(DISTINCT instance_type) FILTER (WHERE instance_type <> '' AND (accel IS NOT NULL OR instance_type ~ '^(a[0-9]+|g2)-')) AS gpu_machine_types
   FROM cat GROUP BY 1, 2 ORDER BY 1, 2;
 
 -- ---- 1. import in date order, per cloud
@@ -51,13 +65,15 @@ SELECT c.cloud, c.instance_type, string_agg(DISTINCT c.accel, ',') AS catalog_gp
          WHERE p.provider = c.cloud AND p.instance_type = c.instance_type AND p.suspect IS NOT NULL) AS suspect_rows,
        bool_or(c.price > 0) AS listed
   FROM cat c LEFT JOIN instance_type i ON i.provider = c.cloud AND i.instance_type = c.instance_type
- WHERE c.accel IS NOT NULL OR i.instance_type IS NOT NULL
+ WHERE (c.accel IS NOT NULL AND c.instance_type <> '') OR i.instance_type IS NOT NULL
+    OR (c.cloud = 'gcp' AND c.instance_type ~ '^(a[0-9]+|g2)-')    -- GCP's GPU machines (their GPUs are on accelerator rows)
  GROUP BY c.cloud, c.instance_type, i.sku, i.gpus;
 SELECT cloud, instance_type, catalog_gpu, catalog_count, stored_sku, stored_gpus,
        CASE WHEN NOT listed THEN 'not listed'
             WHEN stored_sku IS NULL THEN 'skipped'
             WHEN known_gpus < 1 THEN 'slice of ' || trim_scale(round(known_gpus, 4))
             WHEN known_gpus IS NULL THEN 'unverified'
+            WHEN catalog_gpu IS NULL THEN 'known'                     -- GCP: the machine row names no GPU
             WHEN known_gpus <> catalog_count THEN 'known, count corrected'
             WHEN stored_sku IS DISTINCT FROM (SELECT g.sku FROM gpu_sku g WHERE g.sku = catalog_gpu) THEN 'known, SKU from the instance'
             ELSE 'known' END AS judged,
@@ -70,9 +86,47 @@ SELECT cloud, instance_type, catalog_gpu, known_sku, known_gpus, stored_sku, sto
  WHERE listed AND (
        (known_gpus >= 1 AND (stored_sku IS DISTINCT FROM known_sku OR stored_gpus IS DISTINCT FROM trim_scale(known_gpus)::text))
     OR (known_gpus < 1 AND stored_gpus IS DISTINCT FROM 'none')
-    OR (known_gpus IS NULL AND stored_sku IS NOT NULL AND catalog_count NOT IN (1, 2, 4, 8, 16))
+    OR (known_gpus IS NULL AND stored_sku IS NOT NULL AND coalesce(catalog_count, stored_gpus::numeric) NOT IN (1, 2, 4, 8, 16))
     OR (stored_sku IS NULL AND EXISTS (SELECT 1 FROM gpu_sku_alias a WHERE lower(a.alias) = lower(catalog_gpu))))
  ORDER BY 1, 2;
+-- GCP's prices by plain SQL over the CSV rows: per GPU = (machine + its accelerator row in the same
+-- zone) / GPUs, the cheapest zone of us-central1, against the price in effect after each import
+-- (price_at takes a machine type for the SKU).  a3-megagpu-8g pairs with H100-MEGA rows, or with
+-- H100 rows in the 2024-09 file, which has no H100-MEGA (gcp_machine_family).  a2-highgpu-2g/4g/8g and a2-megagpu-16g spot equal
+-- the shipped GCP history's price for the same series, so those imports count them unchanged.
+CREATE TEMP TABLE gcp_expected AS
+SELECT h.day, h.instance_type, v.pricing, min(v.usd) AS expected
+  FROM cat h
+  JOIN instance_type i ON i.provider = 'gcp' AND i.instance_type = h.instance_type
+  JOIN gcp_machine_family f ON h.instance_type LIKE f.machine_family || '-%'
+  JOIN cat a ON a.cloud = 'gcp' AND a.day = h.day AND a.instance_type = '' AND a.zone = h.zone
+            AND a.n = i.gpus   -- the family's accelerator name; its older name only in a file without it
+            AND a.accel = CASE WHEN EXISTS (SELECT 1 FROM cat x WHERE x.cloud = 'gcp' AND x.day = h.day AND x.accel = f.accelerator)
+                               THEN f.accelerator ELSE f.alt_accelerator END
+ CROSS JOIN LATERAL (VALUES ('on_demand', (h.price + a.price) / i.gpus), ('spot', (h.spot + a.spot) / i.gpus)) AS v(pricing, usd)
+ WHERE h.cloud = 'gcp' AND h.instance_type <> ''
+ GROUP BY 1, 2, 3;
+SELECT day, count(*) AS compared,
+       count(*) FILTER (WHERE price_at(instance_type, 'gcp', pricing, day::timestamptz, 'us-central1') <> expected) AS different
+  FROM gcp_expected GROUP BY day ORDER BY day;
+SELECT day, instance_type, pricing, expected, price_at(instance_type, 'gcp', pricing, day::timestamptz, 'us-central1') AS price_at
+  FROM gcp_expected WHERE instance_type IN ('a2-highgpu-1g', 'a3-highgpu-8g', 'a3-megagpu-8g', 'g2-standard-48')
+ ORDER BY 2, 3, 1;
+-- what the GCP imports skipped, counted from the files: the a3-highgpu-1g/2g/4g machine rows (GCP
+-- lists H100 accelerator rows by 8 only, so nothing prices their GPUs; the shipped history has
+-- its own prices for them) and the P100 and P4 rows (GPUs gpu_sku does not know) -- 18 and 21,
+-- the import's skipped counts above.  a3-edgegpu-8g-nolssd, which instance_type does not know, is
+-- priced with the 8 GPUs of its accelerator row (unverified).
+SELECT day, count(*) FILTER (WHERE instance_type ~ '^a3-highgpu-[124]g$') AS unpaired_machine_rows,
+       count(*) FILTER (WHERE accel IN ('P100', 'P4') AND price > 0) AS unknown_gpu_rows
+  FROM cat WHERE cloud = 'gcp' GROUP BY day ORDER BY day;
+-- GCP's accelerator rows of the GPUs GCP attaches to N1 machines are priced alone, per GPU
+-- (T4, V100); P100 and P4 are GPUs gpu_sku does not know (skipped, named).
+SELECT c.accel, string_agg(DISTINCT c.n::text, ',') AS counts,
+       (SELECT string_agg(DISTINCT p.sku, ',') FROM price_snapshot p
+         WHERE p.provider = 'gcp' AND p.instance_type IS NULL AND p.sku = llm_econ._sku_find(c.accel)) AS stored_alone
+  FROM cat c WHERE c.cloud = 'gcp' AND c.instance_type = '' AND c.accel IN ('T4', 'V100', 'P100', 'P4')
+ GROUP BY c.accel ORDER BY c.accel;
 
 -- ---- 3. slices are never offered as whole GPUs.  Azure spot A10 on 2024-02-01, by hand from the
 -- 2024-01-15 file: whole A10s are NV36ads_A10_v5 0.8 (eastus, eastus2, westus2, westus3), NV36adms
@@ -149,6 +203,23 @@ SELECT provider, pricing, instance_type, usd_per_gpu_hour, gpus_per_instance
   FROM cheapest_offers(run_spec(7e9, 1e12, 8, 'B200'), '2025-10-02', source_kinds => ARRAY['catalog'])
  ORDER BY usd_per_gpu_hour, region LIMIT 1;
 
+-- AWS 2023-04 (us-east-1, by hand from the file), 8 GPUs, machines of at least the V100's node
+-- size of 8 GPUs (docs/prices.md): V100 on demand p3.16xlarge 24.48 / 8 = 3.06; spot its cheapest
+-- zone us-east-1c 8.0726 / 8 = 1.009075 (p3.8xlarge's 3.672 / 4 = 0.918 is a 4-GPU machine);
+-- A100 80GB: p4de.24xlarge 40.96575 / 8 = 5.12071875, no spot offer in the file.
+SELECT o.sku, o.pricing, o.usd_per_gpu_hour, o.instance_type, o.gpus_per_instance
+  FROM (SELECT 'V100' AS sku, x.* FROM cheapest_offers(run_spec(7e9, 1e12, 8, 'V100', dtype => 'fp16'), '2023-05-01', source_kinds => ARRAY['catalog']) x
+        UNION ALL
+        SELECT 'A100-80GB', x.* FROM cheapest_offers(run_spec(7e9, 1e12, 8, 'A100-80GB'), '2023-05-01', source_kinds => ARRAY['catalog']) x) o
+ WHERE o.provider = 'aws' ORDER BY 1, 2;
+-- g4dn.16xlarge (one T4, 64 vCPUs: 4.352 per GPU against 0.526 for g4dn.xlarge) is a real price:
+-- it is judged against its own other regions now, not against the smaller T4 machines (it was
+-- stored suspect at 4.45 x the median of the 7 AWS T4 offers, and left out of the answers)
+SELECT instance_type, pricing, usd_per_gpu_hour, suspect FROM price_snapshot
+ WHERE provider = 'aws' AND instance_type = 'g4dn.16xlarge' ORDER BY pricing;
+SELECT price_at('g4dn.16xlarge', 'aws', 'on_demand', '2023-05-01') AS g4dn_16xlarge_on_demand,
+       price_at('g4dn.16xlarge', 'aws', 'spot', '2023-05-01') AS g4dn_16xlarge_spot;
+
 -- ---- 7. plans on the machine's network.  A 7B model on 8 to 64 H100 SXM in 2024-02: ND96isr_H100_v5
 -- (3,200 Gbit/s per VM = 400 per GPU) may span machines; ND96is_H100_v5 (no InfiniBand, network not
 -- known) and the Lambda machines (no fabric between on-demand instances) only fit in one.
@@ -160,7 +231,19 @@ SELECT p.* FROM cheapest_plan(run_spec(7e9, 2e11, 8, 'H100-SXM5', n_layers => 32
 SELECT instance_type, pricing, min(n_gpus) AS min_gpus, max(n_gpus) AS max_gpus,
        string_agg(DISTINCT ((spec).inter_node_bytes_per_s * 8 / 1e9)::numeric(10,2)::text, ',') FILTER (WHERE n_gpus > 8) AS gbit_per_gpu_spanning
   FROM plans GROUP BY 1, 2 ORDER BY 1, 2;
+-- AWS V100 in 2023-05: p3.16xlarge 25 Gbit/s per VM = 3.125 per GPU, p3.8xlarge 10 / 4 = 2.5,
+-- p3dn.24xlarge 100 / 8 = 12.5; p3.2xlarge (network not known) only alone
+INSERT INTO plans
+SELECT p.* FROM cheapest_plan(run_spec(7e9, 2e11, 8, 'V100', dtype => 'fp16', n_layers => 32, d_model => 4096, n_heads => 32,
+                                       seq_len => 4096, global_batch => 1024),
+                              interval '3650 days', '2023-05-01', max_gpus => 64) AS p
+ WHERE p.provider = 'aws';
+SELECT instance_type, pricing, min(n_gpus) AS min_gpus, max(n_gpus) AS max_gpus,
+       string_agg(DISTINCT ((spec).inter_node_bytes_per_s * 8 / 1e9)::numeric(10,3)::text, ',') FILTER (WHERE n_gpus > i.gpus) AS gbit_per_gpu_spanning
+  FROM plans JOIN instance_type i USING (provider, instance_type) WHERE provider = 'aws' GROUP BY 1, 2 ORDER BY 1, 2;
 SELECT count(*) FILTER (WHERE i.network_gbit_per_s IS NULL AND p.n_gpus > i.gpus) AS spanning_unknown_network,
        count(*) FILTER (WHERE i.network_gbit_per_s IS NOT NULL AND p.n_gpus > i.gpus
                           AND abs((p.spec).inter_node_bytes_per_s * 8 / 1e9 - (i.network_gbit_per_s / i.gpus)::float8) > 1e-9) AS wrong_network
   FROM plans p JOIN instance_type i ON i.provider = p.provider AND i.instance_type = p.instance_type;
+
+ROLLBACK;
