@@ -12,7 +12,9 @@ BEGIN;
 -- catalogs/v5/azure/vms.csv at commits 80b37e8 (2023-08) and 3f5f697 (2024-01), their GPU rows;
 -- Lambda catalogs/v5/lambda/vms.csv (2023-06-15) and catalogs/v8/lambda/vms.csv at 95eaf48 (2025-10);
 -- GCP catalogs/v5/gcp/vms.csv at 0129130 (2024-09) and ddb8695 (2024-12), us-central1's GPU machine
--- and accelerator rows; AWS catalogs/v4/aws/vms.csv at 0dbb44e (2023-04), GPU machines in us-east-1.
+-- and accelerator rows; AWS catalogs/v4/aws/vms.csv at 0dbb44e (2023-04), GPU machines in us-east-1,
+-- and catalogs/v8/aws/vms.csv at e385a0d (2025-10), the P machines (p3 to p6-b200) of us-east-1,
+-- us-east-2 and us-west-2 (and ap-southeast-3 for p5/p5e).
 \set az1 `cat test/data/skypilot/azure/2023-08-15/vms.csv`
 \set az2 `cat test/data/skypilot/azure/2024-01-15/vms.csv`
 \set la1 `cat test/data/skypilot/lambda_2023-06-15.csv`
@@ -20,26 +22,29 @@ BEGIN;
 \set gc1 `cat test/data/skypilot/gcp/2024-09-01/vms.csv`
 \set gc2 `cat test/data/skypilot/gcp/2024-12-01/vms.csv`
 \set aw1 `cat test/data/skypilot/aws/2023-04-01/vms.csv`
+\set aw2 `cat test/data/skypilot/aws/2025-10-01/vms.csv`
 CREATE TEMP TABLE cat_file (cloud text, day date, body text);
 INSERT INTO cat_file VALUES ('azure', '2023-08-15', :'az1'), ('azure', '2024-01-15', :'az2'),
                             ('lambda', '2023-06-15', :'la1'), ('lambda', '2025-10-01', :'la2'),
                             ('gcp', '2024-09-01', :'gc1'), ('gcp', '2024-12-01', :'gc2'),
-                            ('aws', '2023-04-01', :'aw1');
+                            ('aws', '2023-04-01', :'aw1'), ('aws', '2025-10-01', :'aw2');
 -- The same files read by plain SQL, not by the importer: one row per catalog line.  Azure's quoted
 -- field is its last (Generation), Lambda's GpuInfo comes after Price and Region (and its SpotPrice,
 -- after GpuInfo, is always empty), so splitting on commas is exact for the columns read here.
 CREATE TEMP TABLE cat AS
 -- AWS's GpuInfo is a quoted dict with commas: its later fields are read from the end of the line
--- (split_part with a negative position counts from the end).
+-- (split_part with a negative position counts from the end); the v8 file has one more column at
+-- the end (Arch), hence k.
 SELECT f.cloud, f.day, split_part(l, ',', 1) AS instance_type,
        nullif(split_part(l, ',', CASE f.cloud WHEN 'gcp' THEN 4 ELSE 2 END), '') AS accel,
        nullif(split_part(l, ',', CASE f.cloud WHEN 'gcp' THEN 5 ELSE 3 END), '')::numeric AS n,
-       nullif(split_part(l, ',', CASE f.cloud WHEN 'azure' THEN 7 WHEN 'lambda' THEN 6 WHEN 'gcp' THEN -2 ELSE -4 END), '')::numeric AS price,
+       nullif(split_part(l, ',', CASE f.cloud WHEN 'azure' THEN 7 WHEN 'lambda' THEN 6 WHEN 'gcp' THEN -2 ELSE -4 - k END), '')::numeric AS price,
        CASE WHEN f.cloud <> 'lambda'                                  -- Lambda: no spot
-            THEN nullif(split_part(l, ',', CASE f.cloud WHEN 'azure' THEN 8 WHEN 'gcp' THEN -1 ELSE -3 END), '')::numeric END AS spot,
-       split_part(l, ',', CASE f.cloud WHEN 'azure' THEN 9 WHEN 'lambda' THEN 7 WHEN 'gcp' THEN -4 ELSE -2 END) AS region,
-       CASE f.cloud WHEN 'gcp' THEN split_part(l, ',', -3) WHEN 'aws' THEN split_part(l, ',', -1) END AS zone
-  FROM cat_file f, regexp_split_to_table(f.body, E'\n') WITH ORDINALITY AS t(l, i)
+            THEN nullif(split_part(l, ',', CASE f.cloud WHEN 'azure' THEN 8 WHEN 'gcp' THEN -1 ELSE -3 - k END), '')::numeric END AS spot,
+       split_part(l, ',', CASE f.cloud WHEN 'azure' THEN 9 WHEN 'lambda' THEN 7 WHEN 'gcp' THEN -4 ELSE -2 - k END) AS region,
+       CASE f.cloud WHEN 'gcp' THEN split_part(l, ',', -3) WHEN 'aws' THEN split_part(l, ',', -1 - k) END AS zone
+  FROM cat_file f, regexp_split_to_table(f.body, E'\n') WITH ORDINALITY AS t(l, i),
+       LATERAL (SELECT (split_part(f.body, E'\n', 1) LIKE '%,Arch')::int AS k) AS a
  WHERE t.i > 1 AND l <> '';
 SELECT cloud, day, count(*) AS catalog_rows, count(DISTINCT instance_type) AS instance_types,
        count(DISTINCT instance_type) FILTER (WHERE instance_type <> '' AND (accel IS NOT NULL OR instance_type ~ '^(a[0-9]+|g2)-')) AS gpu_machine_types
@@ -47,7 +52,12 @@ SELECT cloud, day, count(*) AS catalog_rows, count(DISTINCT instance_type) AS in
 
 -- ---- 1. import in date order, per cloud
 SELECT f.cloud, f.day, i.* FROM cat_file f, import_skypilot_catalog(f.cloud, f.body, f.day::timestamptz) AS i
- ORDER BY f.cloud, f.day;
+ WHERE (f.cloud, f.day) <> ('aws', '2025-10-01') ORDER BY f.cloud, f.day;
+-- The 2025 AWS file here is a cut (the P machines of three regions): it does not list the G
+-- machines the 2023 file priced, so it is refused as a likely cut download (22023), and imported
+-- with withdraw_missing => false, which keeps those offers (counted from their last sighting, 4.).
+SELECT pg_temp.error_report(format('SELECT * FROM import_skypilot_catalog(%L, %L, %L)', 'aws', :'aw2', '2025-10-01')) AS aws_2025_cut;
+SELECT 'aws' AS cloud, '2025-10-01'::date AS day, i.* FROM import_skypilot_catalog('aws', :'aw2', '2025-10-01', withdraw_missing => false) AS i;
 
 -- ---- 2. every GPU machine of these catalogs, and how it was judged.  known: in instance_type,
 -- whose SKU and count win; slice: a fraction of a GPU, stored per GPU-equivalent without a whole
@@ -162,12 +172,15 @@ SELECT price_at('V100', 'lambda', 'on_demand', '2025-10-15', 'us-east-1', max_ag
        price_at('V100', 'lambda', 'on_demand', '2024-06-15', 'us-east-1', max_age => '30 days') AS v100_jun_2024;
 -- withdrawn: ND96amsr_A100_v4 in westus2 is in the 2023-08 file, not in the 2024-01 one
 SELECT price_at('A100-80GB', 'azure', 'spot', '2024-01-01', 'westus2') AS before, price_at('A100-80GB', 'azure', 'spot', '2024-01-16', 'westus2') AS after;
--- every stored catalog price's last sighting is the latest file that lists it at that price
+-- every stored catalog price's last sighting is the latest file that lists it at that price (the
+-- 2025 AWS cut lists no G machine: their offers, kept, were last seen in 2023)
 SELECT count(*) AS wrong_last_seen FROM price_snapshot p
  WHERE p.source LIKE 'SkyPilot%' AND p.usd_per_gpu_hour IS NOT NULL
    AND p.last_seen_at IS DISTINCT FROM (
        SELECT max(i.observed_at) FROM price_import i
         WHERE i.provider = p.provider AND i.source = p.source AND i.observed_at >= p.observed_at
+          AND (i.provider <> 'aws' OR EXISTS (SELECT 1 FROM cat c WHERE c.cloud = 'aws' AND c.day = i.observed_at::date
+                                                AND c.instance_type = p.instance_type AND c.region = p.region))
           AND NOT EXISTS (SELECT 1 FROM price_snapshot q WHERE q.series_id = p.series_id
                             AND q.observed_at > p.observed_at AND q.observed_at <= i.observed_at));
 
@@ -198,10 +211,10 @@ SELECT d::date AS at, o.pricing, o.instance_type, o.region, o.usd_per_gpu_hour
 -- the same by plain SQL over the CSV rows: the cheapest per-GPU price of the ND H100 machines per date
 SELECT day, min(price / 8) AS on_demand, min(spot / 8) AS spot FROM cat
  WHERE cloud = 'azure' AND instance_type LIKE 'Standard_ND96is%H100_v5' AND price > 0 GROUP BY day ORDER BY day;
--- B200 (not in instance_type, unverified, counts 2 and 8 from the names) in 2025-10: 39.92 / 8 = 4.99
+-- Lambda B200 (not in instance_type, unverified, counts 2 and 8 from the names) in 2025-10: 39.92 / 8 = 4.99
 SELECT provider, pricing, instance_type, usd_per_gpu_hour, gpus_per_instance
   FROM cheapest_offers(run_spec(7e9, 1e12, 8, 'B200'), '2025-10-02', source_kinds => ARRAY['catalog'])
- ORDER BY usd_per_gpu_hour, region LIMIT 1;
+ WHERE provider = 'lambda' ORDER BY usd_per_gpu_hour, region LIMIT 1;
 
 -- AWS 2023-04 (us-east-1, by hand from the file), 8 GPUs, machines of at least the V100's node
 -- size of 8 GPUs (docs/prices.md): V100 on demand p3.16xlarge 24.48 / 8 = 3.06; spot its cheapest
@@ -219,6 +232,40 @@ SELECT instance_type, pricing, usd_per_gpu_hour, suspect FROM price_snapshot
  WHERE provider = 'aws' AND instance_type = 'g4dn.16xlarge' ORDER BY pricing;
 SELECT price_at('g4dn.16xlarge', 'aws', 'on_demand', '2023-05-01') AS g4dn_16xlarge_on_demand,
        price_at('g4dn.16xlarge', 'aws', 'spot', '2023-05-01') AS g4dn_16xlarge_spot;
+
+-- AWS 2025-10 (the v8 file): 8 GPUs.  H100 on demand p5.48xlarge 55.04 / 8 = 6.88 (us-east-1,
+-- us-east-2, us-west-2); spot ap-southeast-3 7.5955 / 8 = 0.9494375, AWS's spot price there sitting
+-- at a tenth of the on-demand 75.9552 (so are p5.4xlarge's and p5e's; a real listed price, not
+-- more than 3x from the machine's other regions: not suspect, docs/prices.md); the next is
+-- us-east-1 14.246 / 8 = 1.78075 (use1-az5; use1-az1/az4 list spot at the on-demand 55.04).  H200:
+-- p5en 63.296 / 8 = 7.912, spot p5e ap-southeast-3 8.7348 / 8 = 1.09185 (p5e has no on-demand
+-- price: capacity blocks only).  B200: p6-b200 113.9328 / 8 = 14.2416, spot us-east-1 19.0919 / 8.
+SELECT o.sku, o.pricing, o.region, o.usd_per_gpu_hour, o.instance_type
+  FROM (SELECT DISTINCT ON (s.sku, x.pricing) s.sku, x.*
+          FROM unnest(ARRAY['H100-SXM5', 'H200-SXM5', 'B200']) AS s(sku),
+               cheapest_offers(run_spec(7e9, 1e12, 8, s.sku), '2025-10-02', source_kinds => ARRAY['catalog']) x
+         WHERE x.provider = 'aws' ORDER BY s.sku, x.pricing, x.usd_per_gpu_hour, x.region) o
+ ORDER BY 1, 2;
+-- AWS by plain SQL over the CSV rows, both dates: per GPU = the cheapest zone of a region / the
+-- machine's GPUs in instance_type, against price_at for the machine type the day after each file
+CREATE TEMP TABLE aws_expected AS
+SELECT c.day, c.instance_type, c.region, v.pricing, min(v.usd) AS expected
+  FROM cat c JOIN instance_type i ON i.provider = 'aws' AND i.instance_type = c.instance_type
+ CROSS JOIN LATERAL (VALUES ('on_demand', c.price / i.gpus), ('spot', c.spot / i.gpus)) AS v(pricing, usd)
+ WHERE c.cloud = 'aws' AND v.usd > 0 AND EXISTS (SELECT 1 FROM gpu_sku g WHERE g.sku = i.sku)
+ GROUP BY 1, 2, 3, 4;
+SELECT day, count(*) AS compared, count(DISTINCT instance_type) AS machine_types,
+       count(*) FILTER (WHERE price_at(instance_type, 'aws', pricing, (day + 1)::timestamptz, region) IS DISTINCT FROM expected) AS different
+  FROM aws_expected GROUP BY day ORDER BY day;
+SELECT day, instance_type, region, pricing, expected, price_at(instance_type, 'aws', pricing, (day + 1)::timestamptz, region) AS price_at
+  FROM aws_expected WHERE price_at(instance_type, 'aws', pricing, (day + 1)::timestamptz, region) IS DISTINCT FROM expected
+ ORDER BY 1, 2, 3, 4;
+-- freshness across the AWS files: g4dn.xlarge (us-east-1, 0.526 on demand) is in the 2023 file
+-- only, kept by withdraw_missing => false: in 2025 it is 30 months old, not found with max_age
+-- 30 days; p3.2xlarge's 3.06, listed in both files, was last seen 2025-10-01.
+SELECT price_at('g4dn.xlarge', 'aws', 'on_demand', '2025-10-02', 'us-east-1') AS g4dn_no_max_age,
+       price_at('g4dn.xlarge', 'aws', 'on_demand', '2025-10-02', 'us-east-1', max_age => '30 days') AS g4dn_30d,
+       price_at('p3.2xlarge', 'aws', 'on_demand', '2025-10-02', 'us-east-1', max_age => '30 days') AS p3_2xlarge_30d;
 
 -- ---- 7. plans on the machine's network.  A 7B model on 8 to 64 H100 SXM in 2024-02: ND96isr_H100_v5
 -- (3,200 Gbit/s per VM = 400 per GPU) may span machines; ND96is_H100_v5 (no InfiniBand, network not
@@ -241,6 +288,18 @@ SELECT p.* FROM cheapest_plan(run_spec(7e9, 2e11, 8, 'V100', dtype => 'fp16', n_
 SELECT instance_type, pricing, min(n_gpus) AS min_gpus, max(n_gpus) AS max_gpus,
        string_agg(DISTINCT ((spec).inter_node_bytes_per_s * 8 / 1e9)::numeric(10,3)::text, ',') FILTER (WHERE n_gpus > i.gpus) AS gbit_per_gpu_spanning
   FROM plans JOIN instance_type i USING (provider, instance_type) WHERE provider = 'aws' GROUP BY 1, 2 ORDER BY 1, 2;
+-- AWS in 2025-10, offers seen in the last 30 days (g5.48xlarge's 2023 price, kept by
+-- withdraw_missing => false, is left out): p5.48xlarge, p5e and p5en 3,200 Gbit/s per VM = 400 per
+-- GPU, p4d/p4de 400 / 8 = 50; p5.4xlarge (one GPU, network not known) cannot make 8 GPUs
+CREATE TEMP TABLE plans_2025 AS
+SELECT p.* FROM cheapest_plan(run_spec(7e9, 2e11, 8, 'H100-SXM5', n_layers => 32, d_model => 4096, n_heads => 32,
+                                       seq_len => 4096, global_batch => 1024),
+                              interval '365 days', '2025-10-02', max_gpus => 64, max_age => '30 days') AS p
+ WHERE p.provider = 'aws';
+SELECT instance_type, pricing, min(n_gpus) AS min_gpus, max(n_gpus) AS max_gpus,
+       string_agg(DISTINCT ((spec).inter_node_bytes_per_s * 8 / 1e9)::numeric(10,3)::text, ',') FILTER (WHERE n_gpus > i.gpus) AS gbit_per_gpu_spanning
+  FROM plans_2025 JOIN instance_type i USING (provider, instance_type) GROUP BY 1, 2 ORDER BY 1, 2;
+INSERT INTO plans SELECT * FROM plans_2025;
 SELECT count(*) FILTER (WHERE i.network_gbit_per_s IS NULL AND p.n_gpus > i.gpus) AS spanning_unknown_network,
        count(*) FILTER (WHERE i.network_gbit_per_s IS NOT NULL AND p.n_gpus > i.gpus
                           AND abs((p.spec).inter_node_bytes_per_s * 8 / 1e9 - (i.network_gbit_per_s / i.gpus)::float8) > 1e-9) AS wrong_network
