@@ -8,6 +8,10 @@ SET client_min_messages = warning;
 \i sql/include/error_report.sql
 -- everything below is rolled back at the end: later tests of the suite share the database
 BEGIN;
+-- and earlier ones leave SkyPilot imports of later dates (import.sql), which would make every file
+-- here a backfill reconciled with them: this test starts from none
+DELETE FROM price_snapshot WHERE source LIKE 'SkyPilot%';
+DELETE FROM price_import WHERE source LIKE 'SkyPilot%';
 -- Rows copied unchanged from github.com/skypilot-org/skypilot-catalog (Apache-2.0): Azure
 -- catalogs/v5/azure/vms.csv at commits 80b37e8 (2023-08) and 3f5f697 (2024-01), their GPU rows;
 -- Lambda catalogs/v5/lambda/vms.csv (2023-06-15) and catalogs/v8/lambda/vms.csv at 95eaf48 (2025-10);
@@ -50,9 +54,19 @@ SELECT cloud, day, count(*) AS catalog_rows, count(DISTINCT instance_type) AS in
        count(DISTINCT instance_type) FILTER (WHERE instance_type <> '' AND (accel IS NOT NULL OR instance_type ~ '^(a[0-9]+|g2)-')) AS gpu_machine_types
   FROM cat GROUP BY 1, 2 ORDER BY 1, 2;
 
--- ---- 1. import in date order, per cloud
-SELECT f.cloud, f.day, i.* FROM cat_file f, import_skypilot_catalog(f.cloud, f.body, f.day::timestamptz) AS i
- WHERE (f.cloud, f.day) <> ('aws', '2025-10-01') ORDER BY f.cloud, f.day;
+-- ---- 1. import in date order, per cloud (one call at a time, in that order: a join would call
+-- the importer in whatever order the plan reads cat_file, and a catalog imported after a later
+-- one is a backfill)
+CREATE TEMP TABLE imported AS
+SELECT f.cloud, f.day, i.* FROM cat_file f, import_skypilot_catalog(f.cloud, f.body, f.day::timestamptz) AS i WHERE false;
+DO $$
+DECLARE f record;
+BEGIN
+  FOR f IN SELECT * FROM cat_file WHERE (cloud, day) <> ('aws', '2025-10-01') ORDER BY cloud, day LOOP
+    INSERT INTO imported SELECT f.cloud, f.day, i.* FROM llm_econ.import_skypilot_catalog(f.cloud, f.body, f.day::timestamptz) AS i;
+  END LOOP;
+END $$;
+SELECT * FROM imported ORDER BY cloud, day;
 -- The 2025 AWS file here is a cut (the P machines of three regions): it does not list the G
 -- machines the 2023 file priced, so it is refused as a likely cut download (22023), and imported
 -- with withdraw_missing => false, which keeps those offers (counted from their last sighting, 4.).
@@ -290,7 +304,8 @@ SELECT instance_type, pricing, min(n_gpus) AS min_gpus, max(n_gpus) AS max_gpus,
   FROM plans JOIN instance_type i USING (provider, instance_type) WHERE provider = 'aws' GROUP BY 1, 2 ORDER BY 1, 2;
 -- AWS in 2025-10, offers seen in the last 30 days (g5.48xlarge's 2023 price, kept by
 -- withdraw_missing => false, is left out): p5.48xlarge, p5e and p5en 3,200 Gbit/s per VM = 400 per
--- GPU, p4d/p4de 400 / 8 = 50; p5.4xlarge (one GPU, network not known) cannot make 8 GPUs
+-- GPU, p4d/p4de 400 / 8 = 50; p6-b200 (network not verified) only as one 8-GPU instance;
+-- p5.4xlarge (one GPU, network not known) cannot make 8 GPUs
 CREATE TEMP TABLE plans_2025 AS
 SELECT p.* FROM cheapest_plan(run_spec(7e9, 2e11, 8, 'H100-SXM5', n_layers => 32, d_model => 4096, n_heads => 32,
                                        seq_len => 4096, global_batch => 1024),
