@@ -18,7 +18,7 @@ DELETE FROM price_import WHERE source LIKE 'SkyPilot%';
 -- GCP catalogs/v5/gcp/vms.csv at 0129130 (2024-09) and ddb8695 (2024-12), us-central1's GPU machine
 -- and accelerator rows; AWS catalogs/v4/aws/vms.csv at 0dbb44e (2023-04), GPU machines in us-east-1,
 -- and catalogs/v8/aws/vms.csv at e385a0d (2025-10), the P machines (p3 to p6-b200) of us-east-1,
--- us-east-2 and us-west-2 (and ap-southeast-3 for p5/p5e).
+-- us-east-2 and us-west-2 (and ap-southeast-3 for p5/p5e) and every Trainium row.
 \set az1 `cat test/data/skypilot/azure/2023-08-15/vms.csv`
 \set az2 `cat test/data/skypilot/azure/2024-01-15/vms.csv`
 \set la1 `cat test/data/skypilot/lambda_2023-06-15.csv`
@@ -87,7 +87,7 @@ SELECT c.cloud, c.instance_type, string_agg(DISTINCT c.accel, ',') AS catalog_gp
          WHERE p.provider = c.cloud AND p.instance_type = c.instance_type AND p.usd_per_gpu_hour IS NOT NULL) AS stored_gpus,
        (SELECT count(*) FROM price_snapshot p
          WHERE p.provider = c.cloud AND p.instance_type = c.instance_type AND p.suspect IS NOT NULL) AS suspect_rows,
-       bool_or(c.price > 0) AS listed
+       coalesce(bool_or(c.price > 0 OR c.spot > 0), false) AS listed
   FROM cat c LEFT JOIN instance_type i ON i.provider = c.cloud AND i.instance_type = c.instance_type
  WHERE (c.accel IS NOT NULL AND c.instance_type <> '') OR i.instance_type IS NOT NULL
     OR (c.cloud = 'gcp' AND c.instance_type ~ '^(a[0-9]+|g2)-')    -- GCP's GPU machines (their GPUs are on accelerator rows)
@@ -304,7 +304,8 @@ SELECT instance_type, pricing, min(n_gpus) AS min_gpus, max(n_gpus) AS max_gpus,
   FROM plans JOIN instance_type i USING (provider, instance_type) WHERE provider = 'aws' GROUP BY 1, 2 ORDER BY 1, 2;
 -- AWS in 2025-10, offers seen in the last 30 days (g5.48xlarge's 2023 price, kept by
 -- withdraw_missing => false, is left out): p5.48xlarge, p5e and p5en 3,200 Gbit/s per VM = 400 per
--- GPU, p4d/p4de 400 / 8 = 50; p6-b200 (network not verified) only as one 8-GPU instance;
+-- GPU, p4d/p4de 400 / 8 = 50, trn1.32xlarge 800 / 16 = 50 and trn1n.32xlarge 1,600 / 16 = 100
+-- Trainium chips (every SKU's plans are listed); p6-b200 (network not verified) only as one 8-GPU instance;
 -- p5.4xlarge (one GPU, network not known) cannot make 8 GPUs
 CREATE TEMP TABLE plans_2025 AS
 SELECT p.* FROM cheapest_plan(run_spec(7e9, 2e11, 8, 'H100-SXM5', n_layers => 32, d_model => 4096, n_heads => 32,
