@@ -15,8 +15,8 @@ DELETE FROM price_import WHERE source LIKE 'SkyPilot%';
 -- Rows copied unchanged from github.com/skypilot-org/skypilot-catalog (Apache-2.0): Azure
 -- catalogs/v5/azure/vms.csv at commits 80b37e8 (2023-08) and 3f5f697 (2024-01), their GPU rows;
 -- Lambda catalogs/v5/lambda/vms.csv (2023-06-15) and catalogs/v8/lambda/vms.csv at 95eaf48 (2025-10);
--- GCP catalogs/v5/gcp/vms.csv at 0129130 (2024-09) and ddb8695 (2024-12), us-central1's GPU machine
--- and accelerator rows; AWS catalogs/v4/aws/vms.csv at 0dbb44e (2023-04), GPU machines in us-east-1,
+-- GCP catalogs/v5/gcp/vms.csv at 0129130 (2024-09) and ddb8695 (2024-12) and catalogs/v8/gcp/vms.csv
+-- at 8427bbf (2026-02), us-central1's GPU machine and accelerator rows; AWS catalogs/v4/aws/vms.csv at 0dbb44e (2023-04), GPU machines in us-east-1,
 -- and catalogs/v8/aws/vms.csv at e385a0d (2025-10), the P machines (p3 to p6-b200) of us-east-1,
 -- us-east-2 and us-west-2 (and ap-southeast-3 for p5/p5e) and every Trainium row.
 \set az1 `cat test/data/skypilot/azure/2023-08-15/vms.csv`
@@ -25,12 +25,13 @@ DELETE FROM price_import WHERE source LIKE 'SkyPilot%';
 \set la2 `cat test/data/skypilot/lambda/2025-10-01/vms.csv`
 \set gc1 `cat test/data/skypilot/gcp/2024-09-01/vms.csv`
 \set gc2 `cat test/data/skypilot/gcp/2024-12-01/vms.csv`
+\set gc3 `cat test/data/skypilot/gcp/2026-02-15/vms.csv`
 \set aw1 `cat test/data/skypilot/aws/2023-04-01/vms.csv`
 \set aw2 `cat test/data/skypilot/aws/2025-10-01/vms.csv`
 CREATE TEMP TABLE cat_file (cloud text, day date, body text);
 INSERT INTO cat_file VALUES ('azure', '2023-08-15', :'az1'), ('azure', '2024-01-15', :'az2'),
                             ('lambda', '2023-06-15', :'la1'), ('lambda', '2025-10-01', :'la2'),
-                            ('gcp', '2024-09-01', :'gc1'), ('gcp', '2024-12-01', :'gc2'),
+                            ('gcp', '2024-09-01', :'gc1'), ('gcp', '2024-12-01', :'gc2'), ('gcp', '2026-02-15', :'gc3'),
                             ('aws', '2023-04-01', :'aw1'), ('aws', '2025-10-01', :'aw2');
 -- The same files read by plain SQL, not by the importer: one row per catalog line.  Azure's quoted
 -- field is its last (Generation), Lambda's GpuInfo comes after Price and Region (and its SpotPrice,
@@ -130,20 +131,53 @@ SELECT h.day, h.instance_type, v.pricing, min(v.usd) AS expected
  CROSS JOIN LATERAL (VALUES ('on_demand', (h.price + a.price) / i.gpus), ('spot', (h.spot + a.spot) / i.gpus)) AS v(pricing, usd)
  WHERE h.cloud = 'gcp' AND h.instance_type <> ''
  GROUP BY 1, 2, 3;
+-- (a price the import found suspect is no answer of price_at: those are counted apart, and shown below)
 SELECT day, count(*) AS compared,
-       count(*) FILTER (WHERE price_at(instance_type, 'gcp', pricing, day::timestamptz, 'us-central1') <> expected) AS different
-  FROM gcp_expected GROUP BY day ORDER BY day;
+       count(*) FILTER (WHERE price_at(instance_type, 'gcp', pricing, day::timestamptz, 'us-central1') <> expected
+                          AND NOT suspect) AS different,
+       count(*) FILTER (WHERE suspect) AS suspect
+  FROM (SELECT e.*, EXISTS (SELECT 1 FROM price_snapshot p
+                             WHERE p.provider = 'gcp' AND p.region = 'us-central1' AND p.instance_type = e.instance_type
+                               AND p.pricing = e.pricing AND p.observed_at = e.day AND p.suspect IS NOT NULL) AS suspect
+          FROM gcp_expected e) AS e
+ GROUP BY day ORDER BY day;
 SELECT day, instance_type, pricing, expected, price_at(instance_type, 'gcp', pricing, day::timestamptz, 'us-central1') AS price_at
   FROM gcp_expected WHERE instance_type IN ('a2-highgpu-1g', 'a3-highgpu-8g', 'a3-megagpu-8g', 'g2-standard-48')
  ORDER BY 2, 3, 1;
--- what the GCP imports skipped, counted from the files: the a3-highgpu-1g/2g/4g machine rows (GCP
--- lists H100 accelerator rows by 8 only, so nothing prices their GPUs; the shipped history has
--- its own prices for them) and the P100 and P4 rows (GPUs gpu_sku does not know) -- 18 and 21,
--- the import's skipped counts above.  a3-edgegpu-8g-nolssd, which instance_type does not know, is
--- priced with the 8 GPUs of its accelerator row (unverified).
-SELECT day, count(*) FILTER (WHERE instance_type ~ '^a3-highgpu-[124]g$') AS unpaired_machine_rows,
+-- The 2026 file halves GCP's on-demand price of the A3 High and A2 Ultra machines in us-central1:
+-- a3-highgpu-8g (9.46006 + H100 x 8 33.60609) / 8 = 5.38 per GPU, where GCP's own price list (the
+-- shipped history, Cyclenerd's export of GCP's billing catalog) keeps 88.49 / 8 = 11.06125 from
+-- 2024-05 through 2026-08; a2-ultragpu-1g 1.09962 + 1.8462 (A100 80GB, listed below its spot
+-- price 1.964) = 2.94582 against 5.068798.  Both prices sit in one series, and no
+-- rule of 0.3.0 saw it (2x from the previous price, not 3x; no other us-central1 offer in the
+-- file).  The import now marks a catalog price suspect when it is more than 1.5x from the
+-- price another source lists for the same offer at that instant, and price_at answers with the
+-- series' latest price that is not suspect (the 2024-12 catalog's 10.979 for a3-highgpu-8g).
+-- Spot prices agree within 1% (a3-highgpu-8g 3.194 here, 3.220 in the history).  a3-edgegpu-8g,
+-- which the history does not list, keeps the file's 5.38: nothing else prices that offer.
+SELECT s.instance_type, s.pricing, s.usd_per_gpu_hour AS catalog, h.usd_per_gpu_hour AS gcp_price_list,
+       price_at(s.instance_type, 'gcp', s.pricing, '2026-02-16', 'us-central1') AS price_at,
+       split_part(s.suspect, ' that ', 1) AS suspect
+  FROM price_snapshot s
+  LEFT JOIN LATERAL (SELECT o.usd_per_gpu_hour FROM price_snapshot o
+                      WHERE o.source LIKE 'GCP price history%' AND o.provider = 'gcp' AND o.region = s.region
+                        AND o.instance_type = s.instance_type AND o.pricing = s.pricing AND o.observed_at <= s.observed_at
+                      ORDER BY o.observed_at DESC LIMIT 1) AS h ON true
+ WHERE s.provider = 'gcp' AND s.observed_at = '2026-02-15' AND s.source LIKE 'SkyPilot%'
+   AND (s.suspect IS NOT NULL OR s.instance_type IN ('a3-highgpu-8g', 'a3-edgegpu-8g', 'a2-highgpu-1g'))
+ ORDER BY 1, 2;
+-- what the GCP imports skipped, counted from the files: the a3-highgpu-1g/2g/4g machine rows no
+-- H100 accelerator row of their count pairs with (the 2024 files list H100 rows by 8 only, so
+-- nothing prices their GPUs; the 2026 file lists 1, 2, 4 and 8) and the P100 and P4 rows (GPUs
+-- gpu_sku does not know) -- 18, 21 and 12, the import's skipped counts above.  a3-edgegpu-8g-nolssd
+-- and a3-ultragpu-8g-nolssd, which instance_type does not know, are priced with the 8 GPUs of
+-- their accelerator rows (unverified); a4-highgpu-8g's machine row is priced 0 (not listed).
+SELECT day, count(*) FILTER (WHERE instance_type ~ '^a3-highgpu-[124]g$'
+                               AND NOT EXISTS (SELECT 1 FROM cat a WHERE a.cloud = 'gcp' AND a.day = c.day AND a.instance_type = ''
+                                                 AND a.accel = 'H100' AND a.zone = c.zone
+                                                 AND a.n = substring(c.instance_type from '-([0-9])g$')::numeric)) AS unpaired_machine_rows,
        count(*) FILTER (WHERE accel IN ('P100', 'P4') AND price > 0) AS unknown_gpu_rows
-  FROM cat WHERE cloud = 'gcp' GROUP BY day ORDER BY day;
+  FROM cat c WHERE cloud = 'gcp' GROUP BY day ORDER BY day;
 -- GCP's accelerator rows of the GPUs GCP attaches to N1 machines are priced alone, per GPU
 -- (T4, V100); P100 and P4 are GPUs gpu_sku does not know (skipped, named).
 SELECT c.accel, string_agg(DISTINCT c.n::text, ',') AS counts,

@@ -23,7 +23,7 @@ BEGIN
   -- the SKU (a wrong count shows as a price several times off its family's).
   WITH mine AS MATERIALIZED (
          SELECT n.id, n.provider, n.sku, n.pricing, n.series_id, n.observed_at, n.usd_per_gpu_hour,
-                n.instance_type, n.gpus_per_instance,
+                n.instance_type, n.gpus_per_instance, n.region, n.source,
                 CASE WHEN EXISTS (SELECT 1 FROM llm_econ.instance_type i
                                    WHERE i.provider OPERATOR(pg_catalog.=) n.provider
                                      AND pg_catalog.lower(i.instance_type) OPERATOR(pg_catalog.=) pg_catalog.lower(n.instance_type))
@@ -63,6 +63,15 @@ BEGIN
                        AND (m.usd_per_gpu_hour > 3::numeric * prev.usd_per_gpu_hour OR m.usd_per_gpu_hour * 3::numeric < prev.usd_per_gpu_hour)
                     THEN pg_catalog.format('%s x the series'' previous price %s (%s)',
                                 pg_catalog.round(m.usd_per_gpu_hour / prev.usd_per_gpu_hour, 2), prev.usd_per_gpu_hour, prev.observed_at)
+                  -- the same offer (provider, region, machine type, pricing) as another source prices
+                  -- it at that instant, a price that source listed at or after it: a catalog that
+                  -- halves a price the provider's own price list keeps (SkyPilot's 2026 GCP file
+                  -- lists a3-highgpu-8g at 5.38 per GPU on demand; GCP's list price is 11.06)
+                  WHEN other.usd_per_gpu_hour > 0::numeric AND other.last_seen_at >= m.observed_at
+                       AND (m.usd_per_gpu_hour > 1.5 * other.usd_per_gpu_hour OR m.usd_per_gpu_hour * 1.5 < other.usd_per_gpu_hour)
+                    THEN pg_catalog.format('%s x the price %s that %s lists for the same offer at that instant (since %s, seen again %s)',
+                                pg_catalog.round(m.usd_per_gpu_hour / other.usd_per_gpu_hour, 2), other.usd_per_gpu_hour,
+                                other.source, other.observed_at, other.last_seen_at)
                 END AS why
            FROM mine m
            JOIN peers peer ON peer.provider = m.provider AND peer.sku = m.sku AND peer.pricing = m.pricing
@@ -70,7 +79,14 @@ BEGIN
            LEFT JOIN LATERAL (
                  SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
                   WHERE p.series_id = m.series_id AND p.observed_at < m.observed_at
-                  ORDER BY p.observed_at DESC LIMIT 1) AS prev ON true)
+                  ORDER BY p.observed_at DESC LIMIT 1) AS prev ON true
+           LEFT JOIN LATERAL (
+                 SELECT o.source, o.observed_at, o.last_seen_at, o.usd_per_gpu_hour FROM llm_econ.price_snapshot o
+                  WHERE m.instance_type IS NOT NULL AND o.provider = m.provider AND o.pricing = m.pricing
+                    AND o.region IS NOT DISTINCT FROM m.region AND o.instance_type = m.instance_type
+                    AND o.source_kind IN ('catalog', 'history') AND o.source <> m.source
+                    AND o.observed_at <= m.observed_at
+                  ORDER BY o.observed_at DESC LIMIT 1) AS other ON true)
   UPDATE llm_econ.price_snapshot p SET suspect = c.why
     FROM checked c WHERE p.id = c.id AND c.why IS NOT NULL;
   RETURN NULL;
@@ -864,7 +880,7 @@ END $$;
 
 REVOKE EXECUTE ON FUNCTION llm_econ._flag_suspect() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._flag_suspect() IS
-  'trigger: marks new catalog prices of an unknown machine type with a GPU count no known machine of the GPU has, or more than 3x from the median of the provider''s offers at that instant (of the same machine type when llm_econ.instance_type knows it, else of the SKU and pricing), or from the series'' previous price (price_snapshot.suspect); only an INSERT into price_snapshot fires it';
+  'trigger: marks new catalog prices of an unknown machine type with a GPU count no known machine of the GPU has, or more than 3x from the median of the provider''s offers at that instant (of the same machine type when llm_econ.instance_type knows it, else of the SKU and pricing), or from the series'' previous price, or more than 1.5x from the price another source (the GCP price history, another catalog) lists for the same offer at that instant (price_snapshot.suspect); only an INSERT into price_snapshot fires it';
 COMMENT ON FUNCTION llm_econ._focus_refusal(text, text, boolean, boolean) IS
   'internal: why the current role may not import FOCUS lines for a tenant (a missing grant, or not a member of the tenant role) and the GRANT that would let it, as {message, hint}; NULL when it may';
 COMMENT ON FUNCTION llm_econ._freeze_plan() IS
