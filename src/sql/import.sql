@@ -293,8 +293,7 @@ BEGIN
                   ORDER BY p.observed_at DESC LIMIT 1) AS prev ON true
            LEFT JOIN LATERAL (
                  SELECT o.source, o.observed_at, o.last_seen_at, o.usd_per_gpu_hour FROM llm_econ.price_snapshot o
-                  WHERE m.instance_type IS NOT NULL AND o.provider = m.provider AND o.pricing = m.pricing
-                    AND o.region IS NOT DISTINCT FROM m.region AND o.instance_type = m.instance_type
+                  WHERE m.instance_type IS NOT NULL AND o.series_id = m.series_id   -- the same offer
                     AND o.source_kind IN ('catalog', 'history') AND o.source <> m.source
                     AND o.observed_at <= m.observed_at
                   ORDER BY o.observed_at DESC LIMIT 1) AS other ON true)
