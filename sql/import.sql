@@ -111,6 +111,7 @@ SELECT count(*) AS rows_after_errors FROM price_snapshot HAVING count(*) = :rows
 
 -- Leave the database as the other tests expect it.
 DELETE FROM price_snapshot WHERE source LIKE 'SkyPilot%';
+DELETE FROM price_import WHERE source LIKE 'SkyPilot%';
 DELETE FROM price_series s WHERE NOT EXISTS (
   SELECT 1 FROM price_snapshot p WHERE p.sku = s.sku AND p.provider = s.provider AND p.pricing = s.pricing
      AND p.region IS NOT DISTINCT FROM s.region AND p.instance_type IS NOT DISTINCT FROM s.instance_type);

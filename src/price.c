@@ -245,8 +245,15 @@ le_price_lookup(const char *sku, const char *itype, text *provider, text *pricin
 		if (OidIsValid(nsp) && OidIsValid(get_relname_relid("instance_type", nsp)))
 			variant += 3;
 	}
+	/*
+	 * 0.4.0 on, a price the import checks found suspect is no answer (as in cheapest_offers):
+	 * the series' latest observation that is not suspect counts (the GCP history's 11.06 where a
+	 * catalog listed a suspect 5.38 for a3-highgpu-8g).
+	 */
 	if (price_plan[variant] == NULL)
-		sql = psprintf(price_sql_fmt, seen, predicate, variant >= 3 ? no_slice_sql : "");
+		sql = psprintf(price_sql_fmt, seen,
+					   variant >= 3 ? psprintf("%s AND p.suspect IS NULL", predicate) : predicate,
+					   variant >= 3 ? no_slice_sql : "");
 	if (SPI_execute_plan(le_spi_plan(&price_plan[variant], sql, 7, types), args, nulls, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "price lookup failed");
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);

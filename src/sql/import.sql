@@ -212,9 +212,10 @@ AS 'MODULE_PATHNAME', 'le_sku_map_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._sku_map(text[]) IS 'internal: for each name that means a SKU, its gpu_sku key and the GPUs per machine gpu_sku_alias knows for it (NULL: unknown), as _sku_find and _known_gpus give them';
 
 -- A catalog price is suspect when it is more than 3x away (either way) from the median of the
--- same provider's offers of that SKU and pricing in effect at the same instant (once the
--- statement's rows are stored: the catalog's other regions and instance sizes; at least three
--- offers), or from the series' previous price.  Never across providers: a neocloud is
+-- same provider's offers in effect at the same instant (once the statement's rows are stored;
+-- at least three offers): of the same machine type (its other regions) when llm_econ.instance_type
+-- knows it, else of the SKU and pricing (the catalog's other regions and instance sizes); or from
+-- the series' previous price.  Never across providers: a neocloud is
 -- legitimately several times cheaper than a hyperscaler.  An AFTER INSERT statement trigger on
 -- price_snapshot, run with the owner's rights (importers need no UPDATE on price_snapshot), for
 -- the rows of kind catalog: one peer lookup per (provider, SKU, pricing, instant) of the
@@ -227,16 +228,24 @@ BEGIN
     RAISE EXCEPTION 'llm_econ._flag_suspect() fires only as the AFTER INSERT statement trigger of llm_econ.price_snapshot'
       USING ERRCODE = 'insufficient_privilege';
   END IF;
+  -- The peers of a price: for a machine type llm_econ.instance_type knows (its GPU count is a
+  -- fact), the same machine type's offers (its other regions): its sizes differ legitimately, a
+  -- 64-vCPU machine with one T4 costs 8x a 4-vCPU one per GPU; for any other, every offer of
+  -- the SKU (a wrong count shows as a price several times off its family's).
   WITH mine AS MATERIALIZED (
          SELECT n.id, n.provider, n.sku, n.pricing, n.series_id, n.observed_at, n.usd_per_gpu_hour,
-                n.instance_type, n.gpus_per_instance
+                n.instance_type, n.gpus_per_instance, n.region, n.source,
+                CASE WHEN EXISTS (SELECT 1 FROM llm_econ.instance_type i
+                                   WHERE i.provider OPERATOR(pg_catalog.=) n.provider
+                                     AND pg_catalog.lower(i.instance_type) OPERATOR(pg_catalog.=) pg_catalog.lower(n.instance_type))
+                     THEN n.instance_type END AS peer_itype
            FROM new_rows n WHERE n.source_kind = 'catalog' AND n.usd_per_gpu_hour IS NOT NULL),
        peers AS MATERIALIZED (
-         SELECT g.provider, g.sku, g.pricing, g.observed_at, x.n, x.med
-           FROM (SELECT DISTINCT m.provider, m.sku, m.pricing, m.observed_at FROM mine m) AS g
+         SELECT g.provider, g.sku, g.pricing, g.observed_at, g.peer_itype, x.n, x.med
+           FROM (SELECT DISTINCT m.provider, m.sku, m.pricing, m.observed_at, m.peer_itype FROM mine m) AS g
           CROSS JOIN LATERAL (
                 SELECT pg_catalog.count(*) AS n, pg_catalog.percentile_disc(0.5::float8) WITHIN GROUP (ORDER BY l.usd_per_gpu_hour) AS med
-                  FROM llm_econ._latest_prices(g.sku, g.provider, g.pricing, g.observed_at, NULL, NULL, NULL) l) AS x),
+                  FROM llm_econ._latest_prices(g.sku, g.provider, g.pricing, g.observed_at, NULL, g.peer_itype, NULL) l) AS x),
        checked AS MATERIALIZED (
          SELECT m.id,
                 CASE
@@ -260,26 +269,41 @@ BEGIN
                                 m.instance_type, m.gpus_per_instance, m.sku)
                   WHEN peer.n >= 3::int8 AND (m.usd_per_gpu_hour > 3::numeric * peer.med OR m.usd_per_gpu_hour * 3::numeric < peer.med)
                     THEN pg_catalog.format('%s x the median %s of the %s %s offers of %s at that instant',
-                                pg_catalog.round(m.usd_per_gpu_hour / peer.med, 2), peer.med, peer.n, m.provider, m.sku)
+                                pg_catalog.round(m.usd_per_gpu_hour / peer.med, 2), peer.med, peer.n, m.provider, coalesce(m.peer_itype, m.sku))
                   WHEN prev.usd_per_gpu_hour IS NOT NULL
                        AND (m.usd_per_gpu_hour > 3::numeric * prev.usd_per_gpu_hour OR m.usd_per_gpu_hour * 3::numeric < prev.usd_per_gpu_hour)
                     THEN pg_catalog.format('%s x the series'' previous price %s (%s)',
                                 pg_catalog.round(m.usd_per_gpu_hour / prev.usd_per_gpu_hour, 2), prev.usd_per_gpu_hour, prev.observed_at)
+                  -- the same offer (provider, region, machine type, pricing) as another source prices
+                  -- it at that instant, a price that source listed at or after it: a catalog that
+                  -- halves a price the provider's own price list keeps (SkyPilot's 2026 GCP file
+                  -- lists a3-highgpu-8g at 5.38 per GPU on demand; GCP's list price is 11.06)
+                  WHEN other.usd_per_gpu_hour > 0::numeric AND other.last_seen_at >= m.observed_at
+                       AND (m.usd_per_gpu_hour > 1.5 * other.usd_per_gpu_hour OR m.usd_per_gpu_hour * 1.5 < other.usd_per_gpu_hour)
+                    THEN pg_catalog.format('%s x the price %s that %s lists for the same offer at that instant (since %s, seen again %s)',
+                                pg_catalog.round(m.usd_per_gpu_hour / other.usd_per_gpu_hour, 2), other.usd_per_gpu_hour,
+                                other.source, other.observed_at, other.last_seen_at)
                 END AS why
            FROM mine m
            JOIN peers peer ON peer.provider = m.provider AND peer.sku = m.sku AND peer.pricing = m.pricing
-                          AND peer.observed_at = m.observed_at
+                          AND peer.observed_at = m.observed_at AND peer.peer_itype IS NOT DISTINCT FROM m.peer_itype
            LEFT JOIN LATERAL (
                  SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
                   WHERE p.series_id = m.series_id AND p.observed_at < m.observed_at
-                  ORDER BY p.observed_at DESC LIMIT 1) AS prev ON true)
+                  ORDER BY p.observed_at DESC LIMIT 1) AS prev ON true
+           LEFT JOIN LATERAL (
+                 SELECT o.source, o.observed_at, o.last_seen_at, o.usd_per_gpu_hour FROM llm_econ.price_snapshot o
+                  WHERE m.instance_type IS NOT NULL AND o.series_id = m.series_id   -- the same offer
+                    AND o.source_kind IN ('catalog', 'history') AND o.source <> m.source
+                    AND o.observed_at <= m.observed_at
+                  ORDER BY o.observed_at DESC LIMIT 1) AS other ON true)
   UPDATE llm_econ.price_snapshot p SET suspect = c.why
     FROM checked c WHERE p.id = c.id AND c.why IS NOT NULL;
   RETURN NULL;
 END $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._flag_suspect() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._flag_suspect() IS
-  'trigger: marks new catalog prices of an unknown machine type with a GPU count no known machine of the GPU has, or more than 3x from the median of the provider''s offers of the SKU and pricing at that instant, or from the series'' previous price (price_snapshot.suspect); only an INSERT into price_snapshot fires it';
+  'trigger: marks new catalog prices of an unknown machine type with a GPU count no known machine of the GPU has, or more than 3x from the median of the provider''s offers at that instant (of the same machine type when llm_econ.instance_type knows it, else of the SKU and pricing), or from the series'' previous price, or more than 1.5x from the price another source (the GCP price history, another catalog) lists for the same offer at that instant (price_snapshot.suspect); only an INSERT into price_snapshot fires it';
 CREATE TRIGGER price_snapshot_suspect AFTER INSERT ON llm_econ.price_snapshot
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._flag_suspect();
 
