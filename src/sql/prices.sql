@@ -64,7 +64,7 @@ CREATE FUNCTION llm_econ.price_at(sku text, provider text, pricing text DEFAULT 
 RETURNS numeric
 AS 'MODULE_PATHNAME', 'le_price_at_fn' LANGUAGE C STABLE PARALLEL SAFE COST 100;
 COMMENT ON FUNCTION llm_econ.price_at(text, text, text, timestamptz, text, interval) IS
-  '$/GPU-hour in effect at "at" (latest observation at or before it; withdrawn series and prices last seen more than max_age before "at" excluded; max_age NULL: carried until withdrawn); sku may be an instance type (that machine''s price); region NULL = cheapest region; NULL when nothing is known; an unknown provider or region is an error';
+  '$/GPU-hour in effect at "at" (latest observation at or before it that the import checks did not find suspect; withdrawn series and prices last seen more than max_age before "at" excluded; max_age NULL: carried until withdrawn); sku may be an instance type (that machine''s price); region NULL = cheapest region; NULL when nothing is known; an unknown provider or region is an error';
 
 CREATE FUNCTION llm_econ.estimate_cost(spec llm_econ.run_spec, provider text, pricing text DEFAULT 'on_demand',
                                        at timestamptz DEFAULT pg_catalog.now(), region text DEFAULT NULL,

@@ -55,7 +55,7 @@ ALTER TABLE llm_econ.price_snapshot ENABLE TRIGGER USER;
 
 -- price_at (C, src/price.c) counts max_age from the last sighting too
 COMMENT ON FUNCTION llm_econ.price_at(text, text, text, timestamptz, text, interval) IS
-  '$/GPU-hour in effect at "at" (latest observation at or before it; withdrawn series and prices last seen more than max_age before "at" excluded; max_age NULL: carried until withdrawn); sku may be an instance type (that machine''s price); region NULL = cheapest region; NULL when nothing is known; an unknown provider or region is an error';
+  '$/GPU-hour in effect at "at" (latest observation at or before it that the import checks did not find suspect; withdrawn series and prices last seen more than max_age before "at" excluded; max_age NULL: carried until withdrawn); sku may be an instance type (that machine''s price); region NULL = cheapest region; NULL when nothing is known; an unknown provider or region is an error';
 
 -- The as-of core returns the last sighting, and its two BEGIN ATOMIC readers with it: dropped
 -- (readers first) and created as in a fresh install.
