@@ -50,11 +50,11 @@ DROP TABLE t2;
 
 -- 2. Every SECURITY DEFINER function of the extension, with who may execute it.  A new one must
 -- be added here on purpose: EXECUTE revoked from PUBLIC, search_path pinned, a trigger checking
--- where it fires.  One is PUBLIC's on purpose: _mark_seen (0.4.0), which moves last_seen_at of
--- prices a catalog lists again unchanged, so that importers need INSERT on price_snapshot and
--- not UPDATE; it refuses (42501) unless the price recorder (_record_prices, a C entry point run
--- as its caller) is running for a role that may insert prices (freshness.sql shows it), and
--- changes no price, instant or key.
+-- where it fires.  None is PUBLIC's: _mark_seen (0.4.0), which moves last_seen_at of prices a
+-- catalog lists again unchanged (so that importers need INSERT on price_snapshot and not
+-- UPDATE), is called by the price recorder alone (_record_prices, a C entry point run as its
+-- caller, calls it without an EXECUTE check), and it still refuses (42501) unless the recorder
+-- runs for a role that may insert prices.
 SELECT p.oid::regprocedure AS security_definer_function, p.prorettype::regtype AS returns,
        p.proconfig AS settings,
        has_function_privilege('public', p.oid, 'EXECUTE') AS public_may_execute,

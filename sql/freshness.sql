@@ -142,8 +142,9 @@ SELECT price_at('A100-80GB', 'testh', 'on_demand', '2024-04-30', max_age => '1 d
        price_at('A100-80GB', 'testh', 'on_demand', '2024-06-15', max_age => '14 days') AS two_weeks_after_end,
        price_at('A100-80GB', 'testh', 'on_demand', '2024-06-20', max_age => '14 days') AS three_weeks_after_end;
 
--- Only the recorder moves a sighting: a direct call is refused, and an UPDATE needs the
--- privilege a price writer does not have.
+-- Only the recorder moves a sighting: a direct call is refused (the superuser, who may execute
+-- anything, by its check that the recorder runs; anyone else has no EXECUTE on it), and an
+-- UPDATE needs the privilege a price writer does not have.
 SELECT _mark_seen(ARRAY[1::int8], ARRAY['2024-01-01'::timestamptz], ARRAY['2030-01-01'::timestamptz]);
 ROLLBACK;
 

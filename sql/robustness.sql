@@ -360,7 +360,7 @@ INSERT INTO rb_tolerated VALUES
   ('_usd/1', 'ok, non-finite result', 'rounds a price; callers pass parsed prices, and price_snapshot''s CHECK rejects non-finite ones'),
   ('_price_changes/9', 'ok, non-finite result', 'annotates candidates without storing them; _record_prices stores through price_snapshot''s CHECK (23514 above)'),
   ('_shift/2', 'ok, non-finite result', 'an age bound past the timestamp range is -infinity or infinity by design (no bound), where + raises 22008'),
-  ('_mark_seen/3', '42501', 'moves last_seen_at only inside the price recorder (_record_prices): any other call is refused by design'),
+  ('_mark_seen/3', '42501', 'moves last_seen_at only when the price recorder (_record_prices) calls it: any other call is refused by design'),
   ('_reraise/5', '22023', 'raises by design: it re-raises an error a user-facing function caught, with the SQLSTATE given');
 
 CREATE TEMP VIEW rb_verdict AS

@@ -147,7 +147,7 @@ SELECT c.relname, c.relkind,
  ORDER BY 1;
 SELECT c.relname, has_sequence_privilege('public', c.oid, 'USAGE') AS usage, has_sequence_privilege('public', c.oid, 'UPDATE') AS upd
   FROM pg_class c WHERE c.relnamespace = 'llm_econ'::regnamespace AND c.relkind = 'S' ORDER BY 1;
--- PUBLIC may execute every function but the trigger functions (abuse.sql lists them)
+-- PUBLIC may execute every function but the trigger functions and _mark_seen (abuse.sql lists them)
 SELECT count(*) AS functions, count(*) FILTER (WHERE has_function_privilege('public', p.oid, 'EXECUTE')) AS executable_by_public
   FROM pg_proc p WHERE p.pronamespace = 'llm_econ'::regnamespace;
 -- ... and, as an ordinary role, actually:

@@ -3,6 +3,8 @@
 
 #include "access/htup_details.h"
 #include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_proc.h"
 #include "miscadmin.h"
@@ -12,6 +14,7 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
+#include "utils/typcache.h"
 
 /*
  * The kind of the rows the recorder (llm_econ._record_prices) is writing, and
@@ -87,20 +90,65 @@ store_prices_oid(Oid recorder)
 	return body;
 }
 
+/* llm_econ._mark_seen(int8[], timestamptz[], timestamptz[]), in the recorder's schema */
+static Oid
+mark_seen_oid(Oid recorder)
+{
+	Oid			argtypes[3] = {INT8ARRAYOID, TIMESTAMPTZARRAYOID, TIMESTAMPTZARRAYOID};
+	Oid			nsp = get_func_namespace(recorder);
+
+	return LookupFuncName(list_make2(makeString(get_namespace_name(nsp)), makeString(pstrdup("_mark_seen"))),
+						  3, argtypes, false);
+}
+
+/* the functions the recorder calls, looked up once per call site */
+typedef struct RecorderCalls
+{
+	FmgrInfo	store;			/* _store_prices, run as the caller */
+	FmgrInfo	mark;			/* _mark_seen: SECURITY DEFINER, EXECUTE for nobody */
+} RecorderCalls;
+
+/*
+ * Moves the sightings _store_prices returned (its fields 4..6: series ids, instants, latest
+ * sightings) forward, by a direct call of _mark_seen: nobody holds EXECUTE on it, so no other
+ * function can move a sighting, and fmgr runs it as its owner (SECURITY DEFINER).
+ */
+static void
+mark_sightings(FmgrInfo *mark, HeapTupleHeader stored, TupleDesc td)
+{
+	HeapTupleData tup;
+	Datum		v[3];
+	bool		n[3];
+
+	tup.t_len = HeapTupleHeaderGetDatumLength(stored);
+	ItemPointerSetInvalid(&tup.t_self);
+	tup.t_tableOid = InvalidOid;
+	tup.t_data = stored;
+	for (int i = 0; i < 3; i++)
+		v[i] = heap_getattr(&tup, 4 + i, td, &n[i]);
+	if (n[0] || n[1] || n[2])
+		return;					/* nothing listed again unchanged */
+	FunctionCall3Coll(mark, InvalidOid, v[0], v[1], v[2]);
+}
+
 PG_FUNCTION_INFO_V1(le_record_prices_fn);
 
 /*
  * _record_prices(obs_at, provider, sku, region, pricing, usd, instance_type,
  * gpus, source, kind, seen): runs _store_prices on the other ten arguments, as
- * the caller, with the rows it inserts labelled kind (catalog or history).
+ * the caller, with the rows it inserts labelled kind (catalog or history), then
+ * moves the sightings it returns; returns (inserted, unchanged, withdrawn).
  */
 Datum
 le_record_prices_fn(PG_FUNCTION_ARGS)
 {
-	FmgrInfo   *body = (FmgrInfo *) fcinfo->flinfo->fn_extra;
+	RecorderCalls *calls = (RecorderCalls *) fcinfo->flinfo->fn_extra;
 	char	   *k;
-	Datum		result;
+	Datum		stored;
 	bool		isnull = false;
+	TupleDesc	rettd;
+	Datum		out[3];
+	bool		outnull[3];
 
 	if (PG_NARGS() != STORE_NARGS + 1)
 		elog(ERROR, "llm_econ._record_prices takes %d arguments", STORE_NARGS + 1);
@@ -117,11 +165,14 @@ le_record_prices_fn(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("the price recorder cannot be called from inside itself")));
-	if (body == NULL)
+	if (get_call_result_type(fcinfo, NULL, &rettd) != TYPEFUNC_COMPOSITE || rettd->natts != 3)
+		elog(ERROR, "llm_econ._record_prices must return (inserted, unchanged, withdrawn)");
+	if (calls == NULL)
 	{
-		body = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(FmgrInfo));
-		fmgr_info_cxt(store_prices_oid(fcinfo->flinfo->fn_oid), body, fcinfo->flinfo->fn_mcxt);
-		fcinfo->flinfo->fn_extra = body;
+		calls = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(RecorderCalls));
+		fmgr_info_cxt(store_prices_oid(fcinfo->flinfo->fn_oid), &calls->store, fcinfo->flinfo->fn_mcxt);
+		fmgr_info_cxt(mark_seen_oid(fcinfo->flinfo->fn_oid), &calls->mark, fcinfo->flinfo->fn_mcxt);
+		fcinfo->flinfo->fn_extra = calls;
 	}
 
 	strlcpy(import_kind, k, sizeof(import_kind));
@@ -129,8 +180,11 @@ le_record_prices_fn(PG_FUNCTION_ARGS)
 	PG_TRY();
 	{
 		LOCAL_FCINFO(call, STORE_NARGS);
+		HeapTupleHeader row;
+		TupleDesc	td;
+		HeapTupleData tup;
 
-		InitFunctionCallInfoData(*call, body, STORE_NARGS, PG_GET_COLLATION(), NULL, NULL);
+		InitFunctionCallInfoData(*call, &calls->store, STORE_NARGS, PG_GET_COLLATION(), NULL, NULL);
 		for (int i = 0, j = 0; i < STORE_NARGS + 1; i++)
 		{
 			if (i == KIND_ARG)
@@ -139,17 +193,30 @@ le_record_prices_fn(PG_FUNCTION_ARGS)
 			call->args[j].isnull = fcinfo->args[i].isnull;
 			j++;
 		}
-		result = FunctionCallInvoke(call);
+		stored = FunctionCallInvoke(call);
 		isnull = call->isnull;
+		if (isnull)
+			elog(ERROR, "llm_econ._store_prices returned NULL");
+		row = DatumGetHeapTupleHeader(stored);
+		td = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(row), HeapTupleHeaderGetTypMod(row));
+		if (td->natts != 6)
+			elog(ERROR, "llm_econ._store_prices returned %d fields, expected 6", td->natts);
+		mark_sightings(&calls->mark, row, td);
+		tup.t_len = HeapTupleHeaderGetDatumLength(row);
+		ItemPointerSetInvalid(&tup.t_self);
+		tup.t_tableOid = InvalidOid;
+		tup.t_data = row;
+		for (int i = 0; i < 3; i++)
+			out[i] = heap_getattr(&tup, 1 + i, td, &outnull[i]);
+		ReleaseTupleDesc(td);
 	}
 	PG_FINALLY();
 	{
 		provenance_clear();
 	}
 	PG_END_TRY();
-	if (isnull)
-		PG_RETURN_NULL();
-	PG_RETURN_DATUM(result);
+	rettd = BlessTupleDesc(rettd);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(rettd, out, outnull)));
 }
 
 PG_FUNCTION_INFO_V1(le_recording_fn);
@@ -157,7 +224,8 @@ PG_FUNCTION_INFO_V1(le_recording_fn);
 /*
  * _recording(): true while the recorder runs for a role that may insert into
  * price_snapshot: what llm_econ._mark_seen (SECURITY DEFINER, so running as
- * the owner here) requires before it moves last_seen_at.
+ * the owner here, and called by the recorder alone) requires before it moves
+ * last_seen_at.
  */
 Datum
 le_recording_fn(PG_FUNCTION_ARGS)

@@ -86,20 +86,18 @@ COMMENT ON FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[
 -- lose observations.  A candidate at the instant of
 -- a stored observation with another price is an error (one observation per series and instant).
 -- Freshness: a new row's last_seen_at is the latest sighting of it in the batch, and a stored
--- row the batch lists again unchanged has its last_seen_at moved forward (_mark_seen, one UPDATE
--- by the (series_id, observed_at) index), so max_age counts from the last sighting, while only
--- change points are stored.
+-- row the batch lists again unchanged is returned (seen_ids, seen_at, seen_to) for the recorder
+-- to move its last_seen_at forward (_mark_seen, one UPDATE by the (series_id, observed_at)
+-- index), so max_age counts from the last sighting, while only change points are stored.
 CREATE FUNCTION llm_econ._store_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
                                        pricing text[], usd numeric[], instance_type text[], gpus int4[],
                                        source text, seen timestamptz[] DEFAULT NULL,
-                                       OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint)
+                                       OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint,
+                                       OUT seen_ids int8[], OUT seen_at timestamptz[], OUT seen_to timestamptz[])
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
 AS $$
 DECLARE
   clash jsonb;   -- the first conflict in time and key order, if any
-  seen_ids int8[];
-  seen_at timestamptz[];
-  seen_to timestamptz[];
 BEGIN
   PERFORM llm_econ._lock_providers(_store_prices.provider);
 
@@ -133,18 +131,17 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value',
             HINT = 'An observation of that series at that instant is already stored, or the input lists it twice.';
   END IF;
-  IF seen_ids IS NOT NULL THEN
-    PERFORM llm_econ._mark_seen(seen_ids, seen_at, seen_to);
-  END IF;
   unchanged := unchanged - inserted;
 END $$;
 COMMENT ON FUNCTION llm_econ._store_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text, timestamptz[]) IS
-  'internal: stores candidate observations as change points (a row only where a series'' price changes; NULL = withdrawn), as the caller, and moves last_seen_at of stored prices listed again unchanged (seen: each candidate''s latest sighting, NULL = its observed_at); rows are manual unless _record_prices calls it';
+  'internal: stores candidate observations as change points (a row only where a series'' price changes; NULL = withdrawn), as the caller, and returns the stored prices listed again unchanged (seen_ids, seen_at) with their latest sighting (seen_to; seen: each candidate''s latest sighting, NULL = its observed_at), which _record_prices marks; rows are manual unless _record_prices calls it';
 
 -- Moves last_seen_at of stored prices forward: price_snapshot rows (series_id, observed_at)
 -- seen again, unchanged, at seen.  SECURITY DEFINER, as the suspect flag's trigger: importers need
--- INSERT on price_snapshot, not UPDATE.  It runs only inside the recorder, for a caller allowed to
--- insert prices (_recording), so whoever may record a sighting may move it and nobody else.  It
+-- INSERT on price_snapshot, not UPDATE.  Nobody may EXECUTE it: the recorder (src/provenance.c)
+-- calls it directly, with the sightings _store_prices returned, and it checks that the recorder
+-- runs for a caller allowed to insert prices (_recording), so whoever may record a sighting may
+-- move it and nobody else, and no function of another role can reach it mid-import.  It
 -- changes no price, instant or key, so none of price_snapshot's triggers has anything to do: they
 -- are skipped (session_replication_role = replica for this function only; the summary trigger's
 -- check of an UPDATE's rows took 0.6 s for 3,000 rows, the UPDATE alone 0.05 s).
@@ -173,8 +170,9 @@ BEGIN
   GET DIAGNOSTICS n = ROW_COUNT;
   RETURN n;
 END $$;
+REVOKE EXECUTE ON FUNCTION llm_econ._mark_seen(int8[], timestamptz[], timestamptz[]) FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._mark_seen(int8[], timestamptz[], timestamptz[]) IS
-  'internal: moves price_snapshot.last_seen_at of the stored prices (series_id, observed_at) forward to seen; only inside the price recorder, for a role that may insert prices (else 42501); returns the rows moved';
+  'internal: moves price_snapshot.last_seen_at of the stored prices (series_id, observed_at) forward to seen; called by the price recorder alone (no EXECUTE for PUBLIC), for a role that may insert prices (else 42501); returns the rows moved';
 
 -- The recorder the importers call: _store_prices, run as the caller, with the rows it inserts
 -- labelled kind (catalog, history).  Nothing else can label a row (src/provenance.c).

@@ -666,14 +666,12 @@ DROP FUNCTION llm_econ._store_prices(timestamptz[], text[], text[], text[], text
 CREATE FUNCTION llm_econ._store_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
                                        pricing text[], usd numeric[], instance_type text[], gpus int4[],
                                        source text, seen timestamptz[] DEFAULT NULL,
-                                       OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint)
+                                       OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint,
+                                       OUT seen_ids int8[], OUT seen_at timestamptz[], OUT seen_to timestamptz[])
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
 AS $$
 DECLARE
   clash jsonb;   -- the first conflict in time and key order, if any
-  seen_ids int8[];
-  seen_at timestamptz[];
-  seen_to timestamptz[];
 BEGIN
   PERFORM llm_econ._lock_providers(_store_prices.provider);
 
@@ -706,9 +704,6 @@ BEGIN
                     coalesce(clash->>'instance_type', '(none)'), (clash->>'observed_at')::timestamptz
       USING ERRCODE = 'invalid_parameter_value',
             HINT = 'An observation of that series at that instant is already stored, or the input lists it twice.';
-  END IF;
-  IF seen_ids IS NOT NULL THEN
-    PERFORM llm_econ._mark_seen(seen_ids, seen_at, seen_to);
   END IF;
   unchanged := unchanged - inserted;
 END $$;
@@ -910,7 +905,7 @@ COMMENT ON FUNCTION llm_econ._price_series_add() IS 'trigger: refuses observatio
 REVOKE EXECUTE ON FUNCTION llm_econ._price_series_prune() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_series_prune() IS 'trigger: removes from price_series the series left without observations by a delete or an update of price_snapshot';
 COMMENT ON FUNCTION llm_econ._store_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text, timestamptz[]) IS
-  'internal: stores candidate observations as change points (a row only where a series'' price changes; NULL = withdrawn), as the caller, and moves last_seen_at of stored prices listed again unchanged (seen: each candidate''s latest sighting, NULL = its observed_at); rows are manual unless _record_prices calls it';
+  'internal: stores candidate observations as change points (a row only where a series'' price changes; NULL = withdrawn), as the caller, and returns the stored prices listed again unchanged (seen_ids, seen_at) with their latest sighting (seen_to; seen: each candidate''s latest sighting, NULL = its observed_at), which _record_prices marks; rows are manual unless _record_prices calls it';
 COMMENT ON FUNCTION llm_econ._record_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text, text, timestamptz[]) IS
   'internal: _store_prices as the caller, its rows labelled source_kind kind (catalog, history); the only way a row gets a kind other than manual or a stored price''s last_seen_at moves';
 COMMENT ON FUNCTION llm_econ._skypilot_clouds() IS 'internal: the cloud names import_skypilot_catalog accepts';

@@ -174,8 +174,9 @@ BEGIN
   GET DIAGNOSTICS n = ROW_COUNT;
   RETURN n;
 END $$;
+REVOKE EXECUTE ON FUNCTION llm_econ._mark_seen(int8[], timestamptz[], timestamptz[]) FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._mark_seen(int8[], timestamptz[], timestamptz[]) IS
-  'internal: moves price_snapshot.last_seen_at of the stored prices (series_id, observed_at) forward to seen; only inside the price recorder, for a role that may insert prices (else 42501); returns the rows moved';
+  'internal: moves price_snapshot.last_seen_at of the stored prices (series_id, observed_at) forward to seen; called by the price recorder alone (no EXECUTE for PUBLIC), for a role that may insert prices (else 42501); returns the rows moved';
 
 -- the view shows the last sighting too (a column added at the end)
 CREATE OR REPLACE VIEW llm_econ.price_history WITH (security_invoker = true) AS
