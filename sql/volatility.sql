@@ -80,6 +80,7 @@ INSERT INTO vol_call (fn, call) VALUES
   ('_focus_lines/2', $$_focus_lines(E'ChargePeriodStart,ChargePeriodEnd,ProviderName,BilledCost,EffectiveCost,ChargeDescription\n2024-06-01,2024-06-01T01:00:00Z,AWS,1,1,p5.48xlarge\n', 'csv')$$),
   ('_focus_charge_key/1', $$_focus_charge_key('{"ChargePeriodStart": "2024-06-01T00:00:00Z", "ProviderName": "AWS", "BilledCost": "1"}')$$),
   ('_focus_refusal/4', $$_focus_refusal('import_focus', current_user, true, true)$$),
+  ('_focus_admit/5', $$_focus_admit('import_focus', current_user, 'append', NULL, false)$$),
   ('_usd_per_unit/2', $$_usd_per_unit('EUR', '2024-06-01')$$),
   ('step_breakdown/2', $$step_breakdown(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper', NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
   ('predicted_mfu/3', $$predicted_mfu(calibrated => true, spec => ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper', NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
@@ -119,6 +120,7 @@ SELECT f.fn, f.lang, c.tables FROM vol_fn f JOIN vol_call c USING (fn) WHERE f.v
 SELECT f.fn, coalesce(r.reason, 'no reason') AS why_stable
   FROM vol_fn f JOIN vol_call c USING (fn)
   LEFT JOIN (VALUES ('_billing_month/4', 'date_part(''epoch'', timestamptz) is STABLE (other fields depend on TimeZone; the epoch does not)'),
+                    ('_focus_admit/5', 'reads privileges and role membership (system catalogs, through _focus_refusal)'),
                     ('_focus_refusal/4', 'reads privileges and role membership (system catalogs)'),
                     ('_is_tenant_member/1', 'reads pg_roles and role membership (system catalogs)'),
                     ('_shift/2', 'timestamptz + interval (days and months) depends on the setting TimeZone'),

@@ -404,6 +404,30 @@ END;
 COMMENT ON FUNCTION llm_econ._focus_refusal(text, text, boolean, boolean) IS
   'internal: why the current role may not import FOCUS lines for a tenant (a missing grant, or not a member of the tenant role) and the GRANT that would let it, as {message, hint}; NULL when it may';
 
+-- The checks import_focus and load_focus make first, in this order: the mode, the role's rights
+-- (_focus_refusal: the GRANT that would let it in the HINT), the delivery label.
+CREATE FUNCTION llm_econ._focus_admit(fn text, who text, mode text, delivery text, staged boolean) RETURNS void
+LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  refusal text[];
+BEGIN
+  IF mode IS NULL OR mode NOT IN ('replace', 'append') THEN
+    RAISE EXCEPTION 'mode must be replace or append, got %', coalesce(pg_catalog.quote_literal(mode), 'NULL')
+      USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'replace: the file is the whole statement of each provider, billing account and billing period it covers; append: adds the charges not stored yet.';
+  END IF;
+  refusal := llm_econ._focus_refusal(fn, who, mode = 'replace', staged);
+  IF refusal IS NOT NULL THEN
+    RAISE EXCEPTION '%', refusal[1] USING ERRCODE = 'insufficient_privilege', HINT = refusal[2];
+  END IF;
+  IF delivery IS NOT NULL AND pg_catalog.btrim(delivery) = '' THEN
+    RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+END $$;
+COMMENT ON FUNCTION llm_econ._focus_admit(text, text, text, text, boolean) IS
+  'internal: the checks import_focus and load_focus (fn) make before reading a line: mode replace or append (22023), the current role''s rights for tenant who (42501, with the GRANT that would let it), delivery NULL or a label (22023)';
+
 -- Stores the typed lines of the temporary table llm_econ_focus_lines for tenant who, and empties
 -- it: the one statement that inserts FOCUS lines into spend (PostgreSQL's own INSERT: every
 -- constraint, partition bound, policy and trigger of spend applies).  Each statement the lines
@@ -526,22 +550,10 @@ AS $$
 #variable_conflict use_column
 DECLARE
   who constant text := coalesce(import_focus.tenant, CURRENT_USER);
-  refusal text[];
 BEGIN
-  IF import_focus.mode IS NULL OR import_focus.mode NOT IN ('replace', 'append') THEN
-    RAISE EXCEPTION 'mode must be replace or append, got %', coalesce(pg_catalog.quote_literal(import_focus.mode), 'NULL')
-      USING ERRCODE = 'invalid_parameter_value',
-            HINT = 'replace: the file is the whole statement of each provider, billing account and billing period it covers; append: adds the charges not stored yet.';
-  END IF;
-  refusal := llm_econ._focus_refusal('import_focus', who, import_focus.mode = 'replace', false);
-  IF refusal IS NOT NULL THEN
-    RAISE EXCEPTION '%', refusal[1] USING ERRCODE = 'insufficient_privilege', HINT = refusal[2];
-  END IF;
+  PERFORM llm_econ._focus_admit('import_focus', who, import_focus.mode, import_focus.delivery, false);
   IF focus_csv IS NULL THEN
     RAISE EXCEPTION 'focus_csv must not be NULL' USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  IF import_focus.delivery IS NOT NULL AND pg_catalog.btrim(import_focus.delivery) = '' THEN
-    RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
   END IF;
   PERFORM llm_econ._focus_temp();
   TRUNCATE llm_econ_focus_lines, llm_econ_focus_keys;
@@ -631,7 +643,6 @@ AS $$
 #variable_conflict use_column
 DECLARE
   who constant text := coalesce(load_focus.tenant, CURRENT_USER);
-  refusal text[];
   -- staged ids per statement: work_mem / 2 kB (4 MB: 2,048), at least 1,024, so that a batch's
   -- typed lines stay in work_mem, and the after-row checks PostgreSQL queues until the end of its
   -- INSERT are bounded by work_mem, not by the file
@@ -640,18 +651,7 @@ DECLARE
   stop int8;          -- the last staged id when the load began: lines staged later wait for the next load
   done record;
 BEGIN
-  IF load_focus.mode IS NULL OR load_focus.mode NOT IN ('replace', 'append') THEN
-    RAISE EXCEPTION 'mode must be replace or append, got %', coalesce(pg_catalog.quote_literal(load_focus.mode), 'NULL')
-      USING ERRCODE = 'invalid_parameter_value',
-            HINT = 'replace: the file is the whole statement of each provider, billing account and billing period it covers; append: adds the charges not stored yet.';
-  END IF;
-  refusal := llm_econ._focus_refusal('load_focus', who, load_focus.mode = 'replace', true);
-  IF refusal IS NOT NULL THEN
-    RAISE EXCEPTION '%', refusal[1] USING ERRCODE = 'insufficient_privilege', HINT = refusal[2];
-  END IF;
-  IF load_focus.delivery IS NOT NULL AND pg_catalog.btrim(load_focus.delivery) = '' THEN
-    RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
-  END IF;
+  PERFORM llm_econ._focus_admit('load_focus', who, load_focus.mode, load_focus.delivery, true);
   PERFORM llm_econ._focus_temp();
   SELECT (SELECT s.id FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER ORDER BY s.id LIMIT 1) OPERATOR(pg_catalog.-) 1,
          (SELECT s.id FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER ORDER BY s.id DESC LIMIT 1)

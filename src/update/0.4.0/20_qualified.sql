@@ -780,22 +780,10 @@ AS $$
 #variable_conflict use_column
 DECLARE
   who constant text := coalesce(import_focus.tenant, CURRENT_USER);
-  refusal text[];
 BEGIN
-  IF import_focus.mode IS NULL OR import_focus.mode NOT IN ('replace', 'append') THEN
-    RAISE EXCEPTION 'mode must be replace or append, got %', coalesce(pg_catalog.quote_literal(import_focus.mode), 'NULL')
-      USING ERRCODE = 'invalid_parameter_value',
-            HINT = 'replace: the file is the whole statement of each provider, billing account and billing period it covers; append: adds the charges not stored yet.';
-  END IF;
-  refusal := llm_econ._focus_refusal('import_focus', who, import_focus.mode = 'replace', false);
-  IF refusal IS NOT NULL THEN
-    RAISE EXCEPTION '%', refusal[1] USING ERRCODE = 'insufficient_privilege', HINT = refusal[2];
-  END IF;
+  PERFORM llm_econ._focus_admit('import_focus', who, import_focus.mode, import_focus.delivery, false);
   IF focus_csv IS NULL THEN
     RAISE EXCEPTION 'focus_csv must not be NULL' USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  IF import_focus.delivery IS NOT NULL AND pg_catalog.btrim(import_focus.delivery) = '' THEN
-    RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
   END IF;
   PERFORM llm_econ._focus_temp();
   TRUNCATE llm_econ_focus_lines, llm_econ_focus_keys;

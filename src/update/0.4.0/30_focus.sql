@@ -208,6 +208,30 @@ END $$;
 COMMENT ON FUNCTION llm_econ._focus_batches(text, text, text, int8, int8, int8, boolean, text) IS
   'internal: load_focus''s batches: the current role''s staged lines with ids in (start, stop], batch ids per statement, typed and stored by _focus_store in mode (replace, append); exact numbers copies of a charge across batches, else each batch''s identities are kept for the check that no charge spans two';
 
+-- The checks import_focus and load_focus make first, in this order: the mode, the role's rights
+-- (_focus_refusal: the GRANT that would let it in the HINT), the delivery label.
+CREATE FUNCTION llm_econ._focus_admit(fn text, who text, mode text, delivery text, staged boolean) RETURNS void
+LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  refusal text[];
+BEGIN
+  IF mode IS NULL OR mode NOT IN ('replace', 'append') THEN
+    RAISE EXCEPTION 'mode must be replace or append, got %', coalesce(pg_catalog.quote_literal(mode), 'NULL')
+      USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'replace: the file is the whole statement of each provider, billing account and billing period it covers; append: adds the charges not stored yet.';
+  END IF;
+  refusal := llm_econ._focus_refusal(fn, who, mode = 'replace', staged);
+  IF refusal IS NOT NULL THEN
+    RAISE EXCEPTION '%', refusal[1] USING ERRCODE = 'insufficient_privilege', HINT = refusal[2];
+  END IF;
+  IF delivery IS NOT NULL AND pg_catalog.btrim(delivery) = '' THEN
+    RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+END $$;
+COMMENT ON FUNCTION llm_econ._focus_admit(text, text, text, text, boolean) IS
+  'internal: the checks import_focus and load_focus (fn) make before reading a line: mode replace or append (22023), the current role''s rights for tenant who (42501, with the GRANT that would let it), delivery NULL or a label (22023)';
+
 CREATE FUNCTION llm_econ.load_focus(tenant text DEFAULT NULL, source text DEFAULT NULL, delivery text DEFAULT NULL,
     mode text DEFAULT 'replace', OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
     OUT replaced_billed_usd numeric, OUT replaced_effective_usd numeric)
@@ -216,7 +240,6 @@ AS $$
 #variable_conflict use_column
 DECLARE
   who constant text := coalesce(load_focus.tenant, CURRENT_USER);
-  refusal text[];
   -- staged ids per statement: work_mem / 2 kB (4 MB: 2,048), at least 1,024, so that a batch's
   -- typed lines stay in work_mem, and the after-row checks PostgreSQL queues until the end of its
   -- INSERT are bounded by work_mem, not by the file
@@ -225,18 +248,7 @@ DECLARE
   stop int8;          -- the last staged id when the load began: lines staged later wait for the next load
   done record;
 BEGIN
-  IF load_focus.mode IS NULL OR load_focus.mode NOT IN ('replace', 'append') THEN
-    RAISE EXCEPTION 'mode must be replace or append, got %', coalesce(pg_catalog.quote_literal(load_focus.mode), 'NULL')
-      USING ERRCODE = 'invalid_parameter_value',
-            HINT = 'replace: the file is the whole statement of each provider, billing account and billing period it covers; append: adds the charges not stored yet.';
-  END IF;
-  refusal := llm_econ._focus_refusal('load_focus', who, load_focus.mode = 'replace', true);
-  IF refusal IS NOT NULL THEN
-    RAISE EXCEPTION '%', refusal[1] USING ERRCODE = 'insufficient_privilege', HINT = refusal[2];
-  END IF;
-  IF load_focus.delivery IS NOT NULL AND pg_catalog.btrim(load_focus.delivery) = '' THEN
-    RAISE EXCEPTION 'delivery must be NULL or a non-empty label' USING ERRCODE = 'invalid_parameter_value';
-  END IF;
+  PERFORM llm_econ._focus_admit('load_focus', who, load_focus.mode, load_focus.delivery, true);
   PERFORM llm_econ._focus_temp();
   SELECT (SELECT s.id FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER ORDER BY s.id LIMIT 1) OPERATOR(pg_catalog.-) 1,
          (SELECT s.id FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER ORDER BY s.id DESC LIMIT 1)
