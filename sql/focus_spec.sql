@@ -274,7 +274,7 @@ SELECT provider, charge_category, record ->> 'CommitmentDiscountStatus' AS statu
        count(resource_id) AS with_resource, sum(gpu_hours) AS gpu_hours
   FROM spend WHERE tenant = 'cd2' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
 -- AWS savings plan at 150% (January 2026, an older form of the examples: no ChargeClass, the
--- currency column misspelled BilledCurrency, so the lines name no currency and count 1:1 as USD):
+-- currency column headed BilledCurrency, which the importer reads as BillingCurrency: USD):
 -- the text's row summary is 1 purchase $212,000.00, 24 used hours ($24.20 effective each, $580.80)
 -- and 24 on-demand lines (12 overflow hours of $36.30 = 435.60, S3 4.69 + 11.48 + 6.88, RDS
 -- 3 x 0.15, Lambda 3 x 0.01, DynamoDB 0.02 + 0.02 + 0.01: $459.18); total billed $212,459.18,
@@ -399,9 +399,8 @@ SELECT tenant, run_id, billing_month, billed_usd, effective_usd, gpu_hours FROM 
  WHERE tenant LIKE 'ai-%' ORDER BY tenant;
 
 -- 11. The older series of the AWS commitment examples (aws_overflow_150pct's form: January 2026, no
--- ChargeClass, the currency column headed BilledCurrency, so no line names a currency and each
--- counts 1:1 as USD), each its own tenant (one account and month: a second file would replace the
--- first).  Each has 3 hours each of S3, RDS, Lambda and DynamoDB on demand.  By hand (python,
+-- ChargeClass, the currency column headed BilledCurrency, read as BillingCurrency: USD), each its
+-- own tenant (one account and month: a second file would replace the first).  Each has 3 hours each of S3, RDS, Lambda and DynamoDB on demand.  By hand (python,
 -- Decimal, over the CSV; "od" the on-demand lines):
 --   zero utilization    353,000.0 + od 12.84 = 353,012.84 billed; 24 unused hours x 40.30 = 967.20 + 12.84 = 980.04 effective
 --   underutilized 50%   693,000.0 + od 24.06 = 693,024.06; 12 used + 12 unused x 79.11 = 1,898.64 + 24.06 = 1,922.70
@@ -456,6 +455,16 @@ SELECT tenant, sum(billed_cost) FILTER (WHERE charge_category = 'Purchase') AS p
        count(gpu_hours) AS with_gpu_hours
   FROM spend WHERE tenant LIKE 'old-%' GROUP BY 1 ORDER BY 1;
 SELECT tenant, run_id, billed_usd, effective_usd, gpu_hours FROM plan_vs_actual_monthly WHERE tenant LIKE 'old-%' ORDER BY tenant;
+-- The spelling is read as the currency whatever the currency: a line in EUR under BilledCurrency
+-- converts at EUR's rate (1.10 here: 100 EUR = 110 USD), not 1:1 as USD (0.4.0 before the rule:
+-- no currency, 100 USD); under BillingCurrency too, that column wins and BilledCurrency stays in record.
+INSERT INTO fx_rate VALUES ('EUR', '2025-12-01', 1.10, 'regress: a round rate');
+SELECT pg_temp.put('old-eur', E'BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ProviderName,BilledCost,EffectiveCost,BilledCurrency\n'
+                              '2026-01-01T00:00:00Z,2026-02-01T00:00:00Z,2026-01-05T00:00:00Z,2026-01-06T00:00:00Z,AWS,100,100,EUR\n');
+SELECT pg_temp.put('old-both', E'BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ProviderName,BilledCost,EffectiveCost,BilledCurrency,BillingCurrency\n'
+                               '2026-01-01T00:00:00Z,2026-02-01T00:00:00Z,2026-01-05T00:00:00Z,2026-01-06T00:00:00Z,AWS,100,100,USD,EUR\n');
+SELECT s.tenant, s.billing_currency, s.billed_cost, m.billed_usd, m.unconverted_lines, s.record
+  FROM spend s JOIN spend_monthly m USING (tenant) WHERE s.tenant IN ('old-eur', 'old-both') ORDER BY 1;
 
 -- 12. The specification's fictional providers' commitment examples (FOCUS 1.3 columns: both
 -- ProviderName and ServiceProviderName, BillingCurrency USD; February 2026).

@@ -1178,6 +1178,20 @@ le_focus_header(FocusState *st, const char *what)
 				break;
 			}
 	}
+	/*
+	 * The currency a file names is read whatever the column's other spelling:
+	 * BilledCurrency (the FOCUS specification's own older examples) is
+	 * BillingCurrency when the file has no column of that name, so that its
+	 * lines keep their currency instead of counting 1:1 as USD.
+	 */
+	if (st->pos[FC_BILLING_CURRENCY] < 0)
+		for (int i = 0; i < st->ncols; i++)
+			if (pg_strcasecmp(st->names[i], "BilledCurrency") == 0)
+			{
+				st->pos[FC_BILLING_CURRENCY] = i;
+				st->names[i] = (char *) focus_col_names[FC_BILLING_CURRENCY];
+				break;
+			}
 	st->order = palloc(sizeof(int) * st->ncols);
 	for (int i = 0; i < st->ncols; i++)
 		st->order[i] = i;
