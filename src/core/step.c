@@ -101,10 +101,11 @@ static const le_gen_figures le_gen_table[LE_GEN__COUNT] = {
  *   GPU work.  (Read over one of the smaller clusters, ~300 GPUs, the same 8 %
  *   would mean sigma 1.4 %: this reading is the smaller slowdown.)  A
  *   synchronous step waits for its slowest GPU (MegaScale, Jiang et al. NSDI
- *   2024, §5 "stragglers"; the Llama 3 report, Dubey et al. 2024, §3.3.4, a
- *   1-2 % diurnal throughput swing from GPU dynamic voltage and frequency
- *   scaling): its GPU work is stretched by sigma * z(n_gpus), z(N) the expected
- *   largest of N standard normal draws.
+ *   2024, §6: the computational stragglers it found in production; the Llama 3
+ *   report, Dubey et al. 2024, §3.3.4: a 1-2 % diurnal throughput swing from
+ *   GPU dynamic voltage and frequency scaling): its GPU work is stretched by
+ *   sigma * z(n_gpus), z(N) the expected largest of N standard normal draws.
+ *   Neither report publishes a spread per GPU count to build the term from.
  */
 #define LE_KERNEL_GAP_S 0.9e-6
 #define LE_GPU_SPREAD 0.08
@@ -651,7 +652,7 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	 * own port.  Interleaving sends it vpp times (ibid. §2.2.2).  Megatron's
 	 * 1F1B waits for each exchange (send the output, receive the gradient, in
 	 * both directions at once): exposed, as the 11 % that scatter/gather alone
-	 * gained for GPT-3 175B shows (ibid. §5.9, Fig. 18).  Pipeline neighbours
+	 * gained for GPT-3 175B shows (ibid. §5, Fig. 18).  Pipeline neighbours
 	 * are tp·cp·dp ranks apart (Megatron's rank order): over the network once
 	 * the job leaves one NVLink domain.
 	 */
