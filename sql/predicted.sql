@@ -64,9 +64,13 @@ SELECT phase, round(seconds::numeric, 3) AS seconds
   FROM step_breakdown((SELECT spec FROM val_result WHERE "row" = 'K2'), dp_overlap => false);
 SELECT abs(sum(seconds) FILTER (WHERE phase <> 'total') / max(seconds) FILTER (WHERE phase = 'total') - 1) < 1e-12 AS total_is_the_sum
   FROM step_breakdown((SELECT spec FROM val_result WHERE "row" = 'K2'), false);
--- The 1F1B bubble is (pp - 1)/(m · vpp) of the busy time: K2 has pp 8 and m = 64 micro-batches.
-SELECT round((max(seconds) FILTER (WHERE phase = 'pp_bubble')
-              / sum(seconds) FILTER (WHERE phase IN ('compute', 'tp_comm', 'cp_comm', 'ep_comm')))::numeric, 6) AS bubble_share,
+-- The 1F1B bubble is (pp - 1)/(m · vpp) of the busy time: K2 has pp 8 and m = 64 micro-batches.  Since
+-- 0.4.0 pp_bubble also holds the stage-to-stage exchanges, which lengthen the busy time too: each
+-- micro-batch sends b·s·h bf16 activations forward and as many gradients backward, 1/t from each
+-- tensor-parallel rank (Narayanan et al. 2021 §3.2, §4.1): 2 · 2048 · 12288 · 2 / 8 bytes at 0.8 of
+-- 25 GB/s = 0.629 ms per micro-batch.
+SELECT round(((max(seconds) FILTER (WHERE phase = 'pp_bubble') - 64 * 0.000629146)
+              / (sum(seconds) FILTER (WHERE phase IN ('compute', 'tp_comm', 'cp_comm', 'ep_comm')) + 64 * 0.000629146))::numeric, 6) AS bubble_share,
        round(7 / 64.0, 6) AS expected
   FROM step_breakdown((SELECT spec FROM val_result WHERE "row" = 'K2'), false);
 -- Interleaving (vpp) divides the bubble: Llama 3 (L1) runs vpp 2; the same layout without it.

@@ -77,6 +77,41 @@ static const le_gen_figures le_gen_table[LE_GEN__COUNT] = {
 /* FlashAttention's backward executes 2.5x the forward's FLOPs (Dao 2023, §3.1 and §4.1). */
 #define LE_FLASH_BWD 2.5
 
+/*
+ * What production runs lose that the benchmarks above do not (issue 34, item 4).
+ * Each constant is a published measurement; none is fitted to a row of
+ * data/mfu_validation.csv or data/mfu_holdout.csv.
+ *
+ * LE_KERNEL_GAP_S: the time between two kernels launched back to back on one
+ *   stream.  A. Gray, "Getting Started with CUDA Graphs", NVIDIA Technical
+ *   Blog (2019): a kernel that runs 2.9 us takes 3.8 us per kernel when
+ *   launched back to back without synchronisation (V100; 3.4 us with a CUDA
+ *   graph): 0.9 us per kernel.  Charged once per GEMM kernel (le_gemm_seconds:
+ *   one forward, two backward) and per fused-attention kernel; the element-wise
+ *   kernels are not counted (how many a framework fuses is not published).
+ *
+ * LE_GPU_SPREAD, LE_GPU_SPREAD_POP: GPUs of one SKU do not run at one speed.
+ *   Sinha et al. 2022, "Not All GPUs Are Created Equal" (SC22, arXiv
+ *   2208.11035), abstract: 8 % (max 22 %) average performance variation across
+ *   the GPUs of a cluster, measured on over 90 % of the GPUs of Summit (27,648
+ *   V100), Vortex, Frontera, Longhorn and Corona, from power management and
+ *   manufacturing variability.  Read here as the range (slowest to fastest) of
+ *   normally distributed speeds over Summit's 27,648 GPUs, the largest
+ *   population measured: sigma = 0.08 / (2 * z(27,648)) = 0.98 % of the step's
+ *   GPU work.  (Read over one of the smaller clusters, ~300 GPUs, the same 8 %
+ *   would mean sigma 1.4 %: this reading is the smaller slowdown.)  A
+ *   synchronous step waits for its slowest GPU (MegaScale, Jiang et al. NSDI
+ *   2024, §6: the computational stragglers it found in production; the Llama 3
+ *   report, Dubey et al. 2024, §3.3.4: a 1-2 % diurnal throughput swing from
+ *   GPU dynamic voltage and frequency scaling): its GPU work is stretched by
+ *   sigma * z(n_gpus), z(N) the expected largest of N standard normal draws.
+ *   Neither report publishes a spread per GPU count to build the term from.
+ */
+#define LE_KERNEL_GAP_S 0.9e-6
+#define LE_GPU_SPREAD 0.08
+#define LE_GPU_SPREAD_POP 27648.0
+#define LE_GPU_SPREAD_Z 4.0790977866881	/* le_expected_max_normal(27648) */
+
 static const char *const le_phase_names[LE_PH__COUNT] = {
 	"compute", "tp_comm", "cp_comm", "ep_comm", "pp_bubble", "dp_comm_exposed", "optimizer", "total"
 };
@@ -127,7 +162,58 @@ le_gemm_seconds(le_gpu_gen gen, double peak, double hbm_bw, double elem_bytes,
 		gen = LE_GEN_OTHER;
 	if (m <= 0 || n <= 0 || k <= 0 || batch <= 0)
 		return 0;
-	return flops / (peak * le_gen_table[gen].mamf) + bytes / (hbm_bw * LE_HBM_EFF);
+	return flops / (peak * le_gen_table[gen].mamf) + bytes / (hbm_bw * LE_HBM_EFF) + LE_KERNEL_GAP_S;
+}
+
+/*
+ * Expected largest of n standard normal draws, by Blom's approximation
+ * (G. Blom, Statistical Estimates and Transformed Beta-Variables, 1958):
+ * z = Phi^-1((n - 0.375) / (n + 0.25)); 0 for n = 1, about 1.43 for 8, 3.96
+ * for 16,384.  Phi^-1 by P. J. Acklam's rational approximation (relative error
+ * below 1.2e-9), from the upper tail 0.625 / (n + 0.25) to keep its digits:
+ * a logarithm and a square root, cheap enough for every step the plan search
+ * evaluates (a bisection on erfc made the search 40x slower).
+ */
+double
+le_expected_max_normal(double n)
+{
+	static const double a[6] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+	1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
+	static const double b[5] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+	6.680131188771972e+01, -1.328068155288572e+01};
+	static const double c[6] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+	-2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00};
+	static const double d[4] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+	3.754408661907416e+00};
+	double		tail,
+				q,
+				r;
+
+	if (!(n > 1))
+		return 0;
+	tail = 0.625 / (n + 0.25);	/* 1 - (n - 0.375) / (n + 0.25) */
+	if (tail < 0.02425)
+	{
+		q = sqrt(-2.0 * log(tail));
+		return -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+			((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1.0);
+	}
+	q = 0.5 - tail;
+	r = q * q;
+	return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+		(((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1.0);
+}
+
+/*
+ * The slowest of n_gpus GPUs paces a synchronous step: its GPU work takes
+ * 1 + sigma * z(n_gpus) of the median GPU's (LE_GPU_SPREAD above);
+ * LE_GPU_SPREAD_Z = z(LE_GPU_SPREAD_POP), written out so that the search
+ * does not recompute it (test_step.c checks the two agree).
+ */
+double
+le_straggler_factor(double n_gpus)
+{
+	return 1.0 + LE_GPU_SPREAD / (2.0 * LE_GPU_SPREAD_Z) * le_expected_max_normal(n_gpus);
 }
 
 /* Forward + backward (dX and dW) of one GEMM: backward runs two GEMMs with the shapes swapped. */
@@ -319,6 +405,7 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 				t_tp = 0,
 				t_cp = 0,
 				t_ep = 0,
+				t_p2p = 0,
 				busy_mb,
 				compute,
 				n_expert_params = 0,
@@ -404,7 +491,8 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	if (in->flash)
 	{
 		t_attn_f = 0.5 * attn_fwd_flops / (in->peak_flops * g->attn);
-		t_attn_b = LE_FLASH_BWD * t_attn_f;
+		t_attn_b = LE_FLASH_BWD * t_attn_f + LE_KERNEL_GAP_S;
+		t_attn_f += LE_KERNEL_GAP_S;	/* one fused kernel each way */
 	}
 	else
 	{
@@ -540,16 +628,55 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 		t_r *= layer_scale;
 	}
 
+	/*
+	 * Stragglers: the GPU work of every micro-batch runs at the pace of the
+	 * slowest of the n_gpus GPUs (le_straggler_factor; Sinha et al. 2022).
+	 * Communication is left as it is: link rates do not follow a GPU's clock.
+	 */
+	{
+		double		slow = le_straggler_factor(in->n_gpus);
+
+		t_f *= slow;
+		t_b *= slow;
+		t_r *= slow;
+		t_logits *= slow;
+	}
+
+	/*
+	 * Pipeline point-to-point traffic.  Between consecutive stages each
+	 * micro-batch sends b·s·h activations forward and as many gradients
+	 * backward (Narayanan et al. 2021, §3.2, "the amount of communication ...
+	 * between every pair of consecutive devices ... is bsh"); Megatron's
+	 * scatter/gather (ibid. §4.1; with sequence parallelism the tensor is
+	 * sharded anyway) sends 1/t of it from each tensor-parallel rank over its
+	 * own port.  Interleaving sends it vpp times (ibid. §2.2.2).  Megatron's
+	 * 1F1B waits for each exchange (send the output, receive the gradient, in
+	 * both directions at once): exposed, as the 11 % that scatter/gather alone
+	 * gained for GPT-3 175B shows (ibid. §5, Fig. 18).  Pipeline neighbours
+	 * are tp·cp·dp ranks apart (Megatron's rank order): over the network once
+	 * the job leaves one NVLink domain.
+	 */
+	if (pp > 1)
+	{
+		double		x = b * (s / cp) * h * pb / tp;
+
+		t_p2p = 2.0 * vpp * link_seconds(x, in->n_gpus > in->gpus_per_node ? in->net_bw : in->nvlink_bw);
+	}
+
 	/* The heaviest stage holds ceil(L/pp) layers (uneven splits allowed). */
 	layer_stage = ceil(L / pp);
-	busy_mb = layer_stage * (t_f + t_b + t_r + t_tp + t_cp + t_ep) + t_logits;
+	busy_mb = layer_stage * (t_f + t_b + t_r + t_tp + t_cp + t_ep) + t_logits + t_p2p;
 	compute = m * (layer_stage * (t_f + t_b + t_r) + t_logits);
 	out->phase[LE_PH_COMPUTE] = compute;
 	out->phase[LE_PH_TP_COMM] = m * layer_stage * t_tp;
 	out->phase[LE_PH_CP_COMM] = m * layer_stage * t_cp;
 	out->phase[LE_PH_EP_COMM] = m * layer_stage * t_ep;
-	/* 1F1B: (pp-1)/(m*vpp) of the m micro-batches' busy time (Narayanan et al. 2021, §2.2.1-2.2.2) */
-	out->phase[LE_PH_PP_BUBBLE] = (pp - 1) / vpp * busy_mb;
+	/*
+	 * 1F1B: (pp-1)/(m*vpp) of the m micro-batches' busy time (Narayanan et al.
+	 * 2021, §2.2.1-2.2.2), plus the stage-to-stage exchanges of the m
+	 * micro-batches: the pipeline's own cost.
+	 */
+	out->phase[LE_PH_PP_BUBBLE] = (pp - 1) / vpp * busy_mb + m * t_p2p;
 
 	/*
 	 * Data parallelism.  Expert weights (L·n_experts·fmats·h·f) are sharded over

@@ -137,6 +137,12 @@ extern void le_step_eval(const le_step_in *in, le_step_out *out);
 extern double le_gemm_seconds(le_gpu_gen gen, double peak, double hbm_bw, double elem_bytes,
 							  double m, double n, double k, double batch);
 
+/* Expected largest of n standard normal draws (Blom 1958); 0 for n <= 1. */
+extern double le_expected_max_normal(double n);
+
+/* 1 + sigma * z(n_gpus): how much longer the slowest of n_gpus GPUs takes (step.c, Sinha et al. 2022). */
+extern double le_straggler_factor(double n_gpus);
+
 /* ---- cheapest-plan search (search.c) ---- */
 
 /* Hardware of one SKU, as the search needs it. */

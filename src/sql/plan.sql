@@ -22,7 +22,7 @@ CREATE FUNCTION llm_econ.step_breakdown(spec llm_econ.run_spec, dp_overlap boole
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'le_step_breakdown_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 8;
 COMMENT ON FUNCTION llm_econ.step_breakdown(llm_econ.run_spec, boolean) IS
-  'one optimizer step of the spec''s layout, in seconds by phase: compute (GEMMs at a shape-dependent efficiency per GPU generation, attention, memory-bound work, recompute), tp_comm, cp_comm, ep_comm, pp_bubble (1F1B, (pp-1)/(m*vpp)), dp_comm_exposed, optimizer, total; needs the model shape and global_batch (22023 naming what is missing); dp_overlap false: gradient reduction after the backward pass (Megatron-LM 2021-22)';
+  'one optimizer step of the spec''s layout, in seconds by phase: compute (GEMMs at a shape-dependent efficiency per GPU generation, attention, memory-bound work, recompute, kernel launch gaps, at the pace of the slowest of n_gpus GPUs), tp_comm, cp_comm, ep_comm, pp_bubble (1F1B, (pp-1)/(m*vpp), and the stage-to-stage exchanges), dp_comm_exposed, optimizer, total; needs the model shape and global_batch (22023 naming what is missing); dp_overlap false: gradient reduction after the backward pass (Megatron-LM 2021-22)';
 
 CREATE FUNCTION llm_econ.predicted_mfu(spec llm_econ.run_spec, dp_overlap boolean DEFAULT true,
     calibrated boolean DEFAULT false) RETURNS float8

@@ -305,13 +305,37 @@ test_step_phases(void)
 	CHECK(o.dp == 16 && o.micro_batches == 96, "dp %d, m %g", o.dp, o.micro_batches);
 	NEAR(o.model_flops, 6.0 * 175e9 * 1536 * 2048, 1e-12, "model FLOPs = 6 N tokens");
 	NEAR(o.mfu, o.model_flops / (1024 * 312e12 * o.phase[LE_PH_TOTAL]), 1e-12, "MFU definition");
-	/* busy time per micro-batch is (compute + tp + cp + ep) / m; bubble = (pp-1)/(m·vpp) of m·busy */
+	/*
+	 * busy time per micro-batch is (compute + tp + cp + ep) / m plus the
+	 * stage-to-stage exchanges p2p; pp_bubble = (pp-1)/(m·vpp) of m·busy plus
+	 * the m exchanges.  p2p: b·s·h bf16 activations over tp = 8 ports, forward
+	 * and backward, at 0.8 of 25 GB/s (Narayanan et al. 2021 §3.2, §4.1):
+	 * 2 x 6.29 MB / 20 GB/s = 0.629 ms.
+	 */
 	busy = o.phase[LE_PH_COMPUTE] + o.phase[LE_PH_TP_COMM] + o.phase[LE_PH_CP_COMM] + o.phase[LE_PH_EP_COMM];
-	NEAR(o.phase[LE_PH_PP_BUBBLE], 7.0 / 96.0 * busy, 1e-9, "bubble (pp-1)/m");
-	in2 = in;
-	in2.vpp = 2;
-	o2 = eval_ok(&in2);
-	NEAR(o2.phase[LE_PH_PP_BUBBLE], o.phase[LE_PH_PP_BUBBLE] / 2, 1e-9, "interleaving halves the bubble");
+	{
+		double		p2p = 2.0 * (2048.0 * 12288 * 2 / 8) / (25e9 * 0.8);
+
+		NEAR(p2p, 0.000629146, 1e-6, "one micro-batch's pipeline exchanges");
+		NEAR(o.phase[LE_PH_PP_BUBBLE], 7.0 / 96.0 * (busy + 96 * p2p) + 96 * p2p, 1e-9, "bubble (pp-1)/m and the exchanges");
+		CHECK(o.phase[LE_PH_PP_BUBBLE] > 7.0 / 96.0 * busy * 1.05, "the exchanges are counted: %g vs bubble alone %g",
+			  o.phase[LE_PH_PP_BUBBLE], 7.0 / 96.0 * busy);
+		in2 = in;
+		in2.vpp = 2;
+		o2 = eval_ok(&in2);
+		/* interleaving halves the bubble and sends every micro-batch across vpp = 2 boundaries per stage */
+		NEAR(o2.phase[LE_PH_PP_BUBBLE], 7.0 / 192.0 * (busy + 96 * 2 * p2p) + 96 * 2 * p2p, 1e-9,
+			 "interleaving halves the bubble, doubles the exchanges");
+		/* the whole pipeline inside one NVLink domain: the exchanges at NVLink's rate */
+		in2 = in;
+		in2.n_gpus = 8;
+		in2.tp = 1;
+		in2.global_batch = 16;
+		o2 = eval_ok(&in2);
+		busy = o2.phase[LE_PH_COMPUTE] + o2.phase[LE_PH_TP_COMM] + o2.phase[LE_PH_CP_COMM] + o2.phase[LE_PH_EP_COMM];
+		p2p = 2.0 * (2048.0 * 12288 * 2) / (300e9 * 0.8);
+		NEAR(o2.phase[LE_PH_PP_BUBBLE], 7.0 / 16.0 * (busy + 16 * p2p) + 16 * p2p, 1e-9, "exchanges over NVLink");
+	}
 	in2 = in;
 	in2.pp = 1;
 	in2.n_gpus = 128;
@@ -353,6 +377,65 @@ test_step_phases(void)
 	o2 = eval_ok(&in2);
 	o = eval_ok(&in);
 	NEAR(o2.phase[LE_PH_OPTIMIZER], 16 * o.phase[LE_PH_OPTIMIZER], 1e-9, "ZeRO-1: optimizer over dp = 16");
+}
+
+/*
+ * What runs at scale lose (issue 34, item 4): each term on its own.
+ * Launch gaps: a GEMM costs at least the 0.9 us between kernels (A. Gray,
+ * NVIDIA blog 2019), so a tiny GEMM is never free.  Stragglers: the GPU work
+ * of a step is stretched by 1 + sigma·z(n_gpus), sigma = 8 % / (2·z(27,648))
+ * (Sinha et al. 2022); z by Blom's formula.
+ */
+static void
+test_scale_losses(void)
+{
+	le_step_in	in = base_in(),
+				in2;
+	le_step_out o,
+				o2;
+	double		sigma;
+
+	/* launch gap: a 1x1x1 GEMM takes at least 0.9 us; a large one hardly notices it */
+	CHECK(le_gemm_seconds(LE_GEN_HOPPER, 989e12, 3.35e12, 2, 1, 1, 1, 1) >= 0.9e-6,
+		  "a tiny GEMM costs the launch gap: %g s", le_gemm_seconds(LE_GEN_HOPPER, 989e12, 3.35e12, 2, 1, 1, 1, 1));
+	NEAR(le_gemm_seconds(LE_GEN_AMPERE, 312e12, 2.039e12, 2, 8, 8, 8, 1), 2.0 * 512 / (312e12 * 0.869) +
+		 2.0 * 192 / (2.039e12 * 0.85) + 0.9e-6, 1e-9, "8x8x8 GEMM: FLOPs + bytes + 0.9 us");
+	/* expected largest of n standard normals: Blom's Phi^-1((n - 0.375)/(n + 0.25)) */
+	NEAR(le_expected_max_normal(1), 0, 1e-12, "z(1) = 0");
+	NEAR(le_expected_max_normal(2), 0.589456, 1e-5, "z(2) = Phi^-1(0.7222)");
+	NEAR(le_expected_max_normal(1000), 3.22729, 1e-4, "z(1000) = Phi^-1(0.999375)");
+	NEAR(le_expected_max_normal(27648), 4.0790977866881, 1e-9, "z(27,648), written out in step.c as LE_GPU_SPREAD_Z");
+	NEAR(le_expected_max_normal(8), 1.434200, 1e-5, "z(8) = Phi^-1(0.92424), central branch");
+	NEAR(le_expected_max_normal(30), 2.040281, 1e-5, "z(30) = Phi^-1(0.97934), tail branch");
+	sigma = 0.08 / (2 * le_expected_max_normal(27648));
+	CHECK(sigma > 0.0096 && sigma < 0.0100, "sigma from 8 %% over Summit's 27,648 GPUs: %g", sigma);
+	NEAR(le_straggler_factor(1), 1.0, 1e-12, "one GPU waits for nobody");
+	NEAR(le_straggler_factor(16384), 1.0 + sigma * le_expected_max_normal(16384), 1e-8, "16,384 GPUs");
+	CHECK(le_straggler_factor(16384) > 1.035 && le_straggler_factor(16384) < 1.04,
+		  "16,384 GPUs: the slowest about 3.8 %% slower: %g", le_straggler_factor(16384));
+	CHECK(le_straggler_factor(256) < le_straggler_factor(12288), "grows with the GPUs");
+
+	/*
+	 * In the step: the same layout on 1,024 and 8,192 GPUs (dp 16 -> 128, the
+	 * same micro-batches per GPU): each micro-batch's compute differs by the
+	 * ratio of the straggler factors, and nothing else.
+	 */
+	o = eval_ok(&in);
+	in2 = in;
+	in2.n_gpus = 8192;
+	in2.global_batch = 8 * in.global_batch;
+	o2 = eval_ok(&in2);
+	CHECK(o.micro_batches == o2.micro_batches, "same micro-batches: %g %g", o.micro_batches, o2.micro_batches);
+	NEAR(o2.phase[LE_PH_COMPUTE] / o.phase[LE_PH_COMPUTE], le_straggler_factor(8192) / le_straggler_factor(1024), 1e-9,
+		 "compute stretched by the straggler factor");
+	CHECK(o2.phase[LE_PH_COMPUTE] > o.phase[LE_PH_COMPUTE] * 1.005, "8,192 GPUs wait longer for their slowest: %g vs %g",
+		  o2.phase[LE_PH_COMPUTE], o.phase[LE_PH_COMPUTE]);
+	/* and the time per step still falls as GPUs are added at a fixed batch (8x the GPUs, far under 1/4 the time) */
+	in2.global_batch = in.global_batch;
+	in2.micro_batch = 1;
+	o2 = eval_ok(&in2);
+	CHECK(o2.phase[LE_PH_TOTAL] < o.phase[LE_PH_TOTAL] / 4, "more GPUs, less time: %g vs %g",
+		  o2.phase[LE_PH_TOTAL], o.phase[LE_PH_TOTAL]);
 }
 
 /* The matmul curve: efficiency grows with the dimensions and stays under the measured ceiling. */
@@ -731,6 +814,7 @@ test_step(void)
 {
 	test_gemm_curve();
 	test_step_phases();
+	test_scale_losses();
 	test_step_errors();
 	test_step_mla();
 	test_search();

@@ -44,8 +44,8 @@ test_from_spec(void)
 		  in.grad_bytes == 2 && in.param_bytes == 2 && in.dp_overlap == 0 && in.n_active_params == 175e9,
 		  "K2 fields and defaults");
 	CHECK(le_predict(&s, 0, &out, &run, &e) == LE_OK, "K2 predicts: %s", e.message);
-	/* Korthikanti 2022 Table 5: 13.75 s per iteration; the model's 13.31 (test_step.c) */
-	NEAR(out.phase[LE_PH_TOTAL], 13.3077, 1e-4, "K2 step seconds through the spec");
+	/* Korthikanti 2022 Table 5: 13.75 s per iteration; the model's 13.64 (test_step.c) */
+	NEAR(out.phase[LE_PH_TOTAL], 13.6448, 1e-4, "K2 step seconds through the spec");
 	NEAR(run, 3e11 / (64.0 * 2048) * out.phase[LE_PH_TOTAL], 1e-12, "run seconds = steps x step");
 	NEAR(out.mfu, 6 * 175e9 * 64 * 2048 / (64 * 312e12 * out.phase[LE_PH_TOTAL]), 1e-12, "MFU, 6N convention");
 
