@@ -7,7 +7,8 @@
 # shows it as written; an updated install must store the same text), a literal is data.  Lines
 # starting with a backslash (\echo ... \quit) are kept whole.  Everywhere else, and inside the
 # body of a DO block (run once, never stored): -- comments go, runs of spaces and tabs become
-# one, lines lose leading and trailing spaces, and empty lines go.  Views and BEGIN ATOMIC
+# one, lines lose leading and trailing spaces, empty lines go, and so do spaces and line ends
+# beside commas and parentheses.  Views and BEGIN ATOMIC
 # bodies are stored parsed, so their spacing was never kept.
 use strict;
 use warnings;
@@ -40,12 +41,17 @@ sub minify {
             die "minify_sql.pl: /* comments are not handled\n";
         } elsif ($in =~ /\G[ \t\r]*\n[ \t\r\n]*/gc) {
             $out =~ s/[ \t]+\z//;
-            $out .= "\n" if length $out && substr($out, -1) ne "\n";
+            $out .= "\n" if length $out && $out !~ /[\n,(]\z/;
             $bol = 1;
             next;
         } elsif ($in =~ /\G[ \t\r]+/gc) {
-            $out .= ' ' unless $bol;
-        } elsif ($in =~ /\G([^'"\$\-\/\\ \t\r\nEe]+|.)/gcs) {
+            $out .= ' ' unless $bol || $out =~ /[,()]\z/ || $in =~ /\G[,()]/;
+        } elsif ($in =~ /\G([,()])/gc) {
+            my $p = $1;
+            $out =~ s/ \z//;
+            $out =~ s/\n\z// if $p ne '(';
+            $out .= $p;
+        } elsif ($in =~ /\G([^'"\$\-\/\\ \t\r\nEe,()]+|.)/gcs) {
             $out .= $1;
         }
         $bol = 0;
