@@ -50,7 +50,7 @@ SQL_PARTS = src/sql/schema.sql src/sql/tables.sql src/sql/guard.sql src/sql/run_
 	src/sql/data.sql src/sql/reports.sql src/sql/series_delete.sql src/sql/checks.sql src/sql/dashboards.sql \
 	src/sql/plan.sql
 SHIPPED_DATA = data/gpu_sku.csv data/gpu_sku_alias.csv data/instance_type.csv data/gcp_machine_family.csv data/mfu_reference.csv data/price_seed.csv \
-	data/gcp_gpu_price_history.csv data/gcp_gpu_price_history_points.csv data/gcp_gpu_price_history_last_seen.csv data/gcp_gpu_price_history_corrections.csv \
+	data/gcp_gpu_price_history.csv data/gcp_gpu_price_history_change_points.csv data/gcp_gpu_price_history_corrections.csv \
 	data/price_daily_group.csv data/price_daily_summary.csv
 # Update scripts are hand-written and kept forever (src/update/llm_econ--A--B.sql, installed as
 # they are).  The step into the version being developed is written in parts, one per concern

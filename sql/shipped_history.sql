@@ -1,4 +1,4 @@
--- The shipped GCP change points (data/gcp_gpu_price_history_points.csv, COPY'd by the install script) are exactly what the loader makes of the raw history (data/gcp_gpu_price_history.csv), ids included.
+-- The shipped GCP change points (data/gcp_gpu_price_history_change_points.csv, COPY'd by the install script) are exactly what the loader makes of the raw history (data/gcp_gpu_price_history.csv), ids included.
 SET DateStyle = ISO;
 SET TimeZone = 'UTC';
 SET client_min_messages = warning;
@@ -10,13 +10,10 @@ SELECT last_value AS seq_last, is_called AS seq_called FROM llm_econ.price_snaps
 BEGIN;
 CREATE TEMP TABLE shipped (id bigint, observed_at timestamptz, provider text, sku text, region text, pricing text,
                            usd_per_gpu_hour text, instance_type text, gpus_per_instance int4,   -- prices as text: 2.0 <> 2.00
-                           last_seen_at timestamptz);   -- from the second file, gcp_gpu_price_history_last_seen.csv
-CREATE TEMP TABLE shipped_seen (id bigint, last_seen_at timestamptz);
+                           last_seen_at timestamptz);
 -- (the COPY statements name the installation's share directory: not echoed)
 \set ECHO none
-SELECT format('COPY shipped (id, observed_at, provider, sku, region, pricing, usd_per_gpu_hour, instance_type, gpus_per_instance) FROM %L WITH (FORMAT csv, HEADER MATCH)', :'dir' || 'gcp_gpu_price_history_points.csv') \gexec
-SELECT format('COPY shipped_seen FROM %L WITH (FORMAT csv, HEADER MATCH)', :'dir' || 'gcp_gpu_price_history_last_seen.csv') \gexec
-UPDATE shipped s SET last_seen_at = x.last_seen_at FROM shipped_seen x WHERE x.id = s.id;
+SELECT format('COPY shipped FROM %L WITH (FORMAT csv, HEADER MATCH)', :'dir' || 'gcp_gpu_price_history_change_points.csv') \gexec
 \set ECHO all
 
 -- The installed GCP rows are the shipped ones less those the corrections file removes (the

@@ -61,33 +61,18 @@ BEGIN
 
   -- The GCP history's change points, as llm_econ._load_price_history (import.sql, the loader
   -- users run on their own histories) makes them from data/gcp_gpu_price_history.csv, ids
-  -- included: gcp_gpu_price_history_points.csv, written by src/gen_history_points.sh and
-  -- checked against the loader by the regression test shipped_history, so they cannot drift.
-  -- COPY instead of the loader (1.1 s; see README, "Install script and CREATE EXTENSION").
-  -- The sequence goes where the loader leaves it, and the import lock gets the row the
-  -- loader's lock gives it.
+  -- included, each with when the history last vouched for its price (last_seen_at, 0.4.0: the
+  -- valid_to of the last line listing it): gcp_gpu_price_history_change_points.csv, written by
+  -- src/gen_history_points.sh and checked against the loader by the regression test
+  -- shipped_history, so they cannot drift.  COPY instead of the loader (1.1 s; see
+  -- docs/internals.md), straight into the table in file order.  The sequence goes where the
+  -- loader leaves it, and the import lock gets the row the loader's lock gives it.
   ALTER TABLE llm_econ.price_snapshot ALTER COLUMN source SET DEFAULT
     'GCP price history 2022-02..2026-08, Cyclenerd/google-cloud-pricing-cost-calculator (Apache-2.0), via data/gcp_gpu_price_history.csv';
   ALTER TABLE llm_econ.price_snapshot ALTER COLUMN source_kind SET DEFAULT 'history';
-  -- Since 0.4.0 each change point also says when the history last vouched for its price
-  -- (last_seen_at: the valid_to of the last line listing it), from its own file
-  -- (gcp_gpu_price_history_last_seen.csv, written with the points: the points file keeps the
-  -- columns the install scripts of 0.1.0 to 0.3.0, which read it too, expect); both files load
-  -- into work tables and go in, joined, in file order.
-  CREATE TABLE llm_econ._shipped_points (id int8, observed_at timestamptz, provider text, sku text, region text,
-      pricing text, usd_per_gpu_hour numeric, instance_type text, gpus_per_instance int4);
-  CREATE TABLE llm_econ._shipped_last_seen (id int8 PRIMARY KEY, last_seen_at timestamptz);
-  EXECUTE 'COPY llm_econ._shipped_points FROM '
-       || pg_catalog.quote_literal(dir || 'gcp_gpu_price_history_points.csv') || opts;
-  EXECUTE 'COPY llm_econ._shipped_last_seen FROM '
-       || pg_catalog.quote_literal(dir || 'gcp_gpu_price_history_last_seen.csv') || opts;
-  INSERT INTO llm_econ.price_snapshot (id, observed_at, provider, sku, region, pricing, usd_per_gpu_hour,
-                                       instance_type, gpus_per_instance, last_seen_at)
-  SELECT p.id, p.observed_at, p.provider, p.sku, p.region, p.pricing, p.usd_per_gpu_hour, p.instance_type,
-         p.gpus_per_instance, s.last_seen_at
-    FROM llm_econ._shipped_points p LEFT JOIN llm_econ._shipped_last_seen s ON s.id OPERATOR(pg_catalog.=) p.id
-   ORDER BY p.id;
-  DROP TABLE llm_econ._shipped_points, llm_econ._shipped_last_seen;
+  EXECUTE 'COPY llm_econ.price_snapshot (id, observed_at, provider, sku, region, pricing, usd_per_gpu_hour, '
+       || 'instance_type, gpus_per_instance, last_seen_at) FROM '
+       || pg_catalog.quote_literal(dir || 'gcp_gpu_price_history_change_points.csv') || opts;
   ALTER TABLE llm_econ.price_snapshot ALTER COLUMN source DROP DEFAULT,
                                       ALTER COLUMN source_kind SET DEFAULT llm_econ._source_kind();
   PERFORM 1 FROM llm_econ.price_snapshot p

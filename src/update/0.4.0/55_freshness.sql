@@ -9,7 +9,8 @@ COMMENT ON COLUMN llm_econ.price_snapshot.last_seen_at IS 'the latest instant a 
 -- "Freshness"), with the user triggers off (no price, instant or key changes: the summaries and
 -- series stay as they are):
 -- - the shipped GCP history: what the loader gives it (the valid_to of the last line listing the
---   price), from the shipped change points, whose ids an updated install shares;
+--   price), from the shipped change points (gcp_gpu_price_history_change_points.csv), whose ids
+--   an updated install shares;
 -- - a catalog price: the latest import of its provider and source from its observation up to the
 --   series' next one (each of those catalogs listed it unchanged: one that did not would have
 --   stored a change or a withdrawal), else its observation;
@@ -17,20 +18,21 @@ COMMENT ON COLUMN llm_econ.price_snapshot.last_seen_at IS 'the latest instant a 
 --   it until then), else until the latest observation of that history's source;
 -- - seed figures and prices entered by hand: NULL, seen only when observed.
 ALTER TABLE llm_econ.price_snapshot DISABLE TRIGGER USER;
-CREATE TEMP TABLE _shipped_last_seen (id bigint, last_seen_at timestamptz);
+CREATE TEMP TABLE _shipped_last_seen (id bigint, observed_at text, provider text, sku text, region text, pricing text,
+    usd_per_gpu_hour text, instance_type text, gpus_per_instance text, last_seen_at timestamptz);
 DO $load$
 DECLARE
   dir constant text := (SELECT c.setting FROM pg_catalog.pg_config() c
                          WHERE c.name OPERATOR(pg_catalog.=) 'SHAREDIR') || '/extension/llm_econ/';
 BEGIN
-  EXECUTE 'COPY pg_temp._shipped_last_seen FROM ' || pg_catalog.quote_literal(dir || 'gcp_gpu_price_history_last_seen.csv')
+  EXECUTE 'COPY pg_temp._shipped_last_seen FROM ' || pg_catalog.quote_literal(dir || 'gcp_gpu_price_history_change_points.csv')
        || ' WITH (FORMAT csv, HEADER MATCH, ENCODING ''UTF8'')';
 END
 $load$;
 UPDATE llm_econ.price_snapshot p SET last_seen_at = s.last_seen_at
   FROM pg_temp._shipped_last_seen s
  WHERE p.builtin AND p.source_kind OPERATOR(pg_catalog.=) 'history' AND p.provider OPERATOR(pg_catalog.=) 'gcp'
-   AND p.id OPERATOR(pg_catalog.=) s.id AND p.usd_per_gpu_hour IS NOT NULL;
+   AND p.id OPERATOR(pg_catalog.=) s.id AND p.usd_per_gpu_hour IS NOT NULL AND s.last_seen_at IS NOT NULL;
 DROP TABLE pg_temp._shipped_last_seen;
 UPDATE llm_econ.price_snapshot p
    SET last_seen_at = GREATEST(p.observed_at,
