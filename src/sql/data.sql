@@ -62,7 +62,10 @@ BEGIN
   -- The GCP history's change points, as llm_econ._load_price_history (import.sql, the loader
   -- users run on their own histories) makes them from data/gcp_gpu_price_history.csv, ids
   -- included, each with when the history last vouched for its price (last_seen_at, 0.4.0: the
-  -- valid_to of the last line listing it): gcp_gpu_price_history_change_points.csv, written by
+  -- valid_to of the last line listing it), less the rows known to be wrong
+  -- (gcp_gpu_price_history_corrections.csv: host-only machine prices; the rows kept keep their
+  -- ids, and an updated install deleted the same rows, src/update/llm_econ--0.2.0--0.3.0.sql;
+  -- their series keep any withdrawal rows): gcp_gpu_price_history_change_points.csv, written by
   -- src/gen_history_points.sh and checked against the loader by the regression test
   -- shipped_history, so they cannot drift.  COPY instead of the loader (1.1 s; see
   -- docs/internals.md), straight into the table in file order.  The sequence goes where the
@@ -98,25 +101,6 @@ BEGIN
   ALTER TABLE llm_econ.mfu_reference ALTER COLUMN builtin SET DEFAULT false;
   ALTER TABLE llm_econ.price_snapshot ALTER COLUMN builtin SET DEFAULT false;
 
-  -- Rows of the shipped history known to be wrong (gcp_gpu_price_history_corrections.csv:
-  -- host-only machine prices, by region ('*' = any), machine-type prefix, period and the price
-  -- below which a row is host-only) are deleted after the load, so the loaded rows keep their
-  -- ids and an updated install (src/update/0.3.0/20_prices.sql) deletes the same rows.  Their
-  -- series keep any withdrawal rows; a series left without rows is not one of price_series.
-  CREATE TABLE llm_econ._shipped_correction (
-      region text NOT NULL, instance_type_prefix text NOT NULL, observed_from timestamptz NOT NULL,
-      observed_to timestamptz NOT NULL, below_usd_per_gpu_hour numeric NOT NULL, reason text NOT NULL,
-      source text NOT NULL);
-  EXECUTE 'COPY llm_econ._shipped_correction FROM '
-       || pg_catalog.quote_literal(dir || 'gcp_gpu_price_history_corrections.csv') || opts;
-  DELETE FROM llm_econ.price_snapshot p
-   USING llm_econ._shipped_correction c
-   WHERE p.builtin AND p.provider OPERATOR(pg_catalog.=) 'gcp' AND p.usd_per_gpu_hour IS NOT NULL
-     AND (c.region OPERATOR(pg_catalog.=) '*' OR p.region OPERATOR(pg_catalog.=) c.region)
-     AND pg_catalog.starts_with(p.instance_type, c.instance_type_prefix)
-     AND p.observed_at OPERATOR(pg_catalog.>=) c.observed_from AND p.observed_at OPERATOR(pg_catalog.<) c.observed_to
-     AND p.usd_per_gpu_hour OPERATOR(pg_catalog.<) c.below_usd_per_gpu_hour;
-  DROP TABLE llm_econ._shipped_correction;
   -- the series of the rows loaded, as the trigger (tables.sql, _price_series_add) records them
   -- (GROUP BY: a hash aggregate, a third of DISTINCT's sort of 16,000 rows; the series in the
   -- order DISTINCT gave them)
