@@ -86,6 +86,7 @@ BEGIN
   END IF;
   -- One observation per series and instant.  The same index serves as-of lookups: for one
   -- series, "latest observation at or before t" is a single backward index probe.
+  ALTER TABLE llm_econ.price_snapshot ADD PRIMARY KEY (id);
   CREATE UNIQUE INDEX price_snapshot_one_observation ON llm_econ.price_snapshot (series_id, observed_at);
   CREATE INDEX price_snapshot_observed_at ON llm_econ.price_snapshot (observed_at);
   PERFORM pg_catalog.setval('llm_econ.price_snapshot_id_seq', pg_catalog.max(p.id)) FROM llm_econ.price_snapshot p;

@@ -166,7 +166,7 @@ COMMENT ON FUNCTION llm_econ._series_id(text, text, text, text, text) IS
   'internal: the id of a price series (sku, provider, pricing, region, instance_type), a stable 64-bit hash';
 
 CREATE TABLE llm_econ.price_snapshot (
-    id                 bigserial PRIMARY KEY,
+    id                 bigserial,
     observed_at        timestamptz NOT NULL CHECK (pg_catalog.isfinite(observed_at)),
     provider           text NOT NULL CHECK (provider OPERATOR(pg_catalog.~) '^[a-z0-9][a-z0-9._-]*$'),
     sku                text NOT NULL REFERENCES llm_econ.gpu_sku (sku) ON UPDATE CASCADE,
@@ -186,9 +186,9 @@ CREATE TABLE llm_econ.price_snapshot (
     last_seen_at       timestamptz CHECK (last_seen_at OPERATOR(pg_catalog.>=) observed_at)
 );
 
--- Its indexes, price_snapshot_one_observation (series_id, observed_at: one observation per
--- series and instant, and the as-of probe) and price_snapshot_observed_at, are built by
--- data.sql after the shipped rows load.
+-- Its primary key (id) and indexes, price_snapshot_one_observation (series_id, observed_at: one
+-- observation per series and instant, and the as-of probe) and price_snapshot_observed_at, are
+-- built by data.sql after the shipped rows load.
 
 COMMENT ON TABLE llm_econ.price_snapshot IS
   'dated $/GPU-hour observations; a series is (sku, provider, pricing, region, instance_type) and its price holds from observed_at until the series'' next observation';
