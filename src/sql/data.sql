@@ -84,9 +84,10 @@ BEGIN
     RAISE EXCEPTION 'a shipped price names a SKU that gpu_sku.csv does not define'
       USING ERRCODE = 'foreign_key_violation';
   END IF;
+  -- The primary key and indexes, built once over the loaded rows (tables.sql leaves them here).
+  ALTER TABLE llm_econ.price_snapshot ADD PRIMARY KEY (id);
   -- One observation per series and instant.  The same index serves as-of lookups: for one
   -- series, "latest observation at or before t" is a single backward index probe.
-  ALTER TABLE llm_econ.price_snapshot ADD PRIMARY KEY (id);
   CREATE UNIQUE INDEX price_snapshot_one_observation ON llm_econ.price_snapshot (series_id, observed_at);
   CREATE INDEX price_snapshot_observed_at ON llm_econ.price_snapshot (observed_at);
   PERFORM pg_catalog.setval('llm_econ.price_snapshot_id_seq', pg_catalog.max(p.id)) FROM llm_econ.price_snapshot p;
@@ -103,12 +104,8 @@ BEGIN
   ALTER TABLE llm_econ.price_snapshot ALTER COLUMN builtin SET DEFAULT false;
 
   -- the series of the rows loaded, as the trigger (tables.sql, _price_series_add) records them
-  -- (GROUP BY: a hash aggregate, a third of DISTINCT's sort of 16,000 rows; the series in the
-  -- order DISTINCT gave them)
   INSERT INTO llm_econ.price_series (sku, provider, pricing, region, instance_type)
-  SELECT p.sku, p.provider, p.pricing, p.region, p.instance_type FROM llm_econ.price_snapshot p
-   GROUP BY p.sku, p.provider, p.pricing, p.region, p.instance_type
-   ORDER BY p.sku, p.provider, p.pricing, p.region, p.instance_type;
+  SELECT DISTINCT p.sku, p.provider, p.pricing, p.region, p.instance_type FROM llm_econ.price_snapshot p;
   ALTER TABLE llm_econ.price_snapshot ENABLE TRIGGER ALL;
 END
 $load$;
