@@ -44,12 +44,13 @@ OBJS = \
 # The install script is built: the hand-written SQL parts in this order.  data.sql loads the
 # shipped CSV files with COPY from the share directory, where `make install` puts them
 # (SHIPPED_DATA, into $(datadir)/extension/llm_econ/); src/check_data.pl validates them first.
+# src/minify_sql.pl drops comments and indentation outside literals and function bodies.
 SQL_PARTS = src/sql/schema.sql src/sql/tables.sql src/sql/guard.sql src/sql/run_spec.sql src/sql/model.sql \
 	src/sql/layout.sql src/sql/prices.sql src/sql/import.sql src/sql/bill.sql src/sql/finance.sql \
 	src/sql/data.sql src/sql/reports.sql src/sql/series_delete.sql src/sql/checks.sql src/sql/dashboards.sql \
 	src/sql/plan.sql
 SHIPPED_DATA = data/gpu_sku.csv data/gpu_sku_alias.csv data/instance_type.csv data/gcp_machine_family.csv data/mfu_reference.csv data/price_seed.csv \
-	data/gcp_gpu_price_history.csv data/gcp_gpu_price_history_points.csv data/gcp_gpu_price_history_last_seen.csv data/gcp_gpu_price_history_corrections.csv \
+	data/gcp_gpu_price_history.csv data/gcp_gpu_price_history_change_points.csv data/gcp_gpu_price_history_corrections.csv \
 	data/price_daily_group.csv data/price_daily_summary.csv
 # Update scripts are hand-written and kept forever (src/update/llm_econ--A--B.sql, installed as
 # they are).  The step into the version being developed is written in parts, one per concern
@@ -89,10 +90,10 @@ include $(PGXS)
 # the docs go into their own folder (DOCS would put generic names like security.md flat into doc/extension/)
 docmoduledir = extension/$(EXTENSION)
 
-$(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) src/check_data.pl $(SHIPPED_DATA)
+$(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) src/check_data.pl src/minify_sql.pl $(SHIPPED_DATA)
 	perl src/check_data.pl data
-	{ echo '-- llm_econ $(EXTVERSION) install script, built from src/sql/*.sql (whole-line comments are in the sources only)'; \
-	  cat $(SQL_PARTS) | sed 's/^[[:space:]]*--.*$$//'; } > $@.tmp && mv $@.tmp $@
+	{ echo '-- llm_econ $(EXTVERSION) install script, built from src/sql/*.sql (comments, and the indentation outside function bodies, are in the sources only)'; \
+	  cat $(SQL_PARTS) | sed 's/^[[:space:]]*--.*$$//' | perl src/minify_sql.pl; } > $@.tmp && mv $@.tmp $@
 
 # The shipped data files, beside the scripts (data.sql reads them there).
 install: install-shipped-data
@@ -104,9 +105,9 @@ uninstall-shipped-data:
 	rm -rf '$(DESTDIR)$(datadir)/$(datamoduledir)/$(EXTENSION)'
 .PHONY: install-shipped-data uninstall-shipped-data
 
-$(UPDATE_NEXT): $(UPDATE_PARTS)
-	{ echo '-- llm_econ 0.3.0 -> 0.4.0 update script, built from src/update/0.4.0/*.sql (whole-line comments are in the sources only)'; \
-	  cat $(UPDATE_PARTS) | sed 's/^[[:space:]]*--.*$$//'; } > $@.tmp && mv $@.tmp $@
+$(UPDATE_NEXT): $(UPDATE_PARTS) src/minify_sql.pl
+	{ echo '-- llm_econ 0.3.0 -> 0.4.0 update script, built from src/update/0.4.0/*.sql (comments, and the indentation outside function bodies, are in the sources only)'; \
+	  cat $(UPDATE_PARTS) | sed 's/^[[:space:]]*--.*$$//' | perl src/minify_sql.pl; } > $@.tmp && mv $@.tmp $@
 
 # Unit tests of the plain-C core (no PostgreSQL needed).
 CORE_SRCS = $(wildcard src/core/*.c)

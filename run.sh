@@ -32,7 +32,7 @@ build_install() {
   make -s PROFILE="${PROFILE:--Werror}" all
   make -s install >/dev/null
   # the released scripts the upgrade chain starts from (security and TAP tests list and install them)
-  install -m 644 test/upgrade/llm_econ--*.sql "$(pg_config --sharedir)/extension/"
+  bash test/upgrade/install.sh pg_config
 }
 
 demo() {

@@ -1,4 +1,4 @@
--- The shipped GCP change points (data/gcp_gpu_price_history_points.csv, COPY'd by the install script) are exactly what the loader makes of the raw history (data/gcp_gpu_price_history.csv), ids included.
+-- The shipped GCP change points (data/gcp_gpu_price_history_change_points.csv, COPY'd by the install script) are exactly what the loader makes of the raw history (data/gcp_gpu_price_history.csv), ids included, less the rows the corrections file (data/gcp_gpu_price_history_corrections.csv) removes.
 SET DateStyle = ISO;
 SET TimeZone = 'UTC';
 SET client_min_messages = warning;
@@ -10,21 +10,17 @@ SELECT last_value AS seq_last, is_called AS seq_called FROM llm_econ.price_snaps
 BEGIN;
 CREATE TEMP TABLE shipped (id bigint, observed_at timestamptz, provider text, sku text, region text, pricing text,
                            usd_per_gpu_hour text, instance_type text, gpus_per_instance int4,   -- prices as text: 2.0 <> 2.00
-                           last_seen_at timestamptz);   -- from the second file, gcp_gpu_price_history_last_seen.csv
-CREATE TEMP TABLE shipped_seen (id bigint, last_seen_at timestamptz);
+                           last_seen_at timestamptz);
 -- (the COPY statements name the installation's share directory: not echoed)
 \set ECHO none
-SELECT format('COPY shipped (id, observed_at, provider, sku, region, pricing, usd_per_gpu_hour, instance_type, gpus_per_instance) FROM %L WITH (FORMAT csv, HEADER MATCH)', :'dir' || 'gcp_gpu_price_history_points.csv') \gexec
-SELECT format('COPY shipped_seen FROM %L WITH (FORMAT csv, HEADER MATCH)', :'dir' || 'gcp_gpu_price_history_last_seen.csv') \gexec
-UPDATE shipped s SET last_seen_at = x.last_seen_at FROM shipped_seen x WHERE x.id = s.id;
+SELECT format('COPY shipped FROM %L WITH (FORMAT csv, HEADER MATCH)', :'dir' || 'gcp_gpu_price_history_change_points.csv') \gexec
 \set ECHO all
 
--- The installed GCP rows are the shipped ones less those the corrections file removes (the
--- host-only prices: data/NOTICE.md), with the same ids and values.
+-- The installed GCP rows are the shipped ones, with the same ids and values.
 SELECT (SELECT count(*) FROM shipped) AS shipped,
        (SELECT count(*) FROM llm_econ.price_snapshot p WHERE p.builtin AND p.provider = 'gcp') AS installed,
        (SELECT count(*) FROM shipped s
-         WHERE NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p WHERE p.id = s.id)) AS corrected_away,
+         WHERE NOT EXISTS (SELECT 1 FROM llm_econ.price_snapshot p WHERE p.id = s.id)) AS not_installed,
        (SELECT count(*) FROM shipped s JOIN llm_econ.price_snapshot p USING (id)
          WHERE (s.observed_at, s.provider, s.sku, s.region, s.pricing, s.usd_per_gpu_hour, s.instance_type, s.gpus_per_instance, s.last_seen_at)
                IS DISTINCT FROM
@@ -45,6 +41,21 @@ SELECT format('COPY llm_econ.price_history_staging (observed_at, valid_to, cloud
 SELECT * FROM llm_econ._load_price_history(
   source => 'GCP price history 2022-02..2026-08, Cyclenerd/google-cloud-pricing-cost-calculator (Apache-2.0), via data/gcp_gpu_price_history.csv',
   on_mismatch => 'skip', quiet => true);
+
+-- The rows known to be wrong (host-only machine prices: data/NOTICE.md) go, as
+-- src/gen_history_points.sh removes them from the file and the update from 0.2.0 from a database.
+CREATE TEMP TABLE correction (region text, instance_type_prefix text, observed_from timestamptz, observed_to timestamptz,
+                              below_usd_per_gpu_hour numeric, reason text, source text);
+\set ECHO none
+SELECT format('COPY correction FROM %L WITH (FORMAT csv, HEADER MATCH)', :'dir' || 'gcp_gpu_price_history_corrections.csv') \gexec
+\set ECHO all
+WITH gone AS (
+  DELETE FROM llm_econ.price_snapshot p USING correction c
+   WHERE p.provider = 'gcp' AND p.usd_per_gpu_hour IS NOT NULL AND (c.region = '*' OR p.region = c.region)
+     AND starts_with(p.instance_type, c.instance_type_prefix) AND p.observed_at >= c.observed_from
+     AND p.observed_at < c.observed_to AND p.usd_per_gpu_hour < c.below_usd_per_gpu_hour
+  RETURNING p.id)
+SELECT count(*) AS corrected_away FROM gone;
 
 -- Every loaded row is a shipped row with the same id, and the other way round: no rows below.
 SELECT 'loaded, not shipped' AS side, p.id, p.observed_at, p.sku, p.region, p.pricing, p.usd_per_gpu_hour, p.instance_type

@@ -4,7 +4,7 @@
 # Usage: perl src/check_data.pl DATADIR
 #
 # Reads   DATADIR/gpu_sku.csv, gpu_sku_alias.csv, mfu_reference.csv, price_seed.csv,
-#         gcp_gpu_price_history.csv, gcp_gpu_price_history_points.csv,
+#         gcp_gpu_price_history.csv, gcp_gpu_price_history_change_points.csv,
 #         gcp_gpu_price_history_corrections.csv, price_daily_group.csv and price_daily_summary.csv
 # Checks  every value of the hand-compiled tables (types, ranges, required fields, names
 #         unique ignoring case, aliases naming a key, sources present) and the columns of
@@ -39,7 +39,7 @@ daily_summary();
 
 print STDERR "check_data.pl: " . join(', ', map { "$_ " . ($count{$_} // 0) }
     qw(gpu_sku gpu_sku_alias instance_type gcp_machine_family mfu_reference price_seed gcp_gpu_price_history
-       gcp_gpu_price_history_points gcp_gpu_price_history_last_seen gcp_gpu_price_history_corrections price_daily_group
+       gcp_gpu_price_history_change_points gcp_gpu_price_history_corrections price_daily_group
        price_daily_summary)) . " rows\n";
 exit 0;
 
@@ -534,65 +534,65 @@ sub gcp_staging {
         die "$sql: price_history_staging_id_seq is set to $n, but $file has " . scalar(@rows) . " lines\n"
           unless $n == @rows;
     }
-    gcp_points(scalar @prices);
-    gcp_corrections();
+    gcp_points(scalar @prices, gcp_corrections());
 }
 
-# The history's change points as the loader makes them (src/gen_history_points.sh writes the
-# file; the regression test shipped_history compares it with the loader): ids consecutive from
-# the first after the seed rows, the loader's kinds of value, SKUs that gpu_sku.csv defines.
+# The history's change points as the loader makes them, each with when the history last vouched
+# for its price (0.4.0's price_snapshot.last_seen_at: the valid_to of the last line listing it);
+# src/gen_history_points.sh writes the file, the regression test shipped_history compares it with
+# the loader: ids increasing from the first after the seed rows (the loader's ids: a gap is a row
+# the corrections file removes, and no row left is one it names), the loader's kinds of value,
+# SKUs that gpu_sku.csv defines, a last_seen_at no earlier than observed_at on every row with a
+# price and none on a withdrawal.  No value is quoted: test/upgrade/install.sh cuts the first nine
+# columns for the released 0.3.0 script.
 sub gcp_points {
-    my ($seed_rows) = @_;
-    my @cols = qw(id observed_at provider sku region pricing usd_per_gpu_hour instance_type gpus_per_instance);
-    my ($file, @rows) = read_table('gcp_gpu_price_history_points.csv', @cols);
+    my ($seed_rows, @corrections) = @_;
+    my @cols = qw(id observed_at provider sku region pricing usd_per_gpu_hour instance_type gpus_per_instance
+                  last_seen_at);
+    my $name = 'gcp_gpu_price_history_change_points.csv';
+    open my $fh, '<', "$dir/$name" or die "$dir/$name: cannot open: $!\n";
+    while (my $l = <$fh>) { die "$dir/$name:$.: a quoted value\n" if $l =~ /"/ }
+    close $fh;
+    my ($file, @rows) = read_table($name, @cols);
     my $next = $seed_rows + 1;
     for my $r (@rows) {
         my ($ln, $v) = @$r;
         my $w = "$file:$ln";
-        die "$w: id must be $next (ids follow the seed rows, one per change point in load order), got '$v->{id}'\n"
-          unless $v->{id} eq $next;
-        $next++;
-        iso_to_pg($w, 'observed_at', $v->{observed_at});
+        die "$w: id must be $next or more (ids follow the seed rows, one per change point in load order), got '$v->{id}'\n"
+          unless $v->{id} =~ /^[1-9]\d*$/ && $v->{id} >= $next;
+        $next = $v->{id} + 1;
+        my $at = iso_to_pg($w, 'observed_at', $v->{observed_at});
         die "$w: provider must be gcp\n" unless $v->{provider} eq 'gcp';
         die "$w: sku '$v->{sku}' is not a key of gpu_sku.csv\n" unless $sku_key{$v->{sku}};
         v_text($w, $_, $v->{$_}, 1) for qw(region instance_type);
         die "$w: pricing must be on_demand or spot\n" unless $v->{pricing} =~ /^(on_demand|spot)$/;
         v_money($w, 'usd_per_gpu_hour', $v->{usd_per_gpu_hour}, 0);    # empty = withdrawn
         v_int($w, 'gpus_per_instance', $v->{gpus_per_instance}, 1, 1, 4096);
+        for my $c (@corrections) {
+            die "$w: the corrections file removes this row (its line $c->{line})\n"
+              if $v->{usd_per_gpu_hour} ne '' && ($c->{region} eq '*' || $c->{region} eq $v->{region})
+                 && index($v->{instance_type}, $c->{prefix}) == 0 && $at ge $c->{from} && $at lt $c->{to}
+                 && $v->{usd_per_gpu_hour} < $c->{below};
+        }
+        if ($v->{usd_per_gpu_hour} eq '') {
+            die "$w: a withdrawal has no last_seen_at\n" if $v->{last_seen_at} ne '';
+        } else {
+            die "$w: a price needs its last_seen_at\n" if $v->{last_seen_at} eq '';
+            die "$w: last_seen_at is before the change point's observed_at\n"
+              if iso_to_pg($w, 'last_seen_at', $v->{last_seen_at}) lt $at;
+        }
     }
-    emit('gcp_gpu_price_history_points', \@rows);
-    gcp_last_seen(map { $_->[1] } @rows);
-}
-
-# When the history last vouched for each price (0.4.0's price_snapshot.last_seen_at: the valid_to
-# of the last line listing it; src/gen_history_points.sh writes it, shipped_history checks it):
-# one row per change point with a price, none for a withdrawal, no earlier than its observed_at.
-sub gcp_last_seen {
-    my %point = map { $_->{id} => $_ } @_;
-    my ($file, @rows) = read_table('gcp_gpu_price_history_last_seen.csv', qw(id last_seen_at));
-    my %seen;
-    for my $r (@rows) {
-        my ($ln, $v) = @$r;
-        my $w = "$file:$ln";
-        my $p = $point{$v->{id}} or die "$w: id '$v->{id}' is not a change point of gcp_gpu_price_history_points.csv\n";
-        die "$w: id $v->{id} is a withdrawal: it has no last_seen_at\n" if $p->{usd_per_gpu_hour} eq '';
-        die "$w: id $v->{id} is listed twice\n" if $seen{$v->{id}}++;
-        die "$w: last_seen_at is before the change point's observed_at\n"
-          if iso_to_pg($w, 'last_seen_at', $v->{last_seen_at}) lt iso_to_pg($w, 'observed_at', $p->{observed_at});
-    }
-    for my $id (sort { $a <=> $b } keys %point) {
-        die "$file: change point $id has a price but no last_seen_at\n"
-          if $point{$id}{usd_per_gpu_hour} ne '' && !$seen{$id};
-    }
-    emit('gcp_gpu_price_history_last_seen', \@rows);
+    emit('gcp_gpu_price_history_change_points', \@rows);
 }
 
 # Rows of the shipped history known to be wrong (host-only machine prices: region or '*',
-# machine-type prefix, period and the price below which a row is host-only); src/sql/data.sql
-# deletes them after the load.
+# machine-type prefix, period and the price below which a row is host-only); the change points
+# file is written without them (src/gen_history_points.sh), the update from 0.2.0 deletes them.
+# Returns the rules, times as iso_to_pg gives them.
 sub gcp_corrections {
     my @cols = qw(region instance_type_prefix observed_from observed_to below_usd_per_gpu_hour reason source);
     my ($file, @rows) = read_table('gcp_gpu_price_history_corrections.csv', @cols);
+    my @out;
     for my $r (@rows) {
         my ($ln, $v) = @$r;
         my $w = "$file:$ln";
@@ -603,8 +603,11 @@ sub gcp_corrections {
         my $to = iso_to_pg($w, 'observed_to', $v->{observed_to});
         die "$w: observed_from must be before observed_to\n" unless $from lt $to;
         v_money($w, 'below_usd_per_gpu_hour', $v->{below_usd_per_gpu_hour}, 1);
+        push @out, { line => $ln, region => $v->{region}, prefix => $v->{instance_type_prefix}, from => $from,
+                     to => $to, below => $v->{below_usd_per_gpu_hour} };
     }
     emit('gcp_gpu_price_history_corrections', \@rows);
+    return @out;
 }
 
 # The daily summary of the shipped prices (src/gen_history_points.sh writes both files; the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gen_history_points.sh: rewrites data/gcp_gpu_price_history_points.csv, the GCP history's change points as llm_econ._load_price_history makes them from data/gcp_gpu_price_history.csv (and data/gcp_gpu_price_history_last_seen.csv, when each was last vouched for), and the daily summary of the shipped prices (data/price_daily_group.csv, data/price_daily_summary.csv).
+# gen_history_points.sh: rewrites data/gcp_gpu_price_history_change_points.csv, the GCP history's change points as llm_econ._load_price_history makes them from data/gcp_gpu_price_history.csv (with last_seen_at, when each was last vouched for), and the daily summary of the shipped prices (data/price_daily_group.csv, data/price_daily_summary.csv).
 #
 # Run as root after `make install` (PG_CONFIG: which PostgreSQL, default the system's 15), when
 # the raw history, the SKU tables or the loader change:
@@ -7,15 +7,15 @@
 # A throwaway cluster of that PostgreSQL's binaries runs as postgres on PORT (default 35434).
 # It installs the extension, removes the GCP rows, sets the id sequence where the install
 # starts the history (after the seed rows of price_seed.csv), stages the raw file, runs the
-# loader as the install script used to (on_mismatch => 'skip') and writes what it stored, in
-# id order.  The regression test shipped_history repeats the load and compares it with the
+# loader as the install script used to (on_mismatch => 'skip'), deletes the rows the
+# corrections file names, and writes what is left, in id order.  The regression test shipped_history repeats the load and compares it with the
 # file, so a file that no longer matches the loader fails the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 PORT=${PORT:-35434}
 BINDIR=$("$PG_CONFIG" --bindir)
-OUT=data/gcp_gpu_price_history_points.csv
+OUT=data/gcp_gpu_price_history_change_points.csv
 SOURCE=$(sed -n "s/^ *'\(GCP price history .*\)';$/\1/p" src/sql/data.sql)
 [ -n "$SOURCE" ] || { echo "$0: the history's source text not found in src/sql/data.sql" >&2; exit 1; }
 
@@ -40,16 +40,21 @@ SELECT format('COPY llm_econ.price_history_staging (observed_at, valid_to, cloud
               'spot_price_per_gpu_usd_per_hour) FROM %L WITH (FORMAT csv, HEADER MATCH)',
               :'dir' || 'gcp_gpu_price_history.csv') \gexec
 SELECT * FROM llm_econ._load_price_history(source => :'source', on_mismatch => 'skip', quiet => true) \g /dev/null
-COPY (SELECT id, observed_at, provider, sku, region, pricing, usd_per_gpu_hour, instance_type, gpus_per_instance
+-- less the rows known to be wrong (data/gcp_gpu_price_history_corrections.csv: host-only prices);
+-- the update from 0.2.0 deletes the same rows (src/update/llm_econ--0.2.0--0.3.0.sql)
+CREATE TEMP TABLE correction (region text, instance_type_prefix text, observed_from timestamptz, observed_to timestamptz,
+                              below_usd_per_gpu_hour numeric, reason text, source text);
+SELECT format('COPY correction FROM %L WITH (FORMAT csv, HEADER MATCH)', :'dir' || 'gcp_gpu_price_history_corrections.csv') \gexec
+DELETE FROM llm_econ.price_snapshot p USING correction c
+ WHERE p.provider = 'gcp' AND p.usd_per_gpu_hour IS NOT NULL AND (c.region = '*' OR p.region = c.region)
+   AND starts_with(p.instance_type, c.instance_type_prefix) AND p.observed_at >= c.observed_from
+   AND p.observed_at < c.observed_to AND p.usd_per_gpu_hour < c.below_usd_per_gpu_hour;
+COPY (SELECT id, observed_at, provider, sku, region, pricing, usd_per_gpu_hour, instance_type, gpus_per_instance,
+             last_seen_at
         FROM llm_econ.price_snapshot WHERE provider = 'gcp' ORDER BY id) TO STDOUT WITH (FORMAT csv, HEADER);
-COPY (SELECT id, last_seen_at FROM llm_econ.price_snapshot WHERE provider = 'gcp' AND last_seen_at IS NOT NULL ORDER BY id)
-  TO STDOUT WITH (FORMAT csv, HEADER);
 ROLLBACK;
 SQL
-# the second COPY (from its header line on) is when the history last vouched for each price
-SEEN=data/gcp_gpu_price_history_last_seen.csv
-grep -v '^COPY ' "$DB/points.csv" | sed -n '/^id,last_seen_at$/,$p' > "$SEEN"
-grep -v '^COPY ' "$DB/points.csv" | sed '/^id,last_seen_at$/,$d' > "$OUT.new"
+grep -v '^COPY ' "$DB/points.csv" > "$OUT.new"
 if cmp -s "$OUT.new" "$OUT"; then rm "$OUT.new"; changed=0; else mv "$OUT.new" "$OUT"; changed=1; fi
 echo "$OUT: $(( $(wc -l < "$OUT") - 1 )) change points$([ $changed = 1 ] && echo ', changed')" >&2
 

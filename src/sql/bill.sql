@@ -4,7 +4,7 @@ CREATE FUNCTION llm_econ.carbon_kg(spec llm_econ.run_spec, kg_co2_per_kwh float8
 RETURNS float8
 AS 'MODULE_PATHNAME', 'le_carbon_kg_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ.carbon_kg(llm_econ.run_spec, float8, float8) IS
-  'operational emissions in kg CO2e: energy_kwh(spec, pue) · kg_co2_per_kwh (grid intensity, location-based; in [0, 2]); pue in [1, 5]. Embodied carbon of the hardware is not counted. NULL when the spec''s tdp_watts is NULL (power not published)';
+  'operational emissions, kg CO2e: energy_kwh(spec, pue) · kg_co2_per_kwh (in [0, 2]); NULL when the spec''s tdp_watts is NULL';
 
 -- Young 1974 / Daly 2006 checkpoint interval with independent node failures.
 CREATE FUNCTION llm_econ.checkpoint_plan(spec llm_econ.run_spec, checkpoint_write interval, mtbf_per_node interval,
@@ -12,11 +12,7 @@ CREATE FUNCTION llm_econ.checkpoint_plan(spec llm_econ.run_spec, checkpoint_writ
     OUT expected_interruptions float8, OUT cluster_mtbf interval, OUT nodes int4)
 AS 'MODULE_PATHNAME', 'le_checkpoint_plan_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ.checkpoint_plan(llm_econ.run_spec, interval, interval) IS
-  'checkpoint plan under independent node failures: nodes = ceil(n_gpus / gpus_per_node); cluster_mtbf M = mtbf_per_node / nodes; '
-  '"interval" = sqrt(2 · checkpoint_write · M) (Young 1974; Daly 2006), or M when checkpoint_write >= 2M (Daly''s cap; the first-order model assumes checkpoint_write much shorter than M, and is only indicative once it reaches M/2); '
-  'overhead_fraction = write / interval + interval / (2M) (time writing plus expected rework, sqrt(2 · write / M) at the optimum); '
-  'p_interrupted = 1 - exp(-T / M) and expected_interruptions = T / M with T = mfu_time(spec). '
-  'Intervals count months and days as extract(epoch) does; both must be in (0, 1e12] seconds';
+  'checkpoint interval sqrt(2 · write · cluster MTBF) under independent node failures (Young 1974; Daly 2006), its overhead and the run''s interruptions (docs/functions.md)';
 
 CREATE FUNCTION llm_econ.cost_breakdown(spec llm_econ.run_spec, usd_per_gpu_hour numeric,
     checkpoint_every interval DEFAULT '30 minutes',
@@ -37,17 +33,7 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'le_cost_breakdown_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE ROWS 7;
 COMMENT ON FUNCTION llm_econ.cost_breakdown(llm_econ.run_spec, numeric, interval, interval, int4, float8, float8,
                                             numeric, float8, float8, numeric, boolean, numeric, float8, numeric) IS
-  'the bill of a run, one row per component in this order, unrounded numeric USD, each with the numbers it used in words: '
-  'compute = gpu_hours · usd_per_gpu_hour; '
-  'checkpoint = compute · checkpoint_write / checkpoint_every (throughput lost writing; the defaults, 90 s every 30 min, give 5%); '
-  'storage = (checkpoints_kept · checkpoint_gb + dataset_gb) · storage_usd_per_gb_month · storage_months, GB = 10^9 bytes, '
-  'checkpoint_gb NULL = weights + optimizer state per parameter · n_params (14 bytes for bf16 AdamW: 7B = 98 GB), dataset_gb NULL = 4 bytes per token · n_tokens; '
-  'egress = egress_gb · egress_usd_per_gb (cross-region; 0 when co-located); '
-  'energy = energy_kwh(spec, pue) · usd_per_kwh when owned, else 0 (in the cloud price; for an owned cluster pass an hourly price without energy, e.g. tco_per_gpu_hour(sku, years, utilization, 0, pue)); '
-  'owned with the spec''s tdp_watts NULL (power not published): energy and total usd are NULL, the assumption says why; '
-  'spot_buffer = compute · spot_buffer (an allowance for spot reclaims and ablations; the default 10% is an assumption to replace with your own); total = the sum. '
-  'Prices >= 0 and finite, spot_buffer in [0, 1], intervals > 0 with checkpoint_write < checkpoint_every, counts and GB >= 0, pue in [1, 5]. '
-  'Not STRICT: only checkpoint_gb and dataset_gb may be NULL; another NULL is an error';
+  'the bill of a run, one row per component (compute, checkpoint, storage, egress, energy, spot_buffer, total), unrounded USD, each with the numbers it used (docs/functions.md)';
 
 -- Owning a GPU: list price amortised over the used hours, plus its energy.
 CREATE FUNCTION llm_econ.tco_per_gpu_hour(sku text, years float8, utilization float8, usd_per_kwh numeric, pue float8)
@@ -102,8 +88,4 @@ BEGIN
          OPERATOR(pg_catalog.+) (kw OPERATOR(pg_catalog.*) usd_per_kwh);
 END $$;
 COMMENT ON FUNCTION llm_econ.tco_per_gpu_hour(text, float8, float8, numeric, float8) IS
-  'cost of owning one GPU per used GPU-hour, USD: midpoint of gpu_sku list_price_usd_low/high / (years · 8766 h · utilization) + tdp_watts / 1000 · pue · usd_per_kwh. '
-  'The GPU only, drawing its TDP while used (idle power not counted): servers, networking, storage, staff, facilities and financing are not counted, so it is a lower bound. '
-  'sku by key or alias (any case); years in (0, 20], utilization in (0, 1], usd_per_kwh >= 0, pue in [1, 5]; a SKU without list prices is an error. '
-  'With usd_per_kwh = 0 it is the hardware part alone, the price to give cost_breakdown(..., owned => true). '
-  'NULL when the SKU''s tdp_watts is NULL (power not published) and usd_per_kwh > 0';
+  'cost of owning one GPU per used GPU-hour, USD: list-price midpoint / (years · 8766 h · utilization) + energy; the GPU alone (docs/functions.md)';

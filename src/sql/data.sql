@@ -61,33 +61,21 @@ BEGIN
 
   -- The GCP history's change points, as llm_econ._load_price_history (import.sql, the loader
   -- users run on their own histories) makes them from data/gcp_gpu_price_history.csv, ids
-  -- included: gcp_gpu_price_history_points.csv, written by src/gen_history_points.sh and
-  -- checked against the loader by the regression test shipped_history, so they cannot drift.
-  -- COPY instead of the loader (1.1 s; see README, "Install script and CREATE EXTENSION").
-  -- The sequence goes where the loader leaves it, and the import lock gets the row the
-  -- loader's lock gives it.
+  -- included, each with when the history last vouched for its price (last_seen_at, 0.4.0: the
+  -- valid_to of the last line listing it), less the rows known to be wrong
+  -- (gcp_gpu_price_history_corrections.csv: host-only machine prices; the rows kept keep their
+  -- ids, and an updated install deleted the same rows, src/update/llm_econ--0.2.0--0.3.0.sql;
+  -- their series keep any withdrawal rows): gcp_gpu_price_history_change_points.csv, written by
+  -- src/gen_history_points.sh and checked against the loader by the regression test
+  -- shipped_history, so they cannot drift.  COPY instead of the loader (1.1 s; see
+  -- docs/internals.md), straight into the table in file order.  The sequence goes where the
+  -- loader leaves it, and the import lock gets the row the loader's lock gives it.
   ALTER TABLE llm_econ.price_snapshot ALTER COLUMN source SET DEFAULT
     'GCP price history 2022-02..2026-08, Cyclenerd/google-cloud-pricing-cost-calculator (Apache-2.0), via data/gcp_gpu_price_history.csv';
   ALTER TABLE llm_econ.price_snapshot ALTER COLUMN source_kind SET DEFAULT 'history';
-  -- Since 0.4.0 each change point also says when the history last vouched for its price
-  -- (last_seen_at: the valid_to of the last line listing it), from its own file
-  -- (gcp_gpu_price_history_last_seen.csv, written with the points: the points file keeps the
-  -- columns the install scripts of 0.1.0 to 0.3.0, which read it too, expect); both files load
-  -- into work tables and go in, joined, in file order.
-  CREATE TABLE llm_econ._shipped_points (id int8, observed_at timestamptz, provider text, sku text, region text,
-      pricing text, usd_per_gpu_hour numeric, instance_type text, gpus_per_instance int4);
-  CREATE TABLE llm_econ._shipped_last_seen (id int8 PRIMARY KEY, last_seen_at timestamptz);
-  EXECUTE 'COPY llm_econ._shipped_points FROM '
-       || pg_catalog.quote_literal(dir || 'gcp_gpu_price_history_points.csv') || opts;
-  EXECUTE 'COPY llm_econ._shipped_last_seen FROM '
-       || pg_catalog.quote_literal(dir || 'gcp_gpu_price_history_last_seen.csv') || opts;
-  INSERT INTO llm_econ.price_snapshot (id, observed_at, provider, sku, region, pricing, usd_per_gpu_hour,
-                                       instance_type, gpus_per_instance, last_seen_at)
-  SELECT p.id, p.observed_at, p.provider, p.sku, p.region, p.pricing, p.usd_per_gpu_hour, p.instance_type,
-         p.gpus_per_instance, s.last_seen_at
-    FROM llm_econ._shipped_points p LEFT JOIN llm_econ._shipped_last_seen s ON s.id OPERATOR(pg_catalog.=) p.id
-   ORDER BY p.id;
-  DROP TABLE llm_econ._shipped_points, llm_econ._shipped_last_seen;
+  EXECUTE 'COPY llm_econ.price_snapshot (id, observed_at, provider, sku, region, pricing, usd_per_gpu_hour, '
+       || 'instance_type, gpus_per_instance, last_seen_at) FROM '
+       || pg_catalog.quote_literal(dir || 'gcp_gpu_price_history_change_points.csv') || opts;
   ALTER TABLE llm_econ.price_snapshot ALTER COLUMN source DROP DEFAULT,
                                       ALTER COLUMN source_kind SET DEFAULT llm_econ._source_kind();
   PERFORM 1 FROM llm_econ.price_snapshot p
@@ -96,6 +84,8 @@ BEGIN
     RAISE EXCEPTION 'a shipped price names a SKU that gpu_sku.csv does not define'
       USING ERRCODE = 'foreign_key_violation';
   END IF;
+  -- The primary key and indexes, built once over the loaded rows (tables.sql leaves them here).
+  ALTER TABLE llm_econ.price_snapshot ADD PRIMARY KEY (id);
   -- One observation per series and instant.  The same index serves as-of lookups: for one
   -- series, "latest observation at or before t" is a single backward index probe.
   CREATE UNIQUE INDEX price_snapshot_one_observation ON llm_econ.price_snapshot (series_id, observed_at);
@@ -113,25 +103,6 @@ BEGIN
   ALTER TABLE llm_econ.mfu_reference ALTER COLUMN builtin SET DEFAULT false;
   ALTER TABLE llm_econ.price_snapshot ALTER COLUMN builtin SET DEFAULT false;
 
-  -- Rows of the shipped history known to be wrong (gcp_gpu_price_history_corrections.csv:
-  -- host-only machine prices, by region ('*' = any), machine-type prefix, period and the price
-  -- below which a row is host-only) are deleted after the load, so the loaded rows keep their
-  -- ids and an updated install (src/update/0.3.0/20_prices.sql) deletes the same rows.  Their
-  -- series keep any withdrawal rows; a series left without rows is not one of price_series.
-  CREATE TABLE llm_econ._shipped_correction (
-      region text NOT NULL, instance_type_prefix text NOT NULL, observed_from timestamptz NOT NULL,
-      observed_to timestamptz NOT NULL, below_usd_per_gpu_hour numeric NOT NULL, reason text NOT NULL,
-      source text NOT NULL);
-  EXECUTE 'COPY llm_econ._shipped_correction FROM '
-       || pg_catalog.quote_literal(dir || 'gcp_gpu_price_history_corrections.csv') || opts;
-  DELETE FROM llm_econ.price_snapshot p
-   USING llm_econ._shipped_correction c
-   WHERE p.builtin AND p.provider OPERATOR(pg_catalog.=) 'gcp' AND p.usd_per_gpu_hour IS NOT NULL
-     AND (c.region OPERATOR(pg_catalog.=) '*' OR p.region OPERATOR(pg_catalog.=) c.region)
-     AND pg_catalog.starts_with(p.instance_type, c.instance_type_prefix)
-     AND p.observed_at OPERATOR(pg_catalog.>=) c.observed_from AND p.observed_at OPERATOR(pg_catalog.<) c.observed_to
-     AND p.usd_per_gpu_hour OPERATOR(pg_catalog.<) c.below_usd_per_gpu_hour;
-  DROP TABLE llm_econ._shipped_correction;
   -- the series of the rows loaded, as the trigger (tables.sql, _price_series_add) records them
   INSERT INTO llm_econ.price_series (sku, provider, pricing, region, instance_type)
   SELECT DISTINCT p.sku, p.provider, p.pricing, p.region, p.instance_type FROM llm_econ.price_snapshot p;

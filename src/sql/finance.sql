@@ -30,7 +30,7 @@ CREATE TABLE llm_econ.run_plan (
     CONSTRAINT run_plan_pkey PRIMARY KEY (tenant, run_id)
 );
 COMMENT ON TABLE llm_econ.run_plan IS
-  'planned runs, keyed by (tenant, run_id): the spec (hardware frozen in it) and the price in effect at planned_at, with GPU-hours and USD frozen when the plan is made';
+  'planned runs, keyed by (tenant, run_id): the spec and the price in effect at planned_at, GPU-hours and USD frozen when planned';
 COMMENT ON COLUMN llm_econ.run_plan.run_id IS 'the run''s id within its tenant; billing lines of the tenant name it in the run_id tag';
 COMMENT ON COLUMN llm_econ.run_plan.spec IS 'the run (run_spec, hardware frozen when built)';
 COMMENT ON COLUMN llm_econ.run_plan.provider IS 'where it runs (lower case)';
@@ -117,7 +117,7 @@ BEGIN
   RETURN NEW;
 END $$;
 COMMENT ON FUNCTION llm_econ._freeze_plan() IS
-  'trigger: validates a plan and freezes its price, GPU-hours and USD; an UPDATE of provider, pricing, region, planned_at or the spec''s SKU re-prices it (from the price table unless the UPDATE sets usd_per_gpu_hour), an UPDATE of other spec fields recomputes GPU-hours and USD at the plan''s price, anything else keeps it frozen';
+  'trigger: validates a plan and freezes its price, GPU-hours and USD; an UPDATE of what or where it runs re-prices it';
 
 CREATE TRIGGER run_plan_freeze BEFORE INSERT OR UPDATE ON llm_econ.run_plan
     FOR EACH ROW EXECUTE FUNCTION llm_econ._freeze_plan();
@@ -174,7 +174,7 @@ CREATE INDEX spend_charge_period ON llm_econ.spend (charge_period_start);
 CREATE INDEX spend_billing_period ON llm_econ.spend (billing_period_start);
 
 COMMENT ON TABLE llm_econ.spend IS
-  'billed lines (FOCUS cost-and-usage rows), every line kept: typed columns, and the original line''s other columns in record; GPU lines carry sku and gpu_hours; run_id from the run_id tag';
+  'billed lines (FOCUS cost-and-usage rows), every line kept: typed columns, the other columns in record; GPU lines carry sku and gpu_hours';
 COMMENT ON COLUMN llm_econ.spend.id IS 'surrogate key, in import order';
 COMMENT ON COLUMN llm_econ.spend.tenant IS 'the role that owns the line (row-level security)';
 COMMENT ON COLUMN llm_econ.spend.charge_period_start IS 'FOCUS ChargePeriodStart (inclusive; UTC when the file gives no offset)';
@@ -194,19 +194,22 @@ COMMENT ON COLUMN llm_econ.spend.instance_type IS 'the GPU machine type found in
 COMMENT ON COLUMN llm_econ.spend.gpus_per_instance IS 'GPUs of that machine type (SkuPriceDetails GpuCount, else gpu_sku_alias)';
 COMMENT ON COLUMN llm_econ.spend.consumed_quantity IS 'FOCUS ConsumedQuantity';
 COMMENT ON COLUMN llm_econ.spend.consumed_unit IS 'FOCUS ConsumedUnit';
-COMMENT ON COLUMN llm_econ.spend.gpu_hours IS 'ConsumedQuantity (in hours) x GPUs per instance, for the lines that bill a GPU machine or a GPU (docs/finance.md: AWS instance usage types, Azure VM meters, GCP GPU SKUs); negative on corrections';
+COMMENT ON COLUMN llm_econ.spend.gpu_hours IS
+  'ConsumedQuantity (hours) x GPUs per instance, for lines that bill a GPU machine or GPU (docs/finance.md); negative on corrections';
 COMMENT ON COLUMN llm_econ.spend.billed_cost IS 'FOCUS BilledCost (cash), exact';
 COMMENT ON COLUMN llm_econ.spend.effective_cost IS 'FOCUS EffectiveCost (amortised), exact';
 COMMENT ON COLUMN llm_econ.spend.list_cost IS 'FOCUS ListCost';
 COMMENT ON COLUMN llm_econ.spend.billing_currency IS 'FOCUS BillingCurrency (ISO 4217, stored upper case); views convert with fx_rate, NULL counts as USD';
-COMMENT ON COLUMN llm_econ.spend.run_id IS 'the run: the Tags key that names it (run_id in any case, with or without _ and -, AWS user:run_id, or a key of setting llm_econ.run_tag_keys), else the x_run_id column; trimmed, NULL when empty';
+COMMENT ON COLUMN llm_econ.spend.run_id IS
+  'the run: the Tags key that names it (setting llm_econ.run_tag_keys; docs/finance.md), else the x_run_id column; NULL when empty';
 COMMENT ON COLUMN llm_econ.spend.resource_id IS 'FOCUS ResourceId';
 COMMENT ON COLUMN llm_econ.spend.tags IS 'FOCUS Tags (JSON object)';
-COMMENT ON COLUMN llm_econ.spend.record IS 'the columns of the original line that no typed column holds and that have a value: header name -> text as written; empty fields and the word NULL are left out (->> reads NULL for them), and so are the typed FOCUS columns (costs, quantity and unit, periods, service, charge category and description, pricing category, currency, billing account, Tags, RegionId, ResourceId)';
+COMMENT ON COLUMN llm_econ.spend.record IS
+  'the line''s other columns that have a value: header name -> text as written';
 COMMENT ON COLUMN llm_econ.spend.source IS 'the import''s source label';
 COMMENT ON COLUMN llm_econ.spend.line IS 'line of the file the row came from';
 COMMENT ON COLUMN llm_econ.spend.row_hash IS
-  'the charge identity: md5 of the FOCUS fields as values (timestamps as instants, numbers as numbers, provider key, Tags without the run tag), not of the raw line; with occurrence, what makes re-imports idempotent';
+  'the charge identity: md5 of the FOCUS fields as values, not of the raw line; with occurrence, what makes re-imports idempotent';
 COMMENT ON COLUMN llm_econ.spend.occurrence IS 'which copy of the same charge within the file (1, 2, ...)';
 COMMENT ON COLUMN llm_econ.spend.imported_at IS 'when the line was imported';
 COMMENT ON COLUMN llm_econ.spend.billing_account_id IS 'FOCUS BillingAccountId: with provider and billing period, what a restated delivery replaces';
@@ -231,7 +234,7 @@ COMMENT ON FUNCTION llm_econ._csv_header(text, text) IS 'internal: the column na
 CREATE FUNCTION llm_econ._csv_records(csv text, what text, OUT line int4, OUT record jsonb) RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'le_csv_records_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._csv_records(text, text) IS
-  'internal: the data lines of a CSV text as (line, jsonb keyed by header name); empty and NULL become JSON null; 22023 naming the line for malformed CSV';
+  'internal: the data lines of a CSV text as (line, jsonb by header name); 22023 naming the line of malformed CSV';
 
 -- Exchange rates, dated like prices: a rate holds from valid_from until the next one of its currency.
 CREATE TABLE llm_econ.fx_rate (
@@ -242,7 +245,7 @@ CREATE TABLE llm_econ.fx_rate (
     CONSTRAINT fx_rate_pkey PRIMARY KEY (currency, valid_from)
 );
 COMMENT ON TABLE llm_econ.fx_rate IS
-  'exchange rates into USD, dated: a rate is in effect from valid_from until the next row of the same currency; USD needs no row (1). Views convert a billing line with the rate in effect at its charge period start; a line with no rate is never summed as USD';
+  'exchange rates into USD, each in effect from valid_from until the currency''s next row; USD needs none';
 COMMENT ON COLUMN llm_econ.fx_rate.currency IS 'ISO 4217 code, stored upper case (eur is EUR)';
 COMMENT ON COLUMN llm_econ.fx_rate.valid_from IS 'when the rate takes effect';
 COMMENT ON COLUMN llm_econ.fx_rate.usd_per_unit IS 'USD per one unit of the currency (EUR 1.0823 = 1 EUR buys 1.0823 USD), exact numeric';
@@ -274,7 +277,7 @@ BEGIN ATOMIC
                      ORDER BY f.valid_from DESC LIMIT 1) END;
 END;
 COMMENT ON FUNCTION llm_econ._usd_per_unit(text, timestamptz) IS
-  'internal: USD per unit of currency at an instant, the code in any case (1 for USD or no currency, else the fx_rate in effect; NULL when no rate is known)';
+  'internal: USD per unit of a currency (any case) at an instant: 1 for USD or none, else the fx_rate in effect, or NULL';
 
 -- FOCUS lines typed in C: periods (UTC when no offset is written, date-only included), the provider
 -- key (AWS -> aws, Microsoft -> azure, ...), pricing, the GPU machine (SkuPriceDetails' InstanceType,
@@ -292,7 +295,7 @@ CREATE TYPE llm_econ._focus_line AS (
     occurrence int4, staged_id int8
 );
 COMMENT ON TYPE llm_econ._focus_line IS
-  'internal: a FOCUS line typed for llm_econ.spend (what _focus_lines and _focus_staged_lines return, and the importers'' temporary table holds): the file line, record, the typed columns, gpu_type (for a SKU not found from the machine type), the charge identity row_hash, occurrence (the k-th line of the call with that identity) and, for a staged line, the staged id of its record''s last line';
+  'internal: a FOCUS line typed for llm_econ.spend, as _focus_lines and _focus_staged_lines return it';
 COMMENT ON COLUMN llm_econ._focus_line.line IS 'the line of the file (the first physical line of the record)';
 COMMENT ON COLUMN llm_econ._focus_line.record IS 'the columns no typed column holds, header name -> value';
 COMMENT ON COLUMN llm_econ._focus_line.charge_period_start IS 'ChargePeriodStart (UTC when no offset is written)';
@@ -329,7 +332,7 @@ COMMENT ON COLUMN llm_econ._focus_line.staged_id IS 'the focus_staging id of the
 CREATE FUNCTION llm_econ._focus_lines(csv text, what text) RETURNS SETOF llm_econ._focus_line
 AS 'MODULE_PATHNAME', 'le_focus_lines_fn' LANGUAGE C STABLE STRICT;
 COMMENT ON FUNCTION llm_econ._focus_lines(text, text) IS
-  'internal: the data lines of a FOCUS CSV text typed for llm_econ.spend, with their charge identity and occurrence; 22023 naming the line and column of the first bad line';
+  'internal: the data lines of a FOCUS CSV text typed for llm_econ.spend; 22023 naming the line and column of the first bad line';
 
 -- The staged path: \copy a FOCUS file into focus_staging, one physical line per row, then load_focus().
 CREATE TABLE llm_econ.focus_staging (
@@ -339,7 +342,7 @@ CREATE TABLE llm_econ.focus_staging (
 );
 CREATE INDEX focus_staging_writer ON llm_econ.focus_staging (writer, id);
 COMMENT ON TABLE llm_econ.focus_staging IS
-  'staging for load_focus(): one physical line of a FOCUS file per row, verbatim; each writer sees and loads only its own rows.  Roles \copy into the view focus_stage (COPY cannot write a table under row-level security); the owner may \copy llm_econ.focus_staging (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'') directly';
+  'staging for load_focus(): one line of a FOCUS file per row, verbatim; each writer sees and loads only its own; roles \copy into focus_stage';
 COMMENT ON COLUMN llm_econ.focus_staging.id IS 'load order';
 COMMENT ON COLUMN llm_econ.focus_staging.writer IS 'the role that staged the line (load_focus reads the current role''s lines only)';
 COMMENT ON COLUMN llm_econ.focus_staging.line IS 'one physical line of the FOCUS CSV file, the header first';
@@ -352,7 +355,7 @@ CREATE POLICY focus_staging_writer ON llm_econ.focus_staging
 -- shows nothing.
 CREATE VIEW llm_econ.focus_stage WITH (security_invoker = true) AS SELECT NULL::text AS line WHERE false;
 COMMENT ON VIEW llm_econ.focus_stage IS
-  'where roles \copy a FOCUS file for load_focus(): \copy llm_econ.focus_stage (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e''); each line goes into focus_staging as the role''s (COPY cannot write a table under row-level security); reading it gives no rows';
+  'where roles \copy a FOCUS file for load_focus() (docs/finance.md); lines go into focus_staging; reading it gives none';
 COMMENT ON COLUMN llm_econ.focus_stage.line IS 'one physical line of the FOCUS CSV file, the header first';
 CREATE FUNCTION llm_econ._focus_stage_line() RETURNS trigger
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
@@ -362,7 +365,7 @@ BEGIN
 END $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._focus_stage_line() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._focus_stage_line() IS
-  'internal: INSTEAD OF INSERT trigger of focus_stage: the line into focus_staging, as the inserting role (its privileges and focus_staging''s policy apply)';
+  'internal: INSTEAD OF INSERT trigger of focus_stage: the line into focus_staging as the inserting role';
 CREATE TRIGGER focus_stage_line INSTEAD OF INSERT ON llm_econ.focus_stage
     FOR EACH ROW EXECUTE FUNCTION llm_econ._focus_stage_line();
 
@@ -370,12 +373,12 @@ CREATE FUNCTION llm_econ._focus_staged_lines(what text, after_id int8, last_id i
 RETURNS SETOF llm_econ._focus_line
 AS 'MODULE_PATHNAME', 'le_focus_staged_lines_fn' LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION llm_econ._focus_staged_lines(text, int8, int8, int4) IS
-  'internal: one batch of the current role''s focus_staging lines (read through SQL, its policies applied): the records after id after_id (file line first_line on; 0 and 1: from the header) up to the one holding the line of id last_id, read to its end, typed as _focus_lines types a text (the header is the role''s first staged record); nothing is kept between calls';
+  'internal: one batch of the current role''s staged FOCUS records, after_id to the one holding last_id (file line first_line on), typed as _focus_lines types a text';
 
 CREATE FUNCTION llm_econ._focus_charge_key(record jsonb) RETURNS text
 AS 'MODULE_PATHNAME', 'le_focus_charge_key_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._focus_charge_key(jsonb) IS
-  'internal: the charge identity of a whole original line as jsonb (header name -> value, as 0.2.0 stored record), as an import computes it (row_hash)';
+  'internal: the charge identity (row_hash) of a whole original line given as jsonb, as an import computes it';
 
 -- Why the current role may not import for tenant who, and what would let it: {message, hint}, NULL
 -- when it may.  Checked before any parsing, so a refusal is one line naming the grant or the tenant,
@@ -402,7 +405,7 @@ BEGIN ATOMIC
   END;
 END;
 COMMENT ON FUNCTION llm_econ._focus_refusal(text, text, boolean, boolean) IS
-  'internal: why the current role may not import FOCUS lines for a tenant (a missing grant, or not a member of the tenant role) and the GRANT that would let it, as {message, hint}; NULL when it may';
+  'internal: why the current role may not import FOCUS lines for a tenant, and the GRANT that would let it; NULL when it may';
 
 -- The checks import_focus and load_focus make first, in this order: the mode, the role's rights
 -- (_focus_refusal: the GRANT that would let it in the HINT), the delivery label.
@@ -426,7 +429,7 @@ BEGIN
   END IF;
 END $$;
 COMMENT ON FUNCTION llm_econ._focus_admit(text, text, text, text, boolean) IS
-  'internal: the checks import_focus and load_focus (fn) make before reading a line: mode replace or append (22023), the current role''s rights for tenant who (42501, with the GRANT that would let it), delivery NULL or a label (22023)';
+  'internal: import_focus''s and load_focus''s checks of mode, rights (42501, the GRANT in the HINT) and delivery label';
 
 -- Stores the typed lines of the temporary table llm_econ_focus_lines for tenant who, and empties
 -- it: the one statement that inserts FOCUS lines into spend (PostgreSQL's own INSERT: every
@@ -521,7 +524,7 @@ BEGIN
   TRUNCATE llm_econ_focus_lines;
 END $$;
 COMMENT ON FUNCTION llm_econ._focus_store(text, text, text, boolean, text) IS
-  'internal: stores the typed FOCUS lines of the temporary table llm_econ_focus_lines in spend by one INSERT ... SELECT (the only one: its column list is written here), after locking each (tenant, provider, billing account, billing period) they cover and, in mode replace, deleting what was stored for it (once per load: the replaced lines and their USD); numbering copies across a load''s batches when counting; then empties the table';
+  'internal: stores the typed FOCUS lines of llm_econ_focus_lines in spend by one INSERT ... SELECT (its column list is written only here), then empties the table';
 
 -- The temporary tables the importers use (dropped at commit): the typed lines of one batch, the
 -- copies of each charge identity a load's earlier batches had, the statements it covers, and each
@@ -540,7 +543,8 @@ BEGIN
       UNIQUE NULLS NOT DISTINCT (provider, billing_account_id, billing_period_start)) ON COMMIT DROP;
   CREATE TEMP TABLE llm_econ_focus_hashes (h uuid NOT NULL) ON COMMIT DROP;
 END $$;
-COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates the transaction''s temporary tables unless they exist: the typed FOCUS lines of a batch, the copies counted per charge identity (exact numbering), the statements (provider, billing account, billing period) a load covers, and each batch''s distinct identities (the check that a load needs no exact numbering)';
+COMMENT ON FUNCTION llm_econ._focus_temp() IS
+  'internal: creates the transaction''s temporary tables of a FOCUS load unless they exist';
 
 CREATE FUNCTION llm_econ.import_focus(focus_csv text, tenant text DEFAULT NULL, source text DEFAULT NULL,
     delivery text DEFAULT NULL, mode text DEFAULT 'replace', OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
@@ -563,9 +567,7 @@ BEGIN
     FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery, false, import_focus.mode) AS s;
 END $$;
 COMMENT ON FUNCTION llm_econ.import_focus(text, text, text, text, text) IS
-  'imports a FOCUS 1.0-1.3 cost-and-usage CSV into spend for tenant (default: the current role): every line kept (typed columns, the other columns in record), GPU-hours for the lines that bill a GPU machine or GPU, run_id from tags; all or nothing. '
-  'mode replace (default): the file is the whole statement of each (tenant, provider, billing account, billing period) it covers, replacing what was stored for it (replaced: lines, and their USD); '
-  'mode append: charges already stored for the tenant (the same FOCUS values, however the file writes them) are skipped. Two imports of one statement serialise; delivery is a label';
+  'imports a FOCUS 1.0-1.3 CSV into spend for tenant (default: the current role), all or nothing; mode replace (default) or append (docs/finance.md)';
 
 -- The batches of one load: the role's staged lines in id ranges (start, stop], `batch` ids at a
 -- time, each typed by one statement and stored by _focus_store.  Nothing but the temporary tables
@@ -633,7 +635,7 @@ BEGIN
   END LOOP;
 END $$;
 COMMENT ON FUNCTION llm_econ._focus_batches(text, text, text, int8, int8, int8, boolean, text) IS
-  'internal: load_focus''s batches: the current role''s staged lines with ids in (start, stop], batch ids per statement, typed and stored by _focus_store in mode (replace, append); exact numbers copies of a charge across batches, else each batch''s identities are kept for the check that no charge spans two';
+  'internal: load_focus''s batches: the current role''s staged lines with ids in (start, stop], typed and stored by _focus_store';
 
 CREATE FUNCTION llm_econ.load_focus(tenant text DEFAULT NULL, source text DEFAULT NULL, delivery text DEFAULT NULL,
     mode text DEFAULT 'replace', OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
@@ -682,7 +684,7 @@ BEGIN
   DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id <= stop;
 END $$;
 COMMENT ON FUNCTION llm_econ.load_focus(text, text, text, text) IS
-  'loads the FOCUS file the current role staged in focus_staging (\copy llm_econ.focus_stage (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'')) as import_focus imports a text (mode replace or append alike), in batches of staged lines bounded by work_mem (each typed by one statement and stored by one INSERT), then deletes the staged lines it loaded; all or nothing (nothing staged: 0 lines)';
+  'loads the FOCUS file the current role staged through focus_stage as import_focus does, in batches bounded by work_mem; all or nothing (docs/finance.md)';
 -- Plan vs actual: every plan and every run that has spend, joined on (tenant, run_id) (full join:
 -- runs without spend yet and spend without a plan both appear), plus one "untagged" row per tenant
 -- and provider holding the spend with no run, so the view's billed total is the invoices'.  Amounts
@@ -746,7 +748,7 @@ CREATE VIEW llm_econ.plan_vs_actual WITH (security_invoker = true) AS
          coalesce(j.unconverted_lines, 0::bigint) AS unconverted_lines, j.unconverted_currencies
     FROM joined j;
 COMMENT ON VIEW llm_econ.plan_vs_actual IS
-  'per tenant and run: planned (frozen) vs billed and effective USD, variance (effective - planned, USD and %) split into price and usage variance, planned vs billed GPU-hours and the MFU the billed GPU-hours imply; runs without spend, spend without a plan, and per tenant and provider the untagged spend all appear, so sum(billed_usd) is the invoices'' total (lines in a currency with no fx_rate excepted: unconverted_lines)';
+  'per tenant and run: planned (frozen) vs billed and effective USD, price and usage variance, GPU-hours; unplanned and untagged spend too (docs/finance.md)';
 COMMENT ON COLUMN llm_econ.plan_vs_actual."time" IS 'for dashboards: when the plan was made, else the first charge';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.run_id IS 'the run (NULL on untagged rows)';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.tenant IS 'the plan''s or the spend''s tenant';
@@ -765,7 +767,8 @@ COMMENT ON COLUMN llm_econ.plan_vs_actual.actual_gpu_hours IS 'billed GPU-hours 
 COMMENT ON COLUMN llm_econ.plan_vs_actual.implied_mfu IS 'achieved_mfu(spec, actual GPU-hours / n_gpus): below the planned mfu, the usage variance is (at least partly) lower efficiency';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.first_charge IS 'earliest charge period start of the lines';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.last_charge IS 'latest charge period end of the lines';
-COMMENT ON COLUMN llm_econ.plan_vs_actual.status IS 'planned and billed, planned and billed, no fx_rate for <currencies> (a line with no rate: no variance), no spend yet, unplanned (spend with a run_id no plan of the tenant has), or untagged (spend with no run_id, per tenant and provider)';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.status IS
+  'planned and billed, no fx_rate for <currencies> (no variance), no spend yet, unplanned (a run_id no plan has), or untagged (spend with no run_id)';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.actual_usd_per_gpu_hour IS 'effective_usd / actual_gpu_hours: everything the run cost per GPU-hour it ran, 6 decimals';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.price_variance_usd IS '(actual - planned USD per GPU-hour) x actual GPU-hours = variance_usd - usage_variance_usd; for runs with GPU-hours planned and billed';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.usage_variance_usd IS '(actual - planned GPU-hours) x planned USD per GPU-hour, to the cent; for runs with GPU-hours planned and billed';
@@ -788,7 +791,7 @@ BEGIN ATOMIC
             OPERATOR(pg_catalog./) 2::float8) AT TIME ZONE 'UTC'))::date END;
 END;
 COMMENT ON FUNCTION llm_econ._billing_month(timestamptz, timestamptz, timestamptz, timestamptz) IS
-  'internal: the invoice month of a spend line: the first day of the UTC month holding the middle of its billing period (else of its charge period), whatever the session TimeZone; NULL for an infinite period';
+  'internal: the invoice month of a spend line: the UTC month holding the middle of its billing (else charge) period';
 
 -- The invoices by month: per tenant, provider, billing account, invoice month and currency, the
 -- amounts as billed and in USD (fx_rate at each line's charge period start; a line with no rate
@@ -805,7 +808,7 @@ CREATE VIEW llm_econ.spend_monthly WITH (security_invoker = true) AS
    CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate) AS r
    GROUP BY 1, 2, 3, 4, 5;
 COMMENT ON VIEW llm_econ.spend_monthly IS
-  'the invoices by month: per tenant, provider, billing account, billing_month (the month holding the middle of the billing period) and currency, the billed and effective amounts as billed and in USD (fx_rate at the charge period start; lines with no rate counted in unconverted_lines, not summed), GPU-hours and lines';
+  'the invoices by month: per tenant, provider, billing account, billing_month and currency, as billed and in USD (docs/finance.md)';
 COMMENT ON COLUMN llm_econ.spend_monthly.tenant IS 'the lines'' tenant';
 COMMENT ON COLUMN llm_econ.spend_monthly.provider IS 'the provider key (aws, azure, gcp, ...)';
 COMMENT ON COLUMN llm_econ.spend_monthly.billing_account_id IS 'FOCUS BillingAccountId';
@@ -833,7 +836,7 @@ CREATE VIEW llm_econ.plan_vs_actual_monthly WITH (security_invoker = true) AS
    CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate) AS r
    GROUP BY 1, 2, 3, 4;
 COMMENT ON VIEW llm_econ.plan_vs_actual_monthly IS
-  'the monthly accrual of each run: per tenant, run_id (NULL: the untagged spend), billing_month and provider, billed and effective USD, GPU-hours and lines; over a month, sum(billed_usd) is the month''s invoices in USD (lines with no fx_rate counted in unconverted_lines)';
+  'the monthly accrual of each run: per tenant, run_id (NULL: untagged), billing_month and provider';
 COMMENT ON COLUMN llm_econ.plan_vs_actual_monthly.tenant IS 'the lines'' tenant';
 COMMENT ON COLUMN llm_econ.plan_vs_actual_monthly.run_id IS 'the run (NULL: spend that names no run)';
 COMMENT ON COLUMN llm_econ.plan_vs_actual_monthly.billing_month IS 'the invoice month: first day of the UTC month holding the middle of the billing period';

@@ -38,7 +38,7 @@ BEGIN
 END $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._import_lock() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._import_lock() IS
-  'trigger: locks the import_lock rows of the providers an importer named (llm_econ.import_providers); only an INSERT into price_snapshot fires it';
+  'trigger: locks the import_lock rows of the providers an importer named (llm_econ.import_providers)';
 
 CREATE TRIGGER price_snapshot_import_lock BEFORE INSERT ON llm_econ.price_snapshot
     FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._import_lock();

@@ -7,7 +7,7 @@ CREATE FUNCTION llm_econ._skypilot_offers(cloud text, catalog_csv text,
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'le_skypilot_offers' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._skypilot_offers(text, text) IS
-  'internal: parses one SkyPilot vms.csv into per-GPU offers (cheapest zone per region; GCP host + accelerator, paired by llm_econ.gcp_machine_family and instance_type) with the instance price per hour and the machine''s vCPUs and memory as written; used by import_skypilot_catalog';
+  'internal: parses one SkyPilot vms.csv into per-GPU offers for import_skypilot_catalog';
 
 -- The one way prices are stored by the importers: candidates (a NULL price = the series is
 -- withdrawn) become rows only where the series' price changes; the rest count as unchanged.
@@ -79,7 +79,7 @@ BEGIN ATOMIC
     FROM grouped g;
 END;
 COMMENT ON FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], timestamptz[]) IS
-  'internal: annotates candidate observations: fresh = a change point to store; conflict = another price for the same series and instant; seen_to = on a change point, the latest sighting of it among the candidates (its last_seen_at)';
+  'internal: annotates candidate observations: fresh (a change to store), conflict, seen_to (latest sighting)';
 
 -- Stores candidates as change points.  Writers of the same provider are serialised (on the
 -- provider's import_lock row: _lock_providers), so overlapping imports neither duplicate nor
@@ -134,7 +134,7 @@ BEGIN
   unchanged := unchanged - inserted;
 END $$;
 COMMENT ON FUNCTION llm_econ._store_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text, timestamptz[]) IS
-  'internal: stores candidate observations as change points (a row only where a series'' price changes; NULL = withdrawn), as the caller, and returns the stored prices listed again unchanged (seen_ids, seen_at) with their latest sighting (seen_to; seen: each candidate''s latest sighting, NULL = its observed_at), which _record_prices marks; rows are manual unless _record_prices calls it';
+  'internal: stores candidate observations as change points (NULL price = withdrawn), as the caller; returns the prices listed again unchanged, for _record_prices';
 
 -- Moves last_seen_at of stored prices forward: price_snapshot rows (series_id, observed_at)
 -- seen again, unchanged, at seen.  SECURITY DEFINER, as the suspect flag's trigger: importers need
@@ -172,7 +172,7 @@ BEGIN
 END $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._mark_seen(int8[], timestamptz[], timestamptz[]) FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._mark_seen(int8[], timestamptz[], timestamptz[]) IS
-  'internal: moves price_snapshot.last_seen_at of the stored prices (series_id, observed_at) forward to seen; called by the price recorder alone (no EXECUTE for PUBLIC), for a role that may insert prices (else 42501); returns the rows moved';
+  'internal: moves last_seen_at of stored prices forward; the price recorder alone calls it';
 
 -- The recorder the importers call: _store_prices, run as the caller, with the rows it inserts
 -- labelled kind (catalog, history).  Nothing else can label a row (src/provenance.c).
@@ -182,7 +182,7 @@ CREATE FUNCTION llm_econ._record_prices(obs_at timestamptz[], provider text[], s
                                         OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint)
 AS 'MODULE_PATHNAME', 'le_record_prices_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION llm_econ._record_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text, text, timestamptz[]) IS
-  'internal: _store_prices as the caller, its rows labelled source_kind kind (catalog, history); the only way a row gets a kind other than manual or a stored price''s last_seen_at moves';
+  'internal: _store_prices as the caller, its rows labelled source_kind kind (catalog, history), and the prices seen again marked';
 
 -- A per-GPU price as stored: at most 10 decimals (a division can have more), no trailing
 -- zeros beyond cents (2.00, 0.75, 3.790142).
@@ -207,7 +207,8 @@ COMMENT ON FUNCTION llm_econ._known_gpus(text) IS 'internal: GPUs per machine of
 CREATE FUNCTION llm_econ._sku_map(names text[], OUT name text, OUT sku text, OUT gpus_per_instance int4)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'le_sku_map_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION llm_econ._sku_map(text[]) IS 'internal: for each name that means a SKU, its gpu_sku key and the GPUs per machine gpu_sku_alias knows for it (NULL: unknown), as _sku_find and _known_gpus give them';
+COMMENT ON FUNCTION llm_econ._sku_map(text[]) IS
+  'internal: for each name that means a SKU, its gpu_sku key and the GPUs per machine gpu_sku_alias knows (NULL: unknown)';
 
 -- A catalog price is suspect when it is more than 3x away (either way) from the median of the
 -- same provider's offers in effect at the same instant (once the statement's rows are stored;
@@ -301,7 +302,7 @@ BEGIN
 END $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._flag_suspect() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._flag_suspect() IS
-  'trigger: marks new catalog prices of an unknown machine type with a GPU count no known machine of the GPU has, or more than 3x from the median of the provider''s offers at that instant (of the same machine type when llm_econ.instance_type knows it, else of the SKU and pricing), or from the series'' previous price, or more than 1.5x from the price another source (the GCP price history, another catalog) lists for the same offer at that instant (price_snapshot.suspect); only an INSERT into price_snapshot fires it';
+  'trigger: marks a new catalog price suspect when its GPU count fits no known machine or its price is far from comparable prices (docs/prices.md)';
 CREATE TRIGGER price_snapshot_suspect AFTER INSERT ON llm_econ.price_snapshot
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._flag_suspect();
 
@@ -319,7 +320,7 @@ COMMENT ON FUNCTION llm_econ._skypilot_clouds() IS 'internal: the cloud names im
 CREATE FUNCTION llm_econ._reraise(sqlstate text, message text, detail text, hint text, context text) RETURNS void
 AS 'MODULE_PATHNAME', 'le_reraise_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION llm_econ._reraise(text, text, text, text, text) IS
-  'internal: raises an error caught by a user-facing PL/pgSQL function again (SQLSTATE, message, detail, hint), with of its CONTEXT only the lines before the first frame of the extension''s own SQL or PL/pgSQL (no internal query text)';
+  'internal: raises again an error a user-facing PL/pgSQL function caught, without the extension''s own CONTEXT lines';
 
 -- What a SkyPilot catalog of each cloud looks like: its instance type names and its regions
 -- (sky/catalog/data_fetchers/fetch_<cloud>.py write them as the provider's APIs return them).
@@ -336,7 +337,7 @@ BEGIN ATOMIC
    WHERE v.c OPERATOR(pg_catalog.=) $1;
 END;
 COMMENT ON FUNCTION llm_econ._skypilot_cloud_shape(text) IS
-  'internal: the patterns instance type names and regions of a cloud''s SkyPilot catalog follow (aws, gcp, azure, lambda, runpod; NULL for other clouds); import_skypilot_catalog refuses a file that does not fit its cloud';
+  'internal: the patterns a cloud''s SkyPilot instance types and regions follow (NULL for other clouds)';
 
 -- The SKU an instance type's name says, over a generic accelerator name: H100 NVL (the name
 -- says NVL, or Azure's NC*ads_H100_v5, which carry H100 NVL: Azure NCads H100 v5 documentation),
@@ -357,7 +358,7 @@ BEGIN ATOMIC
          END;
 END;
 COMMENT ON FUNCTION llm_econ._sku_of_name(text, text, text) IS
-  'internal: the gpu_sku key an instance type''s name says (H100 NVL, H200 NVL, A100 40GB/80GB, PCIe), which wins over a generic accelerator name; NULL when the name says nothing';
+  'internal: the gpu_sku key an instance type''s name says (H100 NVL, A100 80GB, PCIe, ...), which wins over a generic accelerator name';
 
 CREATE FUNCTION llm_econ.import_skypilot_catalog(cloud text, catalog_csv text, observed_at timestamptz,
     withdraw_missing boolean DEFAULT NULL,
@@ -612,7 +613,7 @@ EXCEPTION WHEN OTHERS THEN
   PERFORM llm_econ._reraise(e_state, e_msg, e_detail, e_hint, e_context);
 END $$;
 COMMENT ON FUNCTION llm_econ.import_skypilot_catalog(text, text, timestamptz, boolean) IS
-  'imports one SkyPilot vms.csv (any cloud; columns found by header name) as one dated snapshot of per-GPU prices: new rows only where a series'' price changes; instance types resolve through llm_econ.instance_type, whose SKU and GPU count win over the catalog''s (corrected; slices priced per GPU-equivalent); unknown ones take the SKU their name says and are reported (unverified); GPU counts no known machine has and prices more than 3x from the same provider''s other offers or the previous price are flagged (suspect); skipped rows are counted with a NOTICE naming the fix; a header-only file (22P04) or another cloud''s file (22023) is refused; series an earlier catalog listed and this one does not are withdrawn when withdraw_missing is true, or NULL and the file lists at least half of the offers in effect (else 22023); a backfilled catalog is reconciled with the next later one';
+  'imports one SkyPilot vms.csv (any cloud) as one dated snapshot of per-GPU prices: a row only where a series'' price changes; checks and withdrawals: docs/prices.md';
 
 -- Bulk price histories: \copy a long-format CSV (the shipped GCP history's columns) into this
 -- staging table, then SELECT * FROM llm_econ.load_price_history().  All columns are text so
@@ -634,7 +635,7 @@ CREATE TABLE llm_econ.price_history_staging (
                                          CHECK (staged_by OPERATOR(pg_catalog.=) CURRENT_USER)
 );
 COMMENT ON TABLE llm_econ.price_history_staging IS
-  'staging for load_price_history(), one row per role and line (row-level security: each role sees only its own); roles \copy into the view price_history_stage, the owner may \copy llm_econ.price_history_staging (observed_at, valid_to, cloud, region, instance_type, accelerator, accelerator_count, price_on_demand_usd_per_hour, spot_price_usd_per_hour, price_on_demand_per_gpu_usd_per_hour, spot_price_per_gpu_usd_per_hour) FROM ''file.csv'' CSV HEADER';
+  'staging for load_price_history(), one row per role and line, each role seeing only its own; roles \copy into price_history_stage';
 COMMENT ON COLUMN llm_econ.price_history_staging.staged_by IS 'the role that staged the row (always the inserting role); load_price_history loads and removes only the rows of the role calling it';
 -- Each role sees, loads and deletes only the rows it staged (as focus_staging).  COPY cannot
 -- write a table under row-level security, so roles \copy into the view price_history_stage,
@@ -649,7 +650,7 @@ SELECT NULL::text AS observed_at, NULL::text AS valid_to, NULL::text AS cloud, N
        NULL::text AS price_on_demand_per_gpu_usd_per_hour, NULL::text AS spot_price_per_gpu_usd_per_hour
  WHERE false;
 COMMENT ON VIEW llm_econ.price_history_stage IS
-  'where roles \copy a long-format price history for load_price_history(): \copy llm_econ.price_history_stage FROM ''file.csv'' CSV HEADER; each row goes into price_history_staging as the role''s (COPY cannot write a table under row-level security); reading it gives no rows';
+  'where roles \copy a price history for load_price_history() (docs/prices.md); rows go into price_history_staging; reading it gives none';
 COMMENT ON COLUMN llm_econ.price_history_stage.observed_at IS 'as price_history_staging.observed_at';
 COMMENT ON COLUMN llm_econ.price_history_stage.valid_to IS 'as price_history_staging.valid_to';
 COMMENT ON COLUMN llm_econ.price_history_stage.cloud IS 'as price_history_staging.cloud';
@@ -675,7 +676,7 @@ BEGIN
 END $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._price_history_stage_row() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_history_stage_row() IS
-  'internal: INSTEAD OF INSERT trigger of price_history_stage: the row into price_history_staging, as the inserting role (its privileges and the staging policy apply)';
+  'internal: INSTEAD OF INSERT trigger of price_history_stage: the row into price_history_staging as the inserting role';
 CREATE TRIGGER price_history_stage_row INSTEAD OF INSERT ON llm_econ.price_history_stage
     FOR EACH ROW EXECUTE FUNCTION llm_econ._price_history_stage_row();
 COMMENT ON COLUMN llm_econ.price_history_staging.id IS 'load order (file line = its rank + 1 with a header line)';
@@ -861,4 +862,4 @@ CREATE FUNCTION llm_econ.load_price_history(source text DEFAULT 'price_history_s
 LANGUAGE sql VOLATILE
 BEGIN ATOMIC SELECT * FROM llm_econ._load_price_history($1, $2, false); END;
 COMMENT ON FUNCTION llm_econ.load_price_history(text, text) IS
-  'loads the rows the current role staged in llm_econ.price_history_staging (a long-format price history, \copy''d in) into price_snapshot as change points, then removes them; a bad line is an error naming it and nothing is stored; on_mismatch => ''skip'' counts lines whose accelerator contradicts the instance type as skipped';
+  'loads the rows the current role staged in price_history_staging as change points, then removes them; all or nothing (docs/prices.md)';

@@ -6,7 +6,7 @@ CREATE FUNCTION llm_econ.memory_per_gpu(spec llm_econ.run_spec,
     OUT hbm_bytes float8)
 AS 'MODULE_PATHNAME', 'le_memory_per_gpu_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ.memory_per_gpu(llm_econ.run_spec) IS
-  'training memory per GPU in bytes on the heaviest pipeline stage: model states after tp, pp, ep and ZeRO sharding (Rajbhandari et al. 2019), activations (Korthikanti et al. 2022 with sequence parallelism, FlashAttention, GQA, context parallelism and the logits; NULL when the shape is unknown), overhead allowance, total (NULL when activations are unknown) and the GPU''s HBM as the driver reports it';
+  'training memory per GPU in bytes on the heaviest pipeline stage, by part, with the GPU''s HBM (docs/model.md)';
 
 CREATE FUNCTION llm_econ.fits_hbm(spec llm_econ.run_spec) RETURNS boolean
 AS 'MODULE_PATHNAME', 'le_fits_hbm_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -23,7 +23,7 @@ CREATE FUNCTION llm_econ.comm_breakdown(spec llm_econ.run_spec,
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'le_comm_breakdown_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 4;
 COMMENT ON FUNCTION llm_econ.comm_breakdown(llm_econ.run_spec) IS
-  'one row per collective of an optimizer step: dp/tp/cp/ep/pp, all_reduce/reduce_scatter/all_gather/send_recv/all_to_all, nvlink/network, bytes sent per GPU and seconds at the link''s one-way bandwidth';
+  'one row per collective of an optimizer step: parallelism, collective, link, bytes sent per GPU and seconds';
 
 CREATE FUNCTION llm_econ.plan_parallelism(spec llm_econ.run_spec,
     OUT tp int4, OUT pp int4, OUT dp int4, OUT zero_stage int4, OUT recompute text,
@@ -32,4 +32,4 @@ CREATE FUNCTION llm_econ.plan_parallelism(spec llm_econ.run_spec,
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'le_plan_parallelism_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 100;
 COMMENT ON FUNCTION llm_econ.plan_parallelism(llm_econ.run_spec) IS
-  'every valid (tp, pp, dp, zero_stage, recompute) for the spec''s GPUs with tp inside a node, its memory per GPU, whether it fits, communication and estimated step time; best first';
+  'every valid (tp, pp, dp, zero_stage, recompute) for the spec''s GPUs, with memory per GPU, fit, communication and step time; best first';

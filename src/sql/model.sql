@@ -3,7 +3,7 @@
 CREATE FUNCTION llm_econ.training_flops(spec llm_econ.run_spec, attention_flops boolean DEFAULT false) RETURNS float8
 AS 'MODULE_PATHNAME', 'le_training_flops_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ.training_flops(llm_econ.run_spec, boolean) IS
-  'model FLOPs of the run, 6·N_active·D (Kaplan et al. 2020; N_active = n_active_params, else n_params); attention_flops adds 12·n_layers·d_model·seq_len per token (PaLM, App. B), the convention of published MFU figures; with multi-head latent attention 6·n_layers·seq_len·n_heads·(qk_nope_head_dim + qk_rope_head_dim + v_head_dim)';
+  'model FLOPs of the run, 6·N_active·D (Kaplan et al. 2020); attention_flops adds attention (PaLM, App. B; docs/functions.md)';
 
 CREATE FUNCTION llm_econ.mfu_time(spec llm_econ.run_spec) RETURNS interval
 AS 'MODULE_PATHNAME', 'le_mfu_time_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

@@ -22,19 +22,19 @@ CREATE FUNCTION llm_econ.step_breakdown(spec llm_econ.run_spec, dp_overlap boole
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'le_step_breakdown_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 8;
 COMMENT ON FUNCTION llm_econ.step_breakdown(llm_econ.run_spec, boolean) IS
-  'one optimizer step of the spec''s layout, in seconds by phase: compute (GEMMs at a shape-dependent efficiency per GPU generation, attention, memory-bound work, recompute, kernel launch gaps, at the pace of the slowest of n_gpus GPUs), tp_comm, cp_comm, ep_comm, pp_bubble (1F1B, (pp-1)/(m*vpp), and the stage-to-stage exchanges), dp_comm_exposed, optimizer, total; needs the model shape and global_batch (22023 naming what is missing); dp_overlap false: gradient reduction after the backward pass (Megatron-LM 2021-22)';
+  'one optimizer step of the spec''s layout in seconds by phase, total last; needs the model shape and global_batch (docs/step-model.md)';
 
 CREATE FUNCTION llm_econ.predicted_mfu(spec llm_econ.run_spec, dp_overlap boolean DEFAULT true,
     calibrated boolean DEFAULT false) RETURNS float8
 AS 'MODULE_PATHNAME', 'le_predicted_mfu_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ.predicted_mfu(llm_econ.run_spec, boolean, boolean) IS
-  'MFU the step-time model predicts for the spec''s layout: 6·N_active·tokens per step / (n_gpus · peak_flops · step seconds); the spec''s own mfu is not read; calibrated: times the SKU''s factor in mfu_calibration (at most 1), or 1 with a NOTICE when the caller''s recorded runs have none';
+  'MFU the step-time model predicts for the spec''s layout; calibrated: times the SKU''s factor in mfu_calibration (docs/step-model.md)';
 
 CREATE FUNCTION llm_econ.predicted_time(spec llm_econ.run_spec, dp_overlap boolean DEFAULT true,
     calibrated boolean DEFAULT false) RETURNS interval
 AS 'MODULE_PATHNAME', 'le_predicted_time_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ.predicted_time(llm_econ.run_spec, boolean, boolean) IS
-  'wall time of the run at the predicted MFU: n_tokens / (global_batch · seq_len) steps of step_breakdown''s total, as an interval in hours:minutes:seconds; calibrated: divided by the SKU''s factor in mfu_calibration, or by 1 with a NOTICE when there is none';
+  'wall time of the run at the predicted MFU; calibrated: divided by the SKU''s factor in mfu_calibration (docs/step-model.md)';
 
 -- Calibration from the runs a team has done (API 0.4.0): measured throughput of real runs, per
 -- tenant under row-level security like run_plan and spend.
@@ -51,7 +51,7 @@ CREATE TABLE llm_econ.observed_run (
     CONSTRAINT observed_run_pkey PRIMARY KEY (tenant, run_id, observed_at)
 );
 COMMENT ON TABLE llm_econ.observed_run IS
-  'measured throughput of runs a team has done, keyed by (tenant, run_id, observed_at): the spec as it ran and tokens_per_second or step_seconds; mfu_calibration turns them into per-SKU correction factors for predicted_mfu, predicted_time and cheapest_plan (calibrated => true)';
+  'measured throughput of runs a team has done, which mfu_calibration turns into correction factors';
 COMMENT ON COLUMN llm_econ.observed_run.tenant IS 'the role that owns the observation (row-level security)';
 COMMENT ON COLUMN llm_econ.observed_run.run_id IS 'the run''s id within its tenant (as in run_plan)';
 COMMENT ON COLUMN llm_econ.observed_run.spec IS 'the run as it ran: model shape, global_batch, GPUs and layout (run_spec); the step-time model must be able to time it';
@@ -88,7 +88,7 @@ BEGIN
 END;
 $$;
 COMMENT ON FUNCTION llm_econ._observed_mfu(llm_econ.run_spec, float8, float8) IS
-  'internal: MFU of a measured run, 6·N_active·tokens per second / (n_gpus · peak_flops); tokens per second given or global_batch · seq_len / step_seconds (22023 for a bad spec or measure)';
+  'internal: MFU of a measured run, 6·N_active·tokens per second / (n_gpus · peak_flops)';
 
 -- A recorded run must be one the step model can time, with a measured MFU in (0, 1].
 CREATE FUNCTION llm_econ._observed_run_check() RETURNS trigger
@@ -142,7 +142,7 @@ CREATE VIEW llm_econ.mfu_calibration WITH (security_invoker = true) AS
          pg_catalog.max(o.observed_at) AS "time"
     FROM o WHERE o.provider IS NOT NULL GROUP BY o.sku, o.provider;
 COMMENT ON VIEW llm_econ.mfu_calibration IS
-  'per SKU (provider NULL: all its runs) and per SKU and provider: how many recorded runs (observed_run, as the caller may see them) and the median of their measured MFU over the MFU predicted_mfu gives their spec, the factor of predicted_mfu(..., calibrated => true)';
+  'per SKU (and provider): recorded runs and the median of measured over predicted MFU, the factor of predicted_mfu(..., calibrated => true)';
 COMMENT ON COLUMN llm_econ.mfu_calibration.sku IS 'gpu_sku key of the runs';
 COMMENT ON COLUMN llm_econ.mfu_calibration.provider IS 'provider of the runs; NULL = every run of the SKU, whatever its provider';
 COMMENT ON COLUMN llm_econ.mfu_calibration.runs IS 'recorded runs (observations)';
@@ -171,7 +171,7 @@ BEGIN ATOMIC
    WHERE l.suspect IS NULL;
 END;
 COMMENT ON FUNCTION llm_econ._plan_offers(timestamptz, text, interval) IS
-  'internal: every price series'' observation in effect at "at" (withdrawn series, suspect prices and observations older than max_age left out), of one pricing (NULL = all); the offers cheapest_plan prices with';
+  'internal: the offers cheapest_plan prices with, in effect at "at", of one pricing (NULL = all)';
 
 CREATE FUNCTION llm_econ.cheapest_plan(model llm_econ.run_spec, deadline interval,
     at timestamptz DEFAULT pg_catalog.now(), pricing text DEFAULT NULL,
@@ -182,4 +182,4 @@ RETURNS TABLE (sku text, provider text, region text, instance_type text, pricing
                usd_per_gpu_hour numeric, cost_usd numeric, spec llm_econ.run_spec)
 AS 'MODULE_PATHNAME', 'le_cheapest_plan_fn' LANGUAGE C STABLE PARALLEL SAFE COST 10000 ROWS 100;
 COMMENT ON FUNCTION llm_econ.cheapest_plan(llm_econ.run_spec, interval, timestamptz, text, int4, interval, boolean) IS
-  'the plans that train the model (its n_params, n_active_params, n_tokens, shape, seq_len, global_batch, dtype, network; not its sku, n_gpus or layout) within deadline: every SKU with an offer in effect at "at" (pricing NULL = all, offers older than max_age left out), every GPU count in whole nodes up to max_gpus, every layout that fits in HBM, timed by the step-time model; cheapest first (at most 10000 rows), each with the run_spec that reproduces its predicted_time and, through estimate_cost(spec, usd_per_gpu_hour), its cost; no rows when no plan meets the deadline; calibrated: each offer''s MFU times the factor of its SKU and provider in mfu_calibration (else of its SKU, else 1 with a NOTICE), the spec''s mfu the calibrated one';
+  'the plans that train the spec''s model within deadline (every SKU offered at "at", GPU count and layout that fits), timed by the step-time model, cheapest first (docs/step-model.md)';

@@ -56,7 +56,7 @@ BEGIN ATOMIC
      AND ($7 IS NULL OR o.last_seen_at OPERATOR(pg_catalog.>=) llm_econ._shift($4, OPERATOR(pg_catalog.-) $7));
 END;
 COMMENT ON FUNCTION llm_econ._latest_prices(text, text, text, timestamptz, text, text, interval) IS
-  'internal: the price in effect at "at" of every series of a gpu_sku key, provider and pricing in region (NULL = any) and instance type (NULL = any), with when it was last seen (last_seen_at, else observed_at); withdrawn series and prices last seen more than max_age before "at" left out';
+  'internal: the price in effect at "at" of every series of a SKU, provider and pricing (region, instance type NULL = any), with its last sighting';
 
 CREATE FUNCTION llm_econ.price_at(sku text, provider text, pricing text DEFAULT 'on_demand',
                                   at timestamptz DEFAULT pg_catalog.now(), region text DEFAULT NULL,
@@ -64,7 +64,7 @@ CREATE FUNCTION llm_econ.price_at(sku text, provider text, pricing text DEFAULT 
 RETURNS numeric
 AS 'MODULE_PATHNAME', 'le_price_at_fn' LANGUAGE C STABLE PARALLEL SAFE COST 100;
 COMMENT ON FUNCTION llm_econ.price_at(text, text, text, timestamptz, text, interval) IS
-  '$/GPU-hour in effect at "at" (latest observation at or before it that the import checks did not find suspect; withdrawn series and prices last seen more than max_age before "at" excluded; max_age NULL: carried until withdrawn); sku may be an instance type (that machine''s price); region NULL = cheapest region; NULL when nothing is known; an unknown provider or region is an error';
+  '$/GPU-hour in effect at "at" (not suspect, withdrawn or older than max_age); sku may be an instance type; region NULL = cheapest region; NULL when nothing is known';
 
 CREATE FUNCTION llm_econ.estimate_cost(spec llm_econ.run_spec, provider text, pricing text DEFAULT 'on_demand',
                                        at timestamptz DEFAULT pg_catalog.now(), region text DEFAULT NULL,
@@ -192,7 +192,7 @@ BEGIN
                    ELSE pg_catalog.round(secs / extract(epoch FROM pg_catalog.upper(during) - pg_catalog.lower(during)), 6) END;
 END $$;
 COMMENT ON FUNCTION llm_econ.price_twap_coverage(text, text, text, tstzrange, text, interval, llm_econ.run_spec) IS
-  'price_twap with its coverage: usd_per_gpu_hour (time-weighted average $/GPU-hour over the time some offer was in effect), coverage (that time as a fraction of the period, 0 to 1) and covered (that time); with spec, only instances a run of that spec can use count (more GPUs than one instance: instances of at least gpus_per_node GPUs; unknown sizes kept)';
+  'price_twap, the share of the period (0 to 1) some offer was in effect and that time; with spec, only instances a run of it can use';
 
 -- The 0.1.0 signature and result, for old callers: the average alone.
 CREATE FUNCTION llm_econ.price_twap(sku text, provider text, pricing text, during tstzrange,
@@ -204,12 +204,12 @@ BEGIN
   RETURN (SELECT c.usd_per_gpu_hour FROM llm_econ.price_twap_coverage($1, $2, $3, $4, $5, $6) AS c);
 END $$;
 COMMENT ON FUNCTION llm_econ.price_twap(text, text, text, tstzrange, text, interval) IS
-  'time-weighted average $/GPU-hour over the period: at each instant the cheapest series in effect (region NULL = any region; a price counts until max_age after it was last seen); time with no price in effect is left out; NULL when nothing was in effect (price_twap_coverage says how much of the period that is)';
+  'time-weighted average $/GPU-hour of the cheapest series in effect over the period (region NULL = any); NULL when nothing was in effect';
 
 CREATE FUNCTION llm_econ._check_source_kinds(kinds text[]) RETURNS text[]
 AS 'MODULE_PATHNAME', 'le_check_source_kinds_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._check_source_kinds(text[]) IS
-  'internal: the kinds (catalog, history, seed, manual; any case) canonical, or NULL for NULL; an empty list, a NULL element or another name raises 22023 listing the valid ones';
+  'internal: the kinds (catalog, history, seed, manual; any case) canonical, NULL for NULL; else 22023 listing the valid ones';
 
 -- Every (provider, region, pricing) offer of the spec's SKU in effect at "at" that a run of the
 -- spec's size can use (a run on more GPUs than one instance holds needs instances of at least
@@ -243,7 +243,7 @@ BEGIN ATOMIC
    ORDER BY 7, 1, 2, 3;
 END;
 COMMENT ON FUNCTION llm_econ.cheapest_offers(llm_econ.run_spec, timestamptz, text, interval, text[], boolean) IS
-  'every (provider, region, pricing) offer of the spec''s SKU in effect at "at" that a run of the spec''s size can use (more GPUs than one instance: instances of at least gpus_per_node GPUs), the cheapest usable instance type of each, with wall time, total cost, instance type, GPUs per instance, age (since the price was last seen at or before "at"; 0 when it was seen again at or after "at") and source kind, cheapest first; pricing NULL = all; max_age bounds the age; source_kinds NULL = all kinds (else a list of catalog, history, seed, manual: another name is an error); suspect prices only when include_suspect';
+  'the offers of the spec''s SKU in effect at "at" that a run of its size can use, the cheapest instance type of each, with wall time, cost and age, cheapest first';
 
 -- Dashboard views: a "time" column, no arrays, numeric money, the caller's privileges.
 CREATE VIEW llm_econ.price_history WITH (security_invoker = true) AS

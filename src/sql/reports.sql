@@ -15,7 +15,7 @@ CREATE VIEW llm_econ.spend_daily WITH (security_invoker = true) AS
    CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate) AS r
    GROUP BY 1, 2, 3, 4;
 COMMENT ON VIEW llm_econ.spend_daily IS
-  'billed and effective USD (converted at the fx_rate in effect), GPU-hours, lines and runs per UTC day (of the charge period start), tenant, provider and service category';
+  'billed and effective USD, GPU-hours, lines and runs per UTC day, tenant, provider and service category';
 COMMENT ON COLUMN llm_econ.spend_daily."time" IS 'the day (midnight UTC)';
 COMMENT ON COLUMN llm_econ.spend_daily.tenant IS 'the lines'' tenant';
 COMMENT ON COLUMN llm_econ.spend_daily.provider IS 'provider';

@@ -86,7 +86,8 @@ COMMENT ON COLUMN llm_econ.run_spec.sequence_parallel IS 'Megatron sequence para
 COMMENT ON COLUMN llm_econ.run_spec.attention IS 'flash (no s^2 score tensors stored) or eager (Korthikanti''s 5as/h term); NULL = flash';
 COMMENT ON COLUMN llm_econ.run_spec.grad_dtype IS 'gradient precision: bf16 (2 bytes) or fp32 (4 bytes, Megatron''s main grads; doubles data-parallel gradient traffic); NULL = bf16';
 COMMENT ON COLUMN llm_econ.run_spec.hbm_bytes_per_s IS 'HBM bandwidth per GPU, bytes/s (frozen from gpu_sku.hbm_gb_per_s); NULL = unknown, the step-time model then refuses the value';
-COMMENT ON COLUMN llm_econ.run_spec.gpu_generation IS 'GPU generation choosing the step-time model''s matmul and attention efficiency (frozen from gpu_sku.generation): ampere, hopper, blackwell, cdna2, cdna3, other; NULL = unknown, the step-time model then refuses the value';
+COMMENT ON COLUMN llm_econ.run_spec.gpu_generation IS
+  'GPU generation choosing the step-time model''s efficiency curves (from gpu_sku.generation); NULL = unknown, refused by the step-time model';
 
 COMMENT ON COLUMN llm_econ.run_spec.q_lora_rank IS 'multi-head latent attention (DeepSeek-V2/V3): rank of the query down/up projection; NULL = queries projected directly (or plain attention)';
 COMMENT ON COLUMN llm_econ.run_spec.kv_lora_rank IS 'multi-head latent attention: rank of the shared key/value latent; NULL = plain attention (with qk_nope_head_dim, qk_rope_head_dim and v_head_dim: all or none)';
@@ -120,4 +121,4 @@ LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ.run_spec(float8, float8, int4, text, float8, text, int4, int4, int4, int4, int4, int4, int4, int4, int4, text, text, int4, float8,
                                       float8, int4, int4, int4, int4, int4, int4, int4, text, int4, boolean, text, text,
                                       int4, int4, int4, int4, int4, boolean) IS
-  'validating run_spec constructor: looks the SKU up by key or alias (case-insensitive) and freezes its peak at dtype, HBM (as the driver reports it), links, TDP, HBM bandwidth and GPU generation into the value; inter_node_gbit_per_s is Gbit/s per GPU per direction (400 = one NDR400 port = 50e9 bytes/s); q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim and v_head_dim describe multi-head latent attention as DeepSeek publishes it; dropout says whether activations hold dropout masks';
+  'validating run_spec constructor: looks the SKU up by key or alias (any case) and freezes its figures into the value (docs/types.md)';

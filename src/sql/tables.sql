@@ -54,7 +54,8 @@ COMMENT ON COLUMN llm_econ.gpu_sku.fp8_tflops IS 'dense FP8 tensor peak, TFLOP/s
 COMMENT ON COLUMN llm_econ.gpu_sku.nvlink_gb_per_s IS 'NVLink bandwidth per GPU, GB/s, both directions summed as marketed (or the vendor''s scale-up link: AMD Infinity Fabric, Intel Gaudi RoCE, Google ICI); NULL = none';
 COMMENT ON COLUMN llm_econ.gpu_sku.pcie_gb_per_s IS 'host link per GPU, GB/s, both directions summed (default 64 = PCIe 4.0 x16); used inside a node when there is no NVLink';
 COMMENT ON COLUMN llm_econ.gpu_sku.hbm_bytes IS 'device memory per GPU in bytes as the driver reports it (nvidia-smi memory.total MiB x 2^20), where published; NULL = not published, hbm_gb x 10^9 is used';
-COMMENT ON COLUMN llm_econ.gpu_sku.generation IS 'architecture family choosing the step-time model''s matmul and attention efficiency curve: ampere, hopper, blackwell, cdna2, cdna3, other (default: conservative figures)';
+COMMENT ON COLUMN llm_econ.gpu_sku.generation IS
+  'architecture family choosing the step-time model''s efficiency curves: ampere, hopper, blackwell, cdna2, cdna3, other (conservative figures)';
 COMMENT ON COLUMN llm_econ.gpu_sku.gpus_per_node IS 'GPUs in the usual server of this part (the NVLink domain when it has one: 72 for GB200/GB300 NVL72, the ICI pod for TPUs)';
 COMMENT ON COLUMN llm_econ.gpu_sku.tdp_watts IS 'board power, W; NULL = not published (TPU v5e/v5p/v6e, Trainium): energy_kwh, carbon_kg and tco_per_gpu_hour are then NULL';
 COMMENT ON COLUMN llm_econ.gpu_sku.list_price_usd_low IS 'purchase price per GPU, USD, low end of the quoted range';
@@ -119,7 +120,7 @@ CREATE TABLE llm_econ.gcp_machine_family (
     PRIMARY KEY (machine_family, accelerator)
 );
 COMMENT ON TABLE llm_econ.gcp_machine_family IS
-  'GCP GPU machine families: the AcceleratorName SkyPilot''s GCP catalogs give each accelerator-optimized family''s GPUs (the importer pairs machine and accelerator rows by it); family n1: GPUs attachable to N1 machines';
+  'the AcceleratorName SkyPilot''s GCP catalogs give each GPU machine family''s GPUs, by which the importer pairs machine and accelerator rows';
 COMMENT ON COLUMN llm_econ.gcp_machine_family.machine_family IS 'machine type name without its size (a2-highgpu, g2-standard), or n1';
 COMMENT ON COLUMN llm_econ.gcp_machine_family.accelerator IS 'the AcceleratorName of its GPUs in SkyPilot''s GCP catalogs';
 COMMENT ON COLUMN llm_econ.gcp_machine_family.alt_accelerator IS 'a second name older catalogs use (a3-megagpu: H100), or NULL';
@@ -153,7 +154,7 @@ COMMENT ON FUNCTION llm_econ._source_kind() IS
 CREATE FUNCTION llm_econ._kind_allowed() RETURNS boolean
 AS 'MODULE_PATHNAME', 'le_kind_allowed_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION llm_econ._kind_allowed() IS
-  'internal: true while the price recorder writes for the current role, or when that role is a superuser (the install''s COPY, a restore): rows may then carry a source_kind other than manual';
+  'internal: true while the price recorder writes for the current role, or for a superuser';
 
 -- The id of a price series: a stable 64-bit hash of its key (src/core/series.c says why a hash
 -- and what a collision does).  Not STRICT: region and instance_type may be NULL, and NULL is a
@@ -162,10 +163,10 @@ CREATE FUNCTION llm_econ._series_id(sku text, provider text, pricing text, regio
 RETURNS int8
 AS 'MODULE_PATHNAME', 'le_series_id_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._series_id(text, text, text, text, text) IS
-  'internal: the id of the price series (sku, provider, pricing, region, instance_type), a stable 64-bit hash; NULL region or instance type count as values';
+  'internal: the id of a price series (sku, provider, pricing, region, instance_type), a stable 64-bit hash';
 
 CREATE TABLE llm_econ.price_snapshot (
-    id                 bigserial PRIMARY KEY,
+    id                 bigserial,
     observed_at        timestamptz NOT NULL CHECK (pg_catalog.isfinite(observed_at)),
     provider           text NOT NULL CHECK (provider OPERATOR(pg_catalog.~) '^[a-z0-9][a-z0-9._-]*$'),
     sku                text NOT NULL REFERENCES llm_econ.gpu_sku (sku) ON UPDATE CASCADE,
@@ -185,9 +186,9 @@ CREATE TABLE llm_econ.price_snapshot (
     last_seen_at       timestamptz CHECK (last_seen_at OPERATOR(pg_catalog.>=) observed_at)
 );
 
--- Its indexes, price_snapshot_one_observation (series_id, observed_at: one observation per
--- series and instant, and the as-of probe) and price_snapshot_observed_at, are built by
--- data.sql after the shipped rows load.
+-- Its primary key (id) and indexes, price_snapshot_one_observation (series_id, observed_at: one
+-- observation per series and instant, and the as-of probe) and price_snapshot_observed_at, are
+-- built by data.sql after the shipped rows load.
 
 COMMENT ON TABLE llm_econ.price_snapshot IS
   'dated $/GPU-hour observations; a series is (sku, provider, pricing, region, instance_type) and its price holds from observed_at until the series'' next observation';
@@ -203,8 +204,10 @@ COMMENT ON COLUMN llm_econ.price_snapshot.gpus_per_instance IS 'GPUs in that mac
 COMMENT ON COLUMN llm_econ.price_snapshot.source IS 'where the observation comes from';
 COMMENT ON COLUMN llm_econ.price_snapshot.builtin IS 'true for rows shipped with the extension';
 COMMENT ON COLUMN llm_econ.price_snapshot.source_kind IS 'what kind of source: catalog (import_skypilot_catalog), history (load_price_history), seed (shipped seed figure), manual (entered by hand, the default)';
-COMMENT ON COLUMN llm_econ.price_snapshot.suspect IS 'NULL = passed the import checks; else why the price looks wrong (far from the same provider''s other offers of the SKU, or from the series'' previous price); cheapest_offers leaves suspect rows out unless asked';
-COMMENT ON COLUMN llm_econ.price_snapshot.last_seen_at IS 'the latest instant a source listed this price unchanged (a catalog re-listing it, a history line still holding it: its valid_to); max_age and age count from it; NULL = seen only at observed_at (rows entered by hand, the seed figures)';
+COMMENT ON COLUMN llm_econ.price_snapshot.suspect IS
+  'NULL = passed the import checks; else why the price looks wrong; cheapest_offers leaves suspect rows out unless asked';
+COMMENT ON COLUMN llm_econ.price_snapshot.last_seen_at IS
+  'the latest instant a source listed this price unchanged; max_age and age count from it; NULL = seen only at observed_at';
 COMMENT ON COLUMN llm_econ.price_snapshot.series_id IS 'generated: the series'' id, llm_econ._series_id(sku, provider, pricing, region, instance_type) = price_series.series_id';
 
 -- The dates at which each provider's catalogs (per source) were imported, even when an import
@@ -216,7 +219,7 @@ CREATE TABLE llm_econ.price_import (
     PRIMARY KEY (provider, source, observed_at)
 );
 COMMENT ON TABLE llm_econ.price_import IS
-  'the instants at which catalogs of a provider (and source) were imported, written by import_skypilot_catalog; the next one after a backfilled catalog decides which of its series were withdrawn';
+  'when catalogs of a provider (and source) were imported; the next one after a backfilled catalog decides which of its series were withdrawn';
 COMMENT ON COLUMN llm_econ.price_import.provider IS 'provider, lower case';
 COMMENT ON COLUMN llm_econ.price_import.source IS 'price_snapshot.source of the import';
 COMMENT ON COLUMN llm_econ.price_import.observed_at IS 'the catalog''s date';
@@ -304,7 +307,8 @@ BEGIN
   RETURN NULL;
 END $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._price_kind_guard() FROM PUBLIC;
-COMMENT ON FUNCTION llm_econ._price_kind_guard() IS 'trigger: refuses new price_snapshot rows whose source_kind is not manual unless the price recorder, running for the inserting role, or a superuser wrote them (42501)';
+COMMENT ON FUNCTION llm_econ._price_kind_guard() IS
+  'trigger: refuses price rows of a source_kind other than manual unless the price recorder or a superuser wrote them (42501)';
 
 CREATE TRIGGER price_snapshot_kind_ins AFTER INSERT ON llm_econ.price_snapshot
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_kind_guard();

@@ -35,7 +35,7 @@ PG_REGRESS_BIN=$(cd "$PGXS_DIR/../test/regress" 2>/dev/null && pwd)/pg_regress
 
 # The upgrade test starts from the released 0.1.0, whose full install script is kept out of the
 # way in test/upgrade/ (the build installs only the current script and the update scripts).
-install -m 644 "$REPO"/test/upgrade/llm_econ--*.sql "$("$PG_CONFIG" --sharedir)/extension/" \
+bash "$REPO"/test/upgrade/install.sh "$PG_CONFIG" \
   || fail_early "cannot install the old release scripts of test/upgrade"
 
 # The test files, optionally filtered by the patterns given as arguments.

@@ -43,7 +43,7 @@ one_version() {
   fi
   [ -n "$out" ] && echo "$out" | tail -20     # (warnings would have failed the build: -Werror)
   # the released scripts the upgrade chain starts from (test/upgrade), as run.sh installs them for 15
-  install -m 644 "$scratch"/test/upgrade/llm_econ--*.sql "$("$pgc" --sharedir)/extension/"
+  bash "$scratch"/test/upgrade/install.sh "$pgc"
   echo "llm_econ built with ${PROFILE:--Werror} and installed into $("$pgc" --pkglibdir)"
 
   # pg_regress + isolation in a temporary instance, as postgres (initdb refuses root).

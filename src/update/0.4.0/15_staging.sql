@@ -1,7 +1,7 @@
 -- 15_staging.sql: price_history_staging under row-level security, each role's staged rows its own; roles \copy through the new view price_history_stage.
 
 COMMENT ON TABLE llm_econ.price_history_staging IS
-  'staging for load_price_history(), one row per role and line (row-level security: each role sees only its own); roles \copy into the view price_history_stage, the owner may \copy llm_econ.price_history_staging (observed_at, valid_to, cloud, region, instance_type, accelerator, accelerator_count, price_on_demand_usd_per_hour, spot_price_usd_per_hour, price_on_demand_per_gpu_usd_per_hour, spot_price_per_gpu_usd_per_hour) FROM ''file.csv'' CSV HEADER';
+  'staging for load_price_history(), one row per role and line, each role seeing only its own; roles \copy into price_history_stage';
 
 -- Each role sees, loads and deletes only the rows it staged (as focus_staging).  COPY cannot
 -- write a table under row-level security, so roles \copy into the view price_history_stage,
@@ -16,7 +16,7 @@ SELECT NULL::text AS observed_at, NULL::text AS valid_to, NULL::text AS cloud, N
        NULL::text AS price_on_demand_per_gpu_usd_per_hour, NULL::text AS spot_price_per_gpu_usd_per_hour
  WHERE false;
 COMMENT ON VIEW llm_econ.price_history_stage IS
-  'where roles \copy a long-format price history for load_price_history(): \copy llm_econ.price_history_stage FROM ''file.csv'' CSV HEADER; each row goes into price_history_staging as the role''s (COPY cannot write a table under row-level security); reading it gives no rows';
+  'where roles \copy a price history for load_price_history() (docs/prices.md); rows go into price_history_staging; reading it gives none';
 COMMENT ON COLUMN llm_econ.price_history_stage.observed_at IS 'as price_history_staging.observed_at';
 COMMENT ON COLUMN llm_econ.price_history_stage.valid_to IS 'as price_history_staging.valid_to';
 COMMENT ON COLUMN llm_econ.price_history_stage.cloud IS 'as price_history_staging.cloud';
@@ -42,6 +42,6 @@ BEGIN
 END $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._price_history_stage_row() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_history_stage_row() IS
-  'internal: INSTEAD OF INSERT trigger of price_history_stage: the row into price_history_staging, as the inserting role (its privileges and the staging policy apply)';
+  'internal: INSTEAD OF INSERT trigger of price_history_stage: the row into price_history_staging as the inserting role';
 CREATE TRIGGER price_history_stage_row INSTEAD OF INSERT ON llm_econ.price_history_stage
     FOR EACH ROW EXECUTE FUNCTION llm_econ._price_history_stage_row();

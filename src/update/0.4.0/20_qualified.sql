@@ -862,18 +862,18 @@ END $$;
 
 REVOKE EXECUTE ON FUNCTION llm_econ._flag_suspect() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._flag_suspect() IS
-  'trigger: marks new catalog prices of an unknown machine type with a GPU count no known machine of the GPU has, or more than 3x from the median of the provider''s offers at that instant (of the same machine type when llm_econ.instance_type knows it, else of the SKU and pricing), or from the series'' previous price, or more than 1.5x from the price another source (the GCP price history, another catalog) lists for the same offer at that instant (price_snapshot.suspect); only an INSERT into price_snapshot fires it';
+  'trigger: marks a new catalog price suspect when its GPU count fits no known machine or its price is far from comparable prices (docs/prices.md)';
 COMMENT ON FUNCTION llm_econ._focus_refusal(text, text, boolean, boolean) IS
-  'internal: why the current role may not import FOCUS lines for a tenant (a missing grant, or not a member of the tenant role) and the GRANT that would let it, as {message, hint}; NULL when it may';
+  'internal: why the current role may not import FOCUS lines for a tenant, and the GRANT that would let it; NULL when it may';
 COMMENT ON FUNCTION llm_econ._freeze_plan() IS
-  'trigger: validates a plan and freezes its price, GPU-hours and USD; an UPDATE of provider, pricing, region, planned_at or the spec''s SKU re-prices it (from the price table unless the UPDATE sets usd_per_gpu_hour), an UPDATE of other spec fields recomputes GPU-hours and USD at the plan''s price, anything else keeps it frozen';
+  'trigger: validates a plan and freezes its price, GPU-hours and USD; an UPDATE of what or where it runs re-prices it';
 REVOKE EXECUTE ON FUNCTION llm_econ._import_lock() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._import_lock() IS
-  'trigger: locks the import_lock rows of the providers an importer named (llm_econ.import_providers); only an INSERT into price_snapshot fires it';
+  'trigger: locks the import_lock rows of the providers an importer named (llm_econ.import_providers)';
 COMMENT ON FUNCTION llm_econ._is_tenant_member(text) IS
   'internal: whether the current user is a member of the tenant role (false when no such role exists); the row-level security test';
 COMMENT ON FUNCTION llm_econ._kind_allowed() IS
-  'internal: true while the price recorder writes for the current role, or when that role is a superuser (the install''s COPY, a restore): rows may then carry a source_kind other than manual';
+  'internal: true while the price recorder writes for the current role, or for a superuser';
 COMMENT ON FUNCTION llm_econ._load_price_history(text, text, boolean) IS
   'internal: load_price_history with the install script''s quiet mode';
 COMMENT ON FUNCTION llm_econ._lock_providers(text[]) IS
@@ -881,21 +881,21 @@ COMMENT ON FUNCTION llm_econ._lock_providers(text[]) IS
 COMMENT ON FUNCTION llm_econ._name_key(text) IS
   'internal: a name as compared: lower case, without spaces, hyphens and underscores';
 COMMENT ON FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], timestamptz[]) IS
-  'internal: annotates candidate observations: fresh = a change point to store; conflict = another price for the same series and instant; seen_to = on a change point, the latest sighting of it among the candidates (its last_seen_at)';
+  'internal: annotates candidate observations: fresh (a change to store), conflict, seen_to (latest sighting)';
 REVOKE EXECUTE ON FUNCTION llm_econ._price_daily_maintain() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_daily_maintain() IS
   'trigger: keeps price_daily_summary current for the (sku, provider, pricing) groups of inserted, updated or deleted price_snapshot rows';
 REVOKE EXECUTE ON FUNCTION llm_econ._price_daily_refresh() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_daily_refresh() IS
-  'internal: recomputes price_daily_summary of the price_daily_group rows marked dirty (from dirty_since on) and clears the marks; the caller holds those rows locked';
+  'internal: recomputes price_daily_summary for the groups marked dirty and clears the marks; the caller holds their rows locked';
 REVOKE EXECUTE ON FUNCTION llm_econ._price_series_add() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_series_add() IS 'trigger: refuses observations outside [2010-01-01, now + 366 days] (22023), then registers the series of new or changed price_snapshot rows in price_series';
 REVOKE EXECUTE ON FUNCTION llm_econ._price_series_prune() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_series_prune() IS 'trigger: removes from price_series the series left without observations by a delete or an update of price_snapshot';
 COMMENT ON FUNCTION llm_econ._store_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text, timestamptz[]) IS
-  'internal: stores candidate observations as change points (a row only where a series'' price changes; NULL = withdrawn), as the caller, and returns the stored prices listed again unchanged (seen_ids, seen_at) with their latest sighting (seen_to; seen: each candidate''s latest sighting, NULL = its observed_at), which _record_prices marks; rows are manual unless _record_prices calls it';
+  'internal: stores candidate observations as change points (NULL price = withdrawn), as the caller; returns the prices listed again unchanged, for _record_prices';
 COMMENT ON FUNCTION llm_econ._record_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text, text, timestamptz[]) IS
-  'internal: _store_prices as the caller, its rows labelled source_kind kind (catalog, history); the only way a row gets a kind other than manual or a stored price''s last_seen_at moves';
+  'internal: _store_prices as the caller, its rows labelled source_kind kind (catalog, history), and the prices seen again marked';
 COMMENT ON FUNCTION llm_econ._skypilot_clouds() IS 'internal: the cloud names import_skypilot_catalog accepts';
 COMMENT ON FUNCTION llm_econ._source_kind() IS
   'internal: default of price_snapshot.source_kind: the recorder''s kind (catalog, history) for the rows it writes, else manual';
@@ -903,21 +903,15 @@ COMMENT ON FUNCTION llm_econ._staged_history() IS 'internal: the rows the curren
 COMMENT ON FUNCTION llm_econ._today_utc() IS 'internal: midnight UTC of the current day';
 COMMENT ON FUNCTION llm_econ._usd(numeric) IS 'internal: a USD amount rounded to 10 decimals, shown with at least 2';
 COMMENT ON FUNCTION llm_econ._usd_per_unit(text, timestamptz) IS
-  'internal: USD per unit of currency at an instant (1 for USD or no currency, else the fx_rate in effect; NULL when no rate is known)';
+  'internal: USD per unit of a currency (any case) at an instant: 1 for USD or none, else the fx_rate in effect, or NULL';
 COMMENT ON FUNCTION llm_econ.import_focus(text, text, text, text, text) IS
-  'imports a FOCUS 1.0-1.3 cost-and-usage CSV into spend for tenant (default: the current role): every line kept (typed columns, the other columns in record), GPU-hours for the lines that bill a GPU machine or GPU, run_id from tags; all or nothing. '
-  'mode replace (default): the file is the whole statement of each (tenant, provider, billing account, billing period) it covers, replacing what was stored for it (replaced: lines, and their USD); '
-  'mode append: charges already stored for the tenant (the same FOCUS values, however the file writes them) are skipped. Two imports of one statement serialise; delivery is a label';
+  'imports a FOCUS 1.0-1.3 CSV into spend for tenant (default: the current role), all or nothing; mode replace (default) or append (docs/finance.md)';
 COMMENT ON FUNCTION llm_econ.load_price_history(text, text) IS
-  'loads the rows the current role staged in llm_econ.price_history_staging (a long-format price history, \copy''d in) into price_snapshot as change points, then removes them; a bad line is an error naming it and nothing is stored; on_mismatch => ''skip'' counts lines whose accelerator contradicts the instance type as skipped';
+  'loads the rows the current role staged in price_history_staging as change points, then removes them; all or nothing (docs/prices.md)';
 COMMENT ON FUNCTION llm_econ.price_twap(text, text, text, tstzrange, text, interval) IS
-  'time-weighted average $/GPU-hour over the period: at each instant the cheapest series in effect (region NULL = any region; a price counts until max_age after it was last seen); time with no price in effect is left out; NULL when nothing was in effect (price_twap_coverage says how much of the period that is)';
+  'time-weighted average $/GPU-hour of the cheapest series in effect over the period (region NULL = any); NULL when nothing was in effect';
 COMMENT ON FUNCTION llm_econ.tco_per_gpu_hour(text, float8, float8, numeric, float8) IS
-  'cost of owning one GPU per used GPU-hour, USD: midpoint of gpu_sku list_price_usd_low/high / (years · 8766 h · utilization) + tdp_watts / 1000 · pue · usd_per_kwh. '
-  'The GPU only, drawing its TDP while used (idle power not counted): servers, networking, storage, staff, facilities and financing are not counted, so it is a lower bound. '
-  'sku by key or alias (any case); years in (0, 20], utilization in (0, 1], usd_per_kwh >= 0, pue in [1, 5]; a SKU without list prices is an error. '
-  'With usd_per_kwh = 0 it is the hardware part alone, the price to give cost_breakdown(..., owned => true). '
-  'NULL when the SKU''s tdp_watts is NULL (power not published) and usd_per_kwh > 0';
+  'cost of owning one GPU per used GPU-hour, USD: list-price midpoint / (years · 8766 h · utilization) + energy; the GPU alone (docs/functions.md)';
 
 -- the source_kind check moves out of the SECURITY DEFINER series trigger, to see the inserting role
 -- A kind other than manual comes from the recorder (or a superuser's load, as the install's);
@@ -935,7 +929,8 @@ BEGIN
   RETURN NULL;
 END $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._price_kind_guard() FROM PUBLIC;
-COMMENT ON FUNCTION llm_econ._price_kind_guard() IS 'trigger: refuses new price_snapshot rows whose source_kind is not manual unless the price recorder, running for the inserting role, or a superuser wrote them (42501)';
+COMMENT ON FUNCTION llm_econ._price_kind_guard() IS
+  'trigger: refuses price rows of a source_kind other than manual unless the price recorder or a superuser wrote them (42501)';
 
 CREATE TRIGGER price_snapshot_kind_ins AFTER INSERT ON llm_econ.price_snapshot
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_kind_guard();

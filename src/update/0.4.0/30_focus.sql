@@ -12,17 +12,17 @@ DROP FUNCTION llm_econ._focus_store(text, text, text);
 -- the typed line carries the staged id of its record's last line (a batch ends there)
 ALTER TYPE llm_econ._focus_line ADD ATTRIBUTE staged_id int8;
 COMMENT ON TYPE llm_econ._focus_line IS
-  'internal: a FOCUS line typed for llm_econ.spend (what _focus_lines and _focus_staged_lines return, and the importers'' temporary table holds): the file line, record, the typed columns, gpu_type (for a SKU not found from the machine type), the charge identity row_hash, occurrence (the k-th line of the call with that identity) and, for a staged line, the staged id of its record''s last line';
+  'internal: a FOCUS line typed for llm_econ.spend, as _focus_lines and _focus_staged_lines return it';
 COMMENT ON COLUMN llm_econ._focus_line.occurrence IS 'the k-th line of the call (a text, or one batch of staged lines) with this charge identity; _focus_store adds the copies of earlier batches';
 COMMENT ON COLUMN llm_econ._focus_line.staged_id IS 'the focus_staging id of the record''s last line (NULL from _focus_lines)';
 COMMENT ON FUNCTION llm_econ._focus_lines(text, text) IS
-  'internal: the data lines of a FOCUS CSV text typed for llm_econ.spend, with their charge identity and occurrence; 22023 naming the line and column of the first bad line';
+  'internal: the data lines of a FOCUS CSV text typed for llm_econ.spend; 22023 naming the line and column of the first bad line';
 
 CREATE FUNCTION llm_econ._focus_staged_lines(what text, after_id int8, last_id int8, first_line int4)
 RETURNS SETOF llm_econ._focus_line
 AS 'MODULE_PATHNAME', 'le_focus_staged_lines_fn' LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION llm_econ._focus_staged_lines(text, int8, int8, int4) IS
-  'internal: one batch of the current role''s focus_staging lines (read through SQL, its policies applied): the records after id after_id (file line first_line on; 0 and 1: from the header) up to the one holding the line of id last_id, read to its end, typed as _focus_lines types a text (the header is the role''s first staged record); nothing is kept between calls';
+  'internal: one batch of the current role''s staged FOCUS records, after_id to the one holding last_id (file line first_line on), typed as _focus_lines types a text';
 
 -- Stores the typed lines of the temporary table llm_econ_focus_lines for tenant who, and empties
 -- it: the one statement that inserts FOCUS lines into spend (PostgreSQL's own INSERT: every
@@ -117,7 +117,7 @@ BEGIN
   TRUNCATE llm_econ_focus_lines;
 END $$;
 COMMENT ON FUNCTION llm_econ._focus_store(text, text, text, boolean, text) IS
-  'internal: stores the typed FOCUS lines of the temporary table llm_econ_focus_lines in spend by one INSERT ... SELECT (the only one: its column list is written here), after locking each (tenant, provider, billing account, billing period) they cover and, in mode replace, deleting what was stored for it (once per load: the replaced lines and their USD); numbering copies across a load''s batches when counting; then empties the table';
+  'internal: stores the typed FOCUS lines of llm_econ_focus_lines in spend by one INSERT ... SELECT (its column list is written only here), then empties the table';
 
 -- The temporary tables the importers use (dropped at commit): the typed lines of one batch, the
 -- copies of each charge identity a load's earlier batches had, the statements it covers, and each
@@ -136,7 +136,8 @@ BEGIN
       UNIQUE NULLS NOT DISTINCT (provider, billing_account_id, billing_period_start)) ON COMMIT DROP;
   CREATE TEMP TABLE llm_econ_focus_hashes (h uuid NOT NULL) ON COMMIT DROP;
 END $$;
-COMMENT ON FUNCTION llm_econ._focus_temp() IS 'internal: creates the transaction''s temporary tables unless they exist: the typed FOCUS lines of a batch, the copies counted per charge identity (exact numbering), the statements (provider, billing account, billing period) a load covers, and each batch''s distinct identities (the check that a load needs no exact numbering)';
+COMMENT ON FUNCTION llm_econ._focus_temp() IS
+  'internal: creates the transaction''s temporary tables of a FOCUS load unless they exist';
 
 -- load_focus takes a mode and says what it replaced (issue 32): its result type changes
 DROP FUNCTION llm_econ.load_focus(text, text, text);
@@ -206,7 +207,7 @@ BEGIN
   END LOOP;
 END $$;
 COMMENT ON FUNCTION llm_econ._focus_batches(text, text, text, int8, int8, int8, boolean, text) IS
-  'internal: load_focus''s batches: the current role''s staged lines with ids in (start, stop], batch ids per statement, typed and stored by _focus_store in mode (replace, append); exact numbers copies of a charge across batches, else each batch''s identities are kept for the check that no charge spans two';
+  'internal: load_focus''s batches: the current role''s staged lines with ids in (start, stop], typed and stored by _focus_store';
 
 -- The checks import_focus and load_focus make first, in this order: the mode, the role's rights
 -- (_focus_refusal: the GRANT that would let it in the HINT), the delivery label.
@@ -230,7 +231,7 @@ BEGIN
   END IF;
 END $$;
 COMMENT ON FUNCTION llm_econ._focus_admit(text, text, text, text, boolean) IS
-  'internal: the checks import_focus and load_focus (fn) make before reading a line: mode replace or append (22023), the current role''s rights for tenant who (42501, with the GRANT that would let it), delivery NULL or a label (22023)';
+  'internal: import_focus''s and load_focus''s checks of mode, rights (42501, the GRANT in the HINT) and delivery label';
 
 CREATE FUNCTION llm_econ.load_focus(tenant text DEFAULT NULL, source text DEFAULT NULL, delivery text DEFAULT NULL,
     mode text DEFAULT 'replace', OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
@@ -279,4 +280,4 @@ BEGIN
   DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id <= stop;
 END $$;
 COMMENT ON FUNCTION llm_econ.load_focus(text, text, text, text) IS
-  'loads the FOCUS file the current role staged in focus_staging (\copy llm_econ.focus_stage (line) FROM ''file.csv'' WITH (FORMAT csv, DELIMITER E''\x1f'', QUOTE E''\x1e'')) as import_focus imports a text (mode replace or append alike), in batches of staged lines bounded by work_mem (each typed by one statement and stored by one INSERT), then deletes the staged lines it loaded; all or nothing (nothing staged: 0 lines)';
+  'loads the FOCUS file the current role staged through focus_stage as import_focus does, in batches bounded by work_mem; all or nothing (docs/finance.md)';

@@ -12,8 +12,9 @@ BEGIN ATOMIC
                      ORDER BY f.valid_from DESC LIMIT 1) END;
 END;
 COMMENT ON FUNCTION llm_econ._usd_per_unit(text, timestamptz) IS
-  'internal: USD per unit of currency at an instant, the code in any case (1 for USD or no currency, else the fx_rate in effect; NULL when no rate is known)';
+  'internal: USD per unit of a currency (any case) at an instant: 1 for USD or none, else the fx_rate in effect, or NULL';
 
 COMMENT ON COLUMN llm_econ.spend.billing_currency IS 'FOCUS BillingCurrency (ISO 4217, stored upper case); views convert with fx_rate, NULL counts as USD';
-COMMENT ON COLUMN llm_econ.spend.run_id IS 'the run: the Tags key that names it (run_id in any case, with or without _ and -, AWS user:run_id, or a key of setting llm_econ.run_tag_keys), else the x_run_id column; trimmed, NULL when empty';
+COMMENT ON COLUMN llm_econ.spend.run_id IS
+  'the run: the Tags key that names it (setting llm_econ.run_tag_keys; docs/finance.md), else the x_run_id column; NULL when empty';
 COMMENT ON COLUMN llm_econ._focus_line.run_id IS 'the run: the Tags key of setting llm_econ.run_tag_keys (case, _, - and a leading user: ignored), x_run_id column, Tags x_run_id; trimmed, NULL when empty';

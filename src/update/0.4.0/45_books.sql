@@ -4,7 +4,8 @@
 -- corrections carry negative GPU-hours (the C typing allows them only on corrections)
 ALTER TABLE llm_econ.spend DROP CONSTRAINT spend_gpu_hours_check;
 ALTER TABLE llm_econ.spend ADD CONSTRAINT spend_gpu_hours_check CHECK (gpu_hours > '-Infinity' AND gpu_hours < 'Infinity');
-COMMENT ON COLUMN llm_econ.spend.gpu_hours IS 'ConsumedQuantity (in hours) x GPUs per instance, for the lines that bill a GPU machine or a GPU (docs/finance.md: AWS instance usage types, Azure VM meters, GCP GPU SKUs); negative on corrections';
+COMMENT ON COLUMN llm_econ.spend.gpu_hours IS
+  'ConsumedQuantity (hours) x GPUs per instance, for lines that bill a GPU machine or GPU (docs/finance.md); negative on corrections';
 COMMENT ON COLUMN llm_econ.fx_rate.currency IS 'ISO 4217 code, stored upper case (eur is EUR)';
 
 -- Currency codes in any case: a rate written for usd or eur is stored as USD or EUR.
@@ -79,7 +80,8 @@ CREATE OR REPLACE VIEW llm_econ.plan_vs_actual WITH (security_invoker = true) AS
          coalesce(j.unconverted_lines, 0::bigint) AS unconverted_lines, j.unconverted_currencies
     FROM joined j;
 COMMENT ON COLUMN llm_econ.plan_vs_actual.provider IS 'planned provider; for spend without a plan, the billing providers (aws, gcp: a run billed by both)';
-COMMENT ON COLUMN llm_econ.plan_vs_actual.status IS 'planned and billed, planned and billed, no fx_rate for <currencies> (a line with no rate: no variance), no spend yet, unplanned (spend with a run_id no plan of the tenant has), or untagged (spend with no run_id, per tenant and provider)';
+COMMENT ON COLUMN llm_econ.plan_vs_actual.status IS
+  'planned and billed, no fx_rate for <currencies> (no variance), no spend yet, unplanned (a run_id no plan has), or untagged (spend with no run_id)';
 COMMENT ON COLUMN llm_econ.plan_vs_actual.variance_usd IS 'effective_usd - planned_usd = price_variance_usd + usage_variance_usd; NULL when a line of the run has no fx_rate';
 
 -- The invoice month of a line: the UTC month holding the middle of its billing period (its charge
@@ -95,7 +97,7 @@ BEGIN ATOMIC
             OPERATOR(pg_catalog./) 2::float8) AT TIME ZONE 'UTC'))::date END;
 END;
 COMMENT ON FUNCTION llm_econ._billing_month(timestamptz, timestamptz, timestamptz, timestamptz) IS
-  'internal: the invoice month of a spend line: the first day of the UTC month holding the middle of its billing period (else of its charge period), whatever the session TimeZone; NULL for an infinite period';
+  'internal: the invoice month of a spend line: the UTC month holding the middle of its billing (else charge) period';
 
 -- The invoices by month: per tenant, provider, billing account, invoice month and currency, the
 -- amounts as billed and in USD (fx_rate at each line's charge period start; a line with no rate
@@ -112,7 +114,7 @@ CREATE VIEW llm_econ.spend_monthly WITH (security_invoker = true) AS
    CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate) AS r
    GROUP BY 1, 2, 3, 4, 5;
 COMMENT ON VIEW llm_econ.spend_monthly IS
-  'the invoices by month: per tenant, provider, billing account, billing_month (the month holding the middle of the billing period) and currency, the billed and effective amounts as billed and in USD (fx_rate at the charge period start; lines with no rate counted in unconverted_lines, not summed), GPU-hours and lines';
+  'the invoices by month: per tenant, provider, billing account, billing_month and currency, as billed and in USD (docs/finance.md)';
 COMMENT ON COLUMN llm_econ.spend_monthly.tenant IS 'the lines'' tenant';
 COMMENT ON COLUMN llm_econ.spend_monthly.provider IS 'the provider key (aws, azure, gcp, ...)';
 COMMENT ON COLUMN llm_econ.spend_monthly.billing_account_id IS 'FOCUS BillingAccountId';
@@ -140,7 +142,7 @@ CREATE VIEW llm_econ.plan_vs_actual_monthly WITH (security_invoker = true) AS
    CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate) AS r
    GROUP BY 1, 2, 3, 4;
 COMMENT ON VIEW llm_econ.plan_vs_actual_monthly IS
-  'the monthly accrual of each run: per tenant, run_id (NULL: the untagged spend), billing_month and provider, billed and effective USD, GPU-hours and lines; over a month, sum(billed_usd) is the month''s invoices in USD (lines with no fx_rate counted in unconverted_lines)';
+  'the monthly accrual of each run: per tenant, run_id (NULL: untagged), billing_month and provider';
 COMMENT ON COLUMN llm_econ.plan_vs_actual_monthly.tenant IS 'the lines'' tenant';
 COMMENT ON COLUMN llm_econ.plan_vs_actual_monthly.run_id IS 'the run (NULL: spend that names no run)';
 COMMENT ON COLUMN llm_econ.plan_vs_actual_monthly.billing_month IS 'the invoice month: first day of the UTC month holding the middle of the billing period';

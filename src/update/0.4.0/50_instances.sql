@@ -38,7 +38,7 @@ CREATE TABLE llm_econ.gcp_machine_family (
     PRIMARY KEY (machine_family, accelerator)
 );
 COMMENT ON TABLE llm_econ.gcp_machine_family IS
-  'GCP GPU machine families: the AcceleratorName SkyPilot''s GCP catalogs give each accelerator-optimized family''s GPUs (the importer pairs machine and accelerator rows by it); family n1: GPUs attachable to N1 machines';
+  'the AcceleratorName SkyPilot''s GCP catalogs give each GPU machine family''s GPUs, by which the importer pairs machine and accelerator rows';
 COMMENT ON COLUMN llm_econ.gcp_machine_family.machine_family IS 'machine type name without its size (a2-highgpu, g2-standard), or n1';
 COMMENT ON COLUMN llm_econ.gcp_machine_family.accelerator IS 'the AcceleratorName of its GPUs in SkyPilot''s GCP catalogs';
 COMMENT ON COLUMN llm_econ.gcp_machine_family.alt_accelerator IS 'a second name older catalogs use (a3-megagpu: H100), or NULL';
@@ -75,7 +75,7 @@ CREATE FUNCTION llm_econ._skypilot_offers(cloud text, catalog_csv text,
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'le_skypilot_offers' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._skypilot_offers(text, text) IS
-  'internal: parses one SkyPilot vms.csv into per-GPU offers (cheapest zone per region; GCP host + accelerator, paired by llm_econ.gcp_machine_family and instance_type) with the instance price per hour and the machine''s vCPUs and memory as written; used by import_skypilot_catalog';
+  'internal: parses one SkyPilot vms.csv into per-GPU offers for import_skypilot_catalog';
 
 -- The as-of core leaves slices of a GPU out (it needs instance_type: moved here from part 20).
 -- _latest_prices leaves slices out too: 55_freshness.sql recreates it (with last_seen_at)
@@ -98,7 +98,7 @@ BEGIN ATOMIC
    WHERE v.c OPERATOR(pg_catalog.=) $1;
 END;
 COMMENT ON FUNCTION llm_econ._skypilot_cloud_shape(text) IS
-  'internal: the patterns instance type names and regions of a cloud''s SkyPilot catalog follow (aws, gcp, azure, lambda, runpod; NULL for other clouds); import_skypilot_catalog refuses a file that does not fit its cloud';
+  'internal: the patterns a cloud''s SkyPilot instance types and regions follow (NULL for other clouds)';
 
 -- The SKU an instance type's name says, over a generic accelerator name: H100 NVL (the name
 -- says NVL, or Azure's NC*ads_H100_v5, which carry H100 NVL: Azure NCads H100 v5 documentation),
@@ -119,7 +119,7 @@ BEGIN ATOMIC
          END;
 END;
 COMMENT ON FUNCTION llm_econ._sku_of_name(text, text, text) IS
-  'internal: the gpu_sku key an instance type''s name says (H100 NVL, H200 NVL, A100 40GB/80GB, PCIe), which wins over a generic accelerator name; NULL when the name says nothing';
+  'internal: the gpu_sku key an instance type''s name says (H100 NVL, A100 80GB, PCIe, ...), which wins over a generic accelerator name';
 
 CREATE FUNCTION llm_econ.import_skypilot_catalog(cloud text, catalog_csv text, observed_at timestamptz,
     withdraw_missing boolean DEFAULT NULL,
@@ -374,7 +374,7 @@ EXCEPTION WHEN OTHERS THEN
   PERFORM llm_econ._reraise(e_state, e_msg, e_detail, e_hint, e_context);
 END $$;
 COMMENT ON FUNCTION llm_econ.import_skypilot_catalog(text, text, timestamptz, boolean) IS
-  'imports one SkyPilot vms.csv (any cloud; columns found by header name) as one dated snapshot of per-GPU prices: new rows only where a series'' price changes; instance types resolve through llm_econ.instance_type, whose SKU and GPU count win over the catalog''s (corrected; slices priced per GPU-equivalent); unknown ones take the SKU their name says and are reported (unverified); GPU counts no known machine has and prices more than 3x from the same provider''s other offers or the previous price are flagged (suspect); skipped rows are counted with a NOTICE naming the fix; a header-only file (22P04) or another cloud''s file (22023) is refused; series an earlier catalog listed and this one does not are withdrawn when withdraw_missing is true, or NULL and the file lists at least half of the offers in effect (else 22023); a backfilled catalog is reconciled with the next later one';
+  'imports one SkyPilot vms.csv (any cloud) as one dated snapshot of per-GPU prices: a row only where a series'' price changes; checks and withdrawals: docs/prices.md';
 
 -- Catalog prices 0.3.0 stored with the catalog's GPU name or count where instance_type knows
 -- better (Azure ND96is_H100_v5 at 12 GPUs, NC40ads_H100_v5 as an H100 SXM, NV6ads_A10_v5 as a

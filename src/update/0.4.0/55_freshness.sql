@@ -3,13 +3,15 @@
 -- The column, last as in a fresh install (src/sql/tables.sql).
 ALTER TABLE llm_econ.price_snapshot
   ADD COLUMN last_seen_at timestamptz CHECK (last_seen_at OPERATOR(pg_catalog.>=) observed_at);
-COMMENT ON COLUMN llm_econ.price_snapshot.last_seen_at IS 'the latest instant a source listed this price unchanged (a catalog re-listing it, a history line still holding it: its valid_to); max_age and age count from it; NULL = seen only at observed_at (rows entered by hand, the seed figures)';
+COMMENT ON COLUMN llm_econ.price_snapshot.last_seen_at IS
+  'the latest instant a source listed this price unchanged; max_age and age count from it; NULL = seen only at observed_at';
 
 -- The rows stored before 0.4.0 get the last sighting their own history shows (docs/prices.md,
 -- "Freshness"), with the user triggers off (no price, instant or key changes: the summaries and
 -- series stay as they are):
 -- - the shipped GCP history: what the loader gives it (the valid_to of the last line listing the
---   price), from the shipped change points, whose ids an updated install shares;
+--   price), from the shipped change points (gcp_gpu_price_history_change_points.csv), whose ids
+--   an updated install shares;
 -- - a catalog price: the latest import of its provider and source from its observation up to the
 --   series' next one (each of those catalogs listed it unchanged: one that did not would have
 --   stored a change or a withdrawal), else its observation;
@@ -17,20 +19,21 @@ COMMENT ON COLUMN llm_econ.price_snapshot.last_seen_at IS 'the latest instant a 
 --   it until then), else until the latest observation of that history's source;
 -- - seed figures and prices entered by hand: NULL, seen only when observed.
 ALTER TABLE llm_econ.price_snapshot DISABLE TRIGGER USER;
-CREATE TEMP TABLE _shipped_last_seen (id bigint, last_seen_at timestamptz);
+CREATE TEMP TABLE _shipped_last_seen (id bigint, observed_at text, provider text, sku text, region text, pricing text,
+    usd_per_gpu_hour text, instance_type text, gpus_per_instance text, last_seen_at timestamptz);
 DO $load$
 DECLARE
   dir constant text := (SELECT c.setting FROM pg_catalog.pg_config() c
                          WHERE c.name OPERATOR(pg_catalog.=) 'SHAREDIR') || '/extension/llm_econ/';
 BEGIN
-  EXECUTE 'COPY pg_temp._shipped_last_seen FROM ' || pg_catalog.quote_literal(dir || 'gcp_gpu_price_history_last_seen.csv')
+  EXECUTE 'COPY pg_temp._shipped_last_seen FROM ' || pg_catalog.quote_literal(dir || 'gcp_gpu_price_history_change_points.csv')
        || ' WITH (FORMAT csv, HEADER MATCH, ENCODING ''UTF8'')';
 END
 $load$;
 UPDATE llm_econ.price_snapshot p SET last_seen_at = s.last_seen_at
   FROM pg_temp._shipped_last_seen s
  WHERE p.builtin AND p.source_kind OPERATOR(pg_catalog.=) 'history' AND p.provider OPERATOR(pg_catalog.=) 'gcp'
-   AND p.id OPERATOR(pg_catalog.=) s.id AND p.usd_per_gpu_hour IS NOT NULL;
+   AND p.id OPERATOR(pg_catalog.=) s.id AND p.usd_per_gpu_hour IS NOT NULL AND s.last_seen_at IS NOT NULL;
 DROP TABLE pg_temp._shipped_last_seen;
 UPDATE llm_econ.price_snapshot p
    SET last_seen_at = GREATEST(p.observed_at,
@@ -55,7 +58,7 @@ ALTER TABLE llm_econ.price_snapshot ENABLE TRIGGER USER;
 
 -- price_at (C, src/price.c) counts max_age from the last sighting too
 COMMENT ON FUNCTION llm_econ.price_at(text, text, text, timestamptz, text, interval) IS
-  '$/GPU-hour in effect at "at" (latest observation at or before it that the import checks did not find suspect; withdrawn series and prices last seen more than max_age before "at" excluded; max_age NULL: carried until withdrawn); sku may be an instance type (that machine''s price); region NULL = cheapest region; NULL when nothing is known; an unknown provider or region is an error';
+  '$/GPU-hour in effect at "at" (not suspect, withdrawn or older than max_age); sku may be an instance type; region NULL = cheapest region; NULL when nothing is known';
 
 -- The as-of core returns the last sighting, and its two BEGIN ATOMIC readers with it: dropped
 -- (readers first) and created as in a fresh install.
@@ -94,7 +97,7 @@ BEGIN ATOMIC
      AND ($7 IS NULL OR o.last_seen_at OPERATOR(pg_catalog.>=) llm_econ._shift($4, OPERATOR(pg_catalog.-) $7));
 END;
 COMMENT ON FUNCTION llm_econ._latest_prices(text, text, text, timestamptz, text, text, interval) IS
-  'internal: the price in effect at "at" of every series of a gpu_sku key, provider and pricing in region (NULL = any) and instance type (NULL = any), with when it was last seen (last_seen_at, else observed_at); withdrawn series and prices last seen more than max_age before "at" left out';
+  'internal: the price in effect at "at" of every series of a SKU, provider and pricing (region, instance type NULL = any), with its last sighting';
 
 CREATE FUNCTION llm_econ._plan_offers(at timestamptz, pricing text, max_age interval)
 RETURNS TABLE (sku text, provider text, region text, instance_type text, pricing text,
@@ -111,12 +114,12 @@ BEGIN ATOMIC
    WHERE l.suspect IS NULL;
 END;
 COMMENT ON FUNCTION llm_econ._plan_offers(timestamptz, text, interval) IS
-  'internal: every price series'' observation in effect at "at" (withdrawn series, suspect prices and observations older than max_age left out), of one pricing (NULL = all); the offers cheapest_plan prices with';
+  'internal: the offers cheapest_plan prices with, in effect at "at", of one pricing (NULL = all)';
 
 CREATE FUNCTION llm_econ._check_source_kinds(kinds text[]) RETURNS text[]
 AS 'MODULE_PATHNAME', 'le_check_source_kinds_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._check_source_kinds(text[]) IS
-  'internal: the kinds (catalog, history, seed, manual; any case) canonical, or NULL for NULL; an empty list, a NULL element or another name raises 22023 listing the valid ones';
+  'internal: the kinds (catalog, history, seed, manual; any case) canonical, NULL for NULL; else 22023 listing the valid ones';
 
 CREATE FUNCTION llm_econ.cheapest_offers(spec llm_econ.run_spec, at timestamptz DEFAULT pg_catalog.now(),
                                          pricing text DEFAULT NULL, max_age interval DEFAULT NULL,
@@ -146,7 +149,7 @@ BEGIN ATOMIC
    ORDER BY 7, 1, 2, 3;
 END;
 COMMENT ON FUNCTION llm_econ.cheapest_offers(llm_econ.run_spec, timestamptz, text, interval, text[], boolean) IS
-  'every (provider, region, pricing) offer of the spec''s SKU in effect at "at" that a run of the spec''s size can use (more GPUs than one instance: instances of at least gpus_per_node GPUs), the cheapest usable instance type of each, with wall time, total cost, instance type, GPUs per instance, age (since the price was last seen at or before "at"; 0 when it was seen again at or after "at") and source kind, cheapest first; pricing NULL = all; max_age bounds the age; source_kinds NULL = all kinds (else a list of catalog, history, seed, manual: another name is an error); suspect prices only when include_suspect';
+  'the offers of the spec''s SKU in effect at "at" that a run of its size can use, the cheapest instance type of each, with wall time, cost and age, cheapest first';
 
 CREATE FUNCTION llm_econ._recording() RETURNS boolean
 AS 'MODULE_PATHNAME', 'le_recording_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
@@ -176,7 +179,7 @@ BEGIN
 END $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._mark_seen(int8[], timestamptz[], timestamptz[]) FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._mark_seen(int8[], timestamptz[], timestamptz[]) IS
-  'internal: moves price_snapshot.last_seen_at of the stored prices (series_id, observed_at) forward to seen; called by the price recorder alone (no EXECUTE for PUBLIC), for a role that may insert prices (else 42501); returns the rows moved';
+  'internal: moves last_seen_at of stored prices forward; the price recorder alone calls it';
 
 -- the view shows the last sighting too (a column added at the end)
 CREATE OR REPLACE VIEW llm_econ.price_history WITH (security_invoker = true) AS
@@ -197,7 +200,8 @@ CREATE OR REPLACE VIEW llm_econ.price_series_spans WITH (security_invoker = true
            FROM llm_econ.price_snapshot p
           WHERE p.series_id OPERATOR(pg_catalog.=) s.series_id) AS o
    WHERE o.usd_per_gpu_hour IS NOT NULL;
-COMMENT ON COLUMN llm_econ.price_series_spans.last_seen_at IS 'the last time a source listed the price unchanged (valid_from when only seen then): a span with valid_to NULL whose last_seen_at is old is stale; price_at''s max_age counts from it';
+COMMENT ON COLUMN llm_econ.price_series_spans.last_seen_at IS
+  'the last time a source listed the price unchanged; price_at''s max_age counts from it';
 
 -- price_twap's coverage (issue 31): how much of the period the average covers, and for which run
 CREATE FUNCTION llm_econ.price_twap_coverage(sku text, provider text, pricing text, during tstzrange,
@@ -294,10 +298,10 @@ BEGIN
                    ELSE pg_catalog.round(secs / extract(epoch FROM pg_catalog.upper(during) - pg_catalog.lower(during)), 6) END;
 END $$;
 COMMENT ON FUNCTION llm_econ.price_twap_coverage(text, text, text, tstzrange, text, interval, llm_econ.run_spec) IS
-  'price_twap with its coverage: usd_per_gpu_hour (time-weighted average $/GPU-hour over the time some offer was in effect), coverage (that time as a fraction of the period, 0 to 1) and covered (that time); with spec, only instances a run of that spec can use count (more GPUs than one instance: instances of at least gpus_per_node GPUs; unknown sizes kept)';
+  'price_twap, the share of the period (0 to 1) some offer was in effect and that time; with spec, only instances a run of it can use';
 
 -- Errors speak to users (issue 31): a user-facing PL/pgSQL function's error without internal query text
 CREATE FUNCTION llm_econ._reraise(sqlstate text, message text, detail text, hint text, context text) RETURNS void
 AS 'MODULE_PATHNAME', 'le_reraise_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION llm_econ._reraise(text, text, text, text, text) IS
-  'internal: raises an error caught by a user-facing PL/pgSQL function again (SQLSTATE, message, detail, hint), with of its CONTEXT only the lines before the first frame of the extension''s own SQL or PL/pgSQL (no internal query text)';
+  'internal: raises again an error a user-facing PL/pgSQL function caught, without the extension''s own CONTEXT lines';

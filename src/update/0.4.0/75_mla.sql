@@ -43,7 +43,7 @@ LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ.run_spec(float8, float8, int4, text, float8, text, int4, int4, int4, int4, int4, int4, int4, int4, int4, text, text, int4, float8,
                                       float8, int4, int4, int4, int4, int4, int4, int4, text, int4, boolean, text, text,
                                       int4, int4, int4, int4, int4, boolean) IS
-  'validating run_spec constructor: looks the SKU up by key or alias (case-insensitive) and freezes its peak at dtype, HBM (as the driver reports it), links, TDP, HBM bandwidth and GPU generation into the value; inter_node_gbit_per_s is Gbit/s per GPU per direction (400 = one NDR400 port = 50e9 bytes/s); q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim and v_head_dim describe multi-head latent attention as DeepSeek publishes it; dropout says whether activations hold dropout masks';
+  'validating run_spec constructor: looks the SKU up by key or alias (any case) and freezes its figures into the value (docs/types.md)';
 
 -- ---- stored plans ------------------------------------------------------------------------------------
 -- run_plan holds specs built by the 0.3.0 constructor.  Give them the value the 0.4.0 constructor writes
@@ -62,4 +62,4 @@ $$;
 
 -- ---- training_flops: latent attention's own head sizes with attention_flops ----
 COMMENT ON FUNCTION llm_econ.training_flops(llm_econ.run_spec, boolean) IS
-  'model FLOPs of the run, 6·N_active·D (Kaplan et al. 2020; N_active = n_active_params, else n_params); attention_flops adds 12·n_layers·d_model·seq_len per token (PaLM, App. B), the convention of published MFU figures; with multi-head latent attention 6·n_layers·seq_len·n_heads·(qk_nope_head_dim + qk_rope_head_dim + v_head_dim)';
+  'model FLOPs of the run, 6·N_active·D (Kaplan et al. 2020); attention_flops adds attention (PaLM, App. B; docs/functions.md)';

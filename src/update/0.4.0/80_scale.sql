@@ -1,4 +1,0 @@
--- llm_econ 0.3.0 -> 0.4.0 update script, part 80: step_breakdown's comment names what runs at scale lose (launch gaps, the slowest GPU's pace, the pipeline's stage-to-stage exchanges), as src/sql/plan.sql does.
-
-COMMENT ON FUNCTION llm_econ.step_breakdown(llm_econ.run_spec, boolean) IS
-  'one optimizer step of the spec''s layout, in seconds by phase: compute (GEMMs at a shape-dependent efficiency per GPU generation, attention, memory-bound work, recompute, kernel launch gaps, at the pace of the slowest of n_gpus GPUs), tp_comm, cp_comm, ep_comm, pp_bubble (1F1B, (pp-1)/(m*vpp), and the stage-to-stage exchanges), dp_comm_exposed, optimizer, total; needs the model shape and global_batch (22023 naming what is missing); dp_overlap false: gradient reduction after the backward pass (Megatron-LM 2021-22)';
