@@ -192,11 +192,16 @@ BEGIN
       n := n + (SELECT pg_catalog.count(*) FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > hi AND s.id <= last_read);
       hi := last_read;
     END IF;
-    IF NOT exact THEN
+    IF NOT exact AND _focus_batches.mode = 'append' THEN
       INSERT INTO llm_econ_focus_hashes (h) SELECT DISTINCT f.row_hash::uuid FROM llm_econ_focus_lines f;
     END IF;
     SELECT * INTO done
       FROM llm_econ._focus_store(who, _focus_batches.source, _focus_batches.delivery, exact, _focus_batches.mode) AS s;
+    -- mode replace emptied every statement of the load when it first met it, so a line is
+    -- skipped only as a copy of a charge an earlier batch stored with the same number
+    IF NOT exact AND _focus_batches.mode = 'replace' AND done.skipped > 0 THEN
+      RAISE SQLSTATE 'LE001';
+    END IF;
     inserted := inserted + done.inserted;
     skipped := skipped + done.skipped;
     replaced := replaced + done.replaced;
@@ -261,8 +266,10 @@ BEGIN
   replaced_effective_usd := 0;
   IF stop IS NOT NULL THEN
     -- The k-th copy of a charge in the file is its occurrence k.  Each batch numbers its own
-    -- copies; when no charge has copies in two batches (checked at the end) that is the whole
-    -- numbering, and otherwise the load starts again, counting copies across batches.
+    -- copies; when no charge has copies in two batches that is the whole numbering, and
+    -- otherwise the load starts again, counting copies across batches.  Mode replace finds such
+    -- a copy as a line skipped (_focus_batches raises LE001 at once); mode append, where a
+    -- stored charge is skipped too, by the batches' identities, checked at the end.
     BEGIN
       SELECT * INTO done FROM llm_econ._focus_batches(who, load_focus.source, load_focus.delivery, start, stop, batch, false, load_focus.mode);
       IF EXISTS (SELECT FROM llm_econ_focus_hashes h GROUP BY h.h HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1) THEN
