@@ -44,18 +44,9 @@ SELECT * FROM llm_econ._load_price_history(
 
 -- The rows known to be wrong (host-only machine prices: data/NOTICE.md) go, as
 -- src/gen_history_points.sh removes them from the file and the update from 0.2.0 from a database.
-CREATE TEMP TABLE correction (region text, instance_type_prefix text, observed_from timestamptz, observed_to timestamptz,
-                              below_usd_per_gpu_hour numeric, reason text, source text);
 \set ECHO none
-SELECT format('COPY correction FROM %L WITH (FORMAT csv, HEADER MATCH)', :'dir' || 'gcp_gpu_price_history_corrections.csv') \gexec
+\i src/correct_history.sql
 \set ECHO all
-WITH gone AS (
-  DELETE FROM llm_econ.price_snapshot p USING correction c
-   WHERE p.provider = 'gcp' AND p.usd_per_gpu_hour IS NOT NULL AND (c.region = '*' OR p.region = c.region)
-     AND starts_with(p.instance_type, c.instance_type_prefix) AND p.observed_at >= c.observed_from
-     AND p.observed_at < c.observed_to AND p.usd_per_gpu_hour < c.below_usd_per_gpu_hour
-  RETURNING p.id)
-SELECT count(*) AS corrected_away FROM gone;
 
 -- Every loaded row is a shipped row with the same id, and the other way round: no rows below.
 SELECT 'loaded, not shipped' AS side, p.id, p.observed_at, p.sku, p.region, p.pricing, p.usd_per_gpu_hour, p.instance_type

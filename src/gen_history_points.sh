@@ -40,15 +40,10 @@ SELECT format('COPY llm_econ.price_history_staging (observed_at, valid_to, cloud
               'spot_price_per_gpu_usd_per_hour) FROM %L WITH (FORMAT csv, HEADER MATCH)',
               :'dir' || 'gcp_gpu_price_history.csv') \gexec
 SELECT * FROM llm_econ._load_price_history(source => :'source', on_mismatch => 'skip', quiet => true) \g /dev/null
--- less the rows known to be wrong (data/gcp_gpu_price_history_corrections.csv: host-only prices);
--- the update from 0.2.0 deletes the same rows (src/update/llm_econ--0.2.0--0.3.0.sql)
-CREATE TEMP TABLE correction (region text, instance_type_prefix text, observed_from timestamptz, observed_to timestamptz,
-                              below_usd_per_gpu_hour numeric, reason text, source text);
-SELECT format('COPY correction FROM %L WITH (FORMAT csv, HEADER MATCH)', :'dir' || 'gcp_gpu_price_history_corrections.csv') \gexec
-DELETE FROM llm_econ.price_snapshot p USING correction c
- WHERE p.provider = 'gcp' AND p.usd_per_gpu_hour IS NOT NULL AND (c.region = '*' OR p.region = c.region)
-   AND starts_with(p.instance_type, c.instance_type_prefix) AND p.observed_at >= c.observed_from
-   AND p.observed_at < c.observed_to AND p.usd_per_gpu_hour < c.below_usd_per_gpu_hour;
+-- less the rows known to be wrong (data/gcp_gpu_price_history_corrections.csv: host-only prices)
+\o /dev/null
+\i src/correct_history.sql
+\o
 COPY (SELECT id, observed_at, provider, sku, region, pricing, usd_per_gpu_hour, instance_type, gpus_per_instance,
              last_seen_at
         FROM llm_econ.price_snapshot WHERE provider = 'gcp' ORDER BY id) TO STDOUT WITH (FORMAT csv, HEADER);

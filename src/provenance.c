@@ -114,18 +114,13 @@ typedef struct RecorderCalls
  * function can move a sighting, and fmgr runs it as its owner (SECURITY DEFINER).
  */
 static void
-mark_sightings(FmgrInfo *mark, HeapTupleHeader stored, TupleDesc td)
+mark_sightings(FmgrInfo *mark, HeapTuple stored, TupleDesc td)
 {
-	HeapTupleData tup;
 	Datum		v[3];
 	bool		n[3];
 
-	tup.t_len = HeapTupleHeaderGetDatumLength(stored);
-	ItemPointerSetInvalid(&tup.t_self);
-	tup.t_tableOid = InvalidOid;
-	tup.t_data = stored;
 	for (int i = 0; i < 3; i++)
-		v[i] = heap_getattr(&tup, 4 + i, td, &n[i]);
+		v[i] = heap_getattr(stored, 4 + i, td, &n[i]);
 	if (n[0] || n[1] || n[2])
 		return;					/* nothing listed again unchanged */
 	FunctionCall3Coll(mark, InvalidOid, v[0], v[1], v[2]);
@@ -201,11 +196,11 @@ le_record_prices_fn(PG_FUNCTION_ARGS)
 		td = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(row), HeapTupleHeaderGetTypMod(row));
 		if (td->natts != 6)
 			elog(ERROR, "llm_econ._store_prices returned %d fields, expected 6", td->natts);
-		mark_sightings(&calls->mark, row, td);
 		tup.t_len = HeapTupleHeaderGetDatumLength(row);
 		ItemPointerSetInvalid(&tup.t_self);
 		tup.t_tableOid = InvalidOid;
 		tup.t_data = row;
+		mark_sightings(&calls->mark, &tup, td);
 		for (int i = 0; i < 3; i++)
 			out[i] = heap_getattr(&tup, 1 + i, td, &outnull[i]);
 		ReleaseTupleDesc(td);
