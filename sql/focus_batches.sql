@@ -135,5 +135,34 @@ SELECT coalesce(t.seq_tup_read, 0) + coalesce(t.idx_tup_fetch, 0) - :reads_befor
 COMMIT;
 DELETE FROM spend;
 
+-- 6. Blank lines are lines of the file: 1,500 of them after data line 2,000 fill whole batches of
+-- 1,024 staged lines that hold no record, and the lines after them keep their file line numbers
+-- (data line 2,001 is file line 3,502: the header, 2,000 lines, 1,500 blank ones).
+SET work_mem = '64kB';
+SELECT pg_temp.stage(2000);
+INSERT INTO focus_staging (line) SELECT '' FROM generate_series(1, 1500);
+INSERT INTO focus_staging (line) SELECT line FROM big_raw WHERE n BETWEEN 2001 AND 2100 ORDER BY n;
+SELECT * FROM load_focus(source => 'blank lines');
+RESET work_mem;
+SELECT min(line) FILTER (WHERE resource_id = 'i-2000') AS line_of_2000, min(line) FILTER (WHERE resource_id = 'i-2001') AS line_of_2001,
+       max(line) AS last_line, count(*) AS lines
+  FROM spend;
+DELETE FROM spend;
+
+-- 7. Mode replace stores its lines by a plain INSERT (the statements it covers are emptied first,
+-- under its lock).  A stored copy of a line under another statement (here moved there by an
+-- UPDATE) is skipped, as an ON CONFLICT DO NOTHING skipped it: the INSERT meets it as a unique
+-- violation, and the load starts again, skipping stored charges.
+SELECT * FROM import_focus((SELECT string_agg(line, E'\n' ORDER BY n) FROM big_raw WHERE n <= 50), source => 'first');
+UPDATE spend SET provider = 'moved' WHERE line = 2;
+SELECT * FROM import_focus((SELECT string_agg(line, E'\n' ORDER BY n) FROM big_raw WHERE n <= 50), source => 'again');
+SELECT provider, source, count(*) FROM spend GROUP BY 1, 2 ORDER BY 1, 2;
+SET work_mem = '64kB';
+SELECT pg_temp.stage(3000);
+SELECT * FROM load_focus(source => 'staged');
+RESET work_mem;
+SELECT provider, source, count(*), max(occurrence) FROM spend GROUP BY 1, 2 ORDER BY 1, 2;
+DELETE FROM spend;
+
 DROP OWNED BY regress_fb_t;
 DROP ROLE regress_fb_t;

@@ -129,7 +129,7 @@ typedef struct FocusState
 	TimeMemo	times[LE_TIME_COLS];
 } FocusState;
 
-/* Output columns of the typed rows (the type llm_econ._focus_line in finance.sql; occurrence is O__COUNT, then the staged id of the record's last line and that line). */
+/* Output columns of the typed rows (the type llm_econ._focus_line in finance.sql; occurrence is O__COUNT, then the staged id and the file line of the record's last line). */
 enum
 {
 	O_LINE, O_RECORD, O_CPS, O_CPE, O_BPS, O_BPE, O_PROVIDER, O_SERVICE_NAME, O_SERVICE_CATEGORY,

@@ -41,8 +41,19 @@ typedef struct ChargeCount
 #define SH_DEFINE
 #include "lib/simplehash.h"
 
-/* Columns of llm_econ._focus_line: the typed ones, occurrence, staged_id. */
-#define LE_FOCUS_NATTS (O__COUNT + 2)
+/* Columns of llm_econ._focus_line: the typed ones, occurrence, staged_id, last_line. */
+#define LE_FOCUS_NATTS (O__COUNT + 3)
+
+/*
+ * The typed rows a call keeps in memory before its tuplestore goes to a
+ * temporary file (kB).  A call types one batch, megabytes of rows: held in
+ * memory, each batch's rows took fresh pages from the kernel and gave them
+ * back when its statement ended (glibc maps blocks that large on their own),
+ * one page fault per 4 kB.  At 200,000 lines that was 58,000 faults, about
+ * 0.8 s of a 5.8 s load on a virtual machine (test/bench/README.md); written
+ * to the file and read back, the same rows cost a fraction of that.
+ */
+#define LE_FOCUS_SRF_KB 256
 
 /* One call of a typing SRF: the header's state, its result, the copies counted. */
 typedef struct FocusCall
@@ -56,9 +67,16 @@ typedef struct FocusCall
 static void
 call_begin(FocusCall *fc, FunctionCallInfo fcinfo, const char *what)
 {
+	MemoryContext old;
+
 	memset(fc, 0, sizeof(*fc));
 	InitMaterializedSRF(fcinfo, 0);
 	fc->rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	old = MemoryContextSwitchTo(fc->rsinfo->econtext->ecxt_per_query_memory);
+	tuplestore_end(fc->rsinfo->setResult);
+	fc->rsinfo->setResult = tuplestore_begin_heap((fc->rsinfo->allowedModes & SFRM_Materialize_Random) != 0,
+												  false, LE_FOCUS_SRF_KB);
+	MemoryContextSwitchTo(old);
 	if (fc->rsinfo->setDesc->natts != LE_FOCUS_NATTS)
 		elog(ERROR, "a FOCUS typing function must return llm_econ._focus_line");
 	fc->st.what = pstrdup(what);
@@ -68,11 +86,11 @@ call_begin(FocusCall *fc, FunctionCallInfo fcinfo, const char *what)
 
 /*
  * Type the reader's current record (first physical line: line) and append it
- * to the result with its occurrence in this call and its staged id (NULL for
- * a text: has_id false).
+ * to the result with its occurrence in this call, and the staged id and file
+ * line of its last physical line (NULL for a text: has_id false).
  */
 static void
-emit(FocusCall *fc, le_csv *r, long line, int64 staged_id, bool has_id)
+emit(FocusCall *fc, le_csv *r, long line, int64 staged_id, long last_line, bool has_id)
 {
 	FocusIn		in;
 	Datum		values[LE_FOCUS_NATTS];
@@ -97,6 +115,12 @@ emit(FocusCall *fc, le_csv *r, long line, int64 staged_id, bool has_id)
 	nulls[O__COUNT] = false;
 	values[O__COUNT + 1] = Int64GetDatum(staged_id);
 	nulls[O__COUNT + 1] = !has_id;
+	if (has_id && last_line > PG_INT32_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a staged file may have at most %d lines", PG_INT32_MAX)));
+	values[O__COUNT + 2] = Int32GetDatum((int32) last_line);
+	nulls[O__COUNT + 2] = !has_id;
 	tuplestore_putvalues(fc->rsinfo->setResult, fc->rsinfo->setDesc, values, nulls);
 	MemoryContextReset(fc->st.rowcxt);
 }
@@ -130,7 +154,7 @@ le_focus_lines_fn(PG_FUNCTION_ARGS)
 	while ((s = le_csv_next(&r)) == LE_CSV_RECORD)
 	{
 		CHECK_FOR_INTERRUPTS();
-		emit(&fc, &r, r.rec_line, 0, false);
+		emit(&fc, &r, r.rec_line, 0, 0, false);
 	}
 	if (s == LE_CSV_ERROR)
 		le_csv_fail(&r, fc.st.what, 0);
@@ -380,7 +404,7 @@ le_focus_staged_lines_fn(PG_FUNCTION_ARGS)
 			MemoryContextSwitchTo(fc.st.rowcxt);
 			staged_parse(&rd, fc.st.what, &r);
 			MemoryContextSwitchTo(entry);
-			emit(&fc, &r, rd.rec_start, rd.last_id, true);
+			emit(&fc, &r, rd.rec_start, rd.last_id, rd.physical, true);
 		}
 	}
 	staged_close(&rd);

@@ -786,11 +786,18 @@ BEGIN
     RAISE EXCEPTION 'focus_csv must not be NULL' USING ERRCODE = 'invalid_parameter_value';
   END IF;
   PERFORM llm_econ._focus_temp();
-  TRUNCATE llm_econ_focus_lines, llm_econ_focus_keys;
+  TRUNCATE llm_econ_focus_lines, llm_econ_focus_seen, llm_econ_focus_keys;
   INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_lines(focus_csv, 'focus_csv');
-  SELECT s.inserted, s.skipped, s.replaced, s.replaced_billed_usd, s.replaced_effective_usd
-    INTO inserted, skipped, replaced, replaced_billed_usd, replaced_effective_usd
-    FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery, false, import_focus.mode) AS s;
+  BEGIN
+    SELECT s.inserted, s.skipped, s.replaced, s.replaced_billed_usd, s.replaced_effective_usd
+      INTO inserted, skipped, replaced, replaced_billed_usd, replaced_effective_usd
+      FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery, false, import_focus.mode) AS s;
+  EXCEPTION WHEN unique_violation THEN
+    -- mode replace met a stored copy of a line (_focus_store): skip it, as a counting store does
+    SELECT s.inserted, s.skipped, s.replaced, s.replaced_billed_usd, s.replaced_effective_usd
+      INTO inserted, skipped, replaced, replaced_billed_usd, replaced_effective_usd
+      FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery, true, import_focus.mode) AS s;
+  END;
 END $$;
 
 CREATE OR REPLACE FUNCTION llm_econ.load_price_history(source text DEFAULT 'price_history_staging', on_mismatch text DEFAULT 'error',

@@ -9,12 +9,13 @@ DROP FUNCTION llm_econ._focus_worker_lines();
 DROP FUNCTION llm_econ._focus_staged_periods(text);
 DROP FUNCTION llm_econ._focus_store(text, text, text);
 
--- the typed line carries the staged id of its record's last line (a batch ends there)
-ALTER TYPE llm_econ._focus_line ADD ATTRIBUTE staged_id int8;
+-- the typed line carries the staged id and file line of its record's last line (a batch ends there)
+ALTER TYPE llm_econ._focus_line ADD ATTRIBUTE staged_id int8, ADD ATTRIBUTE last_line int4;
 COMMENT ON TYPE llm_econ._focus_line IS
   'internal: a FOCUS line typed for llm_econ.spend, as _focus_lines and _focus_staged_lines return it';
 COMMENT ON COLUMN llm_econ._focus_line.occurrence IS 'the k-th line of the call (a text, or one batch of staged lines) with this charge identity; _focus_store adds the copies of earlier batches';
 COMMENT ON COLUMN llm_econ._focus_line.staged_id IS 'the focus_staging id of the record''s last line (NULL from _focus_lines)';
+COMMENT ON COLUMN llm_econ._focus_line.last_line IS 'the file line of the record''s last line (NULL from _focus_lines)';
 COMMENT ON FUNCTION llm_econ._focus_lines(text, text) IS
   'internal: the data lines of a FOCUS CSV text typed for llm_econ.spend; 22023 naming the line and column of the first bad line';
 
@@ -34,7 +35,8 @@ COMMENT ON FUNCTION llm_econ._focus_staged_lines(text, int8, int8, int4) IS
 -- llm_econ_focus_keys, so that its later batches add to the statement they emptied.  The k-th
 -- copy of a charge in the file is its occurrence k: the lines' own occurrence (within their batch)
 -- plus, when a load comes in batches (counting), the copies its earlier batches had, kept in
--- llm_econ_focus_seen.  A stored charge is skipped (mode append: more parts of one delivery).
+-- llm_econ_focus_seen.  A stored charge is skipped (mode append: more parts of one delivery;
+-- mode replace: only when counting, see the INSERT).
 CREATE FUNCTION llm_econ._focus_store(who text, source text, delivery text, counting boolean DEFAULT false,
     mode text DEFAULT 'replace', OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
     OUT replaced_billed_usd numeric, OUT replaced_effective_usd numeric)
@@ -89,24 +91,31 @@ BEGIN
     END LOOP;
   END IF;
   UPDATE llm_econ_focus_keys k SET fresh = false WHERE k.fresh;
-  INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
-         billing_period_end, provider, service_name, service_category, charge_category, charge_description,
-         pricing_category, pricing, region, sku, instance_type, gpus_per_instance, consumed_quantity,
-         consumed_unit, gpu_hours, billed_cost, effective_cost, list_cost, billing_currency, run_id,
-         resource_id, tags, record, source, line, row_hash, occurrence, billing_account_id, delivery)
-  SELECT who, f.charge_period_start, f.charge_period_end, f.billing_period_start, f.billing_period_end,
-         f.provider, f.service_name, f.service_category, f.charge_category, f.charge_description,
-         f.pricing_category, f.pricing, f.region,
-         coalesce(f.sku, CASE WHEN f.gpu_type IS NOT NULL THEN llm_econ._sku_find(f.gpu_type) END),
-         f.instance_type, f.gpus_per_instance, f.consumed_quantity, f.consumed_unit, f.gpu_hours,
-         f.billed_cost, f.effective_cost, f.list_cost, f.billing_currency, f.run_id, f.resource_id, f.tags,
-         f.record, _focus_store.source, f.line, f.row_hash,
-         f.occurrence + CASE WHEN counting
-                             THEN coalesce((SELECT c.n FROM llm_econ_focus_seen c WHERE c.h = f.row_hash::uuid), 0)
-                             ELSE 0 END,
-         f.billing_account_id, _focus_store.delivery
-    FROM llm_econ_focus_lines f  -- ids follow the file: the table is filled in file order and read by one seq scan (no sort)
-  ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING;
+  -- Mode replace emptied every statement of these lines under the load's lock, so the lines are
+  -- stored by a plain INSERT: a stored copy of one (one of an earlier batch, or a line another
+  -- writer stored without the lock) is a unique violation, on which the caller starts again
+  -- counting, and the INSERT then skips stored charges as mode append does.  (Checking each line
+  -- for a conflict first took a fifth of the load.)
+  EXECUTE pg_catalog.format($q$
+    INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
+           billing_period_end, provider, service_name, service_category, charge_category, charge_description,
+           pricing_category, pricing, region, sku, instance_type, gpus_per_instance, consumed_quantity,
+           consumed_unit, gpu_hours, billed_cost, effective_cost, list_cost, billing_currency, run_id,
+           resource_id, tags, record, source, line, row_hash, occurrence, billing_account_id, delivery)
+    SELECT $1, f.charge_period_start, f.charge_period_end, f.billing_period_start, f.billing_period_end,
+           f.provider, f.service_name, f.service_category, f.charge_category, f.charge_description,
+           f.pricing_category, f.pricing, f.region,
+           coalesce(f.sku, CASE WHEN f.gpu_type IS NOT NULL THEN llm_econ._sku_find(f.gpu_type) END),
+           f.instance_type, f.gpus_per_instance, f.consumed_quantity, f.consumed_unit, f.gpu_hours,
+           f.billed_cost, f.effective_cost, f.list_cost, f.billing_currency, f.run_id, f.resource_id, f.tags,
+           f.record, $2, f.line, f.row_hash,
+           f.occurrence OPERATOR(pg_catalog.+)
+             CASE WHEN $4 THEN coalesce((SELECT c.n FROM llm_econ_focus_seen c WHERE c.h OPERATOR(pg_catalog.=) f.row_hash::uuid), 0)
+                  ELSE 0 END,
+           f.billing_account_id, $3
+      FROM llm_econ_focus_lines f  -- ids follow the file: the table is filled in file order and read by one seq scan (no sort)
+    %s $q$, CASE WHEN counting OR _focus_store.mode = 'append' THEN 'ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING' END)
+  USING who, _focus_store.source, _focus_store.delivery, counting;
   GET DIAGNOSTICS inserted = ROW_COUNT;
   skipped := (SELECT pg_catalog.count(*) FROM llm_econ_focus_lines) - inserted;
   IF counting THEN
@@ -141,11 +150,13 @@ COMMENT ON FUNCTION llm_econ._focus_temp() IS
 
 -- load_focus takes a mode and says what it replaced (issue 32): its result type changes
 DROP FUNCTION llm_econ.load_focus(text, text, text);
--- The batches of one load: the role's staged lines in id ranges (start, stop], `batch` ids at a
--- time, each typed by one statement and stored by _focus_store.  Nothing but the temporary tables
+-- The batches of one load: the role's staged lines in id ranges (start, stop], about `batch` ids at a
+-- time (a batch ends with the record open at its last id), each typed by one statement and stored
+-- by _focus_store.  Nothing but the temporary tables
 -- is carried from one statement to the next.  exact: number copies of a charge across batches
--- (llm_econ_focus_seen); else each batch's distinct identities go to llm_econ_focus_hashes for
--- load_focus's check.
+-- (llm_econ_focus_seen); else, in mode replace, a copy an earlier batch stored is a unique
+-- violation (_focus_store), and in mode append each batch's distinct identities go to
+-- llm_econ_focus_hashes for load_focus's check.
 CREATE FUNCTION llm_econ._focus_batches(who text, source text, delivery text, start int8, stop int8, batch int8, exact boolean,
     mode text, OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
     OUT replaced_billed_usd numeric, OUT replaced_effective_usd numeric)
@@ -156,7 +167,8 @@ DECLARE
   lo int8 := 0;       -- the last staged id loaded (0: none, the header comes first)
   hi int8;
   n int8;
-  last_read int8;
+  last_read int8;     -- the staged id of the batch's last record's last line
+  last_line int4;     -- and its file line
   first int4 := 1;    -- the file line of the first staged line after lo
   done record;
 BEGIN
@@ -177,38 +189,36 @@ BEGIN
   LOOP
     EXIT WHEN lo OPERATOR(pg_catalog.>=) stop;
     hi := LEAST(GREATEST(lo, start) OPERATOR(pg_catalog.+) batch, stop);
-    SELECT pg_catalog.count(*) INTO n
-      FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > GREATEST(lo, start) AND s.id <= hi;
-    IF n = 0 THEN     -- none of the role's lines in this range: on to its next staged line
-      lo := (SELECT s.id FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > hi ORDER BY s.id LIMIT 1)
-            OPERATOR(pg_catalog.-) 1;
-      EXIT WHEN lo IS NULL;
+    -- the batch ends with its last record (one open at line hi is read to its end): the next
+    -- starts after that record's last line, whose id and file line RETURNING gives
+    WITH typed AS (
+      INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_staged_lines('focus_staging', lo, hi, first)
+      RETURNING staged_id, last_line)
+    SELECT pg_catalog.count(*), pg_catalog.max(t.staged_id), pg_catalog.max(t.last_line) INTO n, last_read, last_line FROM typed t;
+    IF n = 0 THEN     -- no record in (lo, hi]: the role's lines there, if any, are blank (counted as file lines)
+      n := (SELECT pg_catalog.count(*) FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > GREATEST(lo, start) AND s.id <= hi);
+      IF n = 0 THEN   -- none of the role's lines: on to its next staged line
+        lo := (SELECT s.id FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > hi ORDER BY s.id LIMIT 1)
+              OPERATOR(pg_catalog.-) 1;
+        EXIT WHEN lo IS NULL;
+        CONTINUE;
+      END IF;
+      lo := hi;
+      first := first + n::int4;
       CONTINUE;
-    END IF;
-    INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_staged_lines('focus_staging', lo, hi, first);
-    -- a record open at the batch's last line was read to its end: the batch ends there
-    SELECT pg_catalog.max(f.staged_id) INTO last_read FROM llm_econ_focus_lines f;
-    IF last_read > hi THEN
-      n := n + (SELECT pg_catalog.count(*) FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > hi AND s.id <= last_read);
-      hi := last_read;
     END IF;
     IF NOT exact AND _focus_batches.mode = 'append' THEN
       INSERT INTO llm_econ_focus_hashes (h) SELECT DISTINCT f.row_hash::uuid FROM llm_econ_focus_lines f;
     END IF;
     SELECT * INTO done
       FROM llm_econ._focus_store(who, _focus_batches.source, _focus_batches.delivery, exact, _focus_batches.mode) AS s;
-    -- mode replace emptied every statement of the load when it first met it, so a line is
-    -- skipped only as a copy of a charge an earlier batch stored with the same number
-    IF NOT exact AND _focus_batches.mode = 'replace' AND done.skipped > 0 THEN
-      RAISE SQLSTATE 'LE001';
-    END IF;
     inserted := inserted + done.inserted;
     skipped := skipped + done.skipped;
     replaced := replaced + done.replaced;
     replaced_billed_usd := replaced_billed_usd + done.replaced_billed_usd;
     replaced_effective_usd := replaced_effective_usd + done.replaced_effective_usd;
-    lo := hi;
-    first := first + n::int4;
+    lo := last_read;
+    first := last_line OPERATOR(pg_catalog.+) 1;
   END LOOP;
 END $$;
 COMMENT ON FUNCTION llm_econ._focus_batches(text, text, text, int8, int8, int8, boolean, text) IS
@@ -268,14 +278,14 @@ BEGIN
     -- The k-th copy of a charge in the file is its occurrence k.  Each batch numbers its own
     -- copies; when no charge has copies in two batches that is the whole numbering, and
     -- otherwise the load starts again, counting copies across batches.  Mode replace finds such
-    -- a copy as a line skipped (_focus_batches raises LE001 at once); mode append, where a
-    -- stored charge is skipped too, by the batches' identities, checked at the end.
+    -- a copy as a unique violation of its plain INSERT (_focus_store), at once; mode append,
+    -- where a stored charge is skipped, by the batches' identities, checked at the end.
     BEGIN
       SELECT * INTO done FROM llm_econ._focus_batches(who, load_focus.source, load_focus.delivery, start, stop, batch, false, load_focus.mode);
       IF EXISTS (SELECT FROM llm_econ_focus_hashes h GROUP BY h.h HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1) THEN
         RAISE SQLSTATE 'LE001';
       END IF;
-    EXCEPTION WHEN SQLSTATE 'LE001' THEN
+    EXCEPTION WHEN SQLSTATE 'LE001' OR unique_violation THEN
       SELECT * INTO done FROM llm_econ._focus_batches(who, load_focus.source, load_focus.delivery, start, stop, batch, true, load_focus.mode);
     END;
     inserted := done.inserted;
