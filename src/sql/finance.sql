@@ -443,7 +443,11 @@ COMMENT ON FUNCTION llm_econ._focus_admit(text, text, text, text, boolean) IS
 -- copy of a charge in the file is its occurrence k: the lines' own occurrence (within their batch)
 -- plus, when a load comes in batches (counting), the copies its earlier batches had, kept in
 -- llm_econ_focus_seen.  A stored charge is skipped (mode append: more parts of one delivery;
--- mode replace: only when counting, see the INSERT).
+-- mode replace: only when counting).  Mode replace emptied every statement of its lines under the
+-- load's lock, so it stores them by a plain INSERT: a stored copy of one (one of an earlier batch,
+-- or a line another writer stored without the lock) is a unique violation, on which the caller
+-- starts again counting, and the INSERT then skips stored charges as mode append does.  (Checking
+-- each line for a conflict first took a tenth of the load.)
 CREATE FUNCTION llm_econ._focus_store(who text, source text, delivery text, counting boolean DEFAULT false,
     mode text DEFAULT 'replace', OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
     OUT replaced_billed_usd numeric, OUT replaced_effective_usd numeric)
@@ -498,11 +502,6 @@ BEGIN
     END LOOP;
   END IF;
   UPDATE llm_econ_focus_keys k SET fresh = false WHERE k.fresh;
-  -- Mode replace emptied every statement of these lines under the load's lock, so the lines are
-  -- stored by a plain INSERT: a stored copy of one (one of an earlier batch, or a line another
-  -- writer stored without the lock) is a unique violation, on which the caller starts again
-  -- counting, and the INSERT then skips stored charges as mode append does.  (Checking each line
-  -- for a conflict first took a fifth of the load.)
   EXECUTE pg_catalog.format($q$
     INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
            billing_period_end, provider, service_name, service_category, charge_category, charge_description,
@@ -576,7 +575,7 @@ BEGIN
       INTO inserted, skipped, replaced, replaced_billed_usd, replaced_effective_usd
       FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery, false, import_focus.mode) AS s;
   EXCEPTION WHEN unique_violation THEN
-    -- mode replace met a stored copy of a line (_focus_store): skip it, as a counting store does
+    -- a stored copy of a line in mode replace (_focus_store): stored again counting, which skips it
     SELECT s.inserted, s.skipped, s.replaced, s.replaced_billed_usd, s.replaced_effective_usd
       INTO inserted, skipped, replaced, replaced_billed_usd, replaced_effective_usd
       FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery, true, import_focus.mode) AS s;
@@ -586,8 +585,9 @@ COMMENT ON FUNCTION llm_econ.import_focus(text, text, text, text, text) IS
   'imports a FOCUS 1.0-1.3 CSV into spend for tenant (default: the current role), all or nothing; mode replace (default) or append (docs/finance.md)';
 
 -- The batches of one load: the role's staged lines in id ranges (start, stop], about `batch` ids at a
--- time (a batch ends with the record open at its last id), each typed by one statement and stored
--- by _focus_store.  Nothing but the temporary tables
+-- time, each typed by one statement and stored by _focus_store; a batch ends with its last record
+-- (one open at its last id is read to its end), and the next starts after that record's last line,
+-- whose id and file line the typing INSERT's RETURNING gives.  Nothing but the temporary tables
 -- is carried from one statement to the next.  exact: number copies of a charge across batches
 -- (llm_econ_focus_seen); else, in mode replace, a copy an earlier batch stored is a unique
 -- violation (_focus_store), and in mode append each batch's distinct identities go to
@@ -624,15 +624,15 @@ BEGIN
   LOOP
     EXIT WHEN lo OPERATOR(pg_catalog.>=) stop;
     hi := LEAST(GREATEST(lo, start) OPERATOR(pg_catalog.+) batch, stop);
-    -- the batch ends with its last record (one open at line hi is read to its end): the next
-    -- starts after that record's last line, whose id and file line RETURNING gives
     WITH typed AS (
       INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_staged_lines('focus_staging', lo, hi, first)
       RETURNING staged_id, last_line)
     SELECT pg_catalog.count(*), pg_catalog.max(t.staged_id), pg_catalog.max(t.last_line) INTO n, last_read, last_line FROM typed t;
-    IF n = 0 THEN     -- no record in (lo, hi]: the role's lines there, if any, are blank (counted as file lines)
+    IF n = 0 THEN
+      -- no record: the role's lines in (lo, hi], if any, are blank (file lines all the same)
       n := (SELECT pg_catalog.count(*) FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > GREATEST(lo, start) AND s.id <= hi);
-      IF n = 0 THEN   -- none of the role's lines: on to its next staged line
+      IF n = 0 THEN
+        -- none of the role's lines: on to its next staged line
         lo := (SELECT s.id FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > hi ORDER BY s.id LIMIT 1)
               OPERATOR(pg_catalog.-) 1;
         EXIT WHEN lo IS NULL;

@@ -793,7 +793,7 @@ BEGIN
       INTO inserted, skipped, replaced, replaced_billed_usd, replaced_effective_usd
       FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery, false, import_focus.mode) AS s;
   EXCEPTION WHEN unique_violation THEN
-    -- mode replace met a stored copy of a line (_focus_store): skip it, as a counting store does
+    -- a stored copy of a line in mode replace (_focus_store): stored again counting, which skips it
     SELECT s.inserted, s.skipped, s.replaced, s.replaced_billed_usd, s.replaced_effective_usd
       INTO inserted, skipped, replaced, replaced_billed_usd, replaced_effective_usd
       FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery, true, import_focus.mode) AS s;

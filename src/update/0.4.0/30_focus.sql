@@ -36,7 +36,11 @@ COMMENT ON FUNCTION llm_econ._focus_staged_lines(text, int8, int8, int4) IS
 -- copy of a charge in the file is its occurrence k: the lines' own occurrence (within their batch)
 -- plus, when a load comes in batches (counting), the copies its earlier batches had, kept in
 -- llm_econ_focus_seen.  A stored charge is skipped (mode append: more parts of one delivery;
--- mode replace: only when counting, see the INSERT).
+-- mode replace: only when counting).  Mode replace emptied every statement of its lines under the
+-- load's lock, so it stores them by a plain INSERT: a stored copy of one (one of an earlier batch,
+-- or a line another writer stored without the lock) is a unique violation, on which the caller
+-- starts again counting, and the INSERT then skips stored charges as mode append does.  (Checking
+-- each line for a conflict first took a tenth of the load.)
 CREATE FUNCTION llm_econ._focus_store(who text, source text, delivery text, counting boolean DEFAULT false,
     mode text DEFAULT 'replace', OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
     OUT replaced_billed_usd numeric, OUT replaced_effective_usd numeric)
@@ -91,11 +95,6 @@ BEGIN
     END LOOP;
   END IF;
   UPDATE llm_econ_focus_keys k SET fresh = false WHERE k.fresh;
-  -- Mode replace emptied every statement of these lines under the load's lock, so the lines are
-  -- stored by a plain INSERT: a stored copy of one (one of an earlier batch, or a line another
-  -- writer stored without the lock) is a unique violation, on which the caller starts again
-  -- counting, and the INSERT then skips stored charges as mode append does.  (Checking each line
-  -- for a conflict first took a fifth of the load.)
   EXECUTE pg_catalog.format($q$
     INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
            billing_period_end, provider, service_name, service_category, charge_category, charge_description,
@@ -151,8 +150,9 @@ COMMENT ON FUNCTION llm_econ._focus_temp() IS
 -- load_focus takes a mode and says what it replaced (issue 32): its result type changes
 DROP FUNCTION llm_econ.load_focus(text, text, text);
 -- The batches of one load: the role's staged lines in id ranges (start, stop], about `batch` ids at a
--- time (a batch ends with the record open at its last id), each typed by one statement and stored
--- by _focus_store.  Nothing but the temporary tables
+-- time, each typed by one statement and stored by _focus_store; a batch ends with its last record
+-- (one open at its last id is read to its end), and the next starts after that record's last line,
+-- whose id and file line the typing INSERT's RETURNING gives.  Nothing but the temporary tables
 -- is carried from one statement to the next.  exact: number copies of a charge across batches
 -- (llm_econ_focus_seen); else, in mode replace, a copy an earlier batch stored is a unique
 -- violation (_focus_store), and in mode append each batch's distinct identities go to
@@ -189,15 +189,15 @@ BEGIN
   LOOP
     EXIT WHEN lo OPERATOR(pg_catalog.>=) stop;
     hi := LEAST(GREATEST(lo, start) OPERATOR(pg_catalog.+) batch, stop);
-    -- the batch ends with its last record (one open at line hi is read to its end): the next
-    -- starts after that record's last line, whose id and file line RETURNING gives
     WITH typed AS (
       INSERT INTO llm_econ_focus_lines SELECT * FROM llm_econ._focus_staged_lines('focus_staging', lo, hi, first)
       RETURNING staged_id, last_line)
     SELECT pg_catalog.count(*), pg_catalog.max(t.staged_id), pg_catalog.max(t.last_line) INTO n, last_read, last_line FROM typed t;
-    IF n = 0 THEN     -- no record in (lo, hi]: the role's lines there, if any, are blank (counted as file lines)
+    IF n = 0 THEN
+      -- no record: the role's lines in (lo, hi], if any, are blank (file lines all the same)
       n := (SELECT pg_catalog.count(*) FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > GREATEST(lo, start) AND s.id <= hi);
-      IF n = 0 THEN   -- none of the role's lines: on to its next staged line
+      IF n = 0 THEN
+        -- none of the role's lines: on to its next staged line
         lo := (SELECT s.id FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > hi ORDER BY s.id LIMIT 1)
               OPERATOR(pg_catalog.-) 1;
         EXIT WHEN lo IS NULL;
