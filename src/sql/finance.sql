@@ -629,17 +629,14 @@ BEGIN
       RETURNING staged_id, last_line)
     SELECT pg_catalog.count(*), pg_catalog.max(t.staged_id), pg_catalog.max(t.last_line) INTO n, last_read, last_line FROM typed t;
     IF n = 0 THEN
-      -- no record: the role's lines in (lo, hi], if any, are blank (file lines all the same)
+      -- no record: the role's lines in (lo, hi], if any, are blank (file lines all the same); with
+      -- none, on to its next staged line
       n := (SELECT pg_catalog.count(*) FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > GREATEST(lo, start) AND s.id <= hi);
-      IF n = 0 THEN
-        -- none of the role's lines: on to its next staged line
-        lo := (SELECT s.id FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > hi ORDER BY s.id LIMIT 1)
-              OPERATOR(pg_catalog.-) 1;
-        EXIT WHEN lo IS NULL;
-        CONTINUE;
-      END IF;
-      lo := hi;
       first := first + n::int4;
+      lo := CASE WHEN n > 0 THEN hi
+                 ELSE (SELECT s.id FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id > hi ORDER BY s.id LIMIT 1)
+                      OPERATOR(pg_catalog.-) 1 END;
+      EXIT WHEN lo IS NULL;
       CONTINUE;
     END IF;
     IF NOT exact AND _focus_batches.mode = 'append' THEN
