@@ -479,6 +479,8 @@ DECLARE
   n bigint;
   b numeric;
   e numeric;
+  q text;
+  citus constant boolean := EXISTS (SELECT FROM pg_catalog.pg_extension x WHERE x.extname OPERATOR(pg_catalog.=) 'citus');
 BEGIN
   PERFORM llm_econ._focus_temp();
   replaced := 0;
@@ -525,7 +527,10 @@ BEGIN
     END LOOP;
   END IF;
   UPDATE llm_econ_focus_keys k SET fresh = false WHERE k.fresh;
-  EXECUTE pg_catalog.format($q$
+  -- With Citus in the database (docs/scale-out.md) the INSERT returns its rows into a count: Citus
+  -- would send a plain INSERT ... SELECT to the shards as COPY, which row-level security refuses
+  -- to every role but the owner, and reports the rows sent, not those stored, under ON CONFLICT.
+  q := pg_catalog.format($q$ %s
     INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
            billing_period_end, provider, service_name, service_category, charge_category, charge_description,
            pricing_category, pricing, region, sku, instance_type, gpus_per_instance, consumed_quantity,
@@ -543,9 +548,15 @@ BEGIN
                   ELSE 0 END,
            f.billing_account_id, $3
       FROM llm_econ_focus_lines f  -- ids follow the file: the table is filled in file order and read by one seq scan (no sort)
-    %s $q$, CASE WHEN counting OR _focus_store.mode = 'append' THEN 'ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING' END)
-  USING who, _focus_store.source, _focus_store.delivery, counting;
-  GET DIAGNOSTICS inserted = ROW_COUNT;
+    %s %s $q$, CASE WHEN citus THEN 'WITH i AS (' END,
+    CASE WHEN counting OR _focus_store.mode = 'append' THEN 'ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING' END,
+    CASE WHEN citus THEN 'RETURNING 1) SELECT pg_catalog.count(*) FROM i' END);
+  IF citus THEN
+    EXECUTE q INTO inserted USING who, _focus_store.source, _focus_store.delivery, counting;
+  ELSE
+    EXECUTE q USING who, _focus_store.source, _focus_store.delivery, counting;
+    GET DIAGNOSTICS inserted = ROW_COUNT;
+  END IF;
   skipped := (SELECT pg_catalog.count(*) FROM llm_econ_focus_lines) - inserted;
   IF counting THEN
     INSERT INTO llm_econ_focus_seen AS c (h, n)
@@ -845,11 +856,11 @@ CREATE VIEW llm_econ.spend_monthly WITH (security_invoker = true) AS
          llm_econ._billing_month(s.billing_period_start, s.billing_period_end, s.charge_period_start, s.charge_period_end) AS billing_month,
          s.billing_currency,
          pg_catalog.sum(s.billed_cost) AS billed_cost, pg_catalog.sum(s.effective_cost) AS effective_cost,
-         pg_catalog.sum(s.billed_cost * r.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * r.rate) AS effective_usd,
+         pg_catalog.sum(s.billed_cost * s.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * s.rate) AS effective_usd,
          pg_catalog.sum(s.gpu_hours) AS gpu_hours, pg_catalog.count(*) AS lines,
-         pg_catalog.count(*) FILTER (WHERE r.rate IS NULL) AS unconverted_lines
-    FROM llm_econ.spend s
-   CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate) AS r
+         pg_catalog.count(*) FILTER (WHERE s.rate IS NULL) AS unconverted_lines
+    -- the rate in a subquery's list: Citus pushes this down, not a FROM-less LATERAL call
+    FROM (SELECT s.*, llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate FROM llm_econ.spend s) AS s
    GROUP BY 1, 2, 3, 4, 5;
 COMMENT ON VIEW llm_econ.spend_monthly IS
   'the invoices by month: per tenant, provider, billing account, billing_month and currency, as billed and in USD (docs/finance.md)';
@@ -873,11 +884,11 @@ CREATE VIEW llm_econ.plan_vs_actual_monthly WITH (security_invoker = true) AS
   SELECT s.tenant, s.run_id,
          llm_econ._billing_month(s.billing_period_start, s.billing_period_end, s.charge_period_start, s.charge_period_end) AS billing_month,
          s.provider,
-         pg_catalog.sum(s.billed_cost * r.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * r.rate) AS effective_usd,
+         pg_catalog.sum(s.billed_cost * s.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * s.rate) AS effective_usd,
          pg_catalog.sum(s.gpu_hours) AS gpu_hours, pg_catalog.count(*) AS lines,
-         pg_catalog.count(*) FILTER (WHERE r.rate IS NULL) AS unconverted_lines
-    FROM llm_econ.spend s
-   CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate) AS r
+         pg_catalog.count(*) FILTER (WHERE s.rate IS NULL) AS unconverted_lines
+    -- the rate in a subquery's list: Citus pushes this down, not a FROM-less LATERAL call
+    FROM (SELECT s.*, llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate FROM llm_econ.spend s) AS s
    GROUP BY 1, 2, 3, 4;
 COMMENT ON VIEW llm_econ.plan_vs_actual_monthly IS
   'the monthly accrual of each run: per tenant, run_id (NULL: untagged), billing_month and provider';
