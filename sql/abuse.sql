@@ -205,6 +205,12 @@ SELECT llm_econ._focus_charge_key('{"Tags":"{\"a\":1.50,\"b\":[1,2e3,{\"c\":0.1}
 SELECT llm_econ._focus_charge_key('{"Tags":"{bad json","BilledCost":"1","ChargePeriodStart":"2025-13-01"}');
 SELECT llm_econ._focus_charge_key('{"Tags":"[1,2]","BilledCost":"1","ChargePeriodStart":"2025-01-01 24:00:00"}');
 SELECT llm_econ._focus_charge_key('{"Tags":"{\"a\":\"\\u0000\"}","BilledCost":"1","ChargePeriodStart":"2025-01-01T10:00:00-05:30"}');
+-- Tags that are not JSON are hashed as their text without catching any error (soft errors on
+-- PostgreSQL 16+, the JSON parser's return code on 15); a number beyond numeric's range is 22003
+-- on every version (the load refuses such Tags too)
+\set VERBOSITY sqlstate
+SELECT llm_econ._focus_charge_key('{"Tags":"{\"a\":1e200000}","BilledCost":"1"}');
+\set VERBOSITY terse
 -- a longer number is hashed in its binary form: one value one identity (1e131071 = 10e131070),
 -- two values two, at the top level and nested
 SELECT count(*) AS lines, count(DISTINCT row_hash) AS identities
