@@ -223,6 +223,26 @@ CREATE POLICY run_plan_tenant ON llm_econ.run_plan
 CREATE POLICY spend_tenant ON llm_econ.spend
     USING (llm_econ._is_tenant_member(tenant)) WITH CHECK (llm_econ._is_tenant_member(tenant));
 
+-- Loads of one statement (a tenant, provider, billing account and billing period) serialise on
+-- its row here (issue 43): _focus_store upserts the rows of its statements, which locks them, so
+-- only a role that may write that tenant's spend can take the lock (row security: a member of
+-- the tenant holding INSERT on spend), never an advisory lock key anyone can compute.  Derived
+-- (one row per statement ever loaded), not dumped.
+CREATE TABLE llm_econ.focus_statement_lock (
+    tenant               text NOT NULL,
+    provider             text,
+    billing_account_id   text,
+    billing_period_start timestamptz,
+    CONSTRAINT focus_statement_lock_key UNIQUE NULLS NOT DISTINCT (tenant, provider, billing_account_id, billing_period_start)
+);
+COMMENT ON TABLE llm_econ.focus_statement_lock IS
+  'internal: one row per statement FOCUS loads stored; a load locks its statements'' rows (only the tenant''s writers can)';
+ALTER TABLE llm_econ.focus_statement_lock ENABLE ROW LEVEL SECURITY;
+CREATE POLICY focus_statement_lock_writer ON llm_econ.focus_statement_lock
+    USING (llm_econ._is_tenant_member(tenant) AND pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT'))
+    WITH CHECK (llm_econ._is_tenant_member(tenant) AND pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT'));
+GRANT SELECT, INSERT, UPDATE ON llm_econ.focus_statement_lock TO PUBLIC;
+
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.run_plan', '');
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.spend', '');
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.spend_id_seq', '');
@@ -435,8 +455,8 @@ COMMENT ON FUNCTION llm_econ._focus_admit(text, text, text, text, boolean) IS
 -- Stores the typed lines of the temporary table llm_econ_focus_lines for tenant who, and empties
 -- it: the one statement that inserts FOCUS lines into spend (PostgreSQL's own INSERT: every
 -- constraint, partition bound, policy and trigger of spend applies).  Each statement the lines
--- cover, a (tenant, provider, billing account, billing period), is first locked (a transaction
--- advisory lock, taken in one order, so that two loads of one statement serialise) and, in mode
+-- cover, a (tenant, provider, billing account, billing period), is first locked (its row of
+-- focus_statement_lock, taken in one order, so that two loads of one statement serialise) and, in mode
 -- replace, emptied once per load: the load's lines are then its whole statement (a refresh or a
 -- re-rated re-delivery leaves exactly the new file's lines).  The keys a load has seen are kept in
 -- llm_econ_focus_keys, so that its later batches add to the statement they emptied.  The k-th
@@ -470,9 +490,12 @@ BEGIN
                                      pg_catalog.date_part('epoch', d.billing_period_start)), 32), true
     FROM (SELECT DISTINCT f.provider, f.billing_account_id, f.billing_period_start FROM llm_econ_focus_lines f) AS d
   ON CONFLICT (provider, billing_account_id, billing_period_start) DO NOTHING;
-  -- one order for every load: two loads of the same statements wait for each other, not deadlock
-  PERFORM pg_catalog.pg_advisory_xact_lock(k.lock_key)
-     FROM (SELECT k.lock_key FROM llm_econ_focus_keys k WHERE k.fresh ORDER BY k.lock_key OFFSET 0) AS k;
+  -- one order for every load: two loads of the same statements wait for each other, not deadlock;
+  -- the lock is each statement's row of focus_statement_lock (only the tenant's writers can take it)
+  INSERT INTO llm_econ.focus_statement_lock AS l (tenant, provider, billing_account_id, billing_period_start)
+  SELECT who, k.provider, k.billing_account_id, k.billing_period_start
+    FROM llm_econ_focus_keys k WHERE k.fresh ORDER BY k.lock_key
+  ON CONFLICT ON CONSTRAINT focus_statement_lock_key DO UPDATE SET tenant = excluded.tenant;
   replaced_billed_usd := 0;
   replaced_effective_usd := 0;
   IF _focus_store.mode = 'replace' THEN
