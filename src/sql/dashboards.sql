@@ -93,7 +93,7 @@ BEGIN
              ON s.sku = g.sku AND s.provider = g.provider AND s.pricing = g.pricing
                 -- a slice of a GPU (instance_type.gpus < 1) is no whole GPU's price
                 AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i
-                                 WHERE i.provider = s.provider AND pg_catalog.lower(i.instance_type) = pg_catalog.lower(s.instance_type)
+                                 WHERE i.provider = s.provider AND pg_catalog.lower(i.instance_type COLLATE pg_catalog."C") = pg_catalog.lower(s.instance_type COLLATE pg_catalog."C")
                                    AND i.gpus < 1::numeric)
           CROSS JOIN LATERAL (
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p

@@ -258,7 +258,7 @@ CREATE FUNCTION llm_econ._fx_rate_upper() RETURNS trigger
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-  NEW.currency := pg_catalog.upper(NEW.currency);
+  NEW.currency := pg_catalog.upper(NEW.currency COLLATE pg_catalog."C");
   RETURN NEW;
 END $$;
 COMMENT ON FUNCTION llm_econ._fx_rate_upper() IS 'internal: trigger upper-casing fx_rate.currency (eur is EUR)';
@@ -271,9 +271,9 @@ CREATE TRIGGER fx_rate_currency BEFORE INSERT OR UPDATE OF currency ON llm_econ.
 CREATE FUNCTION llm_econ._usd_per_unit(currency text, at timestamptz) RETURNS numeric
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
-  SELECT CASE WHEN $1 IS NULL OR pg_catalog.upper($1) OPERATOR(pg_catalog.=) 'USD' THEN 1::numeric
+  SELECT CASE WHEN $1 IS NULL OR pg_catalog.upper($1 COLLATE pg_catalog."C") OPERATOR(pg_catalog.=) 'USD' THEN 1::numeric
               ELSE (SELECT f.usd_per_unit FROM llm_econ.fx_rate f
-                     WHERE f.currency OPERATOR(pg_catalog.=) pg_catalog.upper($1) AND f.valid_from OPERATOR(pg_catalog.<=) $2
+                     WHERE f.currency OPERATOR(pg_catalog.=) pg_catalog.upper($1 COLLATE pg_catalog."C") AND f.valid_from OPERATOR(pg_catalog.<=) $2
                      ORDER BY f.valid_from DESC LIMIT 1) END;
 END;
 COMMENT ON FUNCTION llm_econ._usd_per_unit(text, timestamptz) IS
