@@ -142,17 +142,22 @@ COMMENT ON FUNCTION llm_econ._store_prices(timestamptz[], text[], text[], text[]
 -- calls it directly, with the sightings _store_prices returned, and it checks that the recorder
 -- runs for a caller allowed to insert prices (_recording), so whoever may record a sighting may
 -- move it and nobody else, and no function of another role can reach it mid-import.  It
--- changes no price, instant or key, so none of price_snapshot's triggers has anything to do: they
--- are skipped (session_replication_role = replica for this function only; the summary trigger's
--- check of an UPDATE's rows took 0.6 s for 3,000 rows, the UPDATE alone 0.05 s).
+-- changes no price, instant or key, so none of the extension's triggers on price_snapshot has
+-- anything to do: they return at once while _marking_seen() is true (the recorder sets it around
+-- this call alone; the summary trigger's check of an UPDATE's rows took 0.6 s for 3,000 rows, the
+-- UPDATE alone 0.05 s).  Users' own triggers fire as on any UPDATE.
 CREATE FUNCTION llm_econ._recording() RETURNS boolean
 AS 'MODULE_PATHNAME', 'le_recording_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION llm_econ._recording() IS
   'internal: true while the price recorder (_record_prices) runs for a role allowed to insert into price_snapshot';
+CREATE FUNCTION llm_econ._marking_seen() RETURNS boolean
+AS 'MODULE_PATHNAME', 'le_marking_seen_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+REVOKE EXECUTE ON FUNCTION llm_econ._marking_seen() FROM PUBLIC;
+COMMENT ON FUNCTION llm_econ._marking_seen() IS
+  'internal: true while the price recorder''s _mark_seen moves last_seen_at (the extension''s UPDATE triggers skip it)';
 CREATE FUNCTION llm_econ._mark_seen(series_id int8[], observed_at timestamptz[], seen timestamptz[])
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
-SET session_replication_role = replica
 AS $$
 DECLARE
   n bigint;
