@@ -16,3 +16,11 @@ CREATE POLICY focus_statement_lock_writer ON llm_econ.focus_statement_lock
     WITH CHECK (llm_econ._is_tenant_member(tenant) AND pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT'));
 GRANT SELECT, INSERT, UPDATE ON llm_econ.focus_statement_lock TO PUBLIC;
 
+-- issue 42 (h42b): names fold by ASCII only, never by the database's collation (in a Turkish
+-- database lower('I') is 'ı'): the case-insensitive unique keys are rebuilt on lower(... COLLATE "C").
+DROP INDEX llm_econ.gpu_sku_lower_key;
+CREATE UNIQUE INDEX gpu_sku_lower_key ON llm_econ.gpu_sku (pg_catalog.lower(sku COLLATE pg_catalog."C"));
+DROP INDEX llm_econ.gpu_sku_alias_lower_key;
+CREATE UNIQUE INDEX gpu_sku_alias_lower_key ON llm_econ.gpu_sku_alias (pg_catalog.lower(alias COLLATE pg_catalog."C"));
+DROP INDEX llm_econ.instance_type_lower_key;
+CREATE UNIQUE INDEX instance_type_lower_key ON llm_econ.instance_type (provider, pg_catalog.lower(instance_type COLLATE pg_catalog."C"));
