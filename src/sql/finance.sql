@@ -381,6 +381,36 @@ AS 'MODULE_PATHNAME', 'le_focus_charge_key_fn' LANGUAGE C IMMUTABLE STRICT PARAL
 COMMENT ON FUNCTION llm_econ._focus_charge_key(jsonb) IS
   'internal: the charge identity (row_hash) of a whole original line given as jsonb, as an import computes it';
 
+-- How a provider compares its identifiers (docs/finance.md, "How identifiers compare"): trimmed of
+-- blanks (space, tab, CR, LF), and for Azure also without ASCII case (Azure billing account,
+-- subscription and resource ids are case-insensitive); translate(), never lower() under the
+-- database's collation.  NULL for NULL or blank.  Identifiers are stored as written.
+CREATE FUNCTION llm_econ._focus_id_key(provider text, id text) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT NULLIF(CASE WHEN $1 OPERATOR(pg_catalog.=) 'azure'
+              THEN pg_catalog.translate(pg_catalog.btrim($2, E' \t\r\n'), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')
+              ELSE pg_catalog.btrim($2, E' \t\r\n') END, '');
+END;
+COMMENT ON FUNCTION llm_econ._focus_id_key(text, text) IS
+  'internal: an account identifier as its provider compares it: trimmed; Azure''s also ASCII case-folded; NULL when blank';
+
+-- The statements the typed lines of llm_econ_focus_lines cover, a (provider, billing account,
+-- sub-account, billing period) with identifiers as their provider compares them: what mode
+-- replace replaces (a per-subscription export does not replace another subscription's).
+CREATE FUNCTION llm_econ._focus_statements(OUT provider text, OUT billing_account_id text, OUT sub_account_id text,
+    OUT billing_period_start timestamptz) RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+  RETURN QUERY
+  SELECT f.provider, llm_econ._focus_id_key(f.provider, f.billing_account_id),
+         llm_econ._focus_id_key(f.provider, f.record OPERATOR(pg_catalog.->>) 'SubAccountId'), f.billing_period_start
+    FROM llm_econ_focus_lines f GROUP BY 1, 2, 3, 4;
+END $$;
+COMMENT ON FUNCTION llm_econ._focus_statements() IS
+  'internal: the statements (provider, billing account, sub-account, billing period) a batch of typed FOCUS lines covers, identifiers as their provider compares them';
+
 -- Why the current role may not import for tenant who, and what would let it: {message, hint}, NULL
 -- when it may.  Checked before any parsing, so a refusal is one line naming the grant or the tenant,
 -- the GRANT to run in its HINT.
@@ -462,12 +492,12 @@ DECLARE
 BEGIN
   PERFORM llm_econ._focus_temp();
   replaced := 0;
-  INSERT INTO llm_econ_focus_keys AS k (provider, billing_account_id, billing_period_start, lock_key, fresh)
-  SELECT d.provider, d.billing_account_id, d.billing_period_start,
+  INSERT INTO llm_econ_focus_keys AS k (provider, billing_account_id, sub_account_id, billing_period_start, lock_key, fresh)
+  SELECT d.provider, d.billing_account_id, d.sub_account_id, d.billing_period_start,
          pg_catalog.hashtextextended(pg_catalog.concat_ws(E'\x1f', who, d.provider, d.billing_account_id,
                                      pg_catalog.date_part('epoch', d.billing_period_start)), 32), true
-    FROM (SELECT DISTINCT f.provider, f.billing_account_id, f.billing_period_start FROM llm_econ_focus_lines f) AS d
-  ON CONFLICT (provider, billing_account_id, billing_period_start) DO NOTHING;
+    FROM llm_econ._focus_statements() AS d
+  ON CONFLICT (provider, billing_account_id, sub_account_id, billing_period_start) DO NOTHING;
   -- one order for every load: two loads of the same statements wait for each other, not deadlock
   PERFORM pg_catalog.pg_advisory_xact_lock(k.lock_key)
      FROM (SELECT k.lock_key FROM llm_econ_focus_keys k WHERE k.fresh ORDER BY k.lock_key OFFSET 0) AS k;
@@ -478,14 +508,15 @@ BEGIN
     -- snapshot that sees what a load that held the lock committed), planned with its values: the
     -- billing period's index finds the rows.  (One DELETE joining the keys was planned from the
     -- statistics and could scan all of spend in every batch: a load quadratic in its file.)
-    FOR key IN SELECT k.provider, k.billing_account_id, k.billing_period_start
+    FOR key IN SELECT k.provider, k.billing_account_id, k.billing_period_start, k.sub_account_id
                  FROM llm_econ_focus_keys k WHERE k.fresh ORDER BY k.lock_key LOOP
       EXECUTE $q$
         WITH gone AS (
                DELETE FROM llm_econ.spend s
                 WHERE s.tenant OPERATOR(pg_catalog.=) $1 AND s.provider OPERATOR(pg_catalog.=) $2
-                  AND s.billing_account_id IS NOT DISTINCT FROM $3
+                  AND llm_econ._focus_id_key(s.provider, s.billing_account_id) IS NOT DISTINCT FROM $3
                   AND (s.billing_period_start OPERATOR(pg_catalog.=) $4 OR ($4 IS NULL AND s.billing_period_start IS NULL))
+                  AND llm_econ._focus_id_key(s.provider, s.record OPERATOR(pg_catalog.->>) 'SubAccountId') IS NOT DISTINCT FROM $5
                RETURNING s.billed_cost, s.effective_cost, s.billing_currency, s.charge_period_start),
              -- converted outside RETURNING: Citus allows only IMMUTABLE functions there
              usd AS (SELECT g.billed_cost OPERATOR(pg_catalog.*) r.rate AS b, g.effective_cost OPERATOR(pg_catalog.*) r.rate AS e
@@ -495,7 +526,7 @@ BEGIN
                CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(u.b) THEN coalesce(pg_catalog.sum(u.b), 0) END,
                CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(u.e) THEN coalesce(pg_catalog.sum(u.e), 0) END
           FROM usd u $q$
-        INTO n, b, e USING who, key.provider, key.billing_account_id, key.billing_period_start;
+        INTO n, b, e USING who, key.provider, key.billing_account_id, key.billing_period_start, key.sub_account_id;
       replaced := replaced + n;
       replaced_billed_usd := replaced_billed_usd + b;          -- NULL once any replaced line has no rate
       replaced_effective_usd := replaced_effective_usd + e;
@@ -547,8 +578,8 @@ BEGIN
   CREATE TEMP TABLE IF NOT EXISTS llm_econ_focus_lines OF llm_econ._focus_line ON COMMIT DROP;
   CREATE TEMP TABLE IF NOT EXISTS llm_econ_focus_seen (h uuid PRIMARY KEY, n int4 NOT NULL) ON COMMIT DROP;
   CREATE TEMP TABLE llm_econ_focus_keys (provider text, billing_account_id text, billing_period_start timestamptz,
-      lock_key int8 NOT NULL, fresh boolean NOT NULL,
-      UNIQUE NULLS NOT DISTINCT (provider, billing_account_id, billing_period_start)) ON COMMIT DROP;
+      lock_key int8 NOT NULL, fresh boolean NOT NULL, sub_account_id text,
+      UNIQUE NULLS NOT DISTINCT (provider, billing_account_id, sub_account_id, billing_period_start)) ON COMMIT DROP;
   CREATE TEMP TABLE llm_econ_focus_hashes (h uuid NOT NULL) ON COMMIT DROP;
 END $$;
 COMMENT ON FUNCTION llm_econ._focus_temp() IS
