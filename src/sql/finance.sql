@@ -239,15 +239,15 @@ COMMENT ON FUNCTION llm_econ._csv_records(text, text) IS
 -- Exchange rates, dated like prices: a rate holds from valid_from until the next one of its currency.
 CREATE TABLE llm_econ.fx_rate (
     currency      text NOT NULL CHECK (currency OPERATOR(pg_catalog.~) '^[A-Z]{3}$'),
-    valid_from    timestamptz NOT NULL CHECK (pg_catalog.isfinite(valid_from)),
+    valid_from    date NOT NULL CHECK (pg_catalog.isfinite(valid_from)),
     usd_per_unit  numeric NOT NULL CHECK (usd_per_unit > 0::numeric AND usd_per_unit < 'Infinity'),
     source        text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
     CONSTRAINT fx_rate_pkey PRIMARY KEY (currency, valid_from)
 );
 COMMENT ON TABLE llm_econ.fx_rate IS
-  'exchange rates into USD, each in effect from valid_from until the currency''s next row; USD needs none';
+  'exchange rates into USD, each in effect from 00:00 UTC of valid_from until the currency''s next row; USD needs none';
 COMMENT ON COLUMN llm_econ.fx_rate.currency IS 'ISO 4217 code, stored upper case (eur is EUR)';
-COMMENT ON COLUMN llm_econ.fx_rate.valid_from IS 'when the rate takes effect';
+COMMENT ON COLUMN llm_econ.fx_rate.valid_from IS 'the UTC day the rate takes effect (00:00 UTC, whatever the session''s TimeZone)';
 COMMENT ON COLUMN llm_econ.fx_rate.usd_per_unit IS 'USD per one unit of the currency (EUR 1.0823 = 1 EUR buys 1.0823 USD), exact numeric';
 COMMENT ON COLUMN llm_econ.fx_rate.source IS 'where the rate comes from (the provider''s invoice rate, a central bank reference rate, ...)';
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.fx_rate', '');
@@ -273,11 +273,12 @@ LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
   SELECT CASE WHEN $1 IS NULL OR pg_catalog.upper($1) OPERATOR(pg_catalog.=) 'USD' THEN 1::numeric
               ELSE (SELECT f.usd_per_unit FROM llm_econ.fx_rate f
-                     WHERE f.currency OPERATOR(pg_catalog.=) pg_catalog.upper($1) AND f.valid_from OPERATOR(pg_catalog.<=) $2
+                     WHERE f.currency OPERATOR(pg_catalog.=) pg_catalog.upper($1)
+                       AND f.valid_from OPERATOR(pg_catalog.<=) pg_catalog.timezone('UTC', $2)::date
                      ORDER BY f.valid_from DESC LIMIT 1) END;
 END;
 COMMENT ON FUNCTION llm_econ._usd_per_unit(text, timestamptz) IS
-  'internal: USD per unit of a currency (any case) at an instant: 1 for USD or none, else the fx_rate in effect, or NULL';
+  'internal: USD per unit of a currency (any case) at an instant: 1 for USD or none, else the fx_rate in effect on its UTC day, or NULL';
 
 -- FOCUS lines typed in C: periods (UTC when no offset is written, date-only included), the provider
 -- key (AWS -> aws, Microsoft -> azure, ...), pricing, the GPU machine (SkuPriceDetails' InstanceType,
