@@ -1,5 +1,21 @@
 -- 0.4.0 -> 0.5.0 migration of stateful objects (tables, types, shipped rows): hand-written, run before all replaceable code.
 
+-- issue 43: FOCUS loads serialise on a row only the tenant's writers can lock, not an advisory key.
+CREATE TABLE llm_econ.focus_statement_lock (
+    tenant               text NOT NULL,
+    provider             text,
+    billing_account_id   text,
+    billing_period_start timestamptz,
+    CONSTRAINT focus_statement_lock_key UNIQUE NULLS NOT DISTINCT (tenant, provider, billing_account_id, billing_period_start)
+);
+COMMENT ON TABLE llm_econ.focus_statement_lock IS
+  'internal: one row per statement FOCUS loads stored; a load locks its statements'' rows (only the tenant''s writers can)';
+ALTER TABLE llm_econ.focus_statement_lock ENABLE ROW LEVEL SECURITY;
+CREATE POLICY focus_statement_lock_writer ON llm_econ.focus_statement_lock
+    USING (llm_econ._is_tenant_member(tenant) AND pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT'))
+    WITH CHECK (llm_econ._is_tenant_member(tenant) AND pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT'));
+GRANT SELECT, INSERT, UPDATE ON llm_econ.focus_statement_lock TO PUBLIC;
+
 -- issue 44: fx_rate.valid_from is the UTC day a rate takes effect (a date: '2025-01-01' entered from
 -- any session TimeZone starts at 00:00 UTC).  A 0.4.0 row becomes the UTC day of its instant (a
 -- rate entered as '2025-01-01' from New York, stored as 05:00 UTC, is 2025-01-01 again); two rates
