@@ -34,3 +34,6 @@ CREATE UNIQUE INDEX instance_type_lower_key ON llm_econ.instance_type (provider,
 CREATE OR REPLACE FUNCTION llm_econ._usd_per_unit(currency text, at timestamptz) RETURNS numeric
 LANGUAGE sql STABLE PARALLEL SAFE AS 'SELECT NULL::numeric';
 ALTER TABLE llm_econ.fx_rate ALTER COLUMN valid_from TYPE date USING pg_catalog.timezone('UTC', valid_from)::date;
+
+-- issue 45: _skypilot_offers returns GpuInfo's memory per GPU (gpu_mib): its row type changes
+DROP FUNCTION IF EXISTS llm_econ._skypilot_offers(text, text);
