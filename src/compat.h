@@ -33,4 +33,50 @@
 #define le_my_lxid() (MyProc->lxid)
 #endif
 
+/*
+ * DecodeDateTime's error details: PostgreSQL 16 added a last argument (DateTimeErrorExtra),
+ * filled on an error the caller reports itself.  Needs utils/datetime.h.
+ */
+#if PG_VERSION_NUM >= 160000
+#define le_decode_datetime(field, ftype, nf, dtype, tm, fsec, tzp) \
+	DecodeDateTime((field), (ftype), (nf), (dtype), (tm), (fsec), (tzp), &(DateTimeErrorExtra) {0})
+#else
+#define le_decode_datetime(field, ftype, nf, dtype, tm, fsec, tzp) \
+	DecodeDateTime((field), (ftype), (nf), (dtype), (tm), (fsec), (tzp))
+#endif
+
+/*
+ * jsonb_in without catching errors: false when s is not JSON (nothing raised), else *out is the
+ * jsonb.  PostgreSQL 16 and later: jsonb_in's soft errors (malformed JSON, \u0000, a number
+ * beyond numeric's range: all false).  PostgreSQL 15 has no soft errors: s is first checked by
+ * the JSON parser, which returns its errors (malformed JSON, \u0000, bad surrogates: false);
+ * what only jsonb_in sees (a number beyond numeric's range, 22003) is then raised, never
+ * swallowed.  Stack depth, out of memory and cancels are raised on every version.
+ */
+#include "fmgr.h"
+#include "utils/fmgrprotos.h"
+#if PG_VERSION_NUM >= 160000
+#include "nodes/miscnodes.h"
+static inline bool
+le_jsonb_in_soft(char *s, Datum *out)
+{
+	ErrorSaveContext esc = {T_ErrorSaveContext};
+
+	return DirectInputFunctionCallSafe(jsonb_in, s, InvalidOid, -1, (Node *) &esc, out);
+}
+#else
+#include "common/jsonapi.h"
+#include "mb/pg_wchar.h"
+static inline bool
+le_jsonb_in_soft(char *s, Datum *out)
+{
+	JsonLexContext *lex = makeJsonLexContextCstringLen(s, strlen(s), GetDatabaseEncoding(), true);
+
+	if (pg_parse_json(lex, &nullSemAction) != JSON_SUCCESS)
+		return false;
+	*out = DirectFunctionCall1(jsonb_in, CStringGetDatum(s));
+	return true;
+}
+#endif
+
 #endif							/* LLM_ECON_COMPAT_H */

@@ -223,6 +223,26 @@ CREATE POLICY run_plan_tenant ON llm_econ.run_plan
 CREATE POLICY spend_tenant ON llm_econ.spend
     USING (llm_econ._is_tenant_member(tenant)) WITH CHECK (llm_econ._is_tenant_member(tenant));
 
+-- Loads of one statement (a tenant, provider, billing account and billing period) serialise on
+-- its row here (issue 43): _focus_store upserts the rows of its statements, which locks them, so
+-- only a role that may write that tenant's spend can take the lock (row security: a member of
+-- the tenant holding INSERT on spend), never an advisory lock key anyone can compute.  Derived
+-- (one row per statement ever loaded), not dumped.
+CREATE TABLE llm_econ.focus_statement_lock (
+    tenant               text NOT NULL,
+    provider             text,
+    billing_account_id   text,
+    billing_period_start timestamptz,
+    CONSTRAINT focus_statement_lock_key UNIQUE NULLS NOT DISTINCT (tenant, provider, billing_account_id, billing_period_start)
+);
+COMMENT ON TABLE llm_econ.focus_statement_lock IS
+  'internal: one row per statement FOCUS loads stored; a load locks its statements'' rows (only the tenant''s writers can)';
+ALTER TABLE llm_econ.focus_statement_lock ENABLE ROW LEVEL SECURITY;
+CREATE POLICY focus_statement_lock_writer ON llm_econ.focus_statement_lock
+    USING (llm_econ._is_tenant_member(tenant) AND pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT'))
+    WITH CHECK (llm_econ._is_tenant_member(tenant) AND pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT'));
+GRANT SELECT, INSERT, UPDATE ON llm_econ.focus_statement_lock TO PUBLIC;
+
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.run_plan', '');
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.spend', '');
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.spend_id_seq', '');
@@ -435,8 +455,8 @@ COMMENT ON FUNCTION llm_econ._focus_admit(text, text, text, text, boolean) IS
 -- Stores the typed lines of the temporary table llm_econ_focus_lines for tenant who, and empties
 -- it: the one statement that inserts FOCUS lines into spend (PostgreSQL's own INSERT: every
 -- constraint, partition bound, policy and trigger of spend applies).  Each statement the lines
--- cover, a (tenant, provider, billing account, billing period), is first locked (a transaction
--- advisory lock, taken in one order, so that two loads of one statement serialise) and, in mode
+-- cover, a (tenant, provider, billing account, billing period), is first locked (its row of
+-- focus_statement_lock, taken in one order, so that two loads of one statement serialise) and, in mode
 -- replace, emptied once per load: the load's lines are then its whole statement (a refresh or a
 -- re-rated re-delivery leaves exactly the new file's lines).  The keys a load has seen are kept in
 -- llm_econ_focus_keys, so that its later batches add to the statement they emptied.  The k-th
@@ -459,6 +479,8 @@ DECLARE
   n bigint;
   b numeric;
   e numeric;
+  q text;
+  citus constant boolean := EXISTS (SELECT FROM pg_catalog.pg_extension x WHERE x.extname OPERATOR(pg_catalog.=) 'citus');
 BEGIN
   PERFORM llm_econ._focus_temp();
   replaced := 0;
@@ -468,9 +490,12 @@ BEGIN
                                      pg_catalog.date_part('epoch', d.billing_period_start)), 32), true
     FROM (SELECT DISTINCT f.provider, f.billing_account_id, f.billing_period_start FROM llm_econ_focus_lines f) AS d
   ON CONFLICT (provider, billing_account_id, billing_period_start) DO NOTHING;
-  -- one order for every load: two loads of the same statements wait for each other, not deadlock
-  PERFORM pg_catalog.pg_advisory_xact_lock(k.lock_key)
-     FROM (SELECT k.lock_key FROM llm_econ_focus_keys k WHERE k.fresh ORDER BY k.lock_key OFFSET 0) AS k;
+  -- one order for every load: two loads of the same statements wait for each other, not deadlock;
+  -- the lock is each statement's row of focus_statement_lock (only the tenant's writers can take it)
+  INSERT INTO llm_econ.focus_statement_lock AS l (tenant, provider, billing_account_id, billing_period_start)
+  SELECT who, k.provider, k.billing_account_id, k.billing_period_start
+    FROM llm_econ_focus_keys k WHERE k.fresh ORDER BY k.lock_key
+  ON CONFLICT ON CONSTRAINT focus_statement_lock_key DO UPDATE SET tenant = excluded.tenant;
   replaced_billed_usd := 0;
   replaced_effective_usd := 0;
   IF _focus_store.mode = 'replace' THEN
@@ -502,7 +527,10 @@ BEGIN
     END LOOP;
   END IF;
   UPDATE llm_econ_focus_keys k SET fresh = false WHERE k.fresh;
-  EXECUTE pg_catalog.format($q$
+  -- With Citus in the database (docs/scale-out.md) the INSERT returns its rows into a count: Citus
+  -- would send a plain INSERT ... SELECT to the shards as COPY, which row-level security refuses
+  -- to every role but the owner, and reports the rows sent, not those stored, under ON CONFLICT.
+  q := pg_catalog.format($q$ %s
     INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
            billing_period_end, provider, service_name, service_category, charge_category, charge_description,
            pricing_category, pricing, region, sku, instance_type, gpus_per_instance, consumed_quantity,
@@ -520,9 +548,15 @@ BEGIN
                   ELSE 0 END,
            f.billing_account_id, $3
       FROM llm_econ_focus_lines f  -- ids follow the file: the table is filled in file order and read by one seq scan (no sort)
-    %s $q$, CASE WHEN counting OR _focus_store.mode = 'append' THEN 'ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING' END)
-  USING who, _focus_store.source, _focus_store.delivery, counting;
-  GET DIAGNOSTICS inserted = ROW_COUNT;
+    %s %s $q$, CASE WHEN citus THEN 'WITH i AS (' END,
+    CASE WHEN counting OR _focus_store.mode = 'append' THEN 'ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING' END,
+    CASE WHEN citus THEN 'RETURNING 1) SELECT pg_catalog.count(*) FROM i' END);
+  IF citus THEN
+    EXECUTE q INTO inserted USING who, _focus_store.source, _focus_store.delivery, counting;
+  ELSE
+    EXECUTE q USING who, _focus_store.source, _focus_store.delivery, counting;
+    GET DIAGNOSTICS inserted = ROW_COUNT;
+  END IF;
   skipped := (SELECT pg_catalog.count(*) FROM llm_econ_focus_lines) - inserted;
   IF counting THEN
     INSERT INTO llm_econ_focus_seen AS c (h, n)
@@ -822,11 +856,11 @@ CREATE VIEW llm_econ.spend_monthly WITH (security_invoker = true) AS
          llm_econ._billing_month(s.billing_period_start, s.billing_period_end, s.charge_period_start, s.charge_period_end) AS billing_month,
          s.billing_currency,
          pg_catalog.sum(s.billed_cost) AS billed_cost, pg_catalog.sum(s.effective_cost) AS effective_cost,
-         pg_catalog.sum(s.billed_cost * r.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * r.rate) AS effective_usd,
+         pg_catalog.sum(s.billed_cost * s.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * s.rate) AS effective_usd,
          pg_catalog.sum(s.gpu_hours) AS gpu_hours, pg_catalog.count(*) AS lines,
-         pg_catalog.count(*) FILTER (WHERE r.rate IS NULL) AS unconverted_lines
-    FROM llm_econ.spend s
-   CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate) AS r
+         pg_catalog.count(*) FILTER (WHERE s.rate IS NULL) AS unconverted_lines
+    -- the rate in a subquery's list: Citus pushes this down, not a FROM-less LATERAL call
+    FROM (SELECT s.*, llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate FROM llm_econ.spend s) AS s
    GROUP BY 1, 2, 3, 4, 5;
 COMMENT ON VIEW llm_econ.spend_monthly IS
   'the invoices by month: per tenant, provider, billing account, billing_month and currency, as billed and in USD (docs/finance.md)';
@@ -850,11 +884,11 @@ CREATE VIEW llm_econ.plan_vs_actual_monthly WITH (security_invoker = true) AS
   SELECT s.tenant, s.run_id,
          llm_econ._billing_month(s.billing_period_start, s.billing_period_end, s.charge_period_start, s.charge_period_end) AS billing_month,
          s.provider,
-         pg_catalog.sum(s.billed_cost * r.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * r.rate) AS effective_usd,
+         pg_catalog.sum(s.billed_cost * s.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * s.rate) AS effective_usd,
          pg_catalog.sum(s.gpu_hours) AS gpu_hours, pg_catalog.count(*) AS lines,
-         pg_catalog.count(*) FILTER (WHERE r.rate IS NULL) AS unconverted_lines
-    FROM llm_econ.spend s
-   CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate) AS r
+         pg_catalog.count(*) FILTER (WHERE s.rate IS NULL) AS unconverted_lines
+    -- the rate in a subquery's list: Citus pushes this down, not a FROM-less LATERAL call
+    FROM (SELECT s.*, llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate FROM llm_econ.spend s) AS s
    GROUP BY 1, 2, 3, 4;
 COMMENT ON VIEW llm_econ.plan_vs_actual_monthly IS
   'the monthly accrual of each run: per tenant, run_id (NULL: untagged), billing_month and provider';
