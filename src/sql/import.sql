@@ -372,7 +372,7 @@ COMMENT ON FUNCTION llm_econ._sku_of_name(text, text, text) IS
 CREATE FUNCTION llm_econ._gpu_family(name text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC
-  SELECT pg_catalog.upper(pg_catalog.regexp_replace($1, '[-_ ]?([0-9]+ ?GB|SXM[0-9]*|PCIE|HBM[0-9]*E?|NVL)(?![a-z0-9])', '', 'gi'));
+  SELECT pg_catalog.upper(pg_catalog.regexp_replace($1 COLLATE pg_catalog."C", '[-_ ]?([0-9]+ ?GB|SXM[0-9]*|PCIE|HBM[0-9]*E?|NVL)(?![a-z0-9])', '', 'gi'));
 END;
 COMMENT ON FUNCTION llm_econ._gpu_family(text) IS
   'internal: an accelerator name or SKU key without its memory and form spellings (H100-80GB-HBM3 -> H100)';
@@ -403,13 +403,13 @@ BEGIN ATOMIC
          END
     FROM (SELECT 1) AS one
     LEFT JOIN llm_econ.gpu_sku g ON g.sku OPERATOR(pg_catalog.=) $1
-    CROSS JOIN LATERAL (SELECT (pg_catalog.regexp_match($2, '(?<![0-9.])([0-9]{1,4}) ?GB(?![a-z])', 'i'))[1]::numeric AS gb,
-                               CASE WHEN $2 OPERATOR(pg_catalog.~*) 'pcie' THEN 'PCIe'
-                                    WHEN $2 OPERATOR(pg_catalog.~*) 'sxm' THEN 'SXM'
-                                    WHEN $2 OPERATOR(pg_catalog.~*) 'nvl(?!ink)' THEN 'NVL' END AS form) AS f
-    CROSS JOIN LATERAL (SELECT CASE WHEN g.sku OPERATOR(pg_catalog.~*) 'pcie' THEN 'PCIe'
-                                    WHEN g.sku OPERATOR(pg_catalog.~*) 'nvl' THEN 'NVL'
-                                    WHEN g.sku OPERATOR(pg_catalog.~*) 'sxm' OR (g.vendor OPERATOR(pg_catalog.=) 'NVIDIA' AND g.nvlink_gb_per_s IS NOT NULL
+    CROSS JOIN LATERAL (SELECT (pg_catalog.regexp_match($2 COLLATE pg_catalog."C", '(?<![0-9.])([0-9]{1,4}) ?GB(?![a-z])', 'i'))[1]::numeric AS gb,
+                               CASE WHEN $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'pcie' THEN 'PCIe'
+                                    WHEN $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'sxm' THEN 'SXM'
+                                    WHEN $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'nvl(?!ink)' THEN 'NVL' END AS form) AS f
+    CROSS JOIN LATERAL (SELECT CASE WHEN g.sku COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'pcie' THEN 'PCIe'
+                                    WHEN g.sku COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'nvl' THEN 'NVL'
+                                    WHEN g.sku COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'sxm' OR (g.vendor OPERATOR(pg_catalog.=) 'NVIDIA' AND g.nvlink_gb_per_s IS NOT NULL
                                                                           AND llm_econ._gpu_family(g.sku) OPERATOR(pg_catalog.~) '^(A100|H100|H200|V100)')
                                       THEN 'SXM' END AS form) AS k;
 END;
