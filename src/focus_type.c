@@ -335,7 +335,7 @@ jsonb_key_text(Jsonb *j, const char *key, bool *is_string)
 static char *
 provider_key(const char *name)
 {
-	char	   *n = str_tolower(name, strlen(name), DEFAULT_COLLATION_OID);
+	char	   *n = le_ascii_lower_copy(name, strlen(name));
 	char	   *s = n,
 			   *e;
 	StringInfoData out;
@@ -844,7 +844,7 @@ le_load_aliases(uint64 *lens)
 	MemoryContext cxt = CurrentMemoryContext;	/* SPI_execute returns in SPI's */
 	HTAB	   *h = alias_map_create();
 
-	if (SPI_execute("SELECT pg_catalog.lower(a.alias), a.alias, a.sku, a.gpus_per_instance "
+	if (SPI_execute("SELECT pg_catalog.lower(a.alias COLLATE pg_catalog.\"C\"), a.alias, a.sku, a.gpus_per_instance "
 					"FROM llm_econ.gpu_sku_alias a WHERE a.gpus_per_instance IS NOT NULL", true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "reading gpu_sku_alias failed");
 	for (uint64 i = 0; i < SPI_processed; i++)
