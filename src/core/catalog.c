@@ -91,7 +91,35 @@ static const char *const col_names[LE_COL__COUNT] = {
 	[LE_COL_AVAILABILITY_ZONE] = "AvailabilityZone",
 	[LE_COL_VCPUS] = "vCPUs",
 	[LE_COL_MEMORY_GIB] = "MemoryGiB",
+	[LE_COL_GPU_INFO] = "GpuInfo",
 };
+
+/* See catalog.h: GpuInfo's first SizeInMiB, e.g. "{'Gpus': [{... 'MemoryInfo': {'SizeInMiB': 81920}}], ...}". */
+int32_t
+le_gpuinfo_mib(const char *s, size_t n)
+{
+	static const char key[] = "SizeInMiB";
+	size_t		kn = sizeof(key) - 1;
+
+	for (size_t i = 0; s && i + kn <= n; i++)
+	{
+		size_t		j = i + kn;
+		int64_t		v = 0;
+		size_t		digits = 0;
+
+		if (memcmp(s + i, key, kn) != 0)
+			continue;
+		/* the closing quote, the colon and blanks; then a count, maybe written as a float (.0) */
+		while (j < n && (s[j] == '\'' || s[j] == '"' || s[j] == ':' || s[j] == ' '))
+			j++;
+		for (; j < n && s[j] >= '0' && s[j] <= '9' && digits < 9; j++, digits++)
+			v = v * 10 + (s[j] - '0');
+		if (digits == 0 || (j < n && s[j] >= '0' && s[j] <= '9') || v < 1 || v > 16777216)
+			return 0;
+		return (int32_t) v;
+	}
+	return 0;
+}
 
 /* The header name of a column. */
 const char *
@@ -926,6 +954,12 @@ read_row(le_catalog *c, le_error *err)
 					/* the machine's size, for the importer's comparison with its siblings */
 					o->vcpus = field_str(c, LE_COL_VCPUS);
 					o->memory = field_str(c, LE_COL_MEMORY_GIB);
+				}
+				if (o->gpu_mib == 0)
+				{
+					le_str		gi = field_str(c, LE_COL_GPU_INFO);
+
+					o->gpu_mib = le_gpuinfo_mib(gi.p, gi.n);
 				}
 				/* a row counts once: in its on-demand offer when it has one */
 				offer_price(o, price[p], (le_str) {NULL, 0}, val[p], (p == 0 || !price[0].p) ? 1 : 0);
