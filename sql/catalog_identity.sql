@@ -57,4 +57,115 @@ SELECT instance_type, region, usd_per_gpu_hour FROM price_snapshot
 SELECT c, c = ANY (_skypilot_clouds()) AS known
   FROM unnest(ARRAY['mithril', 'shadeform', 'primeintellect', 'seeweb', 'hyperstack', 'lium', 'jarvislabs', 'daytona',
                     'ovhcloud', 'scaleway', 'simplepod', 'lamda']) AS c;
+-- Every accelerator name of every catalog this repository holds (test/data/skypilot: 11 files of 6
+-- clouds), with GpuInfo's memory and what it became (the SKU stored; NULL = skipped, the NOTICE
+-- says why).  Each file is imported alone, from no SkyPilot prices.
+CREATE TEMP TABLE became (cloud text, file text, accelerator text, gpu_mib int4, sku text, offers int8);
+\set f `cat test/data/skypilot/aws/2023-04-01/vms.csv`
+DELETE FROM price_snapshot WHERE source LIKE 'SkyPilot%'; DELETE FROM price_import WHERE source LIKE 'SkyPilot%';
+SELECT count(*) > 0 AS imported FROM import_skypilot_catalog('aws', :'f', '2023-04-01', withdraw_missing => false);
+INSERT INTO became SELECT 'aws', '2023-04-01', o.accelerator, o.gpu_mib, p.sku, count(*)
+  FROM _skypilot_offers('aws', :'f') o
+  LEFT JOIN price_snapshot p ON p.provider = 'aws' AND p.observed_at = '2023-04-01' AND p.pricing = o.pricing
+        AND p.region IS NOT DISTINCT FROM o.region AND p.instance_type IS NOT DISTINCT FROM o.instance_type
+        AND p.usd_per_gpu_hour IS NOT NULL AND (o.instance_type IS NOT NULL OR p.usd_per_gpu_hour = _usd(o.usd_per_gpu_hour))
+ GROUP BY 1, 2, 3, 4, 5;
+\set f `cat test/data/skypilot/aws/2025-10-01/vms.csv`
+DELETE FROM price_snapshot WHERE source LIKE 'SkyPilot%'; DELETE FROM price_import WHERE source LIKE 'SkyPilot%';
+SELECT count(*) > 0 AS imported FROM import_skypilot_catalog('aws', :'f', '2025-10-01', withdraw_missing => false);
+INSERT INTO became SELECT 'aws', '2025-10-01', o.accelerator, o.gpu_mib, p.sku, count(*)
+  FROM _skypilot_offers('aws', :'f') o
+  LEFT JOIN price_snapshot p ON p.provider = 'aws' AND p.observed_at = '2025-10-01' AND p.pricing = o.pricing
+        AND p.region IS NOT DISTINCT FROM o.region AND p.instance_type IS NOT DISTINCT FROM o.instance_type
+        AND p.usd_per_gpu_hour IS NOT NULL AND (o.instance_type IS NOT NULL OR p.usd_per_gpu_hour = _usd(o.usd_per_gpu_hour))
+ GROUP BY 1, 2, 3, 4, 5;
+\set f `cat test/data/skypilot/azure/2023-08-15/vms.csv`
+DELETE FROM price_snapshot WHERE source LIKE 'SkyPilot%'; DELETE FROM price_import WHERE source LIKE 'SkyPilot%';
+SELECT count(*) > 0 AS imported FROM import_skypilot_catalog('azure', :'f', '2023-08-15', withdraw_missing => false);
+INSERT INTO became SELECT 'azure', '2023-08-15', o.accelerator, o.gpu_mib, p.sku, count(*)
+  FROM _skypilot_offers('azure', :'f') o
+  LEFT JOIN price_snapshot p ON p.provider = 'azure' AND p.observed_at = '2023-08-15' AND p.pricing = o.pricing
+        AND p.region IS NOT DISTINCT FROM o.region AND p.instance_type IS NOT DISTINCT FROM o.instance_type
+        AND p.usd_per_gpu_hour IS NOT NULL AND (o.instance_type IS NOT NULL OR p.usd_per_gpu_hour = _usd(o.usd_per_gpu_hour))
+ GROUP BY 1, 2, 3, 4, 5;
+\set f `cat test/data/skypilot/azure/2024-01-15/vms.csv`
+DELETE FROM price_snapshot WHERE source LIKE 'SkyPilot%'; DELETE FROM price_import WHERE source LIKE 'SkyPilot%';
+SELECT count(*) > 0 AS imported FROM import_skypilot_catalog('azure', :'f', '2024-01-15', withdraw_missing => false);
+INSERT INTO became SELECT 'azure', '2024-01-15', o.accelerator, o.gpu_mib, p.sku, count(*)
+  FROM _skypilot_offers('azure', :'f') o
+  LEFT JOIN price_snapshot p ON p.provider = 'azure' AND p.observed_at = '2024-01-15' AND p.pricing = o.pricing
+        AND p.region IS NOT DISTINCT FROM o.region AND p.instance_type IS NOT DISTINCT FROM o.instance_type
+        AND p.usd_per_gpu_hour IS NOT NULL AND (o.instance_type IS NOT NULL OR p.usd_per_gpu_hour = _usd(o.usd_per_gpu_hour))
+ GROUP BY 1, 2, 3, 4, 5;
+\set f `cat test/data/skypilot/gcp/2024-09-01/vms.csv`
+DELETE FROM price_snapshot WHERE source LIKE 'SkyPilot%'; DELETE FROM price_import WHERE source LIKE 'SkyPilot%';
+SELECT count(*) > 0 AS imported FROM import_skypilot_catalog('gcp', :'f', '2024-09-01', withdraw_missing => false);
+INSERT INTO became SELECT 'gcp', '2024-09-01', o.accelerator, o.gpu_mib, p.sku, count(*)
+  FROM _skypilot_offers('gcp', :'f') o
+  LEFT JOIN price_snapshot p ON p.provider = 'gcp' AND p.observed_at = '2024-09-01' AND p.pricing = o.pricing
+        AND p.region IS NOT DISTINCT FROM o.region AND p.instance_type IS NOT DISTINCT FROM o.instance_type
+        AND p.usd_per_gpu_hour IS NOT NULL AND (o.instance_type IS NOT NULL OR p.usd_per_gpu_hour = _usd(o.usd_per_gpu_hour))
+ GROUP BY 1, 2, 3, 4, 5;
+\set f `cat test/data/skypilot/gcp/2024-12-01/vms.csv`
+DELETE FROM price_snapshot WHERE source LIKE 'SkyPilot%'; DELETE FROM price_import WHERE source LIKE 'SkyPilot%';
+SELECT count(*) > 0 AS imported FROM import_skypilot_catalog('gcp', :'f', '2024-12-01', withdraw_missing => false);
+INSERT INTO became SELECT 'gcp', '2024-12-01', o.accelerator, o.gpu_mib, p.sku, count(*)
+  FROM _skypilot_offers('gcp', :'f') o
+  LEFT JOIN price_snapshot p ON p.provider = 'gcp' AND p.observed_at = '2024-12-01' AND p.pricing = o.pricing
+        AND p.region IS NOT DISTINCT FROM o.region AND p.instance_type IS NOT DISTINCT FROM o.instance_type
+        AND p.usd_per_gpu_hour IS NOT NULL AND (o.instance_type IS NOT NULL OR p.usd_per_gpu_hour = _usd(o.usd_per_gpu_hour))
+ GROUP BY 1, 2, 3, 4, 5;
+\set f `cat test/data/skypilot/gcp/2026-02-15/vms.csv`
+DELETE FROM price_snapshot WHERE source LIKE 'SkyPilot%'; DELETE FROM price_import WHERE source LIKE 'SkyPilot%';
+SELECT count(*) > 0 AS imported FROM import_skypilot_catalog('gcp', :'f', '2026-02-15', withdraw_missing => false);
+INSERT INTO became SELECT 'gcp', '2026-02-15', o.accelerator, o.gpu_mib, p.sku, count(*)
+  FROM _skypilot_offers('gcp', :'f') o
+  LEFT JOIN price_snapshot p ON p.provider = 'gcp' AND p.observed_at = '2026-02-15' AND p.pricing = o.pricing
+        AND p.region IS NOT DISTINCT FROM o.region AND p.instance_type IS NOT DISTINCT FROM o.instance_type
+        AND p.usd_per_gpu_hour IS NOT NULL AND (o.instance_type IS NOT NULL OR p.usd_per_gpu_hour = _usd(o.usd_per_gpu_hour))
+ GROUP BY 1, 2, 3, 4, 5;
+\set f `cat test/data/skypilot/lambda_2023-06-15.csv`
+DELETE FROM price_snapshot WHERE source LIKE 'SkyPilot%'; DELETE FROM price_import WHERE source LIKE 'SkyPilot%';
+SELECT count(*) > 0 AS imported FROM import_skypilot_catalog('lambda', :'f', '2023-06-15', withdraw_missing => false);
+INSERT INTO became SELECT 'lambda', '2023-06-15', o.accelerator, o.gpu_mib, p.sku, count(*)
+  FROM _skypilot_offers('lambda', :'f') o
+  LEFT JOIN price_snapshot p ON p.provider = 'lambda' AND p.observed_at = '2023-06-15' AND p.pricing = o.pricing
+        AND p.region IS NOT DISTINCT FROM o.region AND p.instance_type IS NOT DISTINCT FROM o.instance_type
+        AND p.usd_per_gpu_hour IS NOT NULL AND (o.instance_type IS NOT NULL OR p.usd_per_gpu_hour = _usd(o.usd_per_gpu_hour))
+ GROUP BY 1, 2, 3, 4, 5;
+\set f `cat test/data/skypilot/lambda/2025-10-01/vms.csv`
+DELETE FROM price_snapshot WHERE source LIKE 'SkyPilot%'; DELETE FROM price_import WHERE source LIKE 'SkyPilot%';
+SELECT count(*) > 0 AS imported FROM import_skypilot_catalog('lambda', :'f', '2025-10-01', withdraw_missing => false);
+INSERT INTO became SELECT 'lambda', '2025-10-01', o.accelerator, o.gpu_mib, p.sku, count(*)
+  FROM _skypilot_offers('lambda', :'f') o
+  LEFT JOIN price_snapshot p ON p.provider = 'lambda' AND p.observed_at = '2025-10-01' AND p.pricing = o.pricing
+        AND p.region IS NOT DISTINCT FROM o.region AND p.instance_type IS NOT DISTINCT FROM o.instance_type
+        AND p.usd_per_gpu_hour IS NOT NULL AND (o.instance_type IS NOT NULL OR p.usd_per_gpu_hour = _usd(o.usd_per_gpu_hour))
+ GROUP BY 1, 2, 3, 4, 5;
+\set f `cat test/data/skypilot/runpod_2024-01-08.csv`
+DELETE FROM price_snapshot WHERE source LIKE 'SkyPilot%'; DELETE FROM price_import WHERE source LIKE 'SkyPilot%';
+SELECT count(*) > 0 AS imported FROM import_skypilot_catalog('runpod', :'f', '2024-01-08', withdraw_missing => false);
+INSERT INTO became SELECT 'runpod', '2024-01-08', o.accelerator, o.gpu_mib, p.sku, count(*)
+  FROM _skypilot_offers('runpod', :'f') o
+  LEFT JOIN price_snapshot p ON p.provider = 'runpod' AND p.observed_at = '2024-01-08' AND p.pricing = o.pricing
+        AND p.region IS NOT DISTINCT FROM o.region AND p.instance_type IS NOT DISTINCT FROM o.instance_type
+        AND p.usd_per_gpu_hour IS NOT NULL AND (o.instance_type IS NOT NULL OR p.usd_per_gpu_hour = _usd(o.usd_per_gpu_hour))
+ GROUP BY 1, 2, 3, 4, 5;
+\set f `cat test/data/skypilot/fluidstack/2025-01-15/vms.csv`
+DELETE FROM price_snapshot WHERE source LIKE 'SkyPilot%'; DELETE FROM price_import WHERE source LIKE 'SkyPilot%';
+SELECT count(*) > 0 AS imported FROM import_skypilot_catalog('fluidstack', :'f', '2025-01-15', withdraw_missing => false);
+INSERT INTO became SELECT 'fluidstack', '2025-01-15', o.accelerator, o.gpu_mib, p.sku, count(*)
+  FROM _skypilot_offers('fluidstack', :'f') o
+  LEFT JOIN price_snapshot p ON p.provider = 'fluidstack' AND p.observed_at = '2025-01-15' AND p.pricing = o.pricing
+        AND p.region IS NOT DISTINCT FROM o.region AND p.instance_type IS NOT DISTINCT FROM o.instance_type
+        AND p.usd_per_gpu_hour IS NOT NULL AND (o.instance_type IS NOT NULL OR p.usd_per_gpu_hour = _usd(o.usd_per_gpu_hour))
+ GROUP BY 1, 2, 3, 4, 5;
+SELECT cloud, accelerator, gpu_mib, string_agg(DISTINCT coalesce(sku, '(skipped)'), ', ') AS became,
+       string_agg(DISTINCT file, ' ') AS catalogs
+  FROM became GROUP BY 1, 2, 3 ORDER BY 1, accelerator COLLATE "C", 3;
+-- nothing mapped against its facts: a stored SKU's HBM is within 6 % of GpuInfo's memory (none listed)
+SELECT DISTINCT b.cloud, b.accelerator, b.gpu_mib, b.sku, g.hbm_gb FROM became b JOIN gpu_sku g ON g.sku = b.sku
+ WHERE b.gpu_mib IS NOT NULL
+   AND abs(b.gpu_mib / 1024.0 - g.hbm_gb::numeric) > 0.06 * g.hbm_gb::numeric
+   AND abs(b.gpu_mib * 1.048576 / 1000 - g.hbm_gb::numeric) > 0.06 * g.hbm_gb::numeric;
 ROLLBACK;
