@@ -142,17 +142,22 @@ COMMENT ON FUNCTION llm_econ._store_prices(timestamptz[], text[], text[], text[]
 -- calls it directly, with the sightings _store_prices returned, and it checks that the recorder
 -- runs for a caller allowed to insert prices (_recording), so whoever may record a sighting may
 -- move it and nobody else, and no function of another role can reach it mid-import.  It
--- changes no price, instant or key, so none of price_snapshot's triggers has anything to do: they
--- are skipped (session_replication_role = replica for this function only; the summary trigger's
--- check of an UPDATE's rows took 0.6 s for 3,000 rows, the UPDATE alone 0.05 s).
+-- changes no price, instant or key, so none of the extension's triggers on price_snapshot has
+-- anything to do: they return at once while _marking_seen() is true (the recorder sets it around
+-- this call alone; the summary trigger's check of an UPDATE's rows took 0.6 s for 3,000 rows, the
+-- UPDATE alone 0.05 s).  Users' own triggers fire as on any UPDATE.
 CREATE FUNCTION llm_econ._recording() RETURNS boolean
 AS 'MODULE_PATHNAME', 'le_recording_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION llm_econ._recording() IS
   'internal: true while the price recorder (_record_prices) runs for a role allowed to insert into price_snapshot';
+CREATE FUNCTION llm_econ._marking_seen() RETURNS boolean
+AS 'MODULE_PATHNAME', 'le_marking_seen_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+REVOKE EXECUTE ON FUNCTION llm_econ._marking_seen() FROM PUBLIC;
+COMMENT ON FUNCTION llm_econ._marking_seen() IS
+  'internal: true while the price recorder''s _mark_seen moves last_seen_at (the extension''s UPDATE triggers skip it)';
 CREATE FUNCTION llm_econ._mark_seen(series_id int8[], observed_at timestamptz[], seen timestamptz[])
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
-SET session_replication_role = replica
 AS $$
 DECLARE
   n bigint;
@@ -236,7 +241,7 @@ BEGIN
                 n.instance_type, n.gpus_per_instance, n.region, n.source,
                 CASE WHEN EXISTS (SELECT 1 FROM llm_econ.instance_type i
                                    WHERE i.provider OPERATOR(pg_catalog.=) n.provider
-                                     AND pg_catalog.lower(i.instance_type) OPERATOR(pg_catalog.=) pg_catalog.lower(n.instance_type))
+                                     AND pg_catalog.lower(i.instance_type COLLATE pg_catalog."C") OPERATOR(pg_catalog.=) pg_catalog.lower(n.instance_type COLLATE pg_catalog."C"))
                      THEN n.instance_type END AS peer_itype
            FROM new_rows n WHERE n.source_kind = 'catalog' AND n.usd_per_gpu_hour IS NOT NULL),
        peers AS MATERIALIZED (
@@ -258,7 +263,7 @@ BEGIN
                   -- the SKU's node size): an H100 or A100 box never holds 12
                   WHEN m.instance_type IS NOT NULL AND m.gpus_per_instance IS NOT NULL
                        AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i
-                                        WHERE i.provider = m.provider AND pg_catalog.lower(i.instance_type) = pg_catalog.lower(m.instance_type))
+                                        WHERE i.provider = m.provider AND pg_catalog.lower(i.instance_type COLLATE pg_catalog."C") = pg_catalog.lower(m.instance_type COLLATE pg_catalog."C"))
                        AND m.gpus_per_instance <> ALL (ARRAY[1, 2, 4, 8, 16])
                        AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i
                                         WHERE i.sku = m.sku AND i.gpus = m.gpus_per_instance::numeric)
@@ -348,16 +353,16 @@ RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC
   SELECT CASE
-           WHEN $2 OPERATOR(pg_catalog.~*) 'h100[ _-]?nvl(?!ink)'
-                OR ($1 OPERATOR(pg_catalog.=) 'azure' AND $2 OPERATOR(pg_catalog.~*) '^standard_nc[0-9]+ad[a-z]*_h100_v5$')
+           WHEN $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'h100[ _-]?nvl(?!ink)'
+                OR ($1 OPERATOR(pg_catalog.=) 'azure' AND $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) '^standard_nc[0-9]+ad[a-z]*_h100_v5$')
              THEN 'H100-NVL'
-           WHEN $2 OPERATOR(pg_catalog.~*) 'h200[ _-]?nvl(?!ink)' THEN 'H200-NVL'
+           WHEN $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'h200[ _-]?nvl(?!ink)' THEN 'H200-NVL'
            -- RunPod's A100-80GB is the PCIe part in both tiers (sky/provision/runpod/utils.py GPU_NAME_MAP)
-           WHEN $1 OPERATOR(pg_catalog.=) 'runpod' AND pg_catalog.upper($3) OPERATOR(pg_catalog.=) 'A100-80GB' THEN 'A100-80GB-PCIe'
-           WHEN $3 OPERATOR(pg_catalog.~*) '^a100' AND $2 OPERATOR(pg_catalog.~*) '40gb' AND $2 OPERATOR(pg_catalog.~*) 'pcie' THEN 'A100-40GB-PCIe'
-           WHEN $3 OPERATOR(pg_catalog.~*) '^a100' AND $2 OPERATOR(pg_catalog.~*) '40gb' THEN 'A100-40GB'
-           WHEN $3 OPERATOR(pg_catalog.~*) '^a100' AND $2 OPERATOR(pg_catalog.~*) '80gb' AND $2 OPERATOR(pg_catalog.~*) 'pcie' THEN 'A100-80GB-PCIe'
-           WHEN $3 OPERATOR(pg_catalog.~*) '^a100' AND $2 OPERATOR(pg_catalog.~*) '80gb' THEN 'A100-80GB'
+           WHEN $1 OPERATOR(pg_catalog.=) 'runpod' AND pg_catalog.upper($3 COLLATE pg_catalog."C") OPERATOR(pg_catalog.=) 'A100-80GB' THEN 'A100-80GB-PCIe'
+           WHEN $3 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) '^a100' AND $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) '40gb' AND $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'pcie' THEN 'A100-40GB-PCIe'
+           WHEN $3 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) '^a100' AND $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) '40gb' THEN 'A100-40GB'
+           WHEN $3 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) '^a100' AND $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) '80gb' AND $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'pcie' THEN 'A100-80GB-PCIe'
+           WHEN $3 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) '^a100' AND $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) '80gb' THEN 'A100-80GB'
          END;
 END;
 COMMENT ON FUNCTION llm_econ._sku_of_name(text, text, text) IS
@@ -368,7 +373,7 @@ COMMENT ON FUNCTION llm_econ._sku_of_name(text, text, text) IS
 CREATE FUNCTION llm_econ._gpu_family(name text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC
-  SELECT pg_catalog.upper(pg_catalog.regexp_replace($1, '[-_ ]?([0-9]+ ?GB|SXM[0-9]*|PCIE|HBM[0-9]*E?|NVL)(?![a-z0-9])', '', 'gi'));
+  SELECT pg_catalog.upper(pg_catalog.regexp_replace($1 COLLATE pg_catalog."C", '[-_ ]?([0-9]+ ?GB|SXM[0-9]*|PCIE|HBM[0-9]*E?|NVL)(?![a-z0-9])', '', 'gi'));
 END;
 COMMENT ON FUNCTION llm_econ._gpu_family(text) IS
   'internal: an accelerator name or SKU key without its memory and form spellings (H100-80GB-HBM3 -> H100)';
@@ -399,13 +404,13 @@ BEGIN ATOMIC
          END
     FROM (SELECT 1) AS one
     LEFT JOIN llm_econ.gpu_sku g ON g.sku OPERATOR(pg_catalog.=) $1
-    CROSS JOIN LATERAL (SELECT (pg_catalog.regexp_match($2, '(?<![0-9.])([0-9]{1,4}) ?GB(?![a-z])', 'i'))[1]::numeric AS gb,
-                               CASE WHEN $2 OPERATOR(pg_catalog.~*) 'pcie' THEN 'PCIe'
-                                    WHEN $2 OPERATOR(pg_catalog.~*) 'sxm' THEN 'SXM'
-                                    WHEN $2 OPERATOR(pg_catalog.~*) 'nvl(?!ink)' THEN 'NVL' END AS form) AS f
-    CROSS JOIN LATERAL (SELECT CASE WHEN g.sku OPERATOR(pg_catalog.~*) 'pcie' THEN 'PCIe'
-                                    WHEN g.sku OPERATOR(pg_catalog.~*) 'nvl' THEN 'NVL'
-                                    WHEN g.sku OPERATOR(pg_catalog.~*) 'sxm' OR (g.vendor OPERATOR(pg_catalog.=) 'NVIDIA' AND g.nvlink_gb_per_s IS NOT NULL
+    CROSS JOIN LATERAL (SELECT (pg_catalog.regexp_match($2 COLLATE pg_catalog."C", '(?<![0-9.])([0-9]{1,4}) ?GB(?![a-z])', 'i'))[1]::numeric AS gb,
+                               CASE WHEN $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'pcie' THEN 'PCIe'
+                                    WHEN $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'sxm' THEN 'SXM'
+                                    WHEN $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'nvl(?!ink)' THEN 'NVL' END AS form) AS f
+    CROSS JOIN LATERAL (SELECT CASE WHEN g.sku COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'pcie' THEN 'PCIe'
+                                    WHEN g.sku COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'nvl' THEN 'NVL'
+                                    WHEN g.sku COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'sxm' OR (g.vendor OPERATOR(pg_catalog.=) 'NVIDIA' AND g.nvlink_gb_per_s IS NOT NULL
                                                                           AND llm_econ._gpu_family(g.sku) OPERATOR(pg_catalog.~) '^(A100|H100|H200|V100)')
                                       THEN 'SXM' END AS form) AS k;
 END;
@@ -456,7 +461,7 @@ LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
 AS $$
 #variable_conflict use_column
 DECLARE
-  c text := pg_catalog.lower(pg_catalog.btrim(cloud));
+  c text := pg_catalog.lower(pg_catalog.btrim(cloud) COLLATE pg_catalog."C");
   src text;
   shape record;
   cv record;
@@ -519,8 +524,8 @@ BEGIN
                 coalesce(al.sku, mv.sku, ma.sku) AS catalog_sku, it.gpus AS known_gpus
            FROM raw r
            LEFT JOIN llm_econ.instance_type it
-                  ON it.provider = c AND pg_catalog.lower(it.instance_type) = pg_catalog.lower(r.instance_type)
-           LEFT JOIN llm_econ.gpu_sku_alias al ON pg_catalog.lower(al.alias) = pg_catalog.lower(r.instance_type)
+                  ON it.provider = c AND pg_catalog.lower(it.instance_type COLLATE pg_catalog."C") = pg_catalog.lower(r.instance_type COLLATE pg_catalog."C")
+           LEFT JOIN llm_econ.gpu_sku_alias al ON pg_catalog.lower(al.alias COLLATE pg_catalog."C") = pg_catalog.lower(r.instance_type COLLATE pg_catalog."C")
            LEFT JOIN map mi ON mi.n = r.instance_type
            LEFT JOIN map mv ON mv.n = r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END
            LEFT JOIN map ma ON ma.n = r.accelerator
@@ -593,7 +598,7 @@ BEGIN
                                THEN 'GCP accelerator rows no machine type pairs with in their zone; the machine''s price is missing, so the catalog cannot price them'
                              WHEN p.sku IS NOT NULL
                                THEN 'GCP machine rows no accelerator row pairs with in their zone; the GPUs'' price is missing, so the catalog cannot price them'
-                             WHEN p.accelerator ~* '^tpu'
+                             WHEN p.accelerator COLLATE pg_catalog."C" ~* '^tpu'
                                THEN 'TPUs, not GPUs; not priced here'
                              WHEN p.fact_why IS NOT NULL
                                THEN pg_catalog.format('%s: %s', coalesce(p.instance_type, p.accelerator), p.fact_why)
