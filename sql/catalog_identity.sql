@@ -10,7 +10,10 @@ DELETE FROM price_import WHERE source LIKE 'SkyPilot%';
 -- Fluidstack, catalogs/v6/fluidstack/vms.csv (test/data/skypilot/README.md): H100_NVLINK_80GB::8 is an
 -- 8x H100 80 GB (GpuInfo 81920 MiB), not the 94 GB H100 NVL that the name rule 'h100 nvl' once read in NVLINK
 \set fs `cat test/data/skypilot/fluidstack/2025-01-15/vms.csv`
+-- its NOTICE names the first 10 machine types instance_type does not know and says how many more
+SET client_min_messages = notice;
 SELECT inserted, skipped FROM import_skypilot_catalog('fluidstack', :'fs', '2025-01-15');
+SET client_min_messages = warning;
 SELECT instance_type, sku, gpus_per_instance, usd_per_gpu_hour FROM price_snapshot
  WHERE provider = 'fluidstack' ORDER BY instance_type COLLATE "C", region COLLATE "C" LIMIT 40;
 -- GpuInfo's memory as the importer reads it

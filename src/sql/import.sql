@@ -614,8 +614,11 @@ BEGIN
                             AND (p.known_gpus <> p.gpus_per_instance::numeric OR p.sku <> p.catalog_sku)) AS corrected_why,
          (SELECT pg_catalog.count(DISTINCT p.instance_type) FROM parsed p
            WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified,
-         (SELECT pg_catalog.string_agg(DISTINCT p.instance_type, ', ') FROM parsed p
-           WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified_why
+         -- the first 10 names (the NOTICE says how many more)
+         (SELECT pg_catalog.string_agg(u.n, ', ' ORDER BY u.n) FROM (
+            SELECT DISTINCT p.instance_type COLLATE "C" AS n FROM parsed p
+             WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL
+             ORDER BY 1 LIMIT 10) AS u) AS unverified_why
     INTO cv FROM cand x;
 
   -- 2. refuse what would damage the history: another cloud's file, or withdrawals on thin evidence
@@ -703,7 +706,8 @@ BEGIN
   END IF;
   IF unverified > 0 THEN
     RAISE NOTICE '% machine types are not in llm_econ.instance_type and were priced with the catalog''s count', unverified
-      USING DETAIL = 'Those machine types: ' || pg_catalog.left(cv.unverified_why, 500) || '.',
+      USING DETAIL = 'Those machine types: ' || cv.unverified_why
+                     || CASE WHEN unverified > 10 THEN pg_catalog.format(' and %s more', unverified - 10) ELSE '' END || '.',
             HINT = 'A count no known machine of the GPU has is stored as suspect; add the machine types to llm_econ.instance_type with their source.';
   END IF;
   IF suspect > 0 THEN
