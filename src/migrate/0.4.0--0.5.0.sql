@@ -41,3 +41,16 @@ ALTER TABLE llm_econ.fx_rate ALTER COLUMN valid_from TYPE date USING pg_catalog.
 
 -- issue 45: _skypilot_offers returns GpuInfo's memory per GPU (gpu_mib): its row type changes
 DROP FUNCTION IF EXISTS llm_econ._skypilot_offers(text, text);
+
+-- issue 46: run_spec gains stack, fp8_attention and fsdp_reshard, appended (stored values read NULL: megatron,
+-- attention in BF16, the stack's default resharding: what 0.4.0 computed).  The constructor's signature changes.
+ALTER TYPE llm_econ.run_spec
+    ADD ATTRIBUTE stack text CASCADE,
+    ADD ATTRIBUTE fp8_attention boolean CASCADE,
+    ADD ATTRIBUTE fsdp_reshard boolean CASCADE;
+COMMENT ON COLUMN llm_econ.run_spec.stack IS 'software that runs the step: megatron (Megatron-LM/NeMo, Transformer Engine), torch_compile, torch_eager; NULL = megatron';
+COMMENT ON COLUMN llm_econ.run_spec.fp8_attention IS 'with dtype fp8, whether attention also runs in FP8; NULL = false (the linear layers'' GEMMs only)';
+COMMENT ON COLUMN llm_econ.run_spec.fsdp_reshard IS 'ZeRO-3/FSDP: whether parameters are resharded between micro-batches; NULL = the stack''s default (torch stacks with pp > 1 keep them unsharded)';
+DROP FUNCTION IF EXISTS llm_econ.run_spec(float8, float8, int4, text, float8, text, int4, int4, int4, int4, int4, int4, int4, int4, int4,
+                                          text, text, int4, float8, float8, int4, int4, int4, int4, int4, int4, int4, text, int4,
+                                          boolean, text, text, int4, int4, int4, int4, int4, boolean);
