@@ -729,7 +729,10 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 		t_bucket = t_dp * fmin(1.0, LE_DP_BUCKET_PARAMS / local_params);
 		/* under the backward of the last micro-batch on this stage, bucket by bucket */
 		exposed = in->dp_overlap ? fmax(t_bucket, t_dp - layer_stage * t_b) : t_dp;
-		if (in->zero_stage == 3)	/* two gathers per micro-batch, prefetched under compute */
+		if (in->zero_stage == 3 && le_fsdp_keeps(in->stack, in->fsdp_reshard, in->zero_stage, pp))
+			/* parameters kept unsharded between micro-batches: one gather per step, before the first forward */
+			exposed += in->dp_overlap ? fmax(0, t_ag - stage_compute) : t_ag;
+		else if (in->zero_stage == 3)	/* two gathers per micro-batch, prefetched under compute */
 			exposed += m * (in->dp_overlap ? fmax(0, 2.0 * t_ag - stage_compute) : 2.0 * t_ag);
 		out->phase[LE_PH_DP_COMM_EXPOSED] = exposed;
 	}

@@ -148,6 +148,7 @@ COMMENT ON FUNCTION llm_econ._store_prices(timestamptz[], text[], text[], text[]
 -- UPDATE alone 0.05 s).  Users' own triggers fire as on any UPDATE.
 CREATE FUNCTION llm_econ._recording() RETURNS boolean
 AS 'MODULE_PATHNAME', 'le_recording_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+REVOKE EXECUTE ON FUNCTION llm_econ._recording() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._recording() IS
   'internal: true while the price recorder (_record_prices) runs for a role allowed to insert into price_snapshot';
 CREATE FUNCTION llm_econ._marking_seen() RETURNS boolean
