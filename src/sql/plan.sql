@@ -108,6 +108,7 @@ BEGIN
   RETURN NEW;
 END;
 $$;
+REVOKE EXECUTE ON FUNCTION llm_econ._observed_run_check() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._observed_run_check() IS
   'internal: observed_run rows must be timeable by the step model and have a measured MFU in (0, 1] (22023 otherwise)';
 CREATE TRIGGER observed_run_check BEFORE INSERT OR UPDATE ON llm_econ.observed_run
