@@ -54,3 +54,6 @@ COMMENT ON COLUMN llm_econ.run_spec.fsdp_reshard IS 'ZeRO-3/FSDP: whether parame
 DROP FUNCTION IF EXISTS llm_econ.run_spec(float8, float8, int4, text, float8, text, int4, int4, int4, int4, int4, int4, int4, int4, int4,
                                           text, text, int4, float8, float8, int4, int4, int4, int4, int4, int4, int4, text, int4,
                                           boolean, text, text, int4, int4, int4, int4, int4, boolean);
+
+-- issue 45 (import order): _price_changes also returns merged (a stored row a backfill made redundant)
+DROP FUNCTION IF EXISTS llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], timestamptz[]);

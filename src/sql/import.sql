@@ -16,43 +16,49 @@ COMMENT ON FUNCTION llm_econ._skypilot_offers(text, text) IS
 -- tables (the install script runs it too).  Each candidate is also a sighting, up to its "seen"
 -- instant (NULL: its observed_at; a history line: its valid_to): a change point (a stored row or
 -- a fresh candidate) and the unchanged candidates after it, up to the series' next change point,
--- form a group, and seen_to is, on the group's head, the latest sighting of its members that are
--- candidates (NULL when none is): the head's last_seen_at.
+-- form a group, and seen_to is, on the group's head, the latest sighting of its members (NULL on
+-- a withdrawal): the head's last_seen_at.  Import order never changes the rows: a stored row
+-- a new earlier candidate makes redundant (the same price right after it) is merged into it
+-- (merged: deleted, its sightings carried), and a stored row's sightings (its observed_at, its
+-- last_seen_at and, when a candidate lands before its last_seen_at, the catalogs of its source
+-- in between, price_import) count for the row in effect at each sighting, when that row has
+-- the same price; so no last_seen_at reaches past the series' next change point.
 CREATE FUNCTION llm_econ._price_changes(obs_at timestamptz[], provider text[], sku text[], region text[],
                                         pricing text[], usd numeric[], instance_type text[], gpus int4[],
                                         seen timestamptz[])
 RETURNS TABLE (observed_at timestamptz, provider text, sku text, region text, pricing text, usd numeric,
                instance_type text, gpus int4, is_new boolean, fresh boolean, conflict boolean,
-               series_id int8, seen_to timestamptz)
+               series_id int8, seen_to timestamptz, merged boolean)
 LANGUAGE sql STABLE
 BEGIN ATOMIC
   WITH cand AS (
          SELECT c.observed_at, c.provider, c.sku, c.region, c.pricing, c.usd, c.instance_type, c.gpus,
                 true AS is_new, c.ord,
                 llm_econ._series_id(c.sku, c.provider, c.pricing, c.region, c.instance_type) AS series_id,
-                GREATEST(c.observed_at, c.seen) AS seen
+                GREATEST(c.observed_at, c.seen) AS seen, NULL::text AS src
            FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2), pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6), pg_catalog.unnest($7), pg_catalog.unnest($8), pg_catalog.unnest($9)) WITH ORDINALITY
                 AS c(observed_at, provider, sku, region, pricing, usd, instance_type, gpus, seen, ord)
           WHERE $9 IS NULL OR c.ord OPERATOR(pg_catalog.<=) pg_catalog.cardinality($1)),
        keys AS (
          SELECT c.provider, c.sku, c.region, c.pricing, c.instance_type, c.series_id, pg_catalog.min(c.observed_at) AS first_at
            FROM cand c GROUP BY 1, 2, 3, 4, 5, 6),
-       stored AS (
+       stored AS (   -- seen: the stored last_seen_at
          SELECT o.observed_at, k.provider, k.sku, k.region, k.pricing, o.usd_per_gpu_hour, k.instance_type,
-                NULL::int4, false, NULL::bigint, k.series_id, NULL::timestamptz
+                NULL::int4, false, NULL::bigint, k.series_id, o.last_seen_at, o.source
            FROM keys k
           CROSS JOIN LATERAL (
-                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                (SELECT p.observed_at, p.usd_per_gpu_hour, p.last_seen_at, p.source FROM llm_econ.price_snapshot p
                   WHERE p.series_id OPERATOR(pg_catalog.=) k.series_id
                     AND p.observed_at OPERATOR(pg_catalog.<) k.first_at
                   ORDER BY p.observed_at DESC LIMIT 1)
                 UNION ALL
-                (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
+                (SELECT p.observed_at, p.usd_per_gpu_hour, p.last_seen_at, p.source FROM llm_econ.price_snapshot p
                   WHERE p.series_id OPERATOR(pg_catalog.=) k.series_id
                     AND p.observed_at OPERATOR(pg_catalog.>=) k.first_at)) AS o),
        seq AS (
          SELECT a.*,
                 pg_catalog.lag(a.usd) OVER w AS prev_usd,
+                pg_catalog.lag(true) OVER w AS has_prev,
                 -- at this instant: is something stored, is it another price, is this the first candidate
                 pg_catalog.bool_or(NOT a.is_new) OVER i AS stored_here,
                 pg_catalog.min(a.usd) OVER i IS DISTINCT FROM pg_catalog.max(a.usd) OVER i
@@ -61,25 +67,53 @@ BEGIN ATOMIC
            FROM (SELECT * FROM cand UNION ALL SELECT * FROM stored) AS a
          WINDOW w AS (PARTITION BY a.series_id ORDER BY a.observed_at, a.is_new, a.ord),
                 i AS (PARTITION BY a.series_id, a.observed_at)),
-       marked AS (
-         SELECT s.*,
+       marked AS (   -- kind 0 a stored row, 1 a candidate
+         SELECT s.observed_at, s.provider, s.sku, s.region, s.pricing, s.usd, s.instance_type, s.gpus, s.is_new, s.ord,
+                s.series_id, s.seen, s.src,
+                CASE WHEN s.is_new THEN 1 ELSE 0 END AS kind,
                 s.is_new AND NOT s.stored_here AND s.nth_here OPERATOR(pg_catalog.=) 1 AND s.usd IS DISTINCT FROM s.prev_usd AS fresh,
-                s.is_new AND s.clash_here AS conflict
+                s.is_new AND s.clash_here AS conflict,
+                NOT s.is_new AND s.has_prev AND s.usd IS NOT DISTINCT FROM s.prev_usd AS merged
            FROM seq s),
+       sights AS (   -- kind 2: the stored rows' sightings, placed at their instants
+         SELECT t.at AS observed_at, m.provider, m.sku, m.region, m.pricing, m.usd, m.instance_type, m.gpus, false AS is_new,
+                NULL::bigint AS ord, m.series_id, t.at AS seen, m.src, 2 AS kind, false AS fresh, false AS conflict, false AS merged
+           FROM marked m
+           JOIN keys k ON k.series_id OPERATOR(pg_catalog.=) m.series_id
+          CROSS JOIN LATERAL (
+                SELECT m.observed_at AS at
+                UNION SELECT m.seen WHERE m.seen IS NOT NULL
+                UNION SELECT i.observed_at FROM llm_econ.price_import i
+                       WHERE m.seen OPERATOR(pg_catalog.>) k.first_at
+                         AND i.provider OPERATOR(pg_catalog.=) m.provider AND i.source OPERATOR(pg_catalog.=) m.src
+                         AND i.observed_at OPERATOR(pg_catalog.>) m.observed_at AND i.observed_at OPERATOR(pg_catalog.<) m.seen) AS t
+          WHERE m.kind OPERATOR(pg_catalog.=) 0 AND m.usd IS NOT NULL),
        grouped AS (   -- the change point each row belongs to: the count of change points up to it
-         SELECT m.*,
-                pg_catalog.count(*) FILTER (WHERE NOT m.is_new OR m.fresh)
-                  OVER (PARTITION BY m.series_id ORDER BY m.observed_at, m.is_new, m.ord ROWS UNBOUNDED PRECEDING) AS grp
-           FROM marked m)
-  SELECT g.observed_at, g.provider, g.sku, g.region, g.pricing, g.usd, g.instance_type, g.gpus, g.is_new,
-         g.fresh, g.conflict, g.series_id,
-         CASE WHEN (NOT g.is_new OR g.fresh) AND g.usd IS NOT NULL
-              THEN pg_catalog.max(g.seen) FILTER (WHERE g.is_new AND NOT g.conflict)
-                     OVER (PARTITION BY g.series_id, g.grp) END
-    FROM grouped g;
+         SELECT a.*,
+                pg_catalog.count(*) FILTER (WHERE (a.kind OPERATOR(pg_catalog.=) 0 AND NOT a.merged) OR a.fresh)
+                  OVER (PARTITION BY a.series_id ORDER BY a.observed_at, a.kind, a.ord ROWS UNBOUNDED PRECEDING) AS grp
+           FROM (SELECT * FROM marked UNION ALL SELECT * FROM sights) AS a),
+       headed AS (
+         SELECT g.*,
+                pg_catalog.max(g.usd) FILTER (WHERE (g.kind OPERATOR(pg_catalog.=) 0 AND NOT g.merged) OR g.fresh)
+                  OVER (PARTITION BY g.series_id, g.grp) AS head_usd
+           FROM grouped g)
+  SELECT h.observed_at, h.provider, h.sku, h.region, h.pricing, h.usd, h.instance_type, h.gpus, h.is_new,
+         h.fresh, h.conflict, h.series_id,
+         -- a stored row's seen_to only where its last_seen_at moves (either way)
+         CASE WHEN h.is_new THEN h.seen_to
+              ELSE NULLIF(h.seen_to, coalesce(h.seen, h.observed_at)) END,
+         h.merged
+    FROM (SELECT h.*,
+                 CASE WHEN ((NOT h.is_new AND NOT h.merged) OR h.fresh) AND h.usd IS NOT NULL
+                      THEN pg_catalog.max(h.seen) FILTER (WHERE (h.kind OPERATOR(pg_catalog.=) 1 AND NOT h.conflict)
+                                                             OR (h.kind OPERATOR(pg_catalog.=) 2 AND h.usd OPERATOR(pg_catalog.=) h.head_usd))
+                             OVER (PARTITION BY h.series_id, h.grp) END AS seen_to
+            FROM headed h) AS h
+   WHERE h.kind OPERATOR(pg_catalog.<>) 2;
 END;
 COMMENT ON FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], timestamptz[]) IS
-  'internal: annotates candidate observations: fresh (a change to store), conflict, seen_to (latest sighting)';
+  'internal: annotates candidate observations: fresh (a change to store), conflict, seen_to (latest sighting), merged (a stored row to drop)';
 
 -- Stores candidates as change points.  Writers of the same provider are serialised (on the
 -- provider's import_lock row: _lock_providers), so overlapping imports neither duplicate nor
@@ -120,9 +154,9 @@ BEGIN
          (SELECT pg_catalog.count(*) FROM ins i WHERE i.usd_per_gpu_hour IS NULL),
          (SELECT pg_catalog.count(*) FROM changes c WHERE c.is_new AND c.usd IS NOT NULL),
          (SELECT pg_catalog.to_jsonb(b) FROM bad b),
-         (SELECT pg_catalog.array_agg(c.series_id ORDER BY c.series_id, c.observed_at) FROM changes c WHERE NOT c.is_new AND c.seen_to IS NOT NULL),
-         (SELECT pg_catalog.array_agg(c.observed_at ORDER BY c.series_id, c.observed_at) FROM changes c WHERE NOT c.is_new AND c.seen_to IS NOT NULL),
-         (SELECT pg_catalog.array_agg(c.seen_to ORDER BY c.series_id, c.observed_at) FROM changes c WHERE NOT c.is_new AND c.seen_to IS NOT NULL)
+         (SELECT pg_catalog.array_agg(c.series_id ORDER BY c.series_id, c.observed_at) FROM changes c WHERE NOT c.is_new AND (c.seen_to IS NOT NULL OR c.merged)),
+         (SELECT pg_catalog.array_agg(c.observed_at ORDER BY c.series_id, c.observed_at) FROM changes c WHERE NOT c.is_new AND (c.seen_to IS NOT NULL OR c.merged)),
+         (SELECT pg_catalog.array_agg(c.seen_to ORDER BY c.series_id, c.observed_at) FROM changes c WHERE NOT c.is_new AND (c.seen_to IS NOT NULL OR c.merged))
     INTO inserted, withdrawn, unchanged, clash, seen_ids, seen_at, seen_to;
   IF clash IS NOT NULL THEN
     RAISE EXCEPTION 'two different prices for % % % in region % (instance type %) at %',
@@ -136,8 +170,9 @@ END $$;
 COMMENT ON FUNCTION llm_econ._store_prices(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], text, timestamptz[]) IS
   'internal: stores candidate observations as change points (NULL price = withdrawn), as the caller; returns the prices listed again unchanged, for _record_prices';
 
--- Moves last_seen_at of stored prices forward: price_snapshot rows (series_id, observed_at)
--- seen again, unchanged, at seen.  SECURITY DEFINER, as the suspect flag's trigger: importers need
+-- Moves last_seen_at of stored prices: price_snapshot rows (series_id, observed_at) seen again,
+-- unchanged, at seen (back, when a backfill put a change point before it); a NULL seen deletes
+-- a row a backfill made redundant (_price_changes' merged).  SECURITY DEFINER, as the suspect flag's trigger: importers need
 -- INSERT on price_snapshot, not UPDATE.  Nobody may EXECUTE it: the recorder (src/provenance.c)
 -- calls it directly, with the sightings _store_prices returned, and it checks that the recorder
 -- runs for a caller allowed to insert prices (_recording), so whoever may record a sighting may
@@ -172,13 +207,19 @@ BEGIN
     FROM ROWS FROM (pg_catalog.unnest(_mark_seen.series_id), pg_catalog.unnest(_mark_seen.observed_at), pg_catalog.unnest(_mark_seen.seen))
          AS x(series_id, observed_at, seen)
    WHERE p.series_id = x.series_id AND p.observed_at = x.observed_at AND p.usd_per_gpu_hour IS NOT NULL
-     AND x.seen > coalesce(p.last_seen_at, p.observed_at);
+     AND x.seen IS DISTINCT FROM coalesce(p.last_seen_at, p.observed_at) AND x.seen IS NOT NULL;
   GET DIAGNOSTICS n = ROW_COUNT;
+  -- a NULL sighting: the row repeats the price of an earlier change point a backfill stored
+  -- (_price_changes' merged); its sightings moved there, so it goes
+  DELETE FROM llm_econ.price_snapshot p
+   USING ROWS FROM (pg_catalog.unnest(_mark_seen.series_id), pg_catalog.unnest(_mark_seen.observed_at), pg_catalog.unnest(_mark_seen.seen))
+         AS x(series_id, observed_at, seen)
+   WHERE p.series_id = x.series_id AND p.observed_at = x.observed_at AND x.seen IS NULL;
   RETURN n;
 END $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._mark_seen(int8[], timestamptz[], timestamptz[]) FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._mark_seen(int8[], timestamptz[], timestamptz[]) IS
-  'internal: moves last_seen_at of stored prices forward; the price recorder alone calls it';
+  'internal: moves last_seen_at of stored prices, drops rows a backfill merged; the price recorder alone calls it';
 
 -- The recorder the importers call: _store_prices, run as the caller, with the rows it inserts
 -- labelled kind (catalog, history).  Nothing else can label a row (src/provenance.c).
@@ -679,15 +720,17 @@ BEGIN
   -- 4. store (rows written here are of kind catalog), then check the new prices
   -- the suspect trigger reads the machine types whose count a sibling contradicts from this setting
   PERFORM pg_catalog.set_config('llm_econ.import_suspects', coalesce(cv.sibling_suspects::text, ''), true);
-  SELECT * INTO rp FROM llm_econ._record_prices(cv.t, cv.pr, cv.sk, cv.rg, cv.pc, cv.us, cv.it, cv.gp, src, 'catalog');
+  -- the backfill's rows at next_at go in the same batch: the sightings of the rows in effect
+  -- move to them (one decision, _price_changes, whatever the import order)
+  IF have_fix THEN
+    SELECT * INTO rp FROM llm_econ._record_prices(cv.t || fix.t, cv.pr || fix.pr, cv.sk || fix.sk, cv.rg || fix.rg,
+                                                  cv.pc || fix.pc, cv.us || fix.us, cv.it || fix.it, cv.gp || fix.gp, src, 'catalog');
+  ELSE
+    SELECT * INTO rp FROM llm_econ._record_prices(cv.t, cv.pr, cv.sk, cv.rg, cv.pc, cv.us, cv.it, cv.gp, src, 'catalog');
+  END IF;
   inserted := coalesce(rp.inserted, 0);
   unchanged := coalesce(rp.unchanged, 0);
   withdrawn := coalesce(rp.withdrawn, 0);
-  IF have_fix THEN
-    SELECT * INTO rp FROM llm_econ._record_prices(fix.t, fix.pr, fix.sk, fix.rg, fix.pc, fix.us, fix.it, fix.gp, src, 'catalog');
-    inserted := inserted + coalesce(rp.inserted, 0);
-    withdrawn := withdrawn + coalesce(rp.withdrawn, 0);
-  END IF;
   PERFORM pg_catalog.set_config('llm_econ.import_suspects', '', true);
   INSERT INTO llm_econ.price_import (provider, source, observed_at)
   VALUES (c, src, import_skypilot_catalog.observed_at) ON CONFLICT DO NOTHING;
