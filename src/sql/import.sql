@@ -22,10 +22,12 @@ COMMENT ON FUNCTION llm_econ._skypilot_offers(text, text) IS
 -- (merged: deleted, its sightings carried), and a stored row's sightings (its observed_at, its
 -- last_seen_at and, when a candidate lands before its last_seen_at, the catalogs of its source
 -- in between, price_import) count for the row in effect at each sighting, when that row has
--- the same price; so no last_seen_at reaches past the series' next change point.
+-- the same price; so no last_seen_at reaches past the series' next change point.  Both only for
+-- stored rows of the batch's source (src) that did not ship: another source's rows (the shipped
+-- GCP history under a catalog) keep their sightings.
 CREATE FUNCTION llm_econ._price_changes(obs_at timestamptz[], provider text[], sku text[], region text[],
                                         pricing text[], usd numeric[], instance_type text[], gpus int4[],
-                                        seen timestamptz[])
+                                        seen timestamptz[], src text)
 RETURNS TABLE (observed_at timestamptz, provider text, sku text, region text, pricing text, usd numeric,
                instance_type text, gpus int4, is_new boolean, fresh boolean, conflict boolean,
                series_id int8, seen_to timestamptz, merged boolean)
@@ -35,7 +37,7 @@ BEGIN ATOMIC
          SELECT c.observed_at, c.provider, c.sku, c.region, c.pricing, c.usd, c.instance_type, c.gpus,
                 true AS is_new, c.ord,
                 llm_econ._series_id(c.sku, c.provider, c.pricing, c.region, c.instance_type) AS series_id,
-                GREATEST(c.observed_at, c.seen) AS seen, NULL::text AS src
+                GREATEST(c.observed_at, c.seen) AS seen, NULL::text AS src, true AS mine
            FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2), pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6), pg_catalog.unnest($7), pg_catalog.unnest($8), pg_catalog.unnest($9)) WITH ORDINALITY
                 AS c(observed_at, provider, sku, region, pricing, usd, instance_type, gpus, seen, ord)
           WHERE $9 IS NULL OR c.ord OPERATOR(pg_catalog.<=) pg_catalog.cardinality($1)),
@@ -44,15 +46,16 @@ BEGIN ATOMIC
            FROM cand c GROUP BY 1, 2, 3, 4, 5, 6),
        stored AS (   -- seen: the stored last_seen_at
          SELECT o.observed_at, k.provider, k.sku, k.region, k.pricing, o.usd_per_gpu_hour, k.instance_type,
-                NULL::int4, false, NULL::bigint, k.series_id, o.last_seen_at, o.source
+                NULL::int4, false, NULL::bigint, k.series_id, o.last_seen_at, o.source,
+                o.source OPERATOR(pg_catalog.=) $10 AND NOT o.builtin
            FROM keys k
           CROSS JOIN LATERAL (
-                (SELECT p.observed_at, p.usd_per_gpu_hour, p.last_seen_at, p.source FROM llm_econ.price_snapshot p
+                (SELECT p.observed_at, p.usd_per_gpu_hour, p.last_seen_at, p.source, p.builtin FROM llm_econ.price_snapshot p
                   WHERE p.series_id OPERATOR(pg_catalog.=) k.series_id
                     AND p.observed_at OPERATOR(pg_catalog.<) k.first_at
                   ORDER BY p.observed_at DESC LIMIT 1)
                 UNION ALL
-                (SELECT p.observed_at, p.usd_per_gpu_hour, p.last_seen_at, p.source FROM llm_econ.price_snapshot p
+                (SELECT p.observed_at, p.usd_per_gpu_hour, p.last_seen_at, p.source, p.builtin FROM llm_econ.price_snapshot p
                   WHERE p.series_id OPERATOR(pg_catalog.=) k.series_id
                     AND p.observed_at OPERATOR(pg_catalog.>=) k.first_at)) AS o),
        seq AS (
@@ -69,15 +72,15 @@ BEGIN ATOMIC
                 i AS (PARTITION BY a.series_id, a.observed_at)),
        marked AS (   -- kind 0 a stored row, 1 a candidate
          SELECT s.observed_at, s.provider, s.sku, s.region, s.pricing, s.usd, s.instance_type, s.gpus, s.is_new, s.ord,
-                s.series_id, s.seen, s.src,
+                s.series_id, s.seen, s.src, s.mine,
                 CASE WHEN s.is_new THEN 1 ELSE 0 END AS kind,
                 s.is_new AND NOT s.stored_here AND s.nth_here OPERATOR(pg_catalog.=) 1 AND s.usd IS DISTINCT FROM s.prev_usd AS fresh,
                 s.is_new AND s.clash_here AS conflict,
-                NOT s.is_new AND s.has_prev AND s.usd IS NOT DISTINCT FROM s.prev_usd AS merged
+                NOT s.is_new AND s.mine AND s.has_prev AND s.usd IS NOT DISTINCT FROM s.prev_usd AS merged
            FROM seq s),
        sights AS (   -- kind 2: the stored rows' sightings, placed at their instants
          SELECT t.at AS observed_at, m.provider, m.sku, m.region, m.pricing, m.usd, m.instance_type, m.gpus, false AS is_new,
-                NULL::bigint AS ord, m.series_id, t.at AS seen, m.src, 2 AS kind, false AS fresh, false AS conflict, false AS merged
+                NULL::bigint AS ord, m.series_id, t.at AS seen, m.src, m.mine, 2 AS kind, false AS fresh, false AS conflict, false AS merged
            FROM marked m
            JOIN keys k ON k.series_id OPERATOR(pg_catalog.=) m.series_id
           CROSS JOIN LATERAL (
@@ -87,7 +90,7 @@ BEGIN ATOMIC
                        WHERE m.seen OPERATOR(pg_catalog.>) k.first_at
                          AND i.provider OPERATOR(pg_catalog.=) m.provider AND i.source OPERATOR(pg_catalog.=) m.src
                          AND i.observed_at OPERATOR(pg_catalog.>) m.observed_at AND i.observed_at OPERATOR(pg_catalog.<) m.seen) AS t
-          WHERE m.kind OPERATOR(pg_catalog.=) 0 AND m.usd IS NOT NULL),
+          WHERE m.kind OPERATOR(pg_catalog.=) 0 AND m.mine AND m.usd IS NOT NULL),
        grouped AS (   -- the change point each row belongs to: the count of change points up to it
          SELECT a.*,
                 pg_catalog.count(*) FILTER (WHERE (a.kind OPERATOR(pg_catalog.=) 0 AND NOT a.merged) OR a.fresh)
@@ -107,12 +110,13 @@ BEGIN ATOMIC
     FROM (SELECT h.*,
                  CASE WHEN ((NOT h.is_new AND NOT h.merged) OR h.fresh) AND h.usd IS NOT NULL
                       THEN pg_catalog.max(h.seen) FILTER (WHERE (h.kind OPERATOR(pg_catalog.=) 1 AND NOT h.conflict)
-                                                             OR (h.kind OPERATOR(pg_catalog.=) 2 AND h.usd OPERATOR(pg_catalog.=) h.head_usd))
+                                                             OR (h.kind OPERATOR(pg_catalog.=) 2 AND h.usd OPERATOR(pg_catalog.=) h.head_usd)
+                                                             OR (h.kind OPERATOR(pg_catalog.=) 0 AND NOT h.mine))
                              OVER (PARTITION BY h.series_id, h.grp) END AS seen_to
             FROM headed h) AS h
    WHERE h.kind OPERATOR(pg_catalog.<>) 2;
 END;
-COMMENT ON FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], timestamptz[]) IS
+COMMENT ON FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], timestamptz[], text) IS
   'internal: annotates candidate observations: fresh (a change to store), conflict, seen_to (latest sighting), merged (a stored row to drop)';
 
 -- Stores candidates as change points.  Writers of the same provider are serialised (on the
@@ -138,7 +142,7 @@ BEGIN
   WITH changes AS MATERIALIZED (
          SELECT * FROM llm_econ._price_changes(obs_at, _store_prices.provider, _store_prices.sku,
                                                _store_prices.region, _store_prices.pricing, usd,
-                                               _store_prices.instance_type, gpus, _store_prices.seen)),
+                                               _store_prices.instance_type, gpus, _store_prices.seen, _store_prices.source)),
        bad AS (SELECT * FROM changes c WHERE c.conflict
                 ORDER BY c.observed_at, c.provider, c.sku, c.pricing, c.region, c.instance_type LIMIT 1),
        ins AS (
