@@ -1,1 +1,14 @@
 -- 0.4.0 -> 0.5.0 migration of stateful objects (tables, types, shipped rows): hand-written, run before all replaceable code.
+--
+-- The build makes the update script llm_econ--0.4.0--0.5.0.sql from src/migrate/update_head.sql, this
+-- file, every src/sql/*.sql (functions, views, triggers, policies, comments, grants: CREATE OR REPLACE, so
+-- what did not change is replaced in place) and src/migrate/update_tail.sql.  This file holds what
+-- src/sql cannot do: the same changes src/schema makes at install, written from the 0.4.0 shape (a new
+-- column, table, index or type attribute, shipped rows), and a DROP where CREATE OR REPLACE cannot change
+-- an object (a function's signature or return type, a view's columns).  Before each such DROP, name the
+-- objects of users that would block it:
+--
+--   SELECT llm_econ._update_drop_check('function', 'llm_econ.f(llm_econ.run_spec, text)');
+--   DROP FUNCTION IF EXISTS llm_econ.f(llm_econ.run_spec, text);
+--
+-- Append a block per change, each starting with a comment line naming its issue.
