@@ -296,7 +296,7 @@ LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
   SELECT CASE WHEN $1 IS NULL OR pg_catalog.upper($1 COLLATE pg_catalog."C") OPERATOR(pg_catalog.=) 'USD' THEN 1::numeric
               ELSE (SELECT f.usd_per_unit FROM llm_econ.fx_rate f
-                     WHERE f.currency OPERATOR(pg_catalog.=) pg_catalog.upper($1 COLLATE pg_catalog."C")
+                     WHERE f.currency OPERATOR(pg_catalog.=) pg_catalog.upper($1 COLLATE pg_catalog."C") COLLATE pg_catalog."default"
                        AND f.valid_from OPERATOR(pg_catalog.<=) pg_catalog.timezone('UTC', $2)::date
                      ORDER BY f.valid_from DESC LIMIT 1) END;
 END;
