@@ -238,6 +238,10 @@ CREATE TABLE llm_econ.focus_statement_lock (
 );
 COMMENT ON TABLE llm_econ.focus_statement_lock IS
   'internal: one row per statement FOCUS loads stored; a load locks its statements'' rows (only the tenant''s writers can)';
+COMMENT ON COLUMN llm_econ.focus_statement_lock.tenant IS 'the tenant whose statement this is (row-level security)';
+COMMENT ON COLUMN llm_econ.focus_statement_lock.provider IS 'the statement''s provider key, as spend.provider';
+COMMENT ON COLUMN llm_econ.focus_statement_lock.billing_account_id IS 'the statement''s billing account, as the load keys it';
+COMMENT ON COLUMN llm_econ.focus_statement_lock.billing_period_start IS 'the statement''s billing period start';
 ALTER TABLE llm_econ.focus_statement_lock ENABLE ROW LEVEL SECURITY;
 CREATE POLICY focus_statement_lock_writer ON llm_econ.focus_statement_lock
     USING (llm_econ._is_tenant_member(tenant) AND pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT'))
