@@ -424,6 +424,7 @@ CREATE FUNCTION llm_econ._focus_statements(OUT provider text, OUT billing_accoun
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
+  PERFORM llm_econ._focus_temp();
   RETURN QUERY
   SELECT f.provider, llm_econ._focus_id_key(f.provider, f.billing_account_id),
          llm_econ._focus_id_key(f.provider, f.record OPERATOR(pg_catalog.->>) 'SubAccountId'), f.billing_period_start
