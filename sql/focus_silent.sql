@@ -35,3 +35,10 @@ SELECT * FROM _focus_lines(E'BilledCost,EffectiveCost,BillingCurrency,ChargePeri
                            '1,1,USD,2025-01-01,2025-01-02,AWS,"{""user:run_id"": ""r-alpha"", ""run_id"": ""r-beta""}"\n', 'tags.csv');
 SELECT run_id FROM _focus_lines(E'BilledCost,EffectiveCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags\n'
                                 '1,1,USD,2025-01-01,2025-01-02,AWS,"{""user:run_id"": ""r-alpha"", ""run_id"": "" r-alpha ""}"\n', 'tags.csv');
+
+-- 4. An empty BillingCurrency (FOCUS 1.0: mandatory, never null) was one line counted 1:1 as USD and
+-- the month split into a blank-currency and a EUR row: now 22023 naming the line; nothing stored.
+SELECT * FROM import_focus(E'BilledCost,EffectiveCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ProviderName\n'
+                           '2450.40,2450.40,EUR,2025-01-01,2025-01-02,Microsoft\n'
+                           '2450.40,2450.40,,2025-01-02,2025-01-03,Microsoft\n', tenant => 'silent');
+SELECT count(*) AS stored FROM spend WHERE tenant = 'silent';

@@ -1142,6 +1142,9 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 				*q -= 'a' - 'A';
 		values[O_CURRENCY] = CStringGetTextDatum(cur);
 	}
+	else if (st->pos[FC_BILLING_CURRENCY] >= 0)
+		line_error(in, "BillingCurrency", ERRCODE_INVALID_PARAMETER_VALUE, NULL,
+				   "BillingCurrency must not be empty: FOCUS 1.0 makes it mandatory, and no currency is assumed");
 	out_text(values, nulls, O_RESOURCE_ID, in, in->v[FC_RESOURCE_ID] ? FC_RESOURCE_ID : FC_ALLOCATED_RESOURCE_ID);
 	out_text(values, nulls, O_ACCOUNT, in, FC_BILLING_ACCOUNT_ID);
 

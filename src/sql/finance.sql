@@ -407,7 +407,7 @@ COMMENT ON FUNCTION llm_econ._focus_charge_key(jsonb) IS
 -- subscription and resource ids are case-insensitive); translate(), never lower() under the
 -- database's collation.  NULL for NULL or blank.  Identifiers are stored as written.
 CREATE FUNCTION llm_econ._focus_id_key(provider text, id text) RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC
   SELECT NULLIF(CASE WHEN $1 OPERATOR(pg_catalog.=) 'azure'
               THEN pg_catalog.translate(pg_catalog.btrim($2, E' \t\r\n'), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')
