@@ -223,25 +223,41 @@ col_object(const FocusIn *in, FocusCol c)
 
 /*
  * Numbers in JSON values are printed (numeric_out) only when short: 1e131071 is 8 bytes of
- * JSON and 131,072 characters printed.  A number whose printed form may exceed this many
+ * JSON and 131,072 characters printed (the CSV columns' numbers are not: their exponent has at
+ * most 3 digits, le_decimal_canon).  A number whose printed form would exceed this many
  * characters is written in numeric's binary form (its base-10000 digits, weight and scale:
  * the size it is stored in) where it is hashed, and refused (54000) where its text is used.
  * docs/bounds.md.
  */
 #define LE_JSON_NUMBER_TEXT_MAX 64
 
-/* An upper bound on numeric_out's length for n (sign, integer digits, point, scale), from its binary form. */
+/*
+ * numeric_out's length for n (sign, integer digits, point, scale), from its binary form
+ * (numeric_send: ndigits, weight, sign, dscale, then base-10000 digits, the first nonzero),
+ * without printing it.  *bin (when bin is not NULL) is that binary form.
+ */
 static int
 numeric_text_len(Numeric n, bytea **bin)
 {
 	bytea	   *b = DatumGetByteaPP(DirectFunctionCall1(numeric_send, NumericGetDatum(n)));
 	const unsigned char *p = (const unsigned char *) VARDATA_ANY(b);
-	int16		weight = (int16) ((p[2] << 8) | p[3]);
-	int16		dscale = (int16) ((p[6] << 8) | p[7]);
+	int			ndigits = (int16) ((p[0] << 8) | p[1]);
+	int			weight = (int16) ((p[2] << 8) | p[3]);
+	int			sign = (p[4] << 8) | p[5];
+	int			dscale = (int16) ((p[6] << 8) | p[7]);
+	int			len = (sign == 0x4000) ? 1 : 0;	/* NUMERIC_NEG */
 
 	if (bin)
 		*bin = b;
-	return 1 + (weight >= 0 ? 4 * (weight + 1) : 1) + (dscale > 0 ? 1 + dscale : 0);
+	if (ndigits > 0 && weight >= 0)
+	{
+		int			d0 = (p[8] << 8) | p[9];
+
+		len += 4 * weight + (d0 >= 1000 ? 4 : d0 >= 100 ? 3 : d0 >= 10 ? 2 : 1);
+	}
+	else
+		len += 1;				/* "0" */
+	return len + (dscale > 0 ? 1 + dscale : 0);
 }
 
 /* numeric_out of n, or 54000 naming LE_JSON_NUMBER_TEXT_MAX and what the number is. */
@@ -319,7 +335,7 @@ jsonb_key_text(Jsonb *j, const char *key, bool *is_string)
 static char *
 provider_key(const char *name)
 {
-	char	   *n = str_tolower(name, strlen(name), DEFAULT_COLLATION_OID);
+	char	   *n = le_ascii_lower_copy(name, strlen(name));
 	char	   *s = n,
 			   *e;
 	StringInfoData out;
@@ -836,7 +852,7 @@ le_load_aliases(uint64 *lens)
 	MemoryContext cxt = CurrentMemoryContext;	/* SPI_execute returns in SPI's */
 	HTAB	   *h = alias_map_create();
 
-	if (SPI_execute("SELECT pg_catalog.lower(a.alias), a.alias, a.sku, a.gpus_per_instance "
+	if (SPI_execute("SELECT pg_catalog.lower(a.alias COLLATE pg_catalog.\"C\"), a.alias, a.sku, a.gpus_per_instance "
 					"FROM llm_econ.gpu_sku_alias a WHERE a.gpus_per_instance IS NOT NULL", true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "reading gpu_sku_alias failed");
 	for (uint64 i = 0; i < SPI_processed; i++)

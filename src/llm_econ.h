@@ -106,6 +106,8 @@ extern Datum le_record_jsonb_flat(const struct le_csv *r, char **names, const in
 /* ---- util.c: helpers the fmgr files share ---- */
 extern void *le_palloc(void *ctx, void *ptr, size_t size);	/* the core's allocator over palloc */
 extern double le_interval_seconds(const Interval *iv);
+/* s[0..n) folded to ASCII lower case (palloc'd, NUL-terminated): every identity and key folds this way, never by collation. */
+extern char *le_ascii_lower_copy(const char *s, size_t n);
 /* A pricing kind (any case, blanks around ignored) as its canonical name; else 22023 (price.c). */
 extern const char *le_check_pricing(text *pricing);
 

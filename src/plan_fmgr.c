@@ -46,7 +46,7 @@ static const char *const offers_net_col =
 "(it.network_gbit_per_s OPERATOR(pg_catalog./) it.gpus)::pg_catalog.float8";
 static const char *const offers_net_join =
 "  LEFT JOIN llm_econ.instance_type it ON it.provider OPERATOR(pg_catalog.=) o.provider"
-"       AND pg_catalog.lower(it.instance_type) OPERATOR(pg_catalog.=) pg_catalog.lower(o.instance_type)";
+"       AND pg_catalog.lower(it.instance_type COLLATE pg_catalog.\"C\") OPERATOR(pg_catalog.=) pg_catalog.lower(o.instance_type COLLATE pg_catalog.\"C\")";
 
 typedef struct PlanOffer
 {

@@ -331,9 +331,11 @@ le_attn_latent_units(const le_attn_shape *a, double gi)
  * (le_attn_params: plain, grouped-query or latent), the FFN fmats·h·f
  * (fmats 2 for GELU, 3 for SwiGLU, Shazeer 2020; f = ffn_hidden, else 4h),
  * times n_experts plus a router n_experts·h for a mixture of experts (top_k
- * of them active per token; Fedus et al. 2021); plus the input embedding
- * and the untied output layer, V·h each, when vocab_size is known.  Biases
- * and norms (O(L·h)) are left out.  Returns 0 (and leaves the counts alone)
+ * of them active per token; Fedus et al. 2021).  The input embedding and
+ * the output layer (V·h each) are left out: n_params is the non-embedding
+ * count (API.md; Kaplan et al. 2020 §2.1 count N without embeddings), and
+ * the consistency rule (validate.c) compares like with like.  Biases and
+ * norms (O(L·h)) are left out too.  Returns 0 (and leaves the counts alone)
  * unless n_layers, d_model and n_heads are given.
  */
 int
@@ -348,8 +350,7 @@ le_shape_params(const le_spec *s, double *total, double *active)
 				attn,
 				ffn,
 				e,
-				k,
-				emb;
+				k;
 
 	if ((s->present & need) != need)
 		return 0;
@@ -362,14 +363,13 @@ le_shape_params(const le_spec *s, double *total, double *active)
 	ffn = fmats * h * f;
 	e = le_num_or(s, LE_F_N_EXPERTS, 0);
 	k = e > 0 ? le_num_or(s, LE_F_TOP_K, e) : 0;
-	emb = (s->present & LE_BIT(LE_F_VOCAB_SIZE)) ? 2.0 * s->num[LE_F_VOCAB_SIZE] * h : 0;
 	if (e > 0)
 	{
-		*total = L * (attn + e * ffn + e * h) + emb;
-		*active = L * (attn + k * ffn + e * h) + emb;
+		*total = L * (attn + e * ffn + e * h);
+		*active = L * (attn + k * ffn + e * h);
 	}
 	else
-		*total = *active = L * (attn + ffn) + emb;
+		*total = *active = L * (attn + ffn);
 	return 1;
 }
 

@@ -608,8 +608,8 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	 * A count the shape does not compute.  MFU credits 6·N_active per token,
 	 * while the GEMMs above run the shape's L·P per-layer parameters and the
 	 * output layer's V·h (the input embedding is a lookup).  The consistency
-	 * band (validate.c) lets N exceed them by up to 1.5x, and counts the input
-	 * embedding, so 6·N could exceed what the step executes: an MFU above 1
+	 * band (validate.c) lets N exceed them by up to 1.5x (before 0.5.0 it
+	 * also counted the embeddings), so 6·N could exceed what the step executes: an MFU above 1
 	 * (a 1-layer, d_model 4096, 256k-vocabulary spec of 2.3e9 parameters gave
 	 * 1.07).  When N·mamf exceeds what the shape executes, the layers are taken
 	 * to hold the rest: their compute time grows by r, so that the credited

@@ -360,9 +360,9 @@ check_shape_params(const le_spec *s, le_error *err)
 	if (!(s->num[LE_F_N_PARAMS] >= LE_SHAPE_PARAMS_LO * total &&
 		  s->num[LE_F_N_PARAMS] <= LE_SHAPE_PARAMS_HI * total))
 	{
-		snprintf(d, sizeof(d), "Got n_params=%.6g; n_layers, d_model, n_heads, n_kv_heads, ffn_hidden, ffn_act, n_experts and vocab_size hold %.6g (ratio %.3g).",
+		snprintf(d, sizeof(d), "Got n_params=%.6g; n_layers, d_model, n_heads, n_kv_heads, ffn_hidden, ffn_act, n_experts and vocab_size hold %.6g without the embeddings (ratio %.3g).",
 				 s->num[LE_F_N_PARAMS], total, s->num[LE_F_N_PARAMS] / total);
-		return le_set_error(err, LE_ERR_VALUE, d, "n_params %.6g must be within %g to %g times the %.6g parameters of the shape",
+		return le_set_error(err, LE_ERR_VALUE, d, "n_params %.6g must be within %g to %g times the %.6g non-embedding parameters of the shape",
 							s->num[LE_F_N_PARAMS], LE_SHAPE_PARAMS_LO, LE_SHAPE_PARAMS_HI, total);
 	}
 	if (HAS(s, LE_F_N_ACTIVE_PARAMS) &&
@@ -371,7 +371,7 @@ check_shape_params(const le_spec *s, le_error *err)
 	{
 		snprintf(d, sizeof(d), "Got n_active_params=%.6g; the shape with top_k of n_experts experts active holds %.6g (ratio %.3g).",
 				 s->num[LE_F_N_ACTIVE_PARAMS], active, s->num[LE_F_N_ACTIVE_PARAMS] / active);
-		return le_set_error(err, LE_ERR_VALUE, d, "n_active_params %.6g must be within %g to %g times the %.6g active parameters of the shape",
+		return le_set_error(err, LE_ERR_VALUE, d, "n_active_params %.6g must be within %g to %g times the %.6g active non-embedding parameters of the shape",
 							s->num[LE_F_N_ACTIVE_PARAMS], LE_SHAPE_PARAMS_LO, LE_SHAPE_PARAMS_HI, active);
 	}
 	return LE_OK;

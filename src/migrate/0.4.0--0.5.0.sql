@@ -16,6 +16,15 @@ CREATE POLICY focus_statement_lock_writer ON llm_econ.focus_statement_lock
     WITH CHECK (llm_econ._is_tenant_member(tenant) AND pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT'));
 GRANT SELECT, INSERT, UPDATE ON llm_econ.focus_statement_lock TO PUBLIC;
 
+-- issue 42 (h42b): names fold by ASCII only, never by the database's collation (in a Turkish
+-- database lower('I') is 'ı'): the case-insensitive unique keys are rebuilt on lower(... COLLATE "C").
+DROP INDEX llm_econ.gpu_sku_lower_key;
+CREATE UNIQUE INDEX gpu_sku_lower_key ON llm_econ.gpu_sku (pg_catalog.lower(sku COLLATE pg_catalog."C"));
+DROP INDEX llm_econ.gpu_sku_alias_lower_key;
+CREATE UNIQUE INDEX gpu_sku_alias_lower_key ON llm_econ.gpu_sku_alias (pg_catalog.lower(alias COLLATE pg_catalog."C"));
+DROP INDEX llm_econ.instance_type_lower_key;
+CREATE UNIQUE INDEX instance_type_lower_key ON llm_econ.instance_type (provider, pg_catalog.lower(instance_type COLLATE pg_catalog."C"));
+
 -- issue 44: fx_rate.valid_from is the UTC day a rate takes effect (a date: '2025-01-01' entered from
 -- any session TimeZone starts at 00:00 UTC).  A 0.4.0 row becomes the UTC day of its instant (a
 -- rate entered as '2025-01-01' from New York, stored as 05:00 UTC, is 2025-01-01 again); two rates
@@ -25,3 +34,6 @@ GRANT SELECT, INSERT, UPDATE ON llm_econ.focus_statement_lock TO PUBLIC;
 CREATE OR REPLACE FUNCTION llm_econ._usd_per_unit(currency text, at timestamptz) RETURNS numeric
 LANGUAGE sql STABLE PARALLEL SAFE AS 'SELECT NULL::numeric';
 ALTER TABLE llm_econ.fx_rate ALTER COLUMN valid_from TYPE date USING pg_catalog.timezone('UTC', valid_from)::date;
+
+-- issue 45: _skypilot_offers returns GpuInfo's memory per GPU (gpu_mib): its row type changes
+DROP FUNCTION IF EXISTS llm_econ._skypilot_offers(text, text);

@@ -93,7 +93,7 @@ BEGIN
              ON s.sku = g.sku AND s.provider = g.provider AND s.pricing = g.pricing
                 -- a slice of a GPU (instance_type.gpus < 1) is no whole GPU's price
                 AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i
-                                 WHERE i.provider = s.provider AND pg_catalog.lower(i.instance_type) = pg_catalog.lower(s.instance_type)
+                                 WHERE i.provider = s.provider AND pg_catalog.lower(i.instance_type COLLATE pg_catalog."C") = pg_catalog.lower(s.instance_type COLLATE pg_catalog."C")
                                    AND i.gpus < 1::numeric)
           CROSS JOIN LATERAL (
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
@@ -197,6 +197,10 @@ BEGIN
      OR TG_WHEN <> 'AFTER' OR TG_OP NOT IN ('INSERT', 'UPDATE', 'DELETE') THEN
     RAISE EXCEPTION 'llm_econ._price_daily_maintain() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
       USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  -- the price recorder's _mark_seen moves last_seen_at alone, on which nothing here depends
+  IF TG_OP = 'UPDATE' AND llm_econ._marking_seen() THEN
+    RETURN NULL;
   END IF;
   IF TG_OP = 'INSERT' THEN
     SELECT pg_catalog.array_agg(c.sku ORDER BY c.sku, c.provider, c.pricing), pg_catalog.array_agg(c.provider ORDER BY c.sku, c.provider, c.pricing),

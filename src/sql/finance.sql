@@ -278,7 +278,7 @@ CREATE FUNCTION llm_econ._fx_rate_upper() RETURNS trigger
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-  NEW.currency := pg_catalog.upper(NEW.currency);
+  NEW.currency := pg_catalog.upper(NEW.currency COLLATE pg_catalog."C");
   RETURN NEW;
 END $$;
 COMMENT ON FUNCTION llm_econ._fx_rate_upper() IS 'internal: trigger upper-casing fx_rate.currency (eur is EUR)';
@@ -291,9 +291,9 @@ CREATE TRIGGER fx_rate_currency BEFORE INSERT OR UPDATE OF currency ON llm_econ.
 CREATE FUNCTION llm_econ._usd_per_unit(currency text, at timestamptz) RETURNS numeric
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
-  SELECT CASE WHEN $1 IS NULL OR pg_catalog.upper($1) OPERATOR(pg_catalog.=) 'USD' THEN 1::numeric
+  SELECT CASE WHEN $1 IS NULL OR pg_catalog.upper($1 COLLATE pg_catalog."C") OPERATOR(pg_catalog.=) 'USD' THEN 1::numeric
               ELSE (SELECT f.usd_per_unit FROM llm_econ.fx_rate f
-                     WHERE f.currency OPERATOR(pg_catalog.=) pg_catalog.upper($1)
+                     WHERE f.currency OPERATOR(pg_catalog.=) pg_catalog.upper($1 COLLATE pg_catalog."C")
                        AND f.valid_from OPERATOR(pg_catalog.<=) pg_catalog.timezone('UTC', $2)::date
                      ORDER BY f.valid_from DESC LIMIT 1) END;
 END;
@@ -398,7 +398,7 @@ COMMENT ON FUNCTION llm_econ._focus_staged_lines(text, int8, int8, int4) IS
   'internal: one batch of the current role''s staged FOCUS records, after_id to the one holding last_id (file line first_line on), typed as _focus_lines types a text';
 
 CREATE FUNCTION llm_econ._focus_charge_key(record jsonb) RETURNS text
-AS 'MODULE_PATHNAME', 'le_focus_charge_key_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+AS 'MODULE_PATHNAME', 'le_focus_charge_key_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._focus_charge_key(jsonb) IS
   'internal: the charge identity (row_hash) of a whole original line given as jsonb, as an import computes it';
 

@@ -37,7 +37,7 @@ CREATE TABLE llm_econ.gpu_sku (
     CHECK (pg_catalog.num_nonnulls(fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops) > 0)
 );
 -- SKU keys and aliases are looked up case-insensitively, so they must be unique that way.
-CREATE UNIQUE INDEX gpu_sku_lower_key ON llm_econ.gpu_sku (pg_catalog.lower(sku));
+CREATE UNIQUE INDEX gpu_sku_lower_key ON llm_econ.gpu_sku (pg_catalog.lower(sku COLLATE pg_catalog."C"));
 
 COMMENT ON TABLE llm_econ.gpu_sku IS
   'GPU models with their dense peak throughput, memory, links and power; one row per SKU, each with its source';
@@ -71,7 +71,7 @@ CREATE TABLE llm_econ.gpu_sku_alias (
     source   text,
     builtin  boolean NOT NULL DEFAULT false
 );
-CREATE UNIQUE INDEX gpu_sku_alias_lower_key ON llm_econ.gpu_sku_alias (pg_catalog.lower(alias));
+CREATE UNIQUE INDEX gpu_sku_alias_lower_key ON llm_econ.gpu_sku_alias (pg_catalog.lower(alias COLLATE pg_catalog."C"));
 CREATE INDEX gpu_sku_alias_sku ON llm_econ.gpu_sku_alias (sku);
 
 COMMENT ON TABLE llm_econ.gpu_sku_alias IS
@@ -96,7 +96,7 @@ CREATE TABLE llm_econ.instance_type (
     builtin            boolean NOT NULL DEFAULT false,
     PRIMARY KEY (provider, instance_type)
 );
-CREATE UNIQUE INDEX instance_type_lower_key ON llm_econ.instance_type (provider, pg_catalog.lower(instance_type));
+CREATE UNIQUE INDEX instance_type_lower_key ON llm_econ.instance_type (provider, pg_catalog.lower(instance_type COLLATE pg_catalog."C"));
 COMMENT ON TABLE llm_econ.instance_type IS
   'what each provider machine type carries, with its source: imports resolve instance types here before believing a catalog''s GPU name and count';
 COMMENT ON COLUMN llm_econ.instance_type.provider IS 'provider, lower case (aws, azure, gcp, lambda, runpod, ...)';
@@ -268,6 +268,10 @@ BEGIN
      OR TG_WHEN <> 'AFTER' OR TG_OP NOT IN ('INSERT', 'UPDATE') THEN
     RAISE EXCEPTION 'llm_econ._price_series_add() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
       USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  -- the price recorder's _mark_seen moves last_seen_at alone, on which nothing here depends
+  IF TG_OP = 'UPDATE' AND llm_econ._marking_seen() THEN
+    RETURN NULL;
   END IF;
   -- The horizon of price data: cloud GPU rental began in November 2010 (AWS Cluster GPU
   -- instances, cg1.4xlarge), and nobody lists a price more than a year ahead.  An observation
