@@ -64,8 +64,9 @@ SELECT p.oid::regprocedure AS security_definer_function, p.prorettype::regtype A
   FROM pg_proc p
  WHERE p.pronamespace = 'llm_econ'::regnamespace AND p.prosecdef
  ORDER BY p.oid::regprocedure::text COLLATE "C";
--- and every function PUBLIC may not execute is one of those, or the summary's internal refresh (SECURITY
--- INVOKER; its maintenance trigger runs it as the owner)
+-- and every function PUBLIC may not execute is one of those, the summary's internal refresh (SECURITY
+-- INVOKER; its maintenance trigger runs it as the owner), a trigger function, or an internal
+-- function no user-facing path calls as the caller (security.sql lists those PUBLIC keeps)
 SELECT p.oid::regprocedure AS not_executable_by_public, p.prosecdef
   FROM pg_proc p
  WHERE p.pronamespace = 'llm_econ'::regnamespace AND NOT has_function_privilege('public', p.oid, 'EXECUTE')
@@ -89,9 +90,9 @@ SELECT llm_econ.estimate_cost(llm_econ.run_spec(7e9, 1.4e12, 8, 'H100'), repeat(
 SELECT llm_econ.cheapest_offers(llm_econ.run_spec(7e9, 1.4e12, 8, 'H100'), '2024-06-01', repeat('s', 100000));
 -- a hand-built spec with a huge sku is refused by every function that reads the sku
 SELECT llm_econ._check_spec(ROW(1e9, 1e10, repeat('x', 1000), 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                                NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec);
+                                NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec);
 SELECT llm_econ.estimate_cost(ROW(1e9, 1e10, repeat('x', 1000), 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                                  NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec, 'gcp');
+                                  NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec, 'gcp');
 -- names up to the limit still work, and an unknown one still gets close matches
 SELECT llm_econ._sku_key('h100 sxm5x');
 SELECT llm_econ._sku_key(repeat('h', 256));
@@ -116,13 +117,17 @@ SELECT bool_and(convert_from(convert_to(c.assumption, 'UTF8'), 'UTF8') = c.assum
   FROM llm_econ.cost_breakdown(llm_econ.run_spec(7e9, 1.4e12, 8, repeat('é', 100)), 2.49) AS c;
 -- error messages quote long values cut on a character boundary, never inside one
 SELECT llm_econ._check_spec(ROW(1e9, 1e10, 'H100-SXM5', 8, 8, 0.4, repeat('é', 200), 989e12, 80e9, 450e9, 50e9, 700,
-                                NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec);
+                                NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec);
 DELETE FROM llm_econ.price_snapshot WHERE provider = 'acme';
 DELETE FROM llm_econ.gpu_sku WHERE sku = repeat('L', 150);
 
 -- 4. CSV headers: a column count, name length and total record size a real file never reaches
 -- are refused at once; duplicates are found by sorting (0.2.0 compared every pair: a 200,000
 -- column header ran 45 s and ignored cancel).  The line is in each error's CONTEXT.
+-- _csv_header, _csv_records and _focus_charge_key are not PUBLIC's (security.sql): mallory is
+-- granted them here to reach the parser directly (revoked again after part 6).
+GRANT EXECUTE ON FUNCTION llm_econ._csv_header(text, text), llm_econ._csv_records(text, text),
+                          llm_econ._focus_charge_key(jsonb) TO regress_mallory;
 \set SHOW_CONTEXT errors
 SET ROLE regress_mallory;
 SET statement_timeout = '1s';
@@ -183,6 +188,8 @@ SELECT count(*) FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeri
 SELECT llm_econ._focus_charge_key('[]');
 SELECT llm_econ._focus_charge_key('1');
 RESET ROLE;
+REVOKE EXECUTE ON FUNCTION llm_econ._csv_header(text, text), llm_econ._csv_records(text, text),
+                           llm_econ._focus_charge_key(jsonb) FROM regress_mallory;
 
 -- 7. The import lock takes only names price_snapshot can store: llm_econ.import_providers is any
 -- role's to set, and import_lock's rows outlive the transaction (a price writer filled the
@@ -205,6 +212,12 @@ SELECT llm_econ._focus_charge_key('{"Tags":"{\"a\":1.50,\"b\":[1,2e3,{\"c\":0.1}
 SELECT llm_econ._focus_charge_key('{"Tags":"{bad json","BilledCost":"1","ChargePeriodStart":"2025-13-01"}');
 SELECT llm_econ._focus_charge_key('{"Tags":"[1,2]","BilledCost":"1","ChargePeriodStart":"2025-01-01 24:00:00"}');
 SELECT llm_econ._focus_charge_key('{"Tags":"{\"a\":\"\\u0000\"}","BilledCost":"1","ChargePeriodStart":"2025-01-01T10:00:00-05:30"}');
+-- Tags that are not JSON are hashed as their text without catching any error (soft errors on
+-- PostgreSQL 16+, the JSON parser's return code on 15); a number beyond numeric's range is 22003
+-- on every version (the load refuses such Tags too)
+\set VERBOSITY sqlstate
+SELECT llm_econ._focus_charge_key('{"Tags":"{\"a\":1e200000}","BilledCost":"1"}');
+\set VERBOSITY terse
 -- a longer number is hashed in its binary form: one value one identity (1e131071 = 10e131070),
 -- two values two, at the top level and nested
 SELECT count(*) AS lines, count(DISTINCT row_hash) AS identities

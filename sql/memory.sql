@@ -184,17 +184,17 @@ SELECT run_spec(7e9, 2e12, 16, 'H100', n_heads => 12, d_model => 4092, tp => 8);
 SELECT (run_spec(7e9, 2e12, 16, 'H100', n_layers => 30, pp => 4)).pp AS uneven_pp;
 SELECT run_spec(7e9, 2e12, 16, 'H100', n_layers => 3, pp => 4);
 SELECT memory_per_gpu(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                          NULL, NULL, NULL, NULL, 1, NULL, 3, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                          NULL, NULL, NULL, NULL, 1, NULL, 3, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT fits_hbm(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                    NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 4, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                    NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 4, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT comm_bytes(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                      -32, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                      -32, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT * FROM comm_breakdown(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                                 NULL, NULL, NULL, NULL, 0, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                                 NULL, NULL, NULL, NULL, 0, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT * FROM plan_parallelism(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 'NaN', 450e9, 50e9, 700,
-                                   NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                                   NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT memory_per_gpu(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                          NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'partial', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                          NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'partial', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 
 -- Issue 46: context-parallel ranks hold the same weights.  ZeRO/FSDP state is sharded over dp·cp and the
 -- gradients are reduced over dp·cp.  8B on 8 GPUs at cp 8, dp 1, ZeRO-3: the optimizer state is 12·8e9/8 =

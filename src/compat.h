@@ -46,12 +46,12 @@
 #endif
 
 /*
- * jsonb_in without catching errors: false when s is not JSON (nothing raised), else *out is the
- * jsonb.  PostgreSQL 16 and later: jsonb_in's soft errors (malformed JSON, \u0000, a number
- * beyond numeric's range: all false).  PostgreSQL 15 has no soft errors: s is first checked by
- * the JSON parser, which returns its errors (malformed JSON, \u0000, bad surrogates: false);
- * what only jsonb_in sees (a number beyond numeric's range, 22003) is then raised, never
- * swallowed.  Stack depth, out of memory and cancels are raised on every version.
+ * jsonb_in without catching errors: false when s is not JSON (malformed, \u0000, a bad
+ * surrogate), nothing raised; else *out is the jsonb.  A number beyond numeric's range (22003)
+ * is raised on every version, as are stack depth, out of memory and cancels.
+ * PostgreSQL 16 and later: jsonb_in's soft errors, the overflow raised again.  PostgreSQL 15
+ * has no soft errors: s is first checked by the JSON parser, which returns its errors; what
+ * only jsonb_in sees (the overflow) is then raised by jsonb_in itself.  Nothing is swallowed.
  */
 #include "fmgr.h"
 #include "utils/fmgrprotos.h"
@@ -62,7 +62,12 @@ le_jsonb_in_soft(char *s, Datum *out)
 {
 	ErrorSaveContext esc = {T_ErrorSaveContext};
 
-	return DirectInputFunctionCallSafe(jsonb_in, s, InvalidOid, -1, (Node *) &esc, out);
+	esc.details_wanted = true;
+	if (DirectInputFunctionCallSafe(jsonb_in, s, InvalidOid, -1, (Node *) &esc, out))
+		return true;
+	if (esc.error_data && esc.error_data->sqlerrcode == ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE)
+		ThrowErrorData(esc.error_data);
+	return false;
 }
 #else
 #include "common/jsonapi.h"

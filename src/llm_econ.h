@@ -116,10 +116,13 @@ typedef struct LeCalib
 {
 	char	   *sku;
 	char	   *provider;		/* NULL: every run of the SKU */
+	char	   *stack;			/* with dtype: runs of this stack and dtype; NULL: every stack */
+	char	   *dtype;
 	double		factor;
 } LeCalib;
 extern int	le_calibration_load(LeCalib **out);
-extern double le_calibration_match(const LeCalib *rows, int n, const char *sku, const char *provider);
+extern double le_calibration_match(const LeCalib *rows, int n, const char *sku, const char *provider,
+								   const char *stack, const char *dtype);
 extern Interval *le_seconds_interval(double seconds, const char *what);
 extern SPIPlanPtr le_spi_plan(SPIPlanPtr *cache, const char *sql, int nargs, Oid *argtypes);
 extern char *le_close_matches(const char *query, const char *word, bool known_list, MemoryContext outer);

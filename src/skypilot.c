@@ -184,7 +184,8 @@ le_skypilot_offers(PG_FUNCTION_ARGS)
 		values[1] = variant ? CStringGetTextDatum(variant) : (Datum) 0;
 		nulls[2] = o->itype.p == NULL;
 		values[2] = o->itype.p ? text_of(o->itype) : (Datum) 0;
-		values[3] = text_of(o->region);
+		nulls[3] = o->region.p == NULL;	/* provider-wide */
+		values[3] = o->region.p ? text_of(o->region) : (Datum) 0;
 		values[4] = CStringGetTextDatum(le_enum_label(LE_E_PRICING, o->pricing));
 		nulls[5] = !o->priced;
 		if (o->priced)

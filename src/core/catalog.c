@@ -921,7 +921,9 @@ read_row(le_catalog *c, le_error *err)
 	else
 		return LE_OK;			/* a CPU machine: not an offer */
 
-	if (region.p == NULL)
+	/* GCP pairs machine and accelerator rows by zone, so its rows need one; another cloud's
+	 * offer without a region is provider-wide (region NULL: IBM lists some so) */
+	if (region.p == NULL && kind != ROW_OFFER)
 	{
 		le_set_error(err, LE_ERR_MALFORMED, "An offer of a GPU needs the region it is in.", "region is empty");
 		return le_set_context(err, "catalog_csv line %ld, column \"%s\"", line, le_cat_col_name(LE_COL_REGION));

@@ -22,7 +22,9 @@
  *     DeepSpeed's ZeRO-2 does (docs/model.md, "ZeRO and pipeline parallelism");
  *   ZeRO 3: weights are all-gathered for the forward and again for the
  *     backward of every micro-batch, gradients reduce-scattered once per step:
- *     3(p-1)/p·S at one micro-batch, 1.5× DDP (ZeRO §7.2.2).
+ *     3(p-1)/p·S at one micro-batch, 1.5× DDP (ZeRO §7.2.2); when the stack
+ *     keeps them unsharded between micro-batches (FSDP2 with pp > 1,
+ *     le_fsdp_keeps) they are gathered once per step.
  * step.c's dp_comm_exposed times exactly these collectives.
  * Tensor parallel (Megatron-LM, Shoeybi et al. 2019 §3; with sequence
  *   parallelism, Korthikanti et al. 2022 §4.2.2): per layer and micro-batch
@@ -156,7 +158,8 @@ le_comm_breakdown(const le_spec *s, le_comm_row *rows, int *nrows, le_error *err
 				add_dp_row(s, rows, nrows, "all_gather", dp, tp, weights);
 				break;
 			default:
-				add_dp_row(s, rows, nrows, "all_gather", dp, tp, 2 * m * weights);
+				/* parameters kept unsharded between micro-batches (FSDP2 under a pipeline): gathered once per step */
+				add_dp_row(s, rows, nrows, "all_gather", dp, tp, le_spec_fsdp_keeps(s) ? weights : 2 * m * weights);
 				add_dp_row(s, rows, nrows, "reduce_scatter", dp, tp, grads);
 				break;
 		}

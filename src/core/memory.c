@@ -231,11 +231,13 @@ stage_states(const le_spec *s, const double *per_param, int i, le_memory *m)
 	double		experts = le_expert_params(s);
 	double		dense = (s->num[LE_F_N_PARAMS] - experts) * share / tp;
 	double		expert = experts * share / (tp * ep);
+	/* ZeRO-3 under a pipeline on the torch stacks: parameters held unsharded between micro-batches (le_spec_fsdp_keeps) */
+	int			shard_w = zero >= 3 && !le_spec_fsdp_keeps(s);
 
 	if ((s->present & LE_BIT(LE_F_VOCAB_SIZE)) && (s->present & LE_BIT(LE_F_D_MODEL)))
 		dense += ((i == 0) + (i == pp - 1)) * s->num[LE_F_VOCAB_SIZE] * s->num[LE_F_D_MODEL] / tp;
 
-	m->weights = per_param[0] * (dense / (zero >= 3 ? dp : 1) + expert / (zero >= 3 ? dp / ep : 1));
+	m->weights = per_param[0] * (dense / (shard_w ? dp : 1) + expert / (shard_w ? dp / ep : 1));
 	m->grads = per_param[1] * (dense / (zero >= 2 ? dp : 1) + expert / (zero >= 2 ? dp / ep : 1));
 	m->optimizer = per_param[2] * (dense / (zero >= 1 ? dp : 1) + expert / (zero >= 1 ? dp / ep : 1));
 }

@@ -158,7 +158,7 @@ check_field(const le_spec *s, le_field f, le_error *err)
 	{
 		if (LE_OPTIONAL & LE_BIT(f))
 			return LE_OK;
-		return le_set_error(err, LE_ERR_VALUE, "Only the shape fields n_layers, d_model, n_heads, seq_len and global_batch, tdp_watts (power not published), the 0.3.0 fields (n_active_params ... grad_dtype) and the 0.4.0 fields (q_lora_rank ... dropout) may be NULL.",
+		return le_set_error(err, LE_ERR_VALUE, "Only the shape fields n_layers, d_model, n_heads, seq_len and global_batch, tdp_watts (power not published), the 0.3.0 fields (n_active_params ... grad_dtype) and the 0.4.0 fields (q_lora_rank ... dropout) and the 0.5.0 fields (stack, fp8_attention, fsdp_reshard) may be NULL.",
 							"run_spec field %s must not be NULL", name);
 	}
 	switch (le_field_kind(f))

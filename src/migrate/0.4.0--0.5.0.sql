@@ -10,6 +10,10 @@ CREATE TABLE llm_econ.focus_statement_lock (
 );
 COMMENT ON TABLE llm_econ.focus_statement_lock IS
   'internal: one row per statement FOCUS loads stored; a load locks its statements'' rows (only the tenant''s writers can)';
+COMMENT ON COLUMN llm_econ.focus_statement_lock.tenant IS 'the tenant whose statement this is (row-level security)';
+COMMENT ON COLUMN llm_econ.focus_statement_lock.provider IS 'the statement''s provider key, as spend.provider';
+COMMENT ON COLUMN llm_econ.focus_statement_lock.billing_account_id IS 'the statement''s billing account, as the load keys it';
+COMMENT ON COLUMN llm_econ.focus_statement_lock.billing_period_start IS 'the statement''s billing period start';
 ALTER TABLE llm_econ.focus_statement_lock ENABLE ROW LEVEL SECURITY;
 CREATE POLICY focus_statement_lock_writer ON llm_econ.focus_statement_lock
     USING (llm_econ._is_tenant_member(tenant) AND pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT'))
@@ -37,3 +41,16 @@ ALTER TABLE llm_econ.fx_rate ALTER COLUMN valid_from TYPE date USING pg_catalog.
 
 -- issue 45: _skypilot_offers returns GpuInfo's memory per GPU (gpu_mib): its row type changes
 DROP FUNCTION IF EXISTS llm_econ._skypilot_offers(text, text);
+
+-- issue 46: run_spec gains stack, fp8_attention and fsdp_reshard, appended (stored values read NULL: megatron,
+-- attention in BF16, the stack's default resharding: what 0.4.0 computed).  The constructor's signature changes.
+ALTER TYPE llm_econ.run_spec
+    ADD ATTRIBUTE stack text CASCADE,
+    ADD ATTRIBUTE fp8_attention boolean CASCADE,
+    ADD ATTRIBUTE fsdp_reshard boolean CASCADE;
+COMMENT ON COLUMN llm_econ.run_spec.stack IS 'software that runs the step: megatron (Megatron-LM/NeMo, Transformer Engine), torch_compile, torch_eager; NULL = megatron';
+COMMENT ON COLUMN llm_econ.run_spec.fp8_attention IS 'with dtype fp8, whether attention also runs in FP8; NULL = false (the linear layers'' GEMMs only)';
+COMMENT ON COLUMN llm_econ.run_spec.fsdp_reshard IS 'ZeRO-3/FSDP: whether parameters are resharded between micro-batches; NULL = the stack''s default (torch stacks with pp > 1 keep them unsharded)';
+DROP FUNCTION IF EXISTS llm_econ.run_spec(float8, float8, int4, text, float8, text, int4, int4, int4, int4, int4, int4, int4, int4, int4,
+                                          text, text, int4, float8, float8, int4, int4, int4, int4, int4, int4, int4, text, int4,
+                                          boolean, text, text, int4, int4, int4, int4, int4, boolean);

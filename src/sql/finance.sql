@@ -116,6 +116,7 @@ BEGIN
   NEW.planned_gpu_hours := llm_econ.gpu_hours(NEW.spec);
   RETURN NEW;
 END $$;
+REVOKE EXECUTE ON FUNCTION llm_econ._freeze_plan() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._freeze_plan() IS
   'trigger: validates a plan and freezes its price, GPU-hours and USD; an UPDATE of what or where it runs re-prices it';
 
@@ -237,6 +238,10 @@ CREATE TABLE llm_econ.focus_statement_lock (
 );
 COMMENT ON TABLE llm_econ.focus_statement_lock IS
   'internal: one row per statement FOCUS loads stored; a load locks its statements'' rows (only the tenant''s writers can)';
+COMMENT ON COLUMN llm_econ.focus_statement_lock.tenant IS 'the tenant whose statement this is (row-level security)';
+COMMENT ON COLUMN llm_econ.focus_statement_lock.provider IS 'the statement''s provider key, as spend.provider';
+COMMENT ON COLUMN llm_econ.focus_statement_lock.billing_account_id IS 'the statement''s billing account, as the load keys it';
+COMMENT ON COLUMN llm_econ.focus_statement_lock.billing_period_start IS 'the statement''s billing period start';
 ALTER TABLE llm_econ.focus_statement_lock ENABLE ROW LEVEL SECURITY;
 CREATE POLICY focus_statement_lock_writer ON llm_econ.focus_statement_lock
     USING (llm_econ._is_tenant_member(tenant) AND pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT'))
@@ -250,9 +255,11 @@ SELECT pg_catalog.pg_extension_config_dump('llm_econ.spend_id_seq', '');
 -- A CSV text's header and lines (generic readers, kept for callers of 0.2.0).
 CREATE FUNCTION llm_econ._csv_header(csv text, what text) RETURNS text[]
 AS 'MODULE_PATHNAME', 'le_csv_header_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+REVOKE EXECUTE ON FUNCTION llm_econ._csv_header(text, text) FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._csv_header(text, text) IS 'internal: the column names of a CSV text''s header line (22023 when empty or duplicated)';
 CREATE FUNCTION llm_econ._csv_records(csv text, what text, OUT line int4, OUT record jsonb) RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'le_csv_records_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+REVOKE EXECUTE ON FUNCTION llm_econ._csv_records(text, text) FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._csv_records(text, text) IS
   'internal: the data lines of a CSV text as (line, jsonb by header name); 22023 naming the line of malformed CSV';
 
@@ -399,6 +406,7 @@ COMMENT ON FUNCTION llm_econ._focus_staged_lines(text, int8, int8, int4) IS
 
 CREATE FUNCTION llm_econ._focus_charge_key(record jsonb) RETURNS text
 AS 'MODULE_PATHNAME', 'le_focus_charge_key_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+REVOKE EXECUTE ON FUNCTION llm_econ._focus_charge_key(jsonb) FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._focus_charge_key(jsonb) IS
   'internal: the charge identity (row_hash) of a whole original line given as jsonb, as an import computes it';
 

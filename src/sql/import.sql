@@ -148,6 +148,7 @@ COMMENT ON FUNCTION llm_econ._store_prices(timestamptz[], text[], text[], text[]
 -- UPDATE alone 0.05 s).  Users' own triggers fire as on any UPDATE.
 CREATE FUNCTION llm_econ._recording() RETURNS boolean
 AS 'MODULE_PATHNAME', 'le_recording_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+REVOKE EXECUTE ON FUNCTION llm_econ._recording() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._recording() IS
   'internal: true while the price recorder (_record_prices) runs for a role allowed to insert into price_snapshot';
 CREATE FUNCTION llm_econ._marking_seen() RETURNS boolean
@@ -311,14 +312,15 @@ COMMENT ON FUNCTION llm_econ._flag_suspect() IS
 CREATE TRIGGER price_snapshot_suspect AFTER INSERT ON llm_econ.price_snapshot
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._flag_suspect();
 
--- SkyPilot clouds whose catalogs the importer accepts (skypilot-catalog catalogs/v5/<cloud>).
+-- SkyPilot clouds whose catalogs the importer accepts (skypilot-catalog catalogs/v5..v8/<cloud>, as issue 45 lists them).
 CREATE FUNCTION llm_econ._skypilot_clouds() RETURNS text[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 BEGIN ATOMIC
-  SELECT ARRAY['aws', 'azure', 'cudo', 'do', 'fluidstack', 'gcp', 'hyperbolic', 'ibm', 'kubernetes',
-                   'lambda', 'nebius', 'oci', 'paperspace', 'runpod', 'scp', 'vast', 'vsphere'];
+  SELECT ARRAY['aws', 'azure', 'cudo', 'daytona', 'do', 'fluidstack', 'gcp', 'hyperbolic', 'hyperstack', 'ibm',
+                   'jarvislabs', 'kubernetes', 'lambda', 'lium', 'mithril', 'nebius', 'oci', 'ovhcloud', 'paperspace',
+                   'primeintellect', 'runpod', 'scaleway', 'scp', 'seeweb', 'shadeform', 'simplepod', 'vast', 'vsphere'];
 END;
-COMMENT ON FUNCTION llm_econ._skypilot_clouds() IS 'internal: the cloud names import_skypilot_catalog accepts';
+COMMENT ON FUNCTION llm_econ._skypilot_clouds() IS 'internal: the cloud names import_skypilot_catalog accepts (every cloud of skypilot-catalog catalogs/v5..v8)';
 
 -- A user-facing PL/pgSQL function's error, raised again with only the CONTEXT lines that speak
 -- to the user (src/price.c).
@@ -417,20 +419,25 @@ COMMENT ON FUNCTION llm_econ._sku_contradiction(text, text, int4, int4) IS
   'internal: how a SKU contradicts a catalog row''s memory, form factor or GPU count (NULL: it agrees); docs/prices.md';
 
 -- The SKU a catalog row is: the first of candidates (best first: the known machine type's, the
--- name rule's, the names' aliases) its facts do not contradict; else the one SKU of the
+-- name rule's, the names' aliases) its facts do not contradict (the first that only the GPU count
+-- contradicts when none fits whole: the suspect trigger judges that count); else the one SKU of the
 -- accelerator's family (family_default first) they agree with.  why: what was refused, when none.
 CREATE FUNCTION llm_econ._sku_by_facts(candidates text[], family text, family_default text, names text,
     gpu_mib int4, gpus int4, OUT sku text, OUT why text)
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
   WITH c AS (
-    SELECT u.s, u.i, llm_econ._sku_contradiction(u.s, $4, $5, $6) AS no
+    SELECT u.s, u.i, llm_econ._sku_contradiction(u.s, $4, $5, $6) AS no,
+           llm_econ._sku_contradiction(u.s, $4, $5, NULL) AS no_but_count
       FROM pg_catalog.unnest($1) WITH ORDINALITY AS u(s, i) WHERE u.s IS NOT NULL),
        fam AS (
     SELECT g.sku AS s, g.sku OPERATOR(pg_catalog.=) $3 AS dflt, llm_econ._sku_contradiction(g.sku, $4, $5, $6) AS no
       FROM llm_econ.gpu_sku g WHERE $2 IS NOT NULL AND llm_econ._gpu_family(g.sku) OPERATOR(pg_catalog.=) $2),
        pick AS (
-    SELECT (SELECT c.s FROM c WHERE c.no IS NULL ORDER BY c.i LIMIT 1) AS by_name,
+    -- the GPU count chooses between candidates; a count that fits none is left to the suspect
+    -- trigger (stored, flagged), as for machine types instance_type does not know
+    SELECT coalesce((SELECT c.s FROM c WHERE c.no IS NULL ORDER BY c.i LIMIT 1),
+                    (SELECT c.s FROM c WHERE c.no_but_count IS NULL ORDER BY c.i LIMIT 1)) AS by_name,
            (SELECT fam.s FROM fam WHERE fam.no IS NULL ORDER BY NOT fam.dflt, fam.s COLLATE "C" LIMIT 1) AS by_family,
            (SELECT pg_catalog.count(*) FROM fam WHERE fam.no IS NULL) AS n_family,
            (SELECT pg_catalog.bool_or(fam.dflt) FROM fam WHERE fam.no IS NULL) AS dflt_ok,
@@ -477,6 +484,7 @@ BEGIN
       USING ERRCODE = 'invalid_transaction_state',
             HINT = 'Imports serialise with other imports of the same provider and must see their commits.';
   END IF;
+  -- every cloud SkyPilot publishes catalogs for (a misspelt name is refused, not a new provider)
   IF NOT (c = ANY (llm_econ._skypilot_clouds())) THEN
     RAISE EXCEPTION 'unknown cloud "%"', cloud USING ERRCODE = 'invalid_parameter_value',
       DETAIL = 'Known clouds: ' || pg_catalog.array_to_string(llm_econ._skypilot_clouds(), ', ') || '.';
@@ -607,8 +615,11 @@ BEGIN
                             AND (p.known_gpus <> p.gpus_per_instance::numeric OR p.sku <> p.catalog_sku)) AS corrected_why,
          (SELECT pg_catalog.count(DISTINCT p.instance_type) FROM parsed p
            WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified,
-         (SELECT pg_catalog.string_agg(DISTINCT p.instance_type, ', ') FROM parsed p
-           WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified_why
+         -- the first 10 names (the NOTICE says how many more)
+         (SELECT pg_catalog.string_agg(u.n, ', ' ORDER BY u.n) FROM (
+            SELECT DISTINCT p.instance_type COLLATE "C" AS n FROM parsed p
+             WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL
+             ORDER BY 1 LIMIT 10) AS u) AS unverified_why
     INTO cv FROM cand x;
 
   -- 2. refuse what would damage the history: another cloud's file, or withdrawals on thin evidence
@@ -696,7 +707,8 @@ BEGIN
   END IF;
   IF unverified > 0 THEN
     RAISE NOTICE '% machine types are not in llm_econ.instance_type and were priced with the catalog''s count', unverified
-      USING DETAIL = 'Those machine types: ' || pg_catalog.left(cv.unverified_why, 500) || '.',
+      USING DETAIL = 'Those machine types: ' || cv.unverified_why
+                     || CASE WHEN unverified > 10 THEN pg_catalog.format(' and %s more', unverified - 10) ELSE '' END || '.',
             HINT = 'A count no known machine of the GPU has is stored as suspect; add the machine types to llm_econ.instance_type with their source.';
   END IF;
   IF suspect > 0 THEN

@@ -46,7 +46,7 @@ BEGIN ATOMIC
    WHERE s.sku OPERATOR(pg_catalog.=) $1
      AND s.provider OPERATOR(pg_catalog.=) $2
      AND s.pricing OPERATOR(pg_catalog.=) $3
-     AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5 COLLATE pg_catalog."C"), pg_catalog.upper($5 COLLATE pg_catalog."C")]))
+     AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5 COLLATE pg_catalog."C") COLLATE pg_catalog."default", pg_catalog.upper($5 COLLATE pg_catalog."C") COLLATE pg_catalog."default"]))
      AND ($6 IS NULL OR llm_econ._name_key(s.instance_type) OPERATOR(pg_catalog.=) llm_econ._name_key($6))
      AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i   -- a slice of a GPU is no whole GPU's price
                       WHERE i.provider OPERATOR(pg_catalog.=) s.provider
@@ -143,7 +143,7 @@ BEGIN
   WITH series AS (
          SELECT s.* FROM llm_econ.price_series s
           WHERE s.sku = key AND s.provider = prov AND s.pricing = pr
-            AND (price_twap_coverage.region IS NULL OR s.region = ANY (ARRAY[price_twap_coverage.region, pg_catalog.lower(price_twap_coverage.region COLLATE pg_catalog."C"), pg_catalog.upper(price_twap_coverage.region COLLATE pg_catalog."C")]))
+            AND (price_twap_coverage.region IS NULL OR s.region = ANY (ARRAY[price_twap_coverage.region, pg_catalog.lower(price_twap_coverage.region COLLATE pg_catalog."C") COLLATE pg_catalog."default", pg_catalog.upper(price_twap_coverage.region COLLATE pg_catalog."C") COLLATE pg_catalog."default"]))
             AND (itype IS NULL OR llm_econ._name_key(s.instance_type) = llm_econ._name_key(itype))
             AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i   -- a slice of a GPU is no whole GPU's price
                              WHERE i.provider = s.provider AND pg_catalog.lower(i.instance_type COLLATE pg_catalog."C") = pg_catalog.lower(s.instance_type COLLATE pg_catalog."C")

@@ -614,6 +614,56 @@ test_zero_over_cp(void)
 }
 
 /*
+ * Issue 46: with FSDP (ZeRO-3) and pp > 1 PyTorch keeps the parameters
+ * unsharded between micro-batches (FSDP2's reshard_after_forward False under
+ * a pipeline, torchtitan's default): the torch stacks hold a stage's whole
+ * bf16 weights and gather them once per step; fsdp_reshard => true (and the
+ * megatron stack) reshard as before.
+ */
+static void
+test_fsdp_pp_reshard(void)
+{
+	le_spec		s = make_spec(8e9, 1e12, 64, 989, 0.4, 700);
+	le_memory	meg,
+				eager,
+				forced;
+	le_comm_row rows[LE_COMM_MAX_ROWS];
+	int			n;
+	double		gather_meg = 0,
+				gather_eager = 0;
+	le_error	e;
+
+	s.num[LE_F_PP] = 4;
+	le_spec_set_num(&s, LE_F_ZERO_STAGE, 3);
+	le_spec_set_num(&s, LE_F_GLOBAL_BATCH, 128);	/* 8 micro-batches on dp 16 */
+	CHECK(le_memory_per_gpu(&s, &meg, &e) == LE_OK, "megatron: %s", e.message);
+	CHECK(le_comm_breakdown(&s, rows, &n, &e) == LE_OK, "comm");
+	for (int i = 0; i < n; i++)
+		if (strcmp(rows[i].collective, "all_gather") == 0)
+			gather_meg = rows[i].bytes;
+	le_spec_set_text(&s, LE_F_STACK, "torch_eager", 11);
+	CHECK(le_check_fields(&s, LE_BIT(LE_F_STACK), &e) == LE_OK, "torch_eager is a stack: %s", e.message);
+	CHECK(le_memory_per_gpu(&s, &eager, &e) == LE_OK, "torch_eager: %s", e.message);
+	NEAR(eager.weights, 2.0 * 8e9 / 4, 1e-12, "torch stack, pp 4: the stage's weights unsharded");
+	NEAR(meg.weights, 2.0 * 8e9 / 4 / 16, 1e-12, "megatron: sharded over dp 16");
+	CHECK(le_comm_breakdown(&s, rows, &n, &e) == LE_OK, "comm");
+	for (int i = 0; i < n; i++)
+		if (strcmp(rows[i].collective, "all_gather") == 0)
+			gather_eager = rows[i].bytes;
+	NEAR(gather_meg / gather_eager, 2.0 * 8, 1e-12, "gathered once per step, not twice per micro-batch");
+	le_spec_set_num(&s, LE_F_FSDP_RESHARD, 1);
+	CHECK(le_memory_per_gpu(&s, &forced, &e) == LE_OK, "fsdp_reshard true: %s", e.message);
+	NEAR(forced.weights, meg.weights, 1e-12, "fsdp_reshard => true: sharded");
+	s.num[LE_F_PP] = 1;
+	le_spec_set_num(&s, LE_F_FSDP_RESHARD, 0);
+	CHECK(le_memory_per_gpu(&s, &forced, &e) == LE_OK, "pp 1");
+	NEAR(forced.weights, 2.0 * 8e9 / 64, 1e-12, "without a pipeline FSDP reshards whatever fsdp_reshard says");
+	le_spec_set_text(&s, LE_F_STACK, "jax", 3);
+	CHECK(le_check_fields(&s, LE_BIT(LE_F_STACK), &e) == LE_ERR_VALUE && strstr(e.message, "megatron, torch_compile, torch_eager"),
+		  "an unknown stack names the allowed values: %s", e.message);
+}
+
+/*
  * Issue 46: n_params is the non-embedding count; the 0.5-1.5x rule compared
  * it with a count that held the embeddings and refused a correctly described
  * 35M model with a 50k vocabulary (6 layers of 640: 29.5M non-embedding,
@@ -724,6 +774,7 @@ main(void)
 	test_comm();
 	test_zero_over_cp();
 	test_nonembedding_rule();
+	test_fsdp_pp_reshard();
 	test_uneven_interleaved();
 	test_plan();
 	test_csv();
