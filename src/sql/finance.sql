@@ -415,7 +415,7 @@ COMMENT ON FUNCTION llm_econ._focus_charge_key(jsonb) IS
 -- subscription and resource ids are case-insensitive); translate(), never lower() under the
 -- database's collation.  NULL for NULL or blank.  Identifiers are stored as written.
 CREATE FUNCTION llm_econ._focus_id_key(provider text, id text) RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC
   SELECT NULLIF(CASE WHEN $1 OPERATOR(pg_catalog.=) 'azure'
               THEN pg_catalog.translate(pg_catalog.btrim($2, E' \t\r\n'), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')
@@ -432,6 +432,7 @@ CREATE FUNCTION llm_econ._focus_statements(OUT provider text, OUT billing_accoun
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
+  PERFORM llm_econ._focus_temp();
   RETURN QUERY
   SELECT f.provider, llm_econ._focus_id_key(f.provider, f.billing_account_id),
          llm_econ._focus_id_key(f.provider, f.record OPERATOR(pg_catalog.->>) 'SubAccountId'), f.billing_period_start
