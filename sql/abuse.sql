@@ -64,8 +64,9 @@ SELECT p.oid::regprocedure AS security_definer_function, p.prorettype::regtype A
   FROM pg_proc p
  WHERE p.pronamespace = 'llm_econ'::regnamespace AND p.prosecdef
  ORDER BY p.oid::regprocedure::text COLLATE "C";
--- and every function PUBLIC may not execute is one of those, or the summary's internal refresh (SECURITY
--- INVOKER; its maintenance trigger runs it as the owner)
+-- and every function PUBLIC may not execute is one of those, the summary's internal refresh (SECURITY
+-- INVOKER; its maintenance trigger runs it as the owner), a trigger function, or an internal
+-- function no user-facing path calls as the caller (security.sql lists those PUBLIC keeps)
 SELECT p.oid::regprocedure AS not_executable_by_public, p.prosecdef
   FROM pg_proc p
  WHERE p.pronamespace = 'llm_econ'::regnamespace AND NOT has_function_privilege('public', p.oid, 'EXECUTE')
@@ -89,9 +90,9 @@ SELECT llm_econ.estimate_cost(llm_econ.run_spec(7e9, 1.4e12, 8, 'H100'), repeat(
 SELECT llm_econ.cheapest_offers(llm_econ.run_spec(7e9, 1.4e12, 8, 'H100'), '2024-06-01', repeat('s', 100000));
 -- a hand-built spec with a huge sku is refused by every function that reads the sku
 SELECT llm_econ._check_spec(ROW(1e9, 1e10, repeat('x', 1000), 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                                NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec);
+                                NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec);
 SELECT llm_econ.estimate_cost(ROW(1e9, 1e10, repeat('x', 1000), 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                                  NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec, 'gcp');
+                                  NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec, 'gcp');
 -- names up to the limit still work, and an unknown one still gets close matches
 SELECT llm_econ._sku_key('h100 sxm5x');
 SELECT llm_econ._sku_key(repeat('h', 256));
@@ -116,13 +117,17 @@ SELECT bool_and(convert_from(convert_to(c.assumption, 'UTF8'), 'UTF8') = c.assum
   FROM llm_econ.cost_breakdown(llm_econ.run_spec(7e9, 1.4e12, 8, repeat('é', 100)), 2.49) AS c;
 -- error messages quote long values cut on a character boundary, never inside one
 SELECT llm_econ._check_spec(ROW(1e9, 1e10, 'H100-SXM5', 8, 8, 0.4, repeat('é', 200), 989e12, 80e9, 450e9, 50e9, 700,
-                                NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec);
+                                NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec);
 DELETE FROM llm_econ.price_snapshot WHERE provider = 'acme';
 DELETE FROM llm_econ.gpu_sku WHERE sku = repeat('L', 150);
 
 -- 4. CSV headers: a column count, name length and total record size a real file never reaches
 -- are refused at once; duplicates are found by sorting (0.2.0 compared every pair: a 200,000
 -- column header ran 45 s and ignored cancel).  The line is in each error's CONTEXT.
+-- _csv_header, _csv_records and _focus_charge_key are not PUBLIC's (security.sql): mallory is
+-- granted them here to reach the parser directly (revoked again after part 6).
+GRANT EXECUTE ON FUNCTION llm_econ._csv_header(text, text), llm_econ._csv_records(text, text),
+                          llm_econ._focus_charge_key(jsonb) TO regress_mallory;
 \set SHOW_CONTEXT errors
 SET ROLE regress_mallory;
 SET statement_timeout = '1s';
@@ -183,6 +188,8 @@ SELECT count(*) FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeri
 SELECT llm_econ._focus_charge_key('[]');
 SELECT llm_econ._focus_charge_key('1');
 RESET ROLE;
+REVOKE EXECUTE ON FUNCTION llm_econ._csv_header(text, text), llm_econ._csv_records(text, text),
+                           llm_econ._focus_charge_key(jsonb) FROM regress_mallory;
 
 -- 7. The import lock takes only names price_snapshot can store: llm_econ.import_providers is any
 -- role's to set, and import_lock's rows outlive the transaction (a price writer filled the
@@ -192,6 +199,50 @@ SET LOCAL llm_econ.import_providers = 'lambda,JUNK with spaces,../../etc';
 INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, pricing, source) SELECT NULL, NULL, NULL, NULL, NULL WHERE false;
 SELECT provider FROM llm_econ.import_lock WHERE provider IN ('lambda', 'JUNK with spaces', '../../etc') ORDER BY 1;
 ROLLBACK;
+
+-- 8. Numbers in FOCUS JSON are printed only when short (issue 43): 1e131071 is 8 bytes of CSV and
+-- 131,072 characters printed; 3,000 of them in one Tags value took 0.8 GB and ran 9 s past a 1 s
+-- statement_timeout (TAP 007 measures that).  A Tags number printing in at most 64 characters
+-- keeps the identity 0.4.0 gave it: these hashes are what 0.4.0 computed for the same lines
+-- (numbers of exactly 64 characters, nested values, an offset, a time that is no time, Tags that
+-- are not JSON, \u0000).
+\set VERBOSITY terse
+SELECT row_hash FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags\n1,1,2025-01-01,2025-01-02,AWS,"{""a"":1.50,""b"":[1,2e3,{""c"":0.1}],""n"":123456789012345678901234567890.123456789012345678901234567,""neg"":-0.0000000000000000000000000000000000000000000000000000000000001,""pos"":1234567890123456789012345678901234567890123456789012345678901234}"\n', 'x');
+SELECT llm_econ._focus_charge_key('{"Tags":"{\"a\":1.50,\"b\":[1,2e3,{\"c\":0.1}]}","BilledCost":"1","ChargePeriodStart":"2025-01-01T00:00:00+02:00","ChargePeriodEnd":"2025-01-02 03:04:05.123456","BillingPeriodStart":"bogus","BillingPeriodEnd":"2025-02-30"}');
+SELECT llm_econ._focus_charge_key('{"Tags":"{bad json","BilledCost":"1","ChargePeriodStart":"2025-13-01"}');
+SELECT llm_econ._focus_charge_key('{"Tags":"[1,2]","BilledCost":"1","ChargePeriodStart":"2025-01-01 24:00:00"}');
+SELECT llm_econ._focus_charge_key('{"Tags":"{\"a\":\"\\u0000\"}","BilledCost":"1","ChargePeriodStart":"2025-01-01T10:00:00-05:30"}');
+-- Tags that are not JSON are hashed as their text without catching any error (soft errors on
+-- PostgreSQL 16+, the JSON parser's return code on 15); a number beyond numeric's range is 22003
+-- on every version (the load refuses such Tags too)
+\set VERBOSITY sqlstate
+SELECT llm_econ._focus_charge_key('{"Tags":"{\"a\":1e200000}","BilledCost":"1"}');
+\set VERBOSITY terse
+-- a longer number is hashed in its binary form: one value one identity (1e131071 = 10e131070),
+-- two values two, at the top level and nested
+SELECT count(*) AS lines, count(DISTINCT row_hash) AS identities
+  FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags\n'
+    || E'1,1,2025-01-01,2025-01-02,AWS,"{""a"":1e131071}"\n1,1,2025-01-01,2025-01-02,AWS,"{""a"":10e131070}"\n1,1,2025-01-01,2025-01-02,AWS,"{""a"":2e131071}"\n'
+    || E'1,1,2025-01-01,2025-01-02,AWS,"{""a"":[1e131071]}"\n1,1,2025-01-01,2025-01-02,AWS,"{""a"":[10e131070]}"\n1,1,2025-01-01,2025-01-02,AWS,"{""a"":[2e131071]}"\n', 'x');
+-- where a number's text is used it is refused past 64 characters (54000): a run tag, a key of
+-- SkuPriceDetails read to find the machine.  An amount column's exponent has at most 3 digits, so
+-- it prints at most about 1,000 characters more than it is written (99e999: 1,001; 1e1000: 22P04)
+\set VERBOSITY sqlstate
+SELECT run_id FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags\n1,1,2025-01-01,2025-01-02,AWS,"{""run_id"":1e62}"\n', 'x');
+SELECT run_id FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags\n1,1,2025-01-01,2025-01-02,AWS,"{""run_id"":1e64}"\n', 'x');
+SELECT count(*) FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,SkuPriceDetails\n1,1,2025-01-01,2025-01-02,AWS,"{""InstanceType"":[1e64]}"\n', 'x');
+SELECT length(billed_cost::text) FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n99e999,1,2025-01-01,2025-01-02,AWS\n', 'x');
+SELECT length(billed_cost::text) FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1e1000,1,2025-01-01,2025-01-02,AWS\n', 'x');
+
+-- 9. FOCUS loads lock their statements' rows of focus_statement_lock (issue 43; before: an advisory
+-- key anyone could compute and hold): a role with no grants can neither see nor write a row there.
+\set VERBOSITY terse
+SET ROLE regress_mallory;
+INSERT INTO llm_econ.focus_statement_lock VALUES ('regress_mallory', 'aws', '111', '2025-01-01');
+INSERT INTO llm_econ.focus_statement_lock VALUES ('some_tenant', 'aws', '111', '2025-01-01');
+SELECT tenant FROM llm_econ.focus_statement_lock FOR UPDATE;
+RESET ROLE;
+\set VERBOSITY default
 
 DROP CAST (pg_temp.evil AS text);
 DROP OWNED BY regress_mallory;

@@ -194,7 +194,7 @@ SELECT carbon_kg(run_spec(7e9, 1.4e12, 8, 'H100-SXM5'), 0.4, 0.9);
 SELECT carbon_kg(run_spec(7e9, 1.4e12, 8, 'H100-SXM5'), 0.4, 'Infinity');
 -- a hand-built spec is checked too
 SELECT carbon_kg(ROW(7e9, 1.4e12, 'H100-SXM5', 8, 8, 1.5, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                     NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec, 0.4);
+                     NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec, 0.4);
 -- checkpoint_plan: both intervals > 0 and at most 1e12 s
 SELECT * FROM checkpoint_plan(run_spec(7e9, 1.4e12, 8, 'H100-SXM5'), '0 seconds', '30 days');
 SELECT * FROM checkpoint_plan(run_spec(7e9, 1.4e12, 8, 'H100-SXM5'), '-90 seconds', '30 days');
@@ -203,7 +203,7 @@ SELECT * FROM checkpoint_plan(run_spec(7e9, 1.4e12, 8, 'H100-SXM5'), '90 seconds
 SELECT * FROM checkpoint_plan(run_spec(7e9, 1.4e12, 8, 'H100-SXM5'), '90 seconds', '100000 years');
 -- a run so long that T / M overflows: 22003
 SELECT * FROM checkpoint_plan(ROW(1e18, 1e18, 'H100-SXM5', 1, 1, 1e-270, 'bf16', 1, 80e9, 450e9, 50e9, 700,
-                                  NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec,
+                                  NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec,
                               '90 seconds', '1 microsecond');
 -- cost_breakdown: every argument named with its range
 SELECT * FROM cost_breakdown(run_spec(7e9, 1.4e12, 8, 'H100-SXM5'), -2.49);

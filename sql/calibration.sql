@@ -31,18 +31,40 @@ SELECT 'regress_cal_team', v.run_id, t.s, v.provider, v.tps, v.step, v.at::times
                   ('run-3', NULL, NULL, 3.3, '2027-05-15')) AS v(run_id, provider, tps, step, at);
 SELECT run_id, provider, round(_observed_mfu(spec, tokens_per_second, step_seconds)::numeric, 4) AS observed_mfu
   FROM observed_run ORDER BY run_id;
--- Per SKU (provider NULL: all three runs) and per SKU and provider (the two testcloud runs).
-SELECT sku, provider, runs, round(median_observed_mfu::numeric, 4) AS observed,
+-- Per SKU (provider NULL: all three runs), per SKU and provider (the two testcloud runs), and per SKU,
+-- stack and dtype (0.5.0: the three runs are megatron bf16).
+SELECT sku, provider, stack, dtype, runs, round(median_observed_mfu::numeric, 4) AS observed,
        round(median_predicted_mfu::numeric, 4) AS predicted, round(median_mfu_ratio::numeric, 4) AS factor, "time"
-  FROM mfu_calibration ORDER BY sku, provider NULLS FIRST;
+  FROM mfu_calibration ORDER BY sku, provider NULLS FIRST, stack NULLS FIRST;
 -- The predictions move: MFU times the SKU's factor, time divided by it.
 SELECT round(predicted_mfu(s, calibrated => true)::numeric, 4) AS calibrated_mfu,
        abs(predicted_mfu(s, calibrated => true) / predicted_mfu(s)
-           - (SELECT median_mfu_ratio FROM mfu_calibration WHERE provider IS NULL)) < 1e-12 AS mfu_times_factor,
+           - (SELECT median_mfu_ratio FROM mfu_calibration WHERE provider IS NULL AND stack IS NULL)) < 1e-12 AS mfu_times_factor,
        abs(extract(epoch FROM predicted_time(s)) / extract(epoch FROM predicted_time(s, true, true))
-           - (SELECT median_mfu_ratio FROM mfu_calibration WHERE provider IS NULL)) < 1e-6 AS time_over_factor,
+           - (SELECT median_mfu_ratio FROM mfu_calibration WHERE provider IS NULL AND stack IS NULL)) < 1e-6 AS time_over_factor,
        predicted_time(s) AS predicted_time, predicted_time(s, calibrated => true) AS calibrated_time
   FROM t;
+-- 0.5.0 (issue 46): calibration follows the stack and dtype.  The team also records one FP8 run on
+-- torch_compile (5.0e5 tokens/s: measured MFU 6 · 7e9 · 5e5 / (64 · 1979e12) = 0.1658).  An FP8
+-- torch_compile prediction takes that run's factor, not the BF16 megatron runs'; the BF16 megatron
+-- prediction keeps the factor of its own three runs (before: the median of all four runs for both).
+BEGIN;
+INSERT INTO observed_run (tenant, run_id, spec, provider, tokens_per_second, observed_at, source)
+SELECT 'regress_cal_team', 'run-fp8', run_spec(7e9, 1e12, 64, 'H100', n_layers => 32, d_model => 4096, n_heads => 32,
+                                                seq_len => 4096, global_batch => 512, tp => 2, dtype => 'fp8',
+                                                stack => 'torch_compile'), NULL, 5.0e5, '2027-05-20', 'training log';
+SELECT stack, dtype, runs, round(median_observed_mfu::numeric, 4) AS observed, round(median_mfu_ratio::numeric, 4) AS factor
+  FROM mfu_calibration WHERE provider IS NULL ORDER BY stack NULLS FIRST, dtype;
+SELECT x.stack, x.dtype, round((predicted_mfu(x.s, calibrated => true) / predicted_mfu(x.s))::numeric, 4) AS factor_used,
+       abs(predicted_mfu(x.s, calibrated => true) / predicted_mfu(x.s)
+           - (SELECT median_mfu_ratio FROM mfu_calibration c
+               WHERE c.provider IS NULL AND c.stack = x.stack AND c.dtype = x.dtype)) < 1e-12 AS its_own_stack_and_dtype
+  FROM (SELECT st AS stack, dt AS dtype,
+               run_spec(7e9, 1e12, 64, 'H100', n_layers => 32, d_model => 4096, n_heads => 32, seq_len => 4096,
+                        global_batch => 512, tp => 2, dtype => dt, stack => st) AS s
+          FROM (VALUES ('megatron', 'bf16'), ('torch_compile', 'fp8')) AS v(st, dt)) AS x
+ ORDER BY 1;
+ROLLBACK;
 RESET ROLE;
 
 -- Another tenant sees none of it, and its predictions stay uncalibrated (with the NOTICE).

@@ -22,6 +22,7 @@ CREATE TEMP VIEW brute AS
                                  AND x.region IS NOT DISTINCT FROM s.region
                                  AND x.instance_type IS NOT DISTINCT FROM s.instance_type
                                  AND x.observed_at < days.day + interval '1 day'
+                                 AND x.suspect IS NULL   -- a suspect price counts nowhere (issue 45)
                                ORDER BY x.observed_at DESC LIMIT 1) o),
        agg AS (
          SELECT day, sku, pricing, count(*) AS offers, array_agg(p ORDER BY p) AS a
@@ -222,9 +223,9 @@ SELECT v.i, llm_econ.estimate_cost(v.x, 2)
  ORDER BY v.i;
 
 -- 11. The import's fast paths keep the answers (issue 16).
--- a. An UPDATE that leaves every row's series, instant and price as they were (what the suspect
--- flag does) rewrites no summary row (same ctids) and empties no series; one that changes only a
--- price's written scale (2.5 -> 2.50) still refreshes: the summary's minimum reads 2.50 after it.
+-- a. Flagging a price suspect takes it out of the summary, as out of price_at (issue 45): the day's
+-- row is rewritten (min 3, not the flagged 2.5) and no series is emptied; an UPDATE that clears the
+-- flag and changes only the price's written scale (2.5 -> 2.50) refreshes: the minimum reads 2.50.
 INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour, source) VALUES
   ('2025-05-01 08:00+00', 'testp', 'A100-80GB', 'r1', 'on_demand', 2.5, 'regress'),
   ('2025-05-01 08:00+00', 'testp', 'A100-80GB', 'r2', 'on_demand', 3, 'regress');
@@ -236,7 +237,9 @@ SELECT (SELECT count(*) FROM summary_before) AS summary_rows,
                               EXCEPT SELECT * FROM summary_before) x) AS rewritten,
        (SELECT count(*) FROM llm_econ.price_series WHERE provider = 'testp') AS series;
 SELECT * FROM mismatch;
-UPDATE llm_econ.price_snapshot SET usd_per_gpu_hour = 2.50 WHERE provider = 'testp' AND region = 'r1';
+SELECT "time"::date AS day, min_usd, max_usd FROM llm_econ.price_daily_summary
+ WHERE provider = 'testp' AND "time" = '2025-05-01';
+UPDATE llm_econ.price_snapshot SET usd_per_gpu_hour = 2.50, suspect = NULL WHERE provider = 'testp' AND region = 'r1';
 SELECT "time"::date AS day, min_usd, max_usd FROM llm_econ.price_daily_summary
  WHERE provider = 'testp' AND "time" = '2025-05-01';
 SELECT * FROM mismatch;

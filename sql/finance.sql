@@ -90,14 +90,14 @@ SELECT count(*) AS spend_unchanged FROM spend HAVING count(*) = :spend_before;
 -- Bad plans are refused: unknown SKU (a hand-built spec), negative price, no known price.
 INSERT INTO run_plan (run_id, spec, provider, usd_per_gpu_hour)
 VALUES ('bad-sku', ROW(1e9, 2e11, 'H900', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                       NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec, 'aws', 2.0);
+                       NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec, 'aws', 2.0);
 INSERT INTO run_plan (run_id, spec, provider, usd_per_gpu_hour)
 VALUES ('bad-price', run_spec(1e9, 2e11, 8, 'H100'), 'aws', -1);
 INSERT INTO run_plan (run_id, spec, provider, pricing, planned_at)
 VALUES ('no-price', run_spec(1e9, 2e11, 8, 'H100'), 'nosuchcloud', 'spot', '2025-03-01');
 INSERT INTO run_plan (run_id, spec, provider, usd_per_gpu_hour)
 VALUES ('bad-spec', ROW(1e9, 2e11, 'H100-SXM5', 8, 8, 1.5, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                        NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec, 'aws', 2.0);
+                        NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec, 'aws', 2.0);
 
 -- Row-level security: two tenants (roles) see only their own plans and spend.
 CREATE ROLE regress_tenant_a;

@@ -185,6 +185,30 @@ SELECT (import_skypilot_catalog('lambda', pg_temp.lambda(), '2024-01-16')).uncha
 SELECT DISTINCT last_seen_at::date FROM price_snapshot WHERE instance_type = 'gpu_8x_a100_80gb_sxm4' AND source_kind = 'catalog';
 ROLLBACK;
 RESET ROLE;
+-- A user's own trigger on price_snapshot fires when an import moves sightings (0.4.0 ran
+-- _mark_seen with session_replication_role = replica, which silenced it), and the extension's
+-- own UPDATE triggers still leave the daily summary and the series as they were.
+BEGIN;
+CREATE TABLE public.regress_seen_log (observed_at timestamptz, last_seen_before timestamptz, last_seen_after timestamptz, same_price boolean);
+CREATE FUNCTION public.regress_seen_log() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO public.regress_seen_log VALUES (NEW.observed_at, OLD.last_seen_at, NEW.last_seen_at, OLD.usd_per_gpu_hour = NEW.usd_per_gpu_hour);
+  RETURN NULL;
+END $$;
+CREATE TRIGGER regress_user_trigger AFTER UPDATE ON llm_econ.price_snapshot
+    FOR EACH ROW EXECUTE FUNCTION public.regress_seen_log();
+SELECT (import_skypilot_catalog('lambda', pg_temp.lambda(), '2024-01-02')).inserted;
+CREATE TEMP TABLE seen_summary AS SELECT * FROM price_daily_summary WHERE provider = 'lambda';
+CREATE TEMP TABLE seen_series AS SELECT * FROM price_series WHERE provider = 'lambda';
+SELECT (import_skypilot_catalog('lambda', pg_temp.lambda(), '2024-01-16')).unchanged;
+SELECT observed_at::date, last_seen_before::date, last_seen_after::date, same_price FROM public.regress_seen_log ORDER BY 1, 3;
+SELECT (SELECT count(*) FROM (SELECT * FROM seen_summary EXCEPT SELECT * FROM price_daily_summary WHERE provider = 'lambda') x)
+     + (SELECT count(*) FROM (SELECT * FROM price_daily_summary WHERE provider = 'lambda' EXCEPT SELECT * FROM seen_summary) x) AS summary_rows_changed,
+       (SELECT count(*) FROM (SELECT * FROM seen_series EXCEPT SELECT * FROM price_series WHERE provider = 'lambda') x)
+     + (SELECT count(*) FROM (SELECT * FROM price_series WHERE provider = 'lambda' EXCEPT SELECT * FROM seen_series) x) AS series_rows_changed;
+-- nothing in SQL can switch the extension's triggers off: the flag is the recorder's alone
+SELECT llm_econ._marking_seen() AS marking_seen_outside_the_recorder;
+ROLLBACK;
 REVOKE ALL ON price_snapshot, price_snapshot_id_seq FROM regress_fresh_writer;
 DROP ROLE regress_fresh_writer;
 

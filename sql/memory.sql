@@ -184,14 +184,26 @@ SELECT run_spec(7e9, 2e12, 16, 'H100', n_heads => 12, d_model => 4092, tp => 8);
 SELECT (run_spec(7e9, 2e12, 16, 'H100', n_layers => 30, pp => 4)).pp AS uneven_pp;
 SELECT run_spec(7e9, 2e12, 16, 'H100', n_layers => 3, pp => 4);
 SELECT memory_per_gpu(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                          NULL, NULL, NULL, NULL, 1, NULL, 3, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                          NULL, NULL, NULL, NULL, 1, NULL, 3, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT fits_hbm(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                    NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 4, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                    NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 4, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT comm_bytes(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                      -32, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                      -32, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT * FROM comm_breakdown(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                                 NULL, NULL, NULL, NULL, 0, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                                 NULL, NULL, NULL, NULL, 0, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT * FROM plan_parallelism(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 'NaN', 450e9, 50e9, 700,
-                                   NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                                   NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT memory_per_gpu(ROW(7e9, 2e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
-                          NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'partial', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                          NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'partial', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+
+-- Issue 46: context-parallel ranks hold the same weights.  ZeRO/FSDP state is sharded over dp·cp and the
+-- gradients are reduced over dp·cp.  8B on 8 GPUs at cp 8, dp 1, ZeRO-3: the optimizer state is 12·8e9/8 =
+-- 12 GB per GPU (before 0.5.0 96 GB: sharded over dp = 1 only), and comm_breakdown has dp rows with 7/8 of
+-- the slice (before: no dp row at all).  At cp 2, dp 4 the group is 8: 7/8 · 8e9 · 2 bytes = 14 GB.
+SELECT (m).optimizer_bytes / 1e9 AS optimizer_gb, (m).grads_bytes / 1e9 AS grads_gb, (m).weights_bytes / 1e9 AS weights_gb
+  FROM memory_per_gpu(run_spec(8e9, 1e12, 8, 'H100', cp => 8, zero_stage => 3)) AS m;
+SELECT c AS cp, parallelism, collective, bytes / 1e9 AS gb
+  FROM unnest(ARRAY[8, 2]) AS c,
+       LATERAL comm_breakdown(run_spec(8e9, 1e12, 8, 'H100', cp => c, zero_stage => 1))
+ WHERE parallelism = 'dp'
+ ORDER BY c DESC, collective;

@@ -139,7 +139,7 @@ SELECT run_spec(7e9, 1e12, 8, 'H100', n_heads => 32, n_kv_heads => 8, kv_lora_ra
 -- a value built by hand is checked by the functions that read it
 SELECT memory_per_gpu(ROW(7e9, 1e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048,
                           1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                          NULL, NULL, NULL, NULL, NULL, 512, NULL, NULL, NULL, NULL)::run_spec);
+                          NULL, NULL, NULL, NULL, NULL, 512, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 -- latent attention's head sizes are its own: n_heads need not divide d_model
 SELECT (run_spec(8e8, 1e12, 8, 'H100', n_layers => 4, d_model => 4000, n_heads => 48, kv_lora_rank => 512,
                  qk_nope_head_dim => 128, qk_rope_head_dim => 64, v_head_dim => 128)).n_heads;

@@ -272,17 +272,17 @@ SELECT training_flops(run_spec(7e9, 1e12, 64, 'H100', n_layers => 32), attention
 -- a hand-built spec (the composite bypasses the constructor) is checked the same way
 SELECT memory_per_gpu(ROW(7e9, 2e12, 'H100-SXM5', 64, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
                           NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw',
-                          NULL, NULL, NULL, 3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                          NULL, NULL, NULL, 3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT training_flops(ROW(7e9, 2e12, 'H100-SXM5', 64, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
                           NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw',
-                          8e9, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                          8e9, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT fits_hbm(ROW(7e9, 2e12, 'H100-SXM5', 64, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
                     NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw',
-                    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'geglu', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'geglu', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 -- stored before 0.3.0 (new fields NULL): read as their defaults, the same answers as a fresh spec
 SELECT memory_per_gpu(ROW(7e9, 2e12, 'H100-SXM5', 64, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
                           32, 4096, 32, 4096, 1, 64, 1, 1, 1, 'none', 'adamw',
-                          NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)
+                          NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)
      = memory_per_gpu(ROW(7e9, 2e12, 'H100-SXM5', 64, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
                           32, 4096, 32, 4096, 1, 64, 1, 1, 1, 'none', 'adamw',
-                          NULL, NULL, NULL, 1, 1, 1, NULL, NULL, 'gelu', NULL, true, 'flash', 'bf16', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec) AS null_means_default;
+                          NULL, NULL, NULL, 1, 1, 1, NULL, NULL, 'gelu', NULL, true, 'flash', 'bf16', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec) AS null_means_default;

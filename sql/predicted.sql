@@ -105,7 +105,7 @@ SELECT g AS gpu_generation, round(predicted_mfu(s)::numeric, 3) AS predicted_mfu
                            (s0).recompute, (s0).optimizer, (s0).n_active_params, (s0).n_experts, (s0).top_k,
                            (s0).ep, (s0).cp, (s0).vpp, (s0).n_kv_heads, (s0).ffn_hidden, (s0).ffn_act,
                            (s0).vocab_size, (s0).sequence_parallel, (s0).attention, (s0).grad_dtype,
-                           (s0).hbm_bytes_per_s, g, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec AS s) y
+                           (s0).hbm_bytes_per_s, g, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec AS s) y
  ORDER BY g;
 -- The constructor freezes the two fields the step model needs from gpu_sku.
 SELECT k AS sku, (s).hbm_bytes_per_s, (s).gpu_generation
@@ -119,13 +119,13 @@ SELECT * FROM step_breakdown(run_spec(7e9, 1e12, 8, 'H100', n_layers => 32, d_mo
 -- A value built before 0.3.0 or by hand without the frozen hardware fields.
 SELECT predicted_time(ROW(7e9, 1e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
                           32, 4096, 32, 4096, 1, 256, 1, 1, 0, 'none', 'adamw',
-                          NULL, NULL, NULL, 1, 1, 1, NULL, NULL, 'gelu', NULL, true, 'flash', 'bf16', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                          NULL, NULL, NULL, 1, 1, 1, NULL, NULL, 'gelu', NULL, true, 'flash', 'bf16', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT predicted_time(ROW(7e9, 1e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
                           32, 4096, 32, 4096, 1, 256, 1, 1, 0, 'none', 'adamw',
-                          NULL, NULL, NULL, 1, 1, 1, NULL, NULL, 'gelu', NULL, true, 'flash', 'bf16', 3.35e12, 'volta', NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                          NULL, NULL, NULL, 1, 1, 1, NULL, NULL, 'gelu', NULL, true, 'flash', 'bf16', 3.35e12, 'volta', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT predicted_time(ROW(7e9, 1e12, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700,
                           32, 4096, 32, 4096, 1, 256, 1, 1, 0, 'none', 'adamw',
-                          NULL, NULL, NULL, 1, 1, 1, NULL, NULL, 'gelu', NULL, true, 'flash', 'bf16', 'NaN', 'hopper', NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                          NULL, NULL, NULL, 1, 1, 1, NULL, NULL, 'gelu', NULL, true, 'flash', 'bf16', 'NaN', 'hopper', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 -- A layout the step model cannot run: the global batch is not a multiple of dp · micro_batch.
 SELECT predicted_mfu(run_spec(7e9, 1e12, 8, 'H100', n_layers => 32, d_model => 4096, n_heads => 32,
                               seq_len => 4096, global_batch => 3));

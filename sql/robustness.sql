@@ -39,6 +39,8 @@ INSERT INTO rb_good VALUES
   (NULL, 'grad_dtype', 'text', '''fp32'''), (NULL, 'attention_flops', 'boolean', 'true'),
   (NULL, 'q_lora_rank', 'int4', '1024'), (NULL, 'kv_lora_rank', 'int4', '512'), (NULL, 'qk_nope_head_dim', 'int4', '128'),
   (NULL, 'qk_rope_head_dim', 'int4', '64'), (NULL, 'v_head_dim', 'int4', '128'), (NULL, 'dropout', 'boolean', 'true'),
+  (NULL, 'stack', 'text', '''torch_compile'''), (NULL, 'fp8_attention', 'boolean', 'true'),
+  (NULL, 'fsdp_reshard', 'boolean', 'true'),
   -- functions of a spec
   (NULL, 'spec', 'llm_econ.run_spec', 'GOOD_SPEC'),
   (NULL, 'pue', 'float8', '1.2'), (NULL, 'wall', 'interval', '''184320 hours'''),
@@ -86,6 +88,10 @@ INSERT INTO rb_good VALUES
   (NULL, 'v', 'numeric', '1.23456'), (NULL, 'name', 'text', '''H100'''),
   (NULL, 'value', 'text', '''us-east-1'''), (NULL, 'field', 'text', '''region'''),
   (NULL, 'providers', 'text[]', 'ARRAY[''robustness'']'), (NULL, 'names', 'text[]', 'ARRAY[''H100'', ''p5.48xlarge'']'),
+  -- the catalog identity rule (issue 45)
+  (NULL, 'candidates', 'text[]', 'ARRAY[''H100-SXM5'']'), (NULL, 'family', 'text', '''H100'''),
+  (NULL, 'family_default', 'text', '''H100-SXM5'''), (NULL, 'names', 'text', '''p5.48xlarge H100'''),
+  (NULL, 'gpu_mib', 'int4', '81920'), (NULL, 'gpus', 'int4', '8'),
   -- FOCUS
   (NULL, 'csv', 'text', 'E''a,b\n1,2\n'''), (NULL, 'what', 'text', '''csv'''),
   (NULL, 'v', 'text', '''2024-06-01T00:00:00Z'''), (NULL, 'tenant', 'text', 'CURRENT_USER::text'),
@@ -97,6 +103,7 @@ INSERT INTO rb_good VALUES
   (NULL, 'focus_csv', 'text', 'E''BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ChargeDescription,ConsumedQuantity,ConsumedUnit\n'
                               '98.32,98.32,2024-06-01T00:00:00Z,2024-06-01T01:00:00Z,AWS,p5.48xlarge on-demand,1,Hours\n'''),
   (NULL, 'record', 'jsonb', '''{"ChargePeriodStart": "2024-06-01T00:00:00Z", "ProviderName": "AWS", "BilledCost": "98.32"}'''),
+  ('_focus_id_key/2', 'id', 'text', ''' /subscriptions/AAAA-1111 '''),
   ('_focus_lines/2', 'csv', 'text', 'E''BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,2024-06-01,2024-06-02,AWS\n'''),
   (NULL, 'fn', 'text', '''import_focus'''), (NULL, 'who', 'text', 'CURRENT_USER::text'),
   (NULL, 'replacing', 'boolean', 'false'), (NULL, 'staged', 'boolean', 'false'),
@@ -175,7 +182,7 @@ INSERT INTO rb_bad VALUES
   ('llm_econ.run_spec', 'NULL', 'NULL::llm_econ.run_spec');
 
 -- The good spec: a 36B mixture of experts on 64 H100 with every field set (shape, batch, tp 2, pp 2, ZeRO-1,
--- latent attention, dropout).
+-- latent attention, dropout, a torch stack, FP8 attention, resharding).
 CREATE TEMP TABLE rb_spec_field AS
   SELECT a.attnum, a.attname::text AS field, a.atttypid::regtype AS typ,
          format('%s::%s', quote_nullable(j.value), a.atttypid::regtype) AS good
@@ -187,7 +194,8 @@ CREATE TEMP TABLE rb_spec_field AS
                                          n_kv_heads => 32, ffn_hidden => 11008, ffn_act => 'swiglu', vocab_size => 32000,
                                          grad_dtype => 'fp32', q_lora_rank => 1024, kv_lora_rank => 512,
                                          qk_nope_head_dim => 128, qk_rope_head_dim => 64, v_head_dim => 128,
-                                         dropout => true))) AS j
+                                         dropout => true, stack => 'torch_compile', fp8_attention => true,
+                                         fsdp_reshard => true))) AS j
       ON j.key = a.attname::text
    WHERE a.attrelid = 'llm_econ.run_spec'::regclass AND a.attnum > 0 AND NOT a.attisdropped;
 -- every field is set in the good spec, and every field type has bad values

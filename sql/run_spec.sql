@@ -59,3 +59,39 @@ SELECT (s).sku, count(*), round(sum(gpu_hours(s))::numeric) AS gpu_hours
 
 -- A spec can be stored, dumped as text and read back.
 SELECT run_spec(1e9, 1e10, 8, 'H100')::text::run_spec = run_spec(1e9, 1e10, 8, 'H100') AS round_trips;
+
+-- 0.5.0 (issue 46): the software stack.  'megatron' is the default; the other two are PyTorch's; anything
+-- else is 22023 naming the allowed values.  A value stored before 0.5.0 has stack NULL, which reads as
+-- 'megatron': every function answers for it as for the stored 'megatron' value.
+SELECT st, (run_spec(1e9, 1e10, 8, 'H100', stack => st)).stack
+  FROM unnest(ARRAY['megatron', 'torch_compile', 'torch_eager']) AS st;
+\i sql/include/error_report.sql
+SELECT pg_temp.error_report($$SELECT run_spec(1e9, 1e10, 8, 'H100', stack => 'deepspeed')$$);
+SELECT pg_temp.error_report($$SELECT run_spec(1e9, 1e10, 8, 'H100', stack => 'TORCH_EAGER')$$);
+-- An explicit NULL stores NULL, which every function reads as 'megatron' (as a value stored before 0.5.0).
+SELECT (run_spec(1e9, 1e10, 8, 'H100', stack => NULL)).stack IS NULL AS stored_null;
+SELECT (s).stack, (s).fp8_attention, (s).fsdp_reshard,
+       predicted_mfu(s) = predicted_mfu(s2) AS same_mfu, memory_per_gpu(s) = memory_per_gpu(s2) AS same_memory
+  FROM run_spec(8e9, 1e12, 64, 'H100', n_layers => 32, d_model => 4096, n_heads => 32, seq_len => 8192,
+                global_batch => 128, zero_stage => 3, pp => 4, n_kv_heads => 8, ffn_hidden => 14336,
+                ffn_act => 'swiglu', vocab_size => 128256) AS s,
+       LATERAL (SELECT ROW((s).n_params, (s).n_tokens, (s).sku, (s).n_gpus, (s).gpus_per_node, (s).mfu, (s).dtype,
+                           (s).peak_flops, (s).hbm_bytes, (s).intra_node_bytes_per_s, (s).inter_node_bytes_per_s,
+                           (s).tdp_watts, (s).n_layers, (s).d_model, (s).n_heads, (s).seq_len, (s).micro_batch,
+                           (s).global_batch, (s).tp, (s).pp, (s).zero_stage, (s).recompute, (s).optimizer,
+                           (s).n_active_params, (s).n_experts, (s).top_k, (s).ep, (s).cp, (s).vpp, (s).n_kv_heads,
+                           (s).ffn_hidden, (s).ffn_act, (s).vocab_size, (s).sequence_parallel, (s).attention,
+                           (s).grad_dtype, (s).hbm_bytes_per_s, (s).gpu_generation, (s).q_lora_rank,
+                           (s).kv_lora_rank, (s).qk_nope_head_dim, (s).qk_rope_head_dim, (s).v_head_dim,
+                           (s).dropout, NULL, NULL, NULL)::run_spec AS s2) AS old;
+-- ZeRO-3 on pp 4: the torch stacks keep a stage's weights unsharded between micro-batches (FSDP2 under a
+-- pipeline): 8e9/4 parameters x 2 bytes = 4 GB of weights per GPU, plus the first stage's 128,256 x 4096
+-- embedding (1.05 GB): 5.05 GB, gathered once per step (4.74 GB sent).  'megatron' and fsdp_reshard =>
+-- true shard them over dp 16 (0.316 GB) and gather them twice per micro-batch: 2 x 8 x 4.74 = 75.8 GB.
+SELECT st, r AS fsdp_reshard, round(((memory_per_gpu(s)).weights_bytes / 1e9)::numeric, 3) AS weights_gb,
+       round((SELECT sum(bytes) FROM comm_breakdown(s) WHERE collective = 'all_gather')::numeric / 1e9, 2) AS gathered_gb
+  FROM (VALUES ('megatron', NULL::boolean), ('torch_eager', NULL), ('torch_compile', NULL), ('torch_eager', true),
+               ('torch_eager', false)) AS t(st, r),
+       LATERAL run_spec(8e9, 1e12, 64, 'H100', n_layers => 32, d_model => 4096, n_heads => 32, seq_len => 8192,
+                        global_batch => 128, zero_stage => 3, pp => 4, n_kv_heads => 8, ffn_hidden => 14336,
+                        ffn_act => 'swiglu', vocab_size => 128256, stack => st, fsdp_reshard => r) AS s;

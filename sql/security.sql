@@ -147,9 +147,69 @@ SELECT c.relname, c.relkind,
  ORDER BY 1;
 SELECT c.relname, has_sequence_privilege('public', c.oid, 'USAGE') AS usage, has_sequence_privilege('public', c.oid, 'UPDATE') AS upd
   FROM pg_class c WHERE c.relnamespace = 'llm_econ'::regnamespace AND c.relkind = 'S' ORDER BY 1;
--- PUBLIC may execute every function but the trigger functions and _mark_seen (abuse.sql lists them)
+-- PUBLIC may execute every function but the trigger functions and the internal ones below (abuse.sql lists them)
 SELECT count(*) AS functions, count(*) FILTER (WHERE has_function_privilege('public', p.oid, 'EXECUTE')) AS executable_by_public
   FROM pg_proc p WHERE p.pronamespace = 'llm_econ'::regnamespace;
+-- Internal (_-prefixed) functions PUBLIC may execute: only those a user-facing path runs as the
+-- caller (an invoker function, a view, a column default, a policy or an invoker trigger calls
+-- them, or the C library's SPI queries do), each with its reason.  Tests only, triggers run as
+-- their owner, and those called only from a SECURITY DEFINER function are not PUBLIC's.  Lists
+-- an internal function executable by PUBLIC without a reason, and a listed one that no longer is
+-- (must be empty).
+WITH allowed(fn, reason) AS (VALUES
+  ('_billing_month', 'monthly views (finance.sql) as the reader'),
+  ('_check_max_age', 'price lookups (price_twap, cheapest_offers, price.c) as the caller'),
+  ('_check_name', 'price and plan lookups (guard, prices, price.c, sku.c) as the caller'),
+  ('_check_pricing', 'price and plan lookups as the caller'),
+  ('_check_source_kinds', 'price lookups as the caller'),
+  ('_check_spec', 'run_spec checks and run_plan''s constraint as the caller'),
+  ('_check_where', 'price lookups as the caller'),
+  ('_focus_admit', 'import_focus and load_focus (invoker) as the caller'),
+  ('_focus_batches', 'load_focus (invoker) as the caller'),
+  ('_focus_id_key', 'load_focus and import_focus, through _focus_statements and _focus_store, as the caller'),
+  ('_focus_lines', 'import_focus (invoker) as the caller'),
+  ('_focus_refusal', 'import_focus and load_focus, through _focus_admit, as the caller'),
+  ('_focus_staged_lines', 'load_focus, through _focus_batches, as the caller'),
+  ('_focus_store', 'import_focus and load_focus (invoker) as the caller'),
+  ('_focus_statements', '_focus_store (invoker) as the caller'),
+  ('_focus_temp', 'import_focus and load_focus (invoker) as the caller'),
+  ('_is_tenant_member', 'row-level security policies, as the querying role'),
+  ('_kind_allowed', 'the invoker trigger _price_kind_guard, as the inserting role'),
+  ('_known_gpus', 'import_skypilot_catalog (invoker) as the caller'),
+  ('_gpu_family', 'import_skypilot_catalog (invoker) as the caller'),
+  ('_latest_prices', 'price lookups and views as the caller'),
+  ('_load_price_history', 'load_price_history (invoker) as the caller'),
+  ('_lock_providers', 'the importers (invoker) as the caller'),
+  ('_name_key', 'price lookups as the caller'),
+  ('_observed_mfu', 'plan views as the reader'),
+  ('_plan_offers', 'cheapest_plan (plan_fmgr.c SPI) as the caller'),
+  ('_price_changes', 'the importers, through _store_prices, as the caller'),
+  ('_record_prices', 'the importers (invoker) as the caller'),
+  ('_reraise', 'import_skypilot_catalog (invoker) as the caller'),
+  ('_series_id', 'price_series'' generated column and price lookups as the writer or caller'),
+  ('_shift', 'price lookups as the caller'),
+  ('_sku_find', 'the importers and finance functions as the caller'),
+  ('_sku_by_facts', 'import_skypilot_catalog (invoker) as the caller'),
+  ('_sku_contradiction', 'import_skypilot_catalog, through _sku_by_facts, as the caller'),
+  ('_sku_itype', 'price lookups as the caller'),
+  ('_sku_key', 'price lookups, bill and finance functions as the caller'),
+  ('_sku_map', 'import_skypilot_catalog (invoker) as the caller'),
+  ('_sku_of_name', 'import_skypilot_catalog (invoker) as the caller'),
+  ('_skypilot_cloud_shape', 'import_skypilot_catalog (invoker) as the caller'),
+  ('_skypilot_clouds', 'import_skypilot_catalog (invoker) as the caller'),
+  ('_skypilot_offers', 'import_skypilot_catalog (invoker) as the caller'),
+  ('_source_kind', 'price_snapshot.source_kind''s default, as the inserting role'),
+  ('_staged_history', 'load_price_history (invoker) as the caller'),
+  ('_store_prices', 'the importers, through _record_prices, as the caller'),
+  ('_today_utc', 'dashboard views as the reader'),
+  ('_usd', 'the importers as the caller'),
+  ('_usd_per_unit', 'finance views and functions as the reader'))
+SELECT coalesce(p.proname, a.fn) AS fn,
+       CASE WHEN a.fn IS NULL THEN 'executable by PUBLIC, no reason listed' ELSE 'listed, not executable by PUBLIC' END AS problem
+  FROM (SELECT DISTINCT p.proname FROM pg_proc p, aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) x
+         WHERE p.pronamespace = 'llm_econ'::regnamespace AND p.proname LIKE '\_%' AND x.grantee = 0 AND x.privilege_type = 'EXECUTE') p
+  FULL JOIN allowed a ON a.fn = p.proname
+ WHERE a.fn IS NULL OR p.proname IS NULL ORDER BY 1;
 -- ... and, as an ordinary role, actually:
 SET ROLE regress_llm_victim;
 SELECT count(*) > 20 AS reads_gpu_sku, (SELECT count(*) > 10000 FROM llm_econ.price_snapshot) AS reads_prices,

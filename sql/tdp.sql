@@ -77,7 +77,7 @@ DELETE FROM gpu_sku WHERE sku = 'X-NO-POWER';
 CREATE TEMP TABLE hand AS
 SELECT ROW(7e9, 1.4e12, 'Trainium2', 64, 16, 0.4, 'bf16', 667e12, 96e9, 640e9, 50e9, NULL,
            NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw',
-           NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec AS s;
+           NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec AS s;
 SELECT _check_spec(s) AS valid, energy_kwh(s), carbon_kg(s, 0.4),
        abs(gpu_hours(s) / (6 * 7e9 * 1.4e12 / (0.4 * 667e12) / 3600) - 1) < 1e-12 AS hours_ok
   FROM hand;
@@ -87,7 +87,7 @@ SELECT b.component, b.usd IS NULL AS unknown, b.usd = gpu_hours(s)::numeric * 3.
 -- present but out of range is still an error
 SELECT energy_kwh(ROW(7e9, 1.4e12, 'Trainium2', 64, 16, 0.4, 'bf16', 667e12, 96e9, 640e9, 50e9, 0,
                       NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw',
-                      NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                      NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
 SELECT _check_spec(ROW(7e9, 1.4e12, 'Trainium2', 64, 16, 0.4, 'bf16', 667e12, 96e9, 640e9, 50e9, 'NaN',
                        NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw',
-                       NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);
+                       NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec);

@@ -46,8 +46,8 @@ SELECT f.fn, 'uses ' || (regexp_match(f.prosrc, '(now\(|current_(user|setting|ti
 CREATE TEMP TABLE vol_call (fn text COLLATE "C" PRIMARY KEY, call text NOT NULL, tables text);
 INSERT INTO vol_call (fn, call) VALUES
   ('_today_utc/0', $$_today_utc()$$),
-  ('run_spec/38', $$run_spec(7e9, 1.4e12, 64, 'h100', mfu => 0.45)$$),
-  ('training_flops/2', $$training_flops(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
+  ('run_spec/41', $$run_spec(7e9, 1.4e12, 64, 'h100', mfu => 0.45)$$),
+  ('training_flops/2', $$training_flops(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
   ('mfu_time/1', $$mfu_time(SPEC)$$), ('gpu_hours/1', $$gpu_hours(SPEC)$$), ('energy_kwh/2', $$energy_kwh(SPEC, 1.2)$$),
   ('achieved_mfu/2', $$achieved_mfu(SPEC, '100 hours')$$), ('estimate_cost/2', $$estimate_cost(SPEC, 2.49)$$),
   ('memory_per_gpu/1', $$memory_per_gpu(SPEC)$$), ('fits_hbm/1', $$fits_hbm(SPEC)$$), ('comm_bytes/1', $$comm_bytes(SPEC)$$),
@@ -75,18 +75,19 @@ INSERT INTO vol_call (fn, call) VALUES
   ('_staged_history/0', $$_staged_history()$$),
   ('tco_per_gpu_hour/5', $$tco_per_gpu_hour('H100', 4, 0.7, 0.10, 1.2)$$),
   ('_is_tenant_member/1', $$_is_tenant_member(current_user)$$),
-  ('_check_spec/1', $$_check_spec(ROW(1e9, 1e10, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
+  ('_check_spec/1', $$_check_spec(ROW(1e9, 1e10, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
   ('_csv_header/2', $$_csv_header(E'a,b\n1,2\n', 'csv')$$), ('_csv_records/2', $$_csv_records(E'a,b\n1,2\n', 'csv')$$),
   ('_focus_lines/2', $$_focus_lines(E'ChargePeriodStart,ChargePeriodEnd,ProviderName,BilledCost,EffectiveCost,ChargeDescription\n2024-06-01,2024-06-01T01:00:00Z,AWS,1,1,p5.48xlarge\n', 'csv')$$),
-  ('_focus_charge_key/1', $$_focus_charge_key('{"ChargePeriodStart": "2024-06-01T00:00:00Z", "ProviderName": "AWS", "BilledCost": "1"}')$$),
+  ('_focus_charge_key/1', $$_focus_charge_key('{"ChargePeriodStart": "2024-06-01 00:00", "ProviderName": "AWS", "BilledCost": "1", "Tags": {"run_id": "r1", "team": "a"}}')$$),
   ('_focus_refusal/4', $$_focus_refusal('import_focus', current_user, true, true)$$),
   ('_focus_admit/5', $$_focus_admit('import_focus', current_user, 'append', NULL, false)$$),
   ('_usd_per_unit/2', $$_usd_per_unit('EUR', '2024-06-01')$$),
-  ('step_breakdown/2', $$step_breakdown(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper', NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
-  ('predicted_mfu/3', $$predicted_mfu(calibrated => true, spec => ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper', NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
-  ('predicted_time/3', $$predicted_time(calibrated => true, spec => ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper', NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
-  ('cheapest_plan/7', $$cheapest_plan(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper', NULL, NULL, NULL, NULL, NULL, NULL)::run_spec, '30 days', '2024-07-01', max_gpus => 64, calibrated => true)$$),
-  ('_observed_mfu/3', $$_observed_mfu(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper', NULL, NULL, NULL, NULL, NULL, NULL)::run_spec, 1e5, NULL)$$),
+  ('_focus_id_key/2', $$_focus_id_key('azure', ' /Subscriptions/AAAA-1111 ')$$),
+  ('step_breakdown/2', $$step_breakdown(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
+  ('predicted_mfu/3', $$predicted_mfu(calibrated => true, spec => ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
+  ('predicted_time/3', $$predicted_time(calibrated => true, spec => ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
+  ('cheapest_plan/7', $$cheapest_plan(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec, '30 days', '2024-07-01', max_gpus => 64, calibrated => true)$$),
+  ('_observed_mfu/3', $$_observed_mfu(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec, 1e5, NULL)$$),
   ('_plan_offers/3', $$_plan_offers('2024-07-01', NULL, NULL)$$),
   ('_billing_month/4', $$_billing_month('2025-02-01 08:00+00', '2025-03-01 08:00+00', NULL, NULL)$$);
 -- every function that is not VOLATILE has a call (must be empty)
@@ -98,7 +99,7 @@ DECLARE
   c record;
   before jsonb;
   after jsonb;
-  spec text := $s$ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec$s$;
+  spec text := $s$ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec$s$;
 BEGIN
   FOR c IN SELECT fn, call FROM vol_call ORDER BY fn LOOP
     SELECT jsonb_object_agg(relname, coalesce(seq_scan, 0) + coalesce(idx_scan, 0)) INTO before
@@ -111,6 +112,46 @@ BEGIN
      WHERE fn = c.fn;
   END LOOP;
 END $$;
+-- Observed, for every function that is not VOLATILE and returns a value: its result with the
+-- settings it might read changed (every llm_econ.* setting, TimeZone, DateStyle, IntervalStyle,
+-- extra_float_digits), kept typed and compared as text under the regress settings.  A result that
+-- moves depends on a setting, which an IMMUTABLE function must not (the planner folds it into
+-- cached plans and indexes).
+ALTER TABLE vol_call ADD COLUMN setting_dependent boolean;
+DO $$
+DECLARE
+  c record;
+  s record;
+  a text[];
+  b text[];
+  spec text := $s$ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::llm_econ.run_spec$s$;
+BEGIN
+  CREATE TEMP TABLE vol_setting (name text PRIMARY KEY, changed text NOT NULL, saved text);
+  INSERT INTO vol_setting (name, changed) VALUES
+    ('llm_econ.run_tag_keys', 'team'), ('llm_econ.import_providers', 'lambda,gcp'), ('llm_econ.import_suspects', '{}'),
+    ('TimeZone', 'Asia/Kathmandu'), ('DateStyle', 'SQL, DMY'), ('IntervalStyle', 'sql_standard'), ('extra_float_digits', '-3');
+  -- every llm_econ.* setting is in the list (must not raise)
+  IF EXISTS (SELECT FROM pg_settings p WHERE p.name LIKE 'llm\_econ.%' AND p.name NOT IN (SELECT name FROM vol_setting)) THEN
+    RAISE EXCEPTION 'a setting of llm_econ is missing from vol_setting';
+  END IF;
+  UPDATE vol_setting SET saved = current_setting(name);
+  FOR c IN SELECT fn, call FROM vol_call vc JOIN vol_fn f USING (fn)
+            WHERE f.vol <> 'v' AND (SELECT prorettype FROM pg_proc WHERE oid = f.oid) <> 'void'::regtype ORDER BY fn LOOP
+    EXECUTE format('CREATE TEMP TABLE vol_a AS SELECT * FROM llm_econ.%s AS r', replace(c.call, 'SPEC', spec));
+    FOR s IN SELECT * FROM vol_setting LOOP PERFORM set_config(s.name, s.changed, true); END LOOP;
+    EXECUTE format('CREATE TEMP TABLE vol_b AS SELECT * FROM llm_econ.%s AS r', replace(c.call, 'SPEC', spec));
+    FOR s IN SELECT * FROM vol_setting LOOP PERFORM set_config(s.name, s.saved, true); END LOOP;
+    SELECT array_agg(t::text ORDER BY t::text) INTO a FROM vol_a t;
+    SELECT array_agg(t::text ORDER BY t::text) INTO b FROM vol_b t;
+    UPDATE vol_call SET setting_dependent = a IS DISTINCT FROM b WHERE fn = c.fn;
+    DROP TABLE vol_a, vol_b;
+  END LOOP;
+  DROP TABLE vol_setting;
+END $$;
+-- IMMUTABLE functions whose result moved with a setting (must be empty)
+SELECT f.fn, f.lang FROM vol_fn f JOIN vol_call c USING (fn) WHERE f.vol = 'i' AND c.setting_dependent ORDER BY 1;
+-- STABLE functions whose result moved with a setting
+SELECT f.fn, f.lang FROM vol_fn f JOIN vol_call c USING (fn) WHERE f.vol = 's' AND c.setting_dependent ORDER BY 1;
 -- IMMUTABLE functions observed reading a table (must be empty)
 SELECT f.fn, f.lang, c.tables FROM vol_fn f JOIN vol_call c USING (fn) WHERE f.vol = 'i' AND c.tables IS NOT NULL ORDER BY 1;
 -- STABLE functions and the tables they read
@@ -121,6 +162,7 @@ SELECT f.fn, coalesce(r.reason, 'no reason') AS why_stable
   FROM vol_fn f JOIN vol_call c USING (fn)
   LEFT JOIN (VALUES ('_billing_month/4', 'date_part(''epoch'', timestamptz) is STABLE (other fields depend on TimeZone; the epoch does not)'),
                     ('_focus_admit/5', 'reads privileges and role membership (system catalogs, through _focus_refusal)'),
+                    ('_focus_charge_key/1', 'reads the setting llm_econ.run_tag_keys (the Tags keys left out of the identity)'),
                     ('_focus_refusal/4', 'reads privileges and role membership (system catalogs)'),
                     ('_is_tenant_member/1', 'reads pg_roles and role membership (system catalogs)'),
                     ('_shift/2', 'timestamptz + interval (days and months) depends on the setting TimeZone'),

@@ -33,4 +33,55 @@
 #define le_my_lxid() (MyProc->lxid)
 #endif
 
+/*
+ * DecodeDateTime's error details: PostgreSQL 16 added a last argument (DateTimeErrorExtra),
+ * filled on an error the caller reports itself.  Needs utils/datetime.h.
+ */
+#if PG_VERSION_NUM >= 160000
+#define le_decode_datetime(field, ftype, nf, dtype, tm, fsec, tzp) \
+	DecodeDateTime((field), (ftype), (nf), (dtype), (tm), (fsec), (tzp), &(DateTimeErrorExtra) {0})
+#else
+#define le_decode_datetime(field, ftype, nf, dtype, tm, fsec, tzp) \
+	DecodeDateTime((field), (ftype), (nf), (dtype), (tm), (fsec), (tzp))
+#endif
+
+/*
+ * jsonb_in without catching errors: false when s is not JSON (malformed, \u0000, a bad
+ * surrogate), nothing raised; else *out is the jsonb.  A number beyond numeric's range (22003)
+ * is raised on every version, as are stack depth, out of memory and cancels.
+ * PostgreSQL 16 and later: jsonb_in's soft errors, the overflow raised again.  PostgreSQL 15
+ * has no soft errors: s is first checked by the JSON parser, which returns its errors; what
+ * only jsonb_in sees (the overflow) is then raised by jsonb_in itself.  Nothing is swallowed.
+ */
+#include "fmgr.h"
+#include "utils/fmgrprotos.h"
+#if PG_VERSION_NUM >= 160000
+#include "nodes/miscnodes.h"
+static inline bool
+le_jsonb_in_soft(char *s, Datum *out)
+{
+	ErrorSaveContext esc = {T_ErrorSaveContext};
+
+	esc.details_wanted = true;
+	if (DirectInputFunctionCallSafe(jsonb_in, s, InvalidOid, -1, (Node *) &esc, out))
+		return true;
+	if (esc.error_data && esc.error_data->sqlerrcode == ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE)
+		ThrowErrorData(esc.error_data);
+	return false;
+}
+#else
+#include "common/jsonapi.h"
+#include "mb/pg_wchar.h"
+static inline bool
+le_jsonb_in_soft(char *s, Datum *out)
+{
+	JsonLexContext *lex = makeJsonLexContextCstringLen(s, strlen(s), GetDatabaseEncoding(), true);
+
+	if (pg_parse_json(lex, &nullSemAction) != JSON_SUCCESS)
+		return false;
+	*out = DirectFunctionCall1(jsonb_in, CStringGetDatum(s));
+	return true;
+}
+#endif
+
 #endif							/* LLM_ECON_COMPAT_H */

@@ -338,6 +338,39 @@ staged_parse(StagedRead *rd, const char *what, le_csv *r)
 				 errcontext("%s line %ld", what, rd->rec_start)));
 }
 
+/*
+ * A delivery may be several files staged one after the other, each with its
+ * own header (AWS export parts, one Azure export per subscription): a staged
+ * record is a header when two of its fields are the names "BilledCost" and
+ * "ChargePeriodStart" (case ignored), columns FOCUS makes mandatory, where a
+ * data line holds a number and a time.  Each header starts a new part.
+ */
+static bool
+record_is_header(const le_csv *r)
+{
+	bool		billed = false,
+				period = false;
+
+	for (int i = 0; i < r->nfields; i++)
+	{
+		const le_csv_field *f = &r->fields[i];
+
+		if (f->len == 10 && pg_strncasecmp(f->ptr, "BilledCost", 10) == 0)
+			billed = true;
+		else if (f->len == 17 && pg_strncasecmp(f->ptr, "ChargePeriodStart", 17) == 0)
+			period = true;
+	}
+	return billed && period;
+}
+
+/* A header record r (file line line): the columns of every line after it. */
+static void
+header_of(FocusCall *fc, const le_csv *r, long line)
+{
+	fc->st.ncols = le_header_names(r, fc->st.what, line, &fc->st.names);
+	le_focus_header(&fc->st, fc->st.what);
+}
+
 /* Read the header record of rd (its first): the columns of every line after it. */
 static bool
 staged_header(FocusCall *fc, StagedRead *rd)
@@ -347,8 +380,74 @@ staged_header(FocusCall *fc, StagedRead *rd)
 	if (!staged_next_record(rd, 0))
 		return false;
 	staged_parse(rd, fc->st.what, &r);
-	fc->st.ncols = le_header_names(&r, fc->st.what, rd->rec_start, &fc->st.names);
-	le_focus_header(&fc->st, fc->st.what);
+	header_of(fc, &r, rd->rec_start);
+	return true;
+}
+
+/*
+ * The header in effect after a staged id, as the load's earlier batch left it
+ * (a load's batches run in order in one backend): its staged id, its text, the
+ * role, and the last staged id that batch read, so that no header between
+ * them went unseen.  Used only when the row is still staged with that text;
+ * otherwise the role's lines are read again from the first.
+ */
+static struct
+{
+	Oid			role;
+	int64		id;				/* 0: nothing kept */
+	int64		seen;			/* the last staged id read with this header in effect */
+	long		line;
+	char	   *text;			/* in TopMemoryContext */
+} part_memo;
+
+static void
+part_memo_set(int64 id, long line, const StringInfo rec, int64 seen)
+{
+	if (part_memo.text)
+		pfree(part_memo.text);
+	part_memo.text = MemoryContextStrdup(TopMemoryContext, rec->data);
+	part_memo.role = GetUserId();
+	part_memo.id = id;
+	part_memo.line = line;
+	part_memo.seen = seen;
+}
+
+/* The header in effect after staged id after from the memo, if it still holds; false otherwise. */
+static bool
+part_memo_header(FocusCall *fc, int64 after)
+{
+	static SPIPlanPtr plan = NULL;
+	Datum		args[1];
+	bool		ok;
+	le_csv		r;
+	char	   *t;
+
+	if (part_memo.id == 0 || part_memo.role != GetUserId() || part_memo.id > after || after > part_memo.seen)
+		return false;
+	if (plan == NULL)
+	{
+		Oid			argtypes[1] = {INT8OID};
+		SPIPlanPtr	p = SPI_prepare("SELECT s.line FROM llm_econ.focus_staging s "
+									"WHERE s.writer OPERATOR(pg_catalog.=) CURRENT_USER AND s.id OPERATOR(pg_catalog.=) $1",
+									1, argtypes);
+
+		if (p == NULL)
+			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+		SPI_keepplan(p);
+		plan = p;
+	}
+	args[0] = Int64GetDatum(part_memo.id);
+	if (SPI_execute_plan(plan, args, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		return false;
+	t = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	ok = (t != NULL && strcmp(t, part_memo.text) == 0);
+	if (!ok)
+		return false;
+	t = pstrdup(part_memo.text);
+	le_csv_init(&r, t, strlen(t), le_palloc, NULL);
+	if (le_csv_next(&r) != LE_CSV_RECORD || !record_is_header(&r))
+		return false;
+	header_of(fc, &r, part_memo.line);
 	return true;
 }
 
@@ -383,19 +482,38 @@ le_focus_staged_lines_fn(PG_FUNCTION_ARGS)
 		elog(ERROR, "SPI_connect failed");
 	MemoryContextSwitchTo(entry);
 	fc.st.aliases = le_load_aliases(fc.st.alias_lens);
-	if (after > 0)
+	if (after > 0 && !part_memo_header(&fc, after))
 	{
-		/* a later batch: the header is read again (it is the role's first record) */
+		/*
+		 * A later batch with no memo of its part: the role's records up to
+		 * after are read again for the last header among them.
+		 */
 		size_t		ignored = 0;
+		bool		found = false;
 
 		staged_open(&rd, fc.st.what, 0, 1, &ignored);
-		if (!staged_header(&fc, &rd))
-			elog(ERROR, "the staged header is gone");
+		while (staged_next_record(&rd, after))
+		{
+			le_csv		r;
+
+			CHECK_FOR_INTERRUPTS();
+			staged_parse(&rd, fc.st.what, &r);
+			if (!found || record_is_header(&r))
+			{
+				header_of(&fc, &r, rd.rec_start);
+				part_memo_set(rd.last_id, rd.rec_start, &rd.rec, after);
+				found = true;
+			}
+		}
 		staged_close(&rd);
+		if (!found)
+			elog(ERROR, "the staged header is gone");
 	}
 	staged_open(&rd, fc.st.what, after, first_line, &fc.st.in_len);
 	if (after > 0 || staged_header(&fc, &rd))
 	{
+		if (after == 0)
+			part_memo_set(rd.last_id, rd.rec_start, &rd.rec, rd.last_id);
 		while (staged_next_record(&rd, last))
 		{
 			le_csv		r;
@@ -404,8 +522,16 @@ le_focus_staged_lines_fn(PG_FUNCTION_ARGS)
 			MemoryContextSwitchTo(fc.st.rowcxt);
 			staged_parse(&rd, fc.st.what, &r);
 			MemoryContextSwitchTo(entry);
+			if (record_is_header(&r))
+			{
+				/* the next part of the delivery: its own columns from here on */
+				header_of(&fc, &r, rd.rec_start);
+				part_memo_set(rd.last_id, rd.rec_start, &rd.rec, rd.last_id);
+				continue;
+			}
 			emit(&fc, &r, rd.rec_start, rd.last_id, rd.physical, true);
 		}
+		part_memo.seen = rd.last_id;
 	}
 	staged_close(&rd);
 	SPI_finish();

@@ -35,7 +35,7 @@ static const char *const focus_col_names[FC__COUNT] = {
 	"ResourceId", "RegionId", "Region", "AvailabilityZone",
 	"PricingCategory", "PricingQuantity", "PricingUnit", "ConsumedQuantity", "ConsumedUnit",
 	"CommitmentDiscountId", "AllocatedMethodId", "AllocatedResourceId", "Tags", "x_run_id",
-	"x_UsageType", "x_SkuDetails", "x_SkuMeterCategory", "x_SkuMeterName"
+	"x_UsageType", "x_SkuDetails", "x_SkuMeterCategory", "x_SkuMeterName", "CommitmentDiscountStatus"
 };
 
 /*
@@ -221,6 +221,88 @@ col_object(const FocusIn *in, FocusCol c)
 	return j;
 }
 
+/*
+ * Numbers in JSON values are printed (numeric_out) only when short: 1e131071 is 8 bytes of
+ * JSON and 131,072 characters printed (the CSV columns' numbers are not: their exponent has at
+ * most 3 digits, le_decimal_canon).  A number whose printed form would exceed this many
+ * characters is written in numeric's binary form (its base-10000 digits, weight and scale:
+ * the size it is stored in) where it is hashed, and refused (54000) where its text is used.
+ * docs/bounds.md.
+ */
+#define LE_JSON_NUMBER_TEXT_MAX 64
+
+/*
+ * numeric_out's length for n (sign, integer digits, point, scale), from its binary form
+ * (numeric_send: ndigits, weight, sign, dscale, then base-10000 digits, the first nonzero),
+ * without printing it.  *bin (when bin is not NULL) is that binary form.
+ */
+static int
+numeric_text_len(Numeric n, bytea **bin)
+{
+	bytea	   *b = DatumGetByteaPP(DirectFunctionCall1(numeric_send, NumericGetDatum(n)));
+	const unsigned char *p = (const unsigned char *) VARDATA_ANY(b);
+	int			ndigits = (int16) ((p[0] << 8) | p[1]);
+	int			weight = (int16) ((p[2] << 8) | p[3]);
+	int			sign = (p[4] << 8) | p[5];
+	int			dscale = (int16) ((p[6] << 8) | p[7]);
+	int			len = (sign == 0x4000) ? 1 : 0;	/* NUMERIC_NEG */
+
+	if (bin)
+		*bin = b;
+	if (ndigits > 0 && weight >= 0)
+	{
+		int			d0 = (p[8] << 8) | p[9];
+
+		len += 4 * weight + (d0 >= 1000 ? 4 : d0 >= 100 ? 3 : d0 >= 10 ? 2 : 1);
+	}
+	else
+		len += 1;				/* "0" */
+	return len + (dscale > 0 ? 1 + dscale : 0);
+}
+
+/* numeric_out of n, or 54000 naming LE_JSON_NUMBER_TEXT_MAX and what the number is. */
+static char *
+numeric_text_bounded(Numeric n, const char *what)
+{
+	if (numeric_text_len(n, NULL) > LE_JSON_NUMBER_TEXT_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s: a JSON number may print at most %d characters", what, LE_JSON_NUMBER_TEXT_MAX),
+				 errhint("Write the number as a JSON string.")));
+	return DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(n)));
+}
+
+/* Whether a nested JSON value holds a number longer than LE_JSON_NUMBER_TEXT_MAX printed (checks for cancel). */
+static bool
+jsonb_has_long_number(JsonbContainer *c)
+{
+	JsonbIterator *it = JsonbIteratorInit(c);
+	JsonbValue	v;
+	JsonbIteratorToken t;
+	bool		found = false;
+
+	while ((t = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if ((t == WJB_VALUE || t == WJB_ELEM) && v.type == jbvNumeric && !found &&
+			numeric_text_len(v.val.numeric, NULL) > LE_JSON_NUMBER_TEXT_MAX)
+			found = true;		/* walk on: the iterator frees its levels as it leaves them */
+	}
+	return found;
+}
+
+/* A nested value as JSON text (JsonbToCString: about its stored size), or 54000 when it holds a long number. */
+static char *
+jsonb_nested_text(JsonbContainer *c, int len, const char *what)
+{
+	if (jsonb_has_long_number(c))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s: a JSON number may print at most %d characters", what, LE_JSON_NUMBER_TEXT_MAX),
+				 errhint("Write the number as a JSON string.")));
+	return JsonbToCString(NULL, c, len);
+}
+
 /* The value of key in a jsonb object as text (NULL when absent or JSON null). */
 static char *
 jsonb_key_text(Jsonb *j, const char *key, bool *is_string)
@@ -243,17 +325,17 @@ jsonb_key_text(Jsonb *j, const char *key, bool *is_string)
 		return pnstrdup(v->val.string.val, v->val.string.len);
 	}
 	if (v->type == jbvNumeric)
-		return DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v->val.numeric)));
+		return numeric_text_bounded(v->val.numeric, key);
 	if (v->type == jbvBool)
 		return pstrdup(v->val.boolean ? "true" : "false");
-	return JsonbToCString(NULL, v->val.binary.data, v->val.binary.len);
+	return jsonb_nested_text(v->val.binary.data, v->val.binary.len, key);
 }
 
 /* FOCUS provider names as the price tables' provider keys (AWS -> aws, Microsoft -> azure, ...). */
 static char *
 provider_key(const char *name)
 {
-	char	   *n = str_tolower(name, strlen(name), DEFAULT_COLLATION_OID);
+	char	   *n = le_ascii_lower_copy(name, strlen(name));
 	char	   *s = n,
 			   *e;
 	StringInfoData out;
@@ -388,7 +470,7 @@ run_value(const JsonbValue *v)
 	}
 	else if (v->type == jbvNumeric)
 	{
-		p = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v->val.numeric)));
+		p = numeric_text_bounded(v->val.numeric, "the run tag");
 		len = strlen(p);
 	}
 	else if (v->type == jbvBool)
@@ -411,8 +493,10 @@ run_value(const JsonbValue *v)
  * x_run_id's value; NULL when none (an empty value is no run).
  */
 static char *
-tags_run(Jsonb *tags, const char *x_run)
+tags_run(const FocusIn *in, Jsonb *tags, const char *x_run)
 {
+	char	   *found = NULL;
+
 	JsonbIterator *it;
 	JsonbValue	v;
 	JsonbIteratorToken t;
@@ -431,13 +515,19 @@ tags_run(Jsonb *tags, const char *x_run)
 			{
 				char	   *r = run_value(&v);
 
-				if (r && kind == 1)
-					return r;
+				/* two keys of the setting naming different runs: which run is a guess, refused */
+				if (r && kind == 1 && found && strcmp(r, found) != 0)
+					line_error(in, "Tags", ERRCODE_INVALID_PARAMETER_VALUE, NULL,
+							   "two run tags name different runs, \"%s\" and \"%s\" (setting llm_econ.run_tag_keys)", found, r);
+				if (r && kind == 1 && found == NULL)
+					found = r;
 				if (r && legacy == NULL)
 					legacy = r;
 			}
 		}
 	}
+	if (found)
+		return found;
 	if (x_run)
 	{
 		JsonbValue	xv;
@@ -464,13 +554,93 @@ tags_piece(StringInfo b, char type, const char *p, int len)
 }
 
 /*
+ * A number's piece: 'd' and numeric_out's text when it prints in at most
+ * LE_JSON_NUMBER_TEXT_MAX characters (every identity stored before 0.5.0), else 'D' and
+ * numeric_send's bytes (digits, weight, sign, scale: one value and scale, one form), which is
+ * as long as the number is stored, never its printed expansion.
+ */
+static void
+tags_number_piece(StringInfo b, Numeric n)
+{
+	bytea	   *bin;
+
+	if (numeric_text_len(n, &bin) <= LE_JSON_NUMBER_TEXT_MAX)
+	{
+		const char *text = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(n)));
+
+		tags_piece(b, 'd', text, strlen(text));
+	}
+	else
+		tags_piece(b, 'D', VARDATA_ANY(bin), VARSIZE_ANY_EXHDR(bin));
+}
+
+/*
+ * A nested value's piece: 'c' and its JSON text (JsonbToCString) when every number in it prints
+ * short (every identity stored before 0.5.0), else 'C' and the walk of it: each token a piece
+ * ('[', ']', '{', '}', keys 'k', scalars as at the top level, numbers by tags_number_piece).
+ */
+static void
+tags_nested_piece(StringInfo b, JsonbValue *nested)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken t;
+	char	   *text;
+
+	if (!jsonb_has_long_number(nested->val.binary.data))
+	{
+		text = JsonbToCString(NULL, nested->val.binary.data, nested->val.binary.len);
+		tags_piece(b, 'c', text, strlen(text));
+		pfree(text);
+		return;
+	}
+	tags_piece(b, 'C', "", 0);
+	it = JsonbIteratorInit(nested->val.binary.data);
+	while ((t = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
+	{
+		CHECK_FOR_INTERRUPTS();
+		switch (t)
+		{
+			case WJB_BEGIN_ARRAY:
+				tags_piece(b, '[', "", 0);
+				break;
+			case WJB_END_ARRAY:
+				tags_piece(b, ']', "", 0);
+				break;
+			case WJB_BEGIN_OBJECT:
+				tags_piece(b, '{', "", 0);
+				break;
+			case WJB_END_OBJECT:
+				tags_piece(b, '}', "", 0);
+				break;
+			case WJB_KEY:
+				tags_piece(b, 'k', v.val.string.val, v.val.string.len);
+				break;
+			default:			/* WJB_VALUE, WJB_ELEM: scalars (skipNested false) */
+				if (v.type == jbvString)
+					tags_piece(b, 's', v.val.string.val, v.val.string.len);
+				else if (v.type == jbvNumeric)
+					tags_number_piece(b, v.val.numeric);
+				else if (v.type == jbvBool)
+					tags_piece(b, v.val.boolean ? 't' : 'f', "", 0);
+				else
+					tags_piece(b, 'n', "", 0);
+				break;
+		}
+	}
+}
+
+/*
  * Tags without the run tags (the top-level keys that name the run: run_key_kind), as the
  * sequence of their keys and values in jsonb's key order, each a typed piece
- * (tags_piece): strings as their bytes, numbers as numeric_out writes them,
- * true, false, null, and nested values as their JSON text.  Two objects give
+ * (tags_piece): strings as their bytes, numbers by tags_number_piece,
+ * true, false, null, and nested values by tags_nested_piece.  Two objects give
  * the same bytes exactly when they hold the same keys and values; nothing left
  * (no Tags, {}, run tags only) is the empty string.  Walking the object costs
- * less than printing it (JsonbToCString escapes every string).
+ * less than printing it (JsonbToCString escapes every string).  The result is
+ * at most about 16 times the size of the Tags text (1e63, 4 bytes, prints 64
+ * characters; a longer number is its binary form), allocated in the caller's
+ * per-line context, which is reset after each line; the walk checks for cancel.
  */
 static char *
 tags_identity(Jsonb *tags, int *len)
@@ -489,6 +659,7 @@ tags_identity(Jsonb *tags, int *len)
 	it = JsonbIteratorInit(&tags->root);
 	while ((t = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 	{
+		CHECK_FOR_INTERRUPTS();
 		if (t == WJB_KEY)
 		{
 			skip = run_key_kind(v.val.string.val, v.val.string.len) != 0;
@@ -497,16 +668,13 @@ tags_identity(Jsonb *tags, int *len)
 		}
 		else if (t == WJB_VALUE && !skip)
 		{
-			const char *text;
-
 			switch (v.type)
 			{
 				case jbvString:
 					tags_piece(&b, 's', v.val.string.val, v.val.string.len);
 					break;
 				case jbvNumeric:
-					text = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v.val.numeric)));
-					tags_piece(&b, 'd', text, strlen(text));
+					tags_number_piece(&b, v.val.numeric);
 					break;
 				case jbvBool:
 					tags_piece(&b, v.val.boolean ? 't' : 'f', "", 0);
@@ -515,8 +683,7 @@ tags_identity(Jsonb *tags, int *len)
 					tags_piece(&b, 'n', "", 0);
 					break;
 				default:		/* a nested object or array */
-					text = JsonbToCString(NULL, v.val.binary.data, v.val.binary.len);
-					tags_piece(&b, 'c', text, strlen(text));
+					tags_nested_piece(&b, &v);
 					break;
 			}
 		}
@@ -536,33 +703,33 @@ number_identity(const char *s, size_t n)
 	return canon;
 }
 
-/* A time's identity: the instant in microseconds since 2000 (UTC when no offset); else the text. */
+/*
+ * A time's identity: the instant in microseconds since 2000 (UTC when no offset); else the text.
+ * Decoded as timestamp_in (no offset) and timestamptz_in (an offset) decode it, by the
+ * functions that return their errors (ParseDateTime, DecodeDateTime, tm2timestamp): text that
+ * is no time raises nothing, and nothing else is caught.
+ */
 static char *
 time_identity(const char *s)
 {
 	int			shape = le_timestamp_shape(s);
-	Datum		d;
-	bool		ok = true;
-	MemoryContext cxt = CurrentMemoryContext;
+	char		workbuf[MAXDATELEN + MAXDATEFIELDS];
+	char	   *field[MAXDATEFIELDS];
+	int			ftype[MAXDATEFIELDS];
+	int			nf,
+				dtype,
+				tz = 0;
+	struct pg_tm tt;
+	fsec_t		fsec;
+	Timestamp	t;
 
-	if (shape == 0)
+	if (shape == 0 ||
+		ParseDateTime(s, workbuf, sizeof(workbuf), field, ftype, MAXDATEFIELDS, &nf) != 0 ||
+		le_decode_datetime(field, ftype, nf, &dtype, &tt, &fsec, shape == 2 ? &tz : NULL) != 0 ||
+		dtype != DTK_DATE ||
+		tm2timestamp(&tt, fsec, shape == 2 ? &tz : NULL, &t) != 0)
 		return (char *) s;
-	PG_TRY();
-	{
-		d = DirectFunctionCall3(shape == 2 ? timestamptz_in : timestamp_in, CStringGetDatum(s),
-								ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
-	}
-	PG_CATCH();
-	{
-		MemoryContextSwitchTo(cxt);
-		FlushErrorState();
-		ok = false;
-		d = (Datum) 0;
-	}
-	PG_END_TRY();
-	if (!ok)
-		return (char *) s;
-	return psprintf(INT64_FORMAT, DatumGetInt64(d));
+	return psprintf(INT64_FORMAT, (int64) t);
 }
 
 /*
@@ -576,7 +743,6 @@ charge_key_digest(const FocusIn *in, uint8 *digest)
 	char	   *hex = palloc(33);
 	const char *prov;
 	Jsonb	   *tags = NULL;
-	MemoryContext cxt = CurrentMemoryContext;
 	le_charge_id id;
 	const char *t;
 	int			tlen;
@@ -619,20 +785,15 @@ charge_key_digest(const FocusIn *in, uint8 *digest)
 	else if (in->v[FC_TAGS])
 	{
 		char	   *s = col_cstr(in, FC_TAGS);
+		Datum		d;
 
-		PG_TRY();
+		/* not JSON: its text (le_jsonb_in_soft raises nothing for that, and catches nothing) */
+		if (le_jsonb_in_soft(s, &d))
 		{
-			tags = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(s)));
+			tags = DatumGetJsonbP(d);
 			if (!JB_ROOT_IS_OBJECT(tags) || JB_ROOT_IS_SCALAR(tags))
 				tags = NULL;
 		}
-		PG_CATCH();
-		{
-			MemoryContextSwitchTo(cxt);
-			FlushErrorState();
-			tags = NULL;
-		}
-		PG_END_TRY();
 		if (tags)
 			t = tags_identity(tags, &tlen);
 		else
@@ -691,7 +852,7 @@ le_load_aliases(uint64 *lens)
 	MemoryContext cxt = CurrentMemoryContext;	/* SPI_execute returns in SPI's */
 	HTAB	   *h = alias_map_create();
 
-	if (SPI_execute("SELECT pg_catalog.lower(a.alias), a.alias, a.sku, a.gpus_per_instance "
+	if (SPI_execute("SELECT pg_catalog.lower(a.alias COLLATE pg_catalog.\"C\"), a.alias, a.sku, a.gpus_per_instance "
 					"FROM llm_econ.gpu_sku_alias a WHERE a.gpus_per_instance IS NOT NULL", true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "reading gpu_sku_alias failed");
 	for (uint64 i = 0; i < SPI_processed; i++)
@@ -997,6 +1158,9 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 				*q -= 'a' - 'A';
 		values[O_CURRENCY] = CStringGetTextDatum(cur);
 	}
+	else if (st->pos[FC_BILLING_CURRENCY] >= 0)
+		line_error(in, "BillingCurrency", ERRCODE_INVALID_PARAMETER_VALUE, NULL,
+				   "BillingCurrency must not be empty: FOCUS 1.0 makes it mandatory, and no currency is assumed");
 	out_text(values, nulls, O_RESOURCE_ID, in, in->v[FC_RESOURCE_ID] ? FC_RESOURCE_ID : FC_ALLOCATED_RESOURCE_ID);
 	out_text(values, nulls, O_ACCOUNT, in, FC_BILLING_ACCOUNT_ID);
 
@@ -1007,7 +1171,7 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 	nulls[O_TAGS] = (tags == NULL);
 	if (tags)
 		values[O_TAGS] = JsonbPGetDatum(tags);
-	run = tags_run(tags, col_cstr(in, FC_X_RUN_ID));
+	run = tags_run(in, tags, col_cstr(in, FC_X_RUN_ID));
 	nulls[O_RUN_ID] = (run == NULL);
 	if (run)
 		values[O_RUN_ID] = CStringGetTextDatum(run);
@@ -1112,6 +1276,9 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 	 */
 	nulls[O_GPU_HOURS] = true;
 	unit = col_cstr(in, FC_CONSUMED_UNIT);
+	/* FOCUS: a commitment's Unused line consumed nothing (AWS's unused RI line has no quantity) */
+	if (col_is(in, FC_COMMITMENT_DISCOUNT_STATUS, "Unused"))
+		gpu_line = false;
 	if (gpu_line && have_gpus && unit && !nulls[O_QUANTITY] && unit_is_hours(unit))
 	{
 		Datum		gh = DirectFunctionCall2(numeric_mul, values[O_QUANTITY],
@@ -1192,6 +1359,29 @@ le_focus_header(FocusState *st, const char *what)
 				st->names[i] = (char *) focus_col_names[FC_BILLING_CURRENCY];
 				break;
 			}
+	/*
+	 * FOCUS 1.0-preview (Azure's FocusCost 1.0-preview export) wrote
+	 * UsageQuantity and UsageUnit, which FOCUS 1.0 renamed ConsumedQuantity
+	 * and ConsumedUnit: read as those when the file has no column of the 1.0
+	 * name, so that its GPU-hours are counted.
+	 */
+	{
+		static const struct
+		{
+			FocusCol	c;
+			const char *old;
+		}			renamed[] = {{FC_CONSUMED_QUANTITY, "UsageQuantity"}, {FC_CONSUMED_UNIT, "UsageUnit"}};
+
+		for (int r = 0; r < (int) lengthof(renamed); r++)
+			if (st->pos[renamed[r].c] < 0)
+				for (int i = 0; i < st->ncols; i++)
+					if (pg_strcasecmp(st->names[i], renamed[r].old) == 0)
+					{
+						st->pos[renamed[r].c] = i;
+						st->names[i] = (char *) focus_col_names[renamed[r].c];
+						break;
+					}
+	}
 	st->order = palloc(sizeof(int) * st->ncols);
 	for (int i = 0; i < st->ncols; i++)
 		st->order[i] = i;

@@ -106,6 +106,8 @@ extern Datum le_record_jsonb_flat(const struct le_csv *r, char **names, const in
 /* ---- util.c: helpers the fmgr files share ---- */
 extern void *le_palloc(void *ctx, void *ptr, size_t size);	/* the core's allocator over palloc */
 extern double le_interval_seconds(const Interval *iv);
+/* s[0..n) folded to ASCII lower case (palloc'd, NUL-terminated): every identity and key folds this way, never by collation. */
+extern char *le_ascii_lower_copy(const char *s, size_t n);
 /* A pricing kind (any case, blanks around ignored) as its canonical name; else 22023 (price.c). */
 extern const char *le_check_pricing(text *pricing);
 
@@ -114,10 +116,13 @@ typedef struct LeCalib
 {
 	char	   *sku;
 	char	   *provider;		/* NULL: every run of the SKU */
+	char	   *stack;			/* with dtype: runs of this stack and dtype; NULL: every stack */
+	char	   *dtype;
 	double		factor;
 } LeCalib;
 extern int	le_calibration_load(LeCalib **out);
-extern double le_calibration_match(const LeCalib *rows, int n, const char *sku, const char *provider);
+extern double le_calibration_match(const LeCalib *rows, int n, const char *sku, const char *provider,
+								   const char *stack, const char *dtype);
 extern Interval *le_seconds_interval(double seconds, const char *what);
 extern SPIPlanPtr le_spi_plan(SPIPlanPtr *cache, const char *sql, int nargs, Oid *argtypes);
 extern char *le_close_matches(const char *query, const char *word, bool known_list, MemoryContext outer);

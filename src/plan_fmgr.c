@@ -46,7 +46,7 @@ static const char *const offers_net_col =
 "(it.network_gbit_per_s OPERATOR(pg_catalog./) it.gpus)::pg_catalog.float8";
 static const char *const offers_net_join =
 "  LEFT JOIN llm_econ.instance_type it ON it.provider OPERATOR(pg_catalog.=) o.provider"
-"       AND pg_catalog.lower(it.instance_type) OPERATOR(pg_catalog.=) pg_catalog.lower(o.instance_type)";
+"       AND pg_catalog.lower(it.instance_type COLLATE pg_catalog.\"C\") OPERATOR(pg_catalog.=) pg_catalog.lower(o.instance_type COLLATE pg_catalog.\"C\")";
 
 typedef struct PlanOffer
 {
@@ -145,6 +145,8 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 	double	   *sku_net;		/* per hw entry: its offers' network per GPU in Gbit/s, NaN = unknown */
 	bool		calibrated = false;
 	LeCalib    *calib = NULL;
+	const char *calib_stack = NULL;	/* the spec's stack and dtype, matched first in mfu_calibration */
+	const char *calib_dtype = NULL;
 	int			n_calib = 0;
 	StringInfoData uncalibrated;
 
@@ -186,6 +188,9 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 		calibrated = true;
 		n_calib = le_calibration_load(&calib);
 		initStringInfo(&uncalibrated);
+		calib_dtype = le_enum_label(LE_E_DTYPE, dtype);
+		if (model.present & LE_BIT(LE_F_STACK))
+			calib_stack = le_enum_label(LE_E_STACK, (int) model.num[LE_F_STACK]);
 	}
 
 	/* offers in effect at "at", with their SKUs' hardware */
@@ -285,7 +290,7 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 		core_offers[n_offers].mfu_factor = 0;
 		if (calibrated)
 		{
-			core_offers[n_offers].mfu_factor = le_calibration_match(calib, n_calib, key, o->provider);
+			core_offers[n_offers].mfu_factor = le_calibration_match(calib, n_calib, key, o->provider, calib_stack, calib_dtype);
 			if (core_offers[n_offers].mfu_factor == 0)
 				appendStringInfo(&uncalibrated, "%s%s at %s", uncalibrated.len ? ", " : "", key, o->provider);
 		}

@@ -34,11 +34,11 @@ static const char *const price_sql_fmt =
 "          AND p.observed_at OPERATOR(pg_catalog.<=) $4"
 "        ORDER BY p.observed_at DESC LIMIT 1) o"
 " WHERE s.sku OPERATOR(pg_catalog.=) $1"
-"   AND s.provider OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.btrim($2))"
+"   AND s.provider OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.btrim($2) COLLATE pg_catalog.\"C\") COLLATE pg_catalog.\"default\""
 "   AND s.pricing OPERATOR(pg_catalog.=) $3"
-"   AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5), pg_catalog.upper($5)]))"
-"   AND ($6 IS NULL OR pg_catalog.lower(pg_catalog.translate(s.instance_type, ' -_', ''))"
-"                      OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($6, ' -_', '')))"
+"   AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5 COLLATE pg_catalog.\"C\") COLLATE pg_catalog.\"default\", pg_catalog.upper($5 COLLATE pg_catalog.\"C\") COLLATE pg_catalog.\"default\"]))"
+"   AND ($6 IS NULL OR pg_catalog.lower(pg_catalog.translate(s.instance_type, ' -_', '') COLLATE pg_catalog.\"C\")"
+"                      OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($6, ' -_', '') COLLATE pg_catalog.\"C\"))"
 "   AND o.usd_per_gpu_hour IS NOT NULL%s"
 "   AND ($7 IS NULL OR o.seen OPERATOR(pg_catalog.>=) ($4 OPERATOR(pg_catalog.-) $7))";
 
@@ -49,7 +49,7 @@ static const char *const price_sql_fmt =
 static const char *const no_slice_sql =
 "   AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i"
 "                    WHERE i.provider OPERATOR(pg_catalog.=) s.provider"
-"                      AND pg_catalog.lower(i.instance_type) OPERATOR(pg_catalog.=) pg_catalog.lower(s.instance_type)"
+"                      AND pg_catalog.lower(i.instance_type COLLATE pg_catalog.\"C\") OPERATOR(pg_catalog.=) pg_catalog.lower(s.instance_type COLLATE pg_catalog.\"C\")"
 "                      AND i.gpus OPERATOR(pg_catalog.<) 1::pg_catalog.numeric)";
 
 /*
@@ -96,7 +96,7 @@ le_check_pricing(text *pricing)
 	n = strlen(s);
 	while (n > 0 && s[n - 1] == ' ')
 		n--;
-	l = str_tolower(s, n, DEFAULT_COLLATION_OID);
+	l = le_ascii_lower_copy(s, n);
 	le_check(le_check_enum("pricing", LE_E_PRICING, l, strlen(l), &code, &err), &err);
 	return le_enum_label(LE_E_PRICING, code);
 }
@@ -144,10 +144,10 @@ check_where(text *provider, text *region)
 		elog(ERROR, "SPI_connect failed");
 	if (SPI_execute_with_args(
 			"SELECT EXISTS (SELECT 1 FROM llm_econ.price_series s"
-			"                WHERE s.provider OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.btrim($1))),"
+			"                WHERE s.provider OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.btrim($1) COLLATE pg_catalog.\"C\") COLLATE pg_catalog.\"default\"),"
 			"       $2 IS NULL OR EXISTS (SELECT 1 FROM llm_econ.price_series s"
-			"                WHERE s.provider OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.btrim($1))"
-			"                  AND pg_catalog.lower(s.region) OPERATOR(pg_catalog.=) pg_catalog.lower($2))",
+			"                WHERE s.provider OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.btrim($1) COLLATE pg_catalog.\"C\") COLLATE pg_catalog.\"default\""
+			"                  AND pg_catalog.lower(s.region COLLATE pg_catalog.\"C\") OPERATOR(pg_catalog.=) pg_catalog.lower($2 COLLATE pg_catalog.\"C\"))",
 			2, types, args, nulls, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "provider check failed");
 	prov_known = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
@@ -158,7 +158,7 @@ check_where(text *provider, text *region)
 	{
 		char	   *q = psprintf("SELECT DISTINCT region FROM llm_econ.price_series"
 								 " WHERE provider OPERATOR(pg_catalog.=) %s AND region IS NOT NULL ORDER BY 1",
-								 quote_literal_cstr(str_tolower(prov, strlen(prov), DEFAULT_COLLATION_OID)));
+								 quote_literal_cstr(le_ascii_lower_copy(prov, strlen(prov))));
 
 		hint = le_close_matches(q, reg, true, outer);
 	}
@@ -448,7 +448,7 @@ le_check_source_kinds_fn(PG_FUNCTION_ARGS)
 		len = strlen(s);
 		while (len > 0 && s[len - 1] == ' ')
 			len--;
-		l = str_tolower(s, len, DEFAULT_COLLATION_OID);
+		l = le_ascii_lower_copy(s, len);
 		le_check(le_check_enum("source_kinds elements", LE_E_SOURCE_KIND, l, strlen(l), &code, &err), &err);
 		out[i] = CStringGetTextDatum(le_enum_label(LE_E_SOURCE_KIND, code));
 	}

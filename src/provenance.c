@@ -29,11 +29,20 @@
 static char import_kind[16];
 static Oid	import_kind_user = InvalidOid;
 
+/*
+ * True while the recorder's call of _mark_seen runs: its UPDATE moves
+ * last_seen_at alone, which no daily summary and no series depends on, and the
+ * extension's own UPDATE triggers on price_snapshot skip it (_marking_seen()).
+ * Users' triggers fire as on any UPDATE.
+ */
+static bool marking_seen = false;
+
 static void
 provenance_clear(void)
 {
 	import_kind[0] = '\0';
 	import_kind_user = InvalidOid;
+	marking_seen = false;
 }
 
 static void
@@ -123,7 +132,16 @@ mark_sightings(FmgrInfo *mark, HeapTuple stored, TupleDesc td)
 		v[i] = heap_getattr(stored, 4 + i, td, &n[i]);
 	if (n[0] || n[1] || n[2])
 		return;					/* nothing listed again unchanged */
-	FunctionCall3Coll(mark, InvalidOid, v[0], v[1], v[2]);
+	marking_seen = true;
+	PG_TRY();
+	{
+		FunctionCall3Coll(mark, InvalidOid, v[0], v[1], v[2]);
+	}
+	PG_FINALLY();
+	{
+		marking_seen = false;
+	}
+	PG_END_TRY();
 }
 
 PG_FUNCTION_INFO_V1(le_record_prices_fn);
@@ -234,6 +252,20 @@ le_recording_fn(PG_FUNCTION_ARGS)
 	nsp = get_namespace_oid("llm_econ", false);
 	rel = get_relname_relid("price_snapshot", nsp);
 	PG_RETURN_BOOL(OidIsValid(rel) && pg_class_aclcheck(rel, import_kind_user, ACL_INSERT) == ACLCHECK_OK);
+}
+
+PG_FUNCTION_INFO_V1(le_marking_seen_fn);
+
+/*
+ * _marking_seen(): true while the recorder's _mark_seen moves sightings (only
+ * last_seen_at changes): the extension's UPDATE triggers on price_snapshot
+ * return at once.  Nothing in SQL can set it.
+ */
+Datum
+le_marking_seen_fn(PG_FUNCTION_ARGS)
+{
+	(void) fcinfo;
+	PG_RETURN_BOOL(marking_seen && import_kind[0] != '\0');
 }
 
 PG_FUNCTION_INFO_V1(le_source_kind_fn);

@@ -63,6 +63,10 @@ static const ArgField args_map[] = {
 	{LE_F_QK_ROPE_HEAD_DIM, LE_K_INT4},
 	{LE_F_V_HEAD_DIM, LE_K_INT4},
 	{LE_F_DROPOUT, LE_K_BOOL},
+	/* 0.5.0: the software stack, FP8 attention, FSDP's resharding */
+	{LE_F_STACK, LE_K_ENUM},
+	{LE_F_FP8_ATTENTION, LE_K_BOOL},
+	{LE_F_FSDP_RESHARD, LE_K_BOOL},
 };
 
 #define SKU_CACHE_SIZE 16
@@ -224,7 +228,8 @@ PG_FUNCTION_INFO_V1(le_run_spec);
  * optimizer, gpus_per_node, inter_node_gbit_per_s, n_active_params,
  * n_experts, top_k, ep, cp, vpp, n_kv_heads, ffn_hidden, ffn_act,
  * vocab_size, sequence_parallel, attention, grad_dtype, q_lora_rank,
- * kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim, dropout): look the SKU up,
+ * kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim, dropout,
+ * stack, fp8_attention, fsdp_reshard): look the SKU up,
  * freeze its peak at dtype, HBM, links, TDP, HBM bandwidth and GPU generation,
  * check every field, return the value.
  */

@@ -29,14 +29,14 @@
  * schema-qualified (search_path-proof).
  */
 static const char *const candidates_sql_fmt =
-"SELECT n.i, m.sku, m.pref, pg_catalog.lower(m.spelled) OPERATOR(pg_catalog.<>) pg_catalog.lower(n.name),"
+"SELECT n.i, m.sku, m.pref, pg_catalog.lower(m.spelled COLLATE pg_catalog.\"C\") OPERATOR(pg_catalog.<>) pg_catalog.lower(n.name COLLATE pg_catalog.\"C\"),"
 "       m.gpus"
 "  FROM pg_catalog.unnest($1) WITH ORDINALITY AS n(name, i)"
 "  JOIN (SELECT g.sku, 0 AS pref, g.sku AS spelled, NULL::pg_catalog.int4 AS gpus FROM llm_econ.gpu_sku g"
 "        UNION ALL"
 "        SELECT a.sku, 1, a.alias, a.gpus_per_instance FROM llm_econ.gpu_sku_alias a%s) AS m"
-"    ON pg_catalog.lower(pg_catalog.translate(m.spelled, ' -_', ''))"
-"       OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate(n.name, ' -_', ''))";
+"    ON pg_catalog.lower(pg_catalog.translate(m.spelled, ' -_', '') COLLATE pg_catalog.\"C\")"
+"       OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate(n.name, ' -_', '') COLLATE pg_catalog.\"C\")";
 
 /*
  * 0.4.0 on: the machine types of llm_econ.instance_type are names too, after the keys and aliases

@@ -132,7 +132,7 @@ PG_FUNCTION_INFO_V1(le_skypilot_offers);
  * _skypilot_offers(cloud, catalog_csv): one row per offer (accelerator,
  * variant, instance_type, region, pricing, usd_per_gpu_hour,
  * gpus_per_instance, catalog_rows, usd_per_hour: the instance price, vcpus and memory_gib as the
- * catalog writes them).  cloud is lower-case already; "gcp"
+ * catalog writes them, gpu_mib: GpuInfo's memory per GPU or NULL).  cloud is lower-case already; "gcp"
  * selects GCP's machine + accelerator pairing.  What an offer is, and what
  * happens to GCP rows that cannot be paired, is in src/core/catalog.c.
  * usd_per_gpu_hour is NULL for offers that cannot be priced.  Any malformed
@@ -173,8 +173,8 @@ le_skypilot_offers(PG_FUNCTION_ARGS)
 	{
 		const le_offer *o = &offers.offer[i];
 		const char *variant = le_variant_label(o->variant);
-		Datum		values[11];
-		bool		nulls[11] = {false};
+		Datum		values[12];
+		bool		nulls[12] = {false};
 
 		CHECK_FOR_INTERRUPTS(); /* millions of offers: pricing and storing them is most of the call */
 		MemoryContextReset(rowcxt);
@@ -184,7 +184,8 @@ le_skypilot_offers(PG_FUNCTION_ARGS)
 		values[1] = variant ? CStringGetTextDatum(variant) : (Datum) 0;
 		nulls[2] = o->itype.p == NULL;
 		values[2] = o->itype.p ? text_of(o->itype) : (Datum) 0;
-		values[3] = text_of(o->region);
+		nulls[3] = o->region.p == NULL;	/* provider-wide */
+		values[3] = o->region.p ? text_of(o->region) : (Datum) 0;
 		values[4] = CStringGetTextDatum(le_enum_label(LE_E_PRICING, o->pricing));
 		nulls[5] = !o->priced;
 		if (o->priced)
@@ -205,6 +206,8 @@ le_skypilot_offers(PG_FUNCTION_ARGS)
 		values[9] = o->vcpus.p ? text_of(o->vcpus) : (Datum) 0;
 		nulls[10] = o->memory.p == NULL;
 		values[10] = o->memory.p ? text_of(o->memory) : (Datum) 0;
+		nulls[11] = o->gpu_mib <= 0;
+		values[11] = Int32GetDatum(o->gpu_mib);
 		MemoryContextSwitchTo(old);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}

@@ -31,7 +31,7 @@ le_calibration_load(LeCalib **out)
 		*out = MemoryContextAlloc(outer, sizeof(LeCalib));
 		return 0;
 	}
-	if (SPI_execute("SELECT c.sku, c.provider, c.median_mfu_ratio FROM llm_econ.mfu_calibration c", true, 0) != SPI_OK_SELECT)
+	if (SPI_execute("SELECT c.sku, c.provider, c.median_mfu_ratio, c.stack, c.dtype FROM llm_econ.mfu_calibration c", true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "reading mfu_calibration failed");
 	n = (int) SPI_processed;
 	*out = MemoryContextAlloc(outer, sizeof(LeCalib) * Max(n, 1));
@@ -43,31 +43,49 @@ le_calibration_load(LeCalib **out)
 		char	   *sku = SPI_getvalue(tup, td, 1);
 		char	   *prov = SPI_getvalue(tup, td, 2);
 		Datum		f = SPI_getbinval(tup, td, 3, &isnull);
+		char	   *stack = SPI_getvalue(tup, td, 4);
+		char	   *dtype = SPI_getvalue(tup, td, 5);
 
 		(*out)[i].sku = MemoryContextStrdup(outer, sku ? sku : "");
 		(*out)[i].provider = prov ? MemoryContextStrdup(outer, prov) : NULL;
 		(*out)[i].factor = isnull ? 0 : DatumGetFloat8(f);
+		(*out)[i].stack = stack && dtype ? MemoryContextStrdup(outer, stack) : NULL;
+		(*out)[i].dtype = stack && dtype ? MemoryContextStrdup(outer, dtype) : NULL;
 	}
 	SPI_finish();
 	return n;
 }
 
-/* The factor of (sku, provider), else of every run of the sku (provider NULL or not matched); 0 = none. */
+/*
+ * The factor of the sku's runs on the same stack and dtype (issue 46: BF16
+ * runs on one stack do not rescale FP8 predictions on another), else of
+ * (sku, provider), else of every run of the sku (provider NULL or not
+ * matched); 0 = none.  stack NULL = megatron; dtype NULL skips the first.
+ */
 double
-le_calibration_match(const LeCalib *rows, int n, const char *sku, const char *provider)
+le_calibration_match(const LeCalib *rows, int n, const char *sku, const char *provider,
+					 const char *stack, const char *dtype)
 {
-	double		any = 0;
+	double		any = 0,
+				prov = 0;
 
+	if (stack == NULL)
+		stack = "megatron";
 	for (int i = 0; i < n; i++)
 	{
 		if (strcmp(rows[i].sku, sku) != 0)
 			continue;
-		if (rows[i].provider == NULL)
+		if (rows[i].stack != NULL)
+		{
+			if (dtype != NULL && strcmp(rows[i].stack, stack) == 0 && strcmp(rows[i].dtype, dtype) == 0)
+				return rows[i].factor;
+		}
+		else if (rows[i].provider == NULL)
 			any = rows[i].factor;
 		else if (provider != NULL && strcmp(rows[i].provider, provider) == 0)
-			return rows[i].factor;
+			prov = rows[i].factor;
 	}
-	return any;
+	return prov > 0 ? prov : any;
 }
 
 /*
@@ -89,7 +107,9 @@ predict(FunctionCallInfo fcinfo, le_step_out *out, double *run_seconds)
 		LeCalib    *rows;
 		int			n = le_calibration_load(&rows);
 		char	   *sku = s.text[LE_F_SKU] ? pnstrdup(s.text[LE_F_SKU], s.textlen[LE_F_SKU]) : pstrdup("");
-		double		f = le_calibration_match(rows, n, sku, NULL);
+		char	   *stack = (s.present & LE_BIT(LE_F_STACK)) ? pstrdup(le_enum_label(LE_E_STACK, (int) s.num[LE_F_STACK])) : NULL;
+		char	   *dtype = pstrdup(le_enum_label(LE_E_DTYPE, (int) s.num[LE_F_DTYPE]));
+		double		f = le_calibration_match(rows, n, sku, NULL, stack, dtype);
 
 		if (f > 0)
 		{

@@ -1,5 +1,6 @@
 /* util.c: helpers the fmgr files share: the core's allocator, interval conversions, kept SPI plans, close-match hints. */
 #include "llm_econ.h"
+#include "core/ascii.h"
 
 #include <math.h>
 
@@ -11,6 +12,16 @@
 #include "utils/formatting.h"
 #include "utils/memutils.h"
 #include "utils/varlena.h"
+
+/* s[0..n) in ASCII lower case, whatever the database's collation (core/ascii.c). */
+char *
+le_ascii_lower_copy(const char *s, size_t n)
+{
+	char	   *out = pnstrdup(s, n);
+
+	le_ascii_fold(out, strlen(out));
+	return out;
+}
 
 /* The core's allocator: palloc/repalloc/pfree in the current context (huge sizes allowed). */
 void *
@@ -114,7 +125,7 @@ le_close_matches(const char *query, const char *word, bool known_list, MemoryCon
 
 	if (wlen > LE_NAME_MAX)
 		return NULL;
-	lw = str_tolower(word, wlen, DEFAULT_COLLATION_OID);
+	lw = le_ascii_lower_copy(word, wlen);
 	lwn = strlen(lw);
 	limit = Max(2, lwn / 3);
 	if (SPI_execute(query, true, 0) != SPI_OK_SELECT)
@@ -136,7 +147,7 @@ le_close_matches(const char *query, const char *word, bool known_list, MemoryCon
 			pfree(v);
 			continue;
 		}
-		lv = str_tolower(v, vlen, DEFAULT_COLLATION_OID);
+		lv = le_ascii_lower_copy(v, vlen);
 		d = varstr_levenshtein_less_equal(lw, lwn, lv, strlen(lv), 1, 1, 1, limit, true);
 		if (d > limit && lwn >= 2 && strstr(lv, lw) != NULL)
 			d = varstr_levenshtein(lw, lwn, lv, strlen(lv), 1, 1, 1, true);	/* ranks containing names */

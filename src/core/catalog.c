@@ -1,4 +1,5 @@
 /* catalog.c: SkyPilot vms.csv -> per-GPU offers: header columns, price syntax, GCP machine/accelerator pairing, cheapest zone. */
+#include "ascii.h"
 #include "catalog.h"
 #include "guard.h"
 
@@ -90,20 +91,41 @@ static const char *const col_names[LE_COL__COUNT] = {
 	[LE_COL_AVAILABILITY_ZONE] = "AvailabilityZone",
 	[LE_COL_VCPUS] = "vCPUs",
 	[LE_COL_MEMORY_GIB] = "MemoryGiB",
+	[LE_COL_GPU_INFO] = "GpuInfo",
 };
+
+/* See catalog.h: GpuInfo's first SizeInMiB, e.g. "{'Gpus': [{... 'MemoryInfo': {'SizeInMiB': 81920}}], ...}". */
+int32_t
+le_gpuinfo_mib(const char *s, size_t n)
+{
+	static const char key[] = "SizeInMiB";
+	size_t		kn = sizeof(key) - 1;
+
+	for (size_t i = 0; s && i + kn <= n; i++)
+	{
+		size_t		j = i + kn;
+		int64_t		v = 0;
+		size_t		digits = 0;
+
+		if (memcmp(s + i, key, kn) != 0)
+			continue;
+		/* the closing quote, the colon and blanks; then a count, maybe written as a float (.0) */
+		while (j < n && (s[j] == '\'' || s[j] == '"' || s[j] == ':' || s[j] == ' '))
+			j++;
+		for (; j < n && s[j] >= '0' && s[j] <= '9' && digits < 9; j++, digits++)
+			v = v * 10 + (s[j] - '0');
+		if (digits == 0 || (j < n && s[j] >= '0' && s[j] <= '9') || v < 1 || v > 16777216)
+			return 0;
+		return (int32_t) v;
+	}
+	return 0;
+}
 
 /* The header name of a column. */
 const char *
 le_cat_col_name(le_cat_col c)
 {
 	return ((int) c >= 0 && c < LE_COL__COUNT) ? col_names[c] : "?";
-}
-
-/* ASCII lower case (locale-independent). */
-static int
-lower(int ch)
-{
-	return (ch >= 'A' && ch <= 'Z') ? ch + ('a' - 'A') : ch;
 }
 
 /* s[0..n) equals the C string t, ignoring ASCII case. */
@@ -113,21 +135,9 @@ eq_ci(const char *s, size_t n, const char *t)
 	size_t		i;
 
 	for (i = 0; i < n; i++)
-		if (t[i] == '\0' || lower((unsigned char) s[i]) != lower((unsigned char) t[i]))
+		if (t[i] == '\0' || le_ascii_lower((unsigned char) s[i]) != le_ascii_lower((unsigned char) t[i]))
 			return 0;
 	return t[n] == '\0';
-}
-
-/* a[0..an) equals b[0..bn), ignoring ASCII case. */
-static int
-eq_ci_n(const char *a, size_t an, const char *b, size_t bn)
-{
-	if (an != bn)
-		return 0;
-	for (size_t i = 0; i < an; i++)
-		if (lower((unsigned char) a[i]) != lower((unsigned char) b[i]))
-			return 0;
-	return 1;
 }
 
 /*
@@ -328,7 +338,7 @@ le_gcp_host_gpus(const le_gcp_hosts *h, const char *itype, size_t n, const char 
 		long		num = 0;
 		int			ndig = 0;
 
-		if (n <= plen || !eq_ci_n(itype, plen, fam->prefix, plen))
+		if (n <= plen || !le_ascii_eq_ci(itype, plen, fam->prefix, plen))
 			continue;
 		*accel = fam->accel;
 		*alt = fam->alt;
@@ -341,7 +351,7 @@ le_gcp_host_gpus(const le_gcp_hosts *h, const char *itype, size_t n, const char 
 		for (; p < e && *p >= '0' && *p <= '9' && ndig < 6; p++, ndig++)
 			num = num * 10 + (*p - '0');
 		/* "<N>g" at the end, or before a variant suffix ("a3-edgegpu-8g-nolssd": no local SSD) */
-		*count = (ndig > 0 && p < e && lower((unsigned char) *p) == 'g' && (p + 1 == e || p[1] == '-') && num > 0)
+		*count = (ndig > 0 && p < e && le_ascii_lower((unsigned char) *p) == 'g' && (p + 1 == e || p[1] == '-') && num > 0)
 			? (int) num : 0;
 		return 1;
 	}
@@ -367,7 +377,7 @@ contains_ci(const char *s, size_t n, const char *t)
 	size_t		tl = strlen(t);
 
 	for (size_t i = 0; i + tl <= n; i++)
-		if (eq_ci_n(s + i, tl, t, tl))
+		if (le_ascii_eq_ci(s + i, tl, t, tl))
 			return 1;
 	return 0;
 }
@@ -527,7 +537,7 @@ h_str(le_hash *h, le_str s, int ci)
 	le_hash_bytes(h, &n, sizeof(n));
 	if (s.p != NULL)
 		for (size_t i = 0; i < s.n; i++)
-			le_hash_byte(h, ci ? (unsigned char) lower((unsigned char) s.p[i]) : (unsigned char) s.p[i]);
+			le_hash_byte(h, ci ? (unsigned char) le_ascii_lower((unsigned char) s.p[i]) : (unsigned char) s.p[i]);
 }
 
 /* Feed an integer. */
@@ -545,7 +555,7 @@ str_eq(le_str a, le_str b, int ci)
 		return a.p == b.p;
 	if (a.n != b.n)
 		return 0;
-	return ci ? eq_ci_n(a.p, a.n, b.p, b.n) : memcmp(a.p, b.p, a.n) == 0;
+	return ci ? le_ascii_eq_ci(a.p, a.n, b.p, b.n) : memcmp(a.p, b.p, a.n) == 0;
 }
 
 /* ---- zone entries (GCP) ---- */
@@ -911,7 +921,9 @@ read_row(le_catalog *c, le_error *err)
 	else
 		return LE_OK;			/* a CPU machine: not an offer */
 
-	if (region.p == NULL)
+	/* GCP pairs machine and accelerator rows by zone, so its rows need one; another cloud's
+	 * offer without a region is provider-wide (region NULL: IBM lists some so) */
+	if (region.p == NULL && kind != ROW_OFFER)
 	{
 		le_set_error(err, LE_ERR_MALFORMED, "An offer of a GPU needs the region it is in.", "region is empty");
 		return le_set_context(err, "catalog_csv line %ld, column \"%s\"", line, le_cat_col_name(LE_COL_REGION));
@@ -944,6 +956,12 @@ read_row(le_catalog *c, le_error *err)
 					/* the machine's size, for the importer's comparison with its siblings */
 					o->vcpus = field_str(c, LE_COL_VCPUS);
 					o->memory = field_str(c, LE_COL_MEMORY_GIB);
+				}
+				if (o->gpu_mib == 0)
+				{
+					le_str		gi = field_str(c, LE_COL_GPU_INFO);
+
+					o->gpu_mib = le_gpuinfo_mib(gi.p, gi.n);
 				}
 				/* a row counts once: in its on-demand offer when it has one */
 				offer_price(o, price[p], (le_str) {NULL, 0}, val[p], (p == 0 || !price[0].p) ? 1 : 0);

@@ -27,6 +27,7 @@ typedef enum le_cat_col
 	LE_COL_AVAILABILITY_ZONE,
 	LE_COL_VCPUS,
 	LE_COL_MEMORY_GIB,
+	LE_COL_GPU_INFO,
 	LE_COL__COUNT
 } le_cat_col;
 
@@ -54,6 +55,11 @@ typedef enum le_num_status
  * *zero describe the sign and whether every digit is 0 (so "-0" is zero).
  */
 extern le_num_status le_num_syntax(const char *s, size_t n, le_str *trim, int *negative, int *zero);
+/*
+ * The memory per GPU a SkyPilot GpuInfo field states: the first 'SizeInMiB': N of its
+ * Python-dict text, 1..16777216 MiB; 0 when the field says none (or an unreadable one).
+ */
+extern int32_t le_gpuinfo_mib(const char *s, size_t n);
 /* The value of a decimal that passed le_num_syntax (correctly rounded). */
 extern le_num_status le_num_value(le_str trim, double *v);
 
@@ -146,6 +152,7 @@ typedef struct le_offer
 	le_variant	variant;
 	le_str		vcpus;			/* the machine's vCPUs and MemoryGiB as the first row writes them */
 	le_str		memory;			/* (p NULL: not given); the importer compares siblings by them */
+	int32_t		gpu_mib;		/* memory per GPU, MiB, as GpuInfo's first SizeInMiB says; 0 = not given */
 	uint32_t	hash;
 } le_offer;
 

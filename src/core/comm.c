@@ -8,9 +8,11 @@
  * of S bytes over p ranks, a ring all-reduce sends 2(p-1)/p·S per rank;
  * all-gather and reduce-scatter send (p-1)/p·S.
  *
- * Data parallel (S = the rank's parameter slice, N/(tp·pp) × element bytes;
+ * Data parallel, over the dp·cp ranks that hold the same weights (context-
+ *   parallel ranks reduce their gradients too; Megatron-LM's dp-cp group)
+ *   (S = the rank's parameter slice, N/(tp·pp) × element bytes;
  *   with a mixture of experts the expert slice goes over the expert
- *   data-parallel group dp/ep; gradients in grad_dtype, weights in dtype):
+ *   data-parallel group dp·cp/ep; gradients in grad_dtype, weights in dtype):
  *   ZeRO 0 (DDP): one all-reduce of the gradients per step;
  *   ZeRO 1: reduce-scatter of gradients + all-gather of updated weights per
  *     step, the same volume as DDP (Rajbhandari et al. 2019, §7);
@@ -20,7 +22,9 @@
  *     DeepSpeed's ZeRO-2 does (docs/model.md, "ZeRO and pipeline parallelism");
  *   ZeRO 3: weights are all-gathered for the forward and again for the
  *     backward of every micro-batch, gradients reduce-scattered once per step:
- *     3(p-1)/p·S at one micro-batch, 1.5× DDP (ZeRO §7.2.2).
+ *     3(p-1)/p·S at one micro-batch, 1.5× DDP (ZeRO §7.2.2); when the stack
+ *     keeps them unsharded between micro-batches (FSDP2 with pp > 1,
+ *     le_fsdp_keeps) they are gathered once per step.
  * step.c's dp_comm_exposed times exactly these collectives.
  * Tensor parallel (Megatron-LM, Shoeybi et al. 2019 §3; with sequence
  *   parallelism, Korthikanti et al. 2022 §4.2.2): per layer and micro-batch
@@ -116,7 +120,7 @@ le_comm_breakdown(const le_spec *s, le_comm_row *rows, int *nrows, le_error *err
 	cp = le_num_or(s, LE_F_CP, 1);
 	ep = le_num_or(s, LE_F_EP, 1);
 	vpp = le_num_or(s, LE_F_VPP, 1);
-	dp = le_dp(s);
+	dp = le_dp(s) * cp;			/* gradients are reduced over the dp·cp ranks holding the same weights */
 	dpe = dp / ep;				/* expert data-parallel group */
 	m = le_micro_batches(s);
 	if (m == 0)
@@ -146,16 +150,17 @@ le_comm_breakdown(const le_spec *s, le_comm_row *rows, int *nrows, le_error *err
 		switch ((int) s->num[LE_F_ZERO_STAGE])
 		{
 			case 0:
-				add_dp_row(s, rows, nrows, "all_reduce", dp * cp, tp, 2 * grads);
+				add_dp_row(s, rows, nrows, "all_reduce", dp, tp, 2 * grads);
 				break;
 			case 1:
 			case 2:
-				add_dp_row(s, rows, nrows, "reduce_scatter", dp * cp, tp, grads);
-				add_dp_row(s, rows, nrows, "all_gather", dp * cp, tp, weights);
+				add_dp_row(s, rows, nrows, "reduce_scatter", dp, tp, grads);
+				add_dp_row(s, rows, nrows, "all_gather", dp, tp, weights);
 				break;
 			default:
-				add_dp_row(s, rows, nrows, "all_gather", dp * cp, tp, 2 * m * weights);
-				add_dp_row(s, rows, nrows, "reduce_scatter", dp * cp, tp, grads);
+				/* parameters kept unsharded between micro-batches (FSDP2 under a pipeline): gathered once per step */
+				add_dp_row(s, rows, nrows, "all_gather", dp, tp, le_spec_fsdp_keeps(s) ? weights : 2 * m * weights);
+				add_dp_row(s, rows, nrows, "reduce_scatter", dp, tp, grads);
 				break;
 		}
 	}
@@ -217,7 +222,7 @@ le_comm_breakdown(const le_spec *s, le_comm_row *rows, int *nrows, le_error *err
 		 * of the senders crosses a node boundary and uses the network.
 		 */
 		double		total = 2 * m * vpp * act / tp;
-		double		stride = tp * cp * dp;
+		double		stride = tp * dp;	/* tp·cp·dp, dp here being the dp·cp group */
 		double		gpn = s->num[LE_F_GPUS_PER_NODE];
 
 		if (s->num[LE_F_N_GPUS] <= gpn || stride >= gpn)

@@ -1,4 +1,5 @@
 /* csv.c: RFC 4180 CSV records from a (pointer, length) buffer: quotes, doubled quotes, embedded newlines, CRLF/LF, BOM. */
+#include "ascii.h"
 #include "csv.h"
 #include "guard.h"
 
@@ -426,13 +427,6 @@ typedef struct hdr_name
 	int			col;
 } hdr_name;
 
-/* ASCII lower case of a byte. */
-static int
-ascii_lower(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
-}
-
 /* Compare two names ignoring ASCII case: <0, 0, >0. */
 static int
 name_cmp(const hdr_name *x, const hdr_name *y)
@@ -441,8 +435,8 @@ name_cmp(const hdr_name *x, const hdr_name *y)
 
 	for (size_t i = 0; i < n; i++)
 	{
-		int			cx = ascii_lower((unsigned char) x->ptr[i]),
-					cy = ascii_lower((unsigned char) y->ptr[i]);
+		int			cx = le_ascii_lower((unsigned char) x->ptr[i]),
+					cy = le_ascii_lower((unsigned char) y->ptr[i]);
 
 		if (cx != cy)
 			return cx - cy;

@@ -59,6 +59,10 @@ typedef enum le_field
 	LE_F_QK_ROPE_HEAD_DIM,
 	LE_F_V_HEAD_DIM,
 	LE_F_DROPOUT,
+	/* 0.5.0: the software stack that runs the step, FP8 attention, FSDP's resharding (appended) */
+	LE_F_STACK,
+	LE_F_FP8_ATTENTION,
+	LE_F_FSDP_RESHARD,
 	LE_F__COUNT
 } le_field;
 
@@ -89,6 +93,7 @@ typedef enum le_enum
 	LE_E_GRAD_DTYPE,
 	LE_E_GPU_GEN,
 	LE_E_SOURCE_KIND,			/* price_snapshot.source_kind (cheapest_offers' source_kinds) */
+	LE_E_STACK,
 	LE_E__COUNT
 } le_enum;
 
@@ -127,6 +132,12 @@ typedef enum le_grad_dtype
 {
 	LE_GD_BF16, LE_GD_FP32
 } le_grad_dtype;
+
+/* run_spec.stack (API.md 0.5.0): Megatron-LM/NeMo with Transformer Engine; PyTorch native, compiled or eager */
+typedef enum le_stack
+{
+	LE_STACK_MEGATRON, LE_STACK_TORCH_COMPILE, LE_STACK_TORCH_EAGER
+} le_stack;
 
 /*
  * One run, as read from a run_spec value.  Numbers are held as double (int4
@@ -234,6 +245,12 @@ extern double le_attn_latent_units(const le_attn_shape *a, double gi);
 extern double le_stage_layers(const le_spec *s);
 extern double le_layers_on_stage(const le_spec *s, int i);
 extern double le_stage_share(const le_spec *s);
+/* fsdp_reshard as the step model holds it: 0 = the stack's default, 1 = reshard, 2 = keep unsharded */
+#define LE_RESHARD_DEFAULT 0
+#define LE_RESHARD_YES 1
+#define LE_RESHARD_NO 2
+extern int	le_fsdp_keeps(int stack, int reshard, int zero_stage, int pp);
+extern int	le_spec_fsdp_keeps(const le_spec *s);
 extern void le_dp_slice(double dense, double experts, double emb, double L, double pp, double tp, double ep,
 						double *dense_out, double *expert_out);
 extern double le_dp_ring_bw(double ranks, double stride, double gpus_per_node, double nvlink_bw, double net_bw);
@@ -268,7 +285,7 @@ extern double le_net_bytes_per_s(double gbit_per_s);
  * Fields of the 0.3.0 modern-run group and the 0.4.0 attention fields (each
  * may be NULL: unknown, dense, plain attention, or the default).
  */
-#define LE_MODERN      (LE_MLA | LE_BIT(LE_F_DROPOUT) | LE_BIT(LE_F_N_ACTIVE_PARAMS) | LE_BIT(LE_F_N_EXPERTS) | LE_BIT(LE_F_TOP_K) | \
+#define LE_MODERN      (LE_MLA | LE_BIT(LE_F_DROPOUT) | LE_BIT(LE_F_STACK) | LE_BIT(LE_F_FP8_ATTENTION) | LE_BIT(LE_F_FSDP_RESHARD) | LE_BIT(LE_F_N_ACTIVE_PARAMS) | LE_BIT(LE_F_N_EXPERTS) | LE_BIT(LE_F_TOP_K) | \
 						LE_BIT(LE_F_EP) | LE_BIT(LE_F_CP) | LE_BIT(LE_F_VPP) | LE_BIT(LE_F_N_KV_HEADS) | \
 						LE_BIT(LE_F_FFN_HIDDEN) | LE_BIT(LE_F_FFN_ACT) | LE_BIT(LE_F_VOCAB_SIZE) | \
 						LE_BIT(LE_F_SEQUENCE_PARALLEL) | LE_BIT(LE_F_ATTENTION) | LE_BIT(LE_F_GRAD_DTYPE))

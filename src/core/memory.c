@@ -211,9 +211,12 @@ activation_bytes(const le_spec *s, int i)
  * n_experts/ep experts per rank; Lepikhin et al. 2020, "GShard";
  * DeepSpeed-MoE), both for the stage's share of the layers (1/pp when
  * n_layers is unknown).  ZeRO (Rajbhandari et al. 2019, Figure 1) shards
- * what its stage says over dp for dense parameters and over dp/ep, the
- * expert data-parallel group, for expert parameters (Megatron-LM's
- * distributed optimizer does the same for stage 1).
+ * what its stage says over the dp·cp ranks that hold the same weights
+ * (context-parallel ranks hold the same parameters: Megatron-LM's
+ * distributed optimizer and FSDP2 shard over the combined dp·cp group) for
+ * dense parameters and over dp·cp/ep, the expert data-parallel group, for
+ * expert parameters (Megatron-LM's distributed optimizer does the same for
+ * stage 1).  step.c's optimizer phase shards the same way.
  */
 static void
 stage_states(const le_spec *s, const double *per_param, int i, le_memory *m)
@@ -221,18 +224,20 @@ stage_states(const le_spec *s, const double *per_param, int i, le_memory *m)
 	double		tp = s->num[LE_F_TP];
 	double		pp = s->num[LE_F_PP];
 	double		ep = le_num_or(s, LE_F_EP, 1);
-	double		dp = le_dp(s);
+	double		dp = le_dp(s) * le_num_or(s, LE_F_CP, 1);	/* the sharding group: dp·cp */
 	int			zero = (int) s->num[LE_F_ZERO_STAGE];
 	double		share = (s->present & LE_BIT(LE_F_N_LAYERS)) ?
 		le_layers_on_stage(s, i) / s->num[LE_F_N_LAYERS] : 1.0 / pp;
 	double		experts = le_expert_params(s);
 	double		dense = (s->num[LE_F_N_PARAMS] - experts) * share / tp;
 	double		expert = experts * share / (tp * ep);
+	/* ZeRO-3 under a pipeline on the torch stacks: parameters held unsharded between micro-batches (le_spec_fsdp_keeps) */
+	int			shard_w = zero >= 3 && !le_spec_fsdp_keeps(s);
 
 	if ((s->present & LE_BIT(LE_F_VOCAB_SIZE)) && (s->present & LE_BIT(LE_F_D_MODEL)))
 		dense += ((i == 0) + (i == pp - 1)) * s->num[LE_F_VOCAB_SIZE] * s->num[LE_F_D_MODEL] / tp;
 
-	m->weights = per_param[0] * (dense / (zero >= 3 ? dp : 1) + expert / (zero >= 3 ? dp / ep : 1));
+	m->weights = per_param[0] * (dense / (shard_w ? dp : 1) + expert / (shard_w ? dp / ep : 1));
 	m->grads = per_param[1] * (dense / (zero >= 2 ? dp : 1) + expert / (zero >= 2 ? dp / ep : 1));
 	m->optimizer = per_param[2] * (dense / (zero >= 1 ? dp : 1) + expert / (zero >= 1 ? dp / ep : 1));
 }
@@ -252,7 +257,7 @@ stage_memory(const le_spec *s, const double *per_param, int i, le_memory *m)
 /*
  * Memory per GPU on the heaviest pipeline stage.  Model states are divided
  * by tp and by the stage's share of the layers, then ZeRO shards them over
- * dp (Rajbhandari et al. 2019, Figure 1): stage 1 the optimizer state,
+ * dp·cp (Rajbhandari et al. 2019, Figure 1): stage 1 the optimizer state,
  * stage 2 also the gradients, stage 3 also the weights.  The candidates for
  * the heaviest stage are the first (embedding, most micro-batches in
  * flight), the second (the first with an extra layer when the split is

@@ -57,6 +57,9 @@ static const field_info fields[LE_F__COUNT] = {
 	[LE_F_QK_ROPE_HEAD_DIM] = {"qk_rope_head_dim", LE_K_INT4, 0},
 	[LE_F_V_HEAD_DIM] = {"v_head_dim", LE_K_INT4, 0},
 	[LE_F_DROPOUT] = {"dropout", LE_K_BOOL, 0},
+	[LE_F_STACK] = {"stack", LE_K_ENUM, LE_E_STACK},
+	[LE_F_FP8_ATTENTION] = {"fp8_attention", LE_K_BOOL, 0},
+	[LE_F_FSDP_RESHARD] = {"fsdp_reshard", LE_K_BOOL, 0},
 };
 
 /* Name lists, indexed by the enum codes in econ.h; NULL-terminated. */
@@ -67,6 +70,8 @@ static const char *const pricing_names[] = {"on_demand", "spot", "reserved", NUL
 static const char *const ffn_act_names[] = {"gelu", "swiglu", NULL};
 static const char *const attention_names[] = {"flash", "eager", NULL};
 static const char *const grad_dtype_names[] = {"bf16", "fp32", NULL};
+/* in the order of econ.h's le_stack */
+static const char *const stack_names[] = {"megatron", "torch_compile", "torch_eager", NULL};
 /* in the order of step.h's le_gpu_gen (the codes are the same) */
 static const char *const gpu_gen_names[] = {"ampere", "hopper", "blackwell", "cdna2", "cdna3", "other", NULL};
 static const char *const source_kind_names[] = {"catalog", "history", "seed", "manual", NULL};
@@ -79,6 +84,7 @@ static const char *const *const enum_names[LE_E__COUNT] = {
 	[LE_E_FFN_ACT] = ffn_act_names,
 	[LE_E_ATTENTION] = attention_names,
 	[LE_E_GRAD_DTYPE] = grad_dtype_names,
+	[LE_E_STACK] = stack_names,
 	[LE_E_GPU_GEN] = gpu_gen_names,
 	[LE_E_SOURCE_KIND] = source_kind_names,
 };
@@ -94,6 +100,7 @@ static const char *const enum_choices[LE_E__COUNT] = {
 	[LE_E_GRAD_DTYPE] = "bf16, fp32",
 	[LE_E_GPU_GEN] = "ampere, hopper, blackwell, cdna2, cdna3, other",
 	[LE_E_SOURCE_KIND] = "catalog, history, seed, manual",
+	[LE_E_STACK] = "megatron, torch_compile, torch_eager",
 };
 
 const char *
@@ -331,9 +338,11 @@ le_attn_latent_units(const le_attn_shape *a, double gi)
  * (le_attn_params: plain, grouped-query or latent), the FFN fmats·h·f
  * (fmats 2 for GELU, 3 for SwiGLU, Shazeer 2020; f = ffn_hidden, else 4h),
  * times n_experts plus a router n_experts·h for a mixture of experts (top_k
- * of them active per token; Fedus et al. 2021); plus the input embedding
- * and the untied output layer, V·h each, when vocab_size is known.  Biases
- * and norms (O(L·h)) are left out.  Returns 0 (and leaves the counts alone)
+ * of them active per token; Fedus et al. 2021).  The input embedding and
+ * the output layer (V·h each) are left out: n_params is the non-embedding
+ * count (API.md; Kaplan et al. 2020 §2.1 count N without embeddings), and
+ * the consistency rule (validate.c) compares like with like.  Biases and
+ * norms (O(L·h)) are left out too.  Returns 0 (and leaves the counts alone)
  * unless n_layers, d_model and n_heads are given.
  */
 int
@@ -348,8 +357,7 @@ le_shape_params(const le_spec *s, double *total, double *active)
 				attn,
 				ffn,
 				e,
-				k,
-				emb;
+				k;
 
 	if ((s->present & need) != need)
 		return 0;
@@ -362,14 +370,13 @@ le_shape_params(const le_spec *s, double *total, double *active)
 	ffn = fmats * h * f;
 	e = le_num_or(s, LE_F_N_EXPERTS, 0);
 	k = e > 0 ? le_num_or(s, LE_F_TOP_K, e) : 0;
-	emb = (s->present & LE_BIT(LE_F_VOCAB_SIZE)) ? 2.0 * s->num[LE_F_VOCAB_SIZE] * h : 0;
 	if (e > 0)
 	{
-		*total = L * (attn + e * ffn + e * h) + emb;
-		*active = L * (attn + k * ffn + e * h) + emb;
+		*total = L * (attn + e * ffn + e * h);
+		*active = L * (attn + k * ffn + e * h);
 	}
 	else
-		*total = *active = L * (attn + ffn) + emb;
+		*total = *active = L * (attn + ffn);
 	return 1;
 }
 
@@ -422,6 +429,39 @@ le_layers_on_stage(const le_spec *s, int i)
  * over tp, experts over tp·ep.  L = 0: layers unknown, each stage 1/pp.
  * Candidates: the first, the second and the last stage.
  */
+/*
+ * Whether ZeRO-3/FSDP keeps the parameters unsharded between micro-batches.
+ * Under a pipeline schedule PyTorch's FSDP2 does not reshard after the
+ * forward (torchtitan sets reshard_after_forward False when pp > 1, so a
+ * stage's weights are gathered once per step and held until the last
+ * backward: torchtitan parallelize_llama.py, "reshard_after_forward_policy"
+ * "default"); without a pipeline it reshards after every forward.
+ * Megatron keeps 0.4.0's model (reshard: two gathers per micro-batch).
+ * reshard: LE_RESHARD_DEFAULT (NULL), LE_RESHARD_YES, LE_RESHARD_NO.
+ */
+int
+le_fsdp_keeps(int stack, int reshard, int zero_stage, int pp)
+{
+	if (zero_stage < 3 || pp < 2)
+		return 0;
+	if (reshard == LE_RESHARD_NO)
+		return 1;
+	if (reshard == LE_RESHARD_YES)
+		return 0;
+	return stack == LE_STACK_TORCH_COMPILE || stack == LE_STACK_TORCH_EAGER;
+}
+
+/* le_fsdp_keeps for a run_spec: stack NULL = megatron, fsdp_reshard NULL = the stack's default. */
+int
+le_spec_fsdp_keeps(const le_spec *s)
+{
+	int			reshard = !(s->present & LE_BIT(LE_F_FSDP_RESHARD)) ? LE_RESHARD_DEFAULT :
+		s->num[LE_F_FSDP_RESHARD] != 0 ? LE_RESHARD_YES : LE_RESHARD_NO;
+
+	return le_fsdp_keeps((int) le_num_or(s, LE_F_STACK, LE_STACK_MEGATRON), reshard,
+						 (int) le_num_or(s, LE_F_ZERO_STAGE, 0), (int) le_num_or(s, LE_F_PP, 1));
+}
+
 void
 le_dp_slice(double dense, double experts, double emb, double L, double pp, double tp, double ep,
 			double *dense_out, double *expert_out)

@@ -566,19 +566,26 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	/*
 	 * Context parallelism: a ring passes each rank's K and V chunk cp-1 times
 	 * forward; backward passes K, V and their gradients (Liu et al. 2023, Ring
-	 * Attention; Llama 3 report §3.3.2).  The transfer of the next chunk runs
-	 * under the attention of the current one: only the excess is exposed.
+	 * Attention; Llama 3 report §3.3.2).  Chunk by chunk: each of the cp-1
+	 * transfers runs under the attention of the chunk the rank holds, and only
+	 * its excess is exposed (issue 46; 0.4.0 compared the whole ring with the
+	 * whole attention, which hid a transfer longer than its chunk's attention
+	 * behind the others).  With causal load balancing, as Megatron-LM/TE and
+	 * torchtitan cut the sequence (2·cp chunks, rank i holding chunks i and
+	 * 2cp-1-i: Llama 3 report §3.3.2), every ring step computes the same
+	 * share of the rank's causal attention, 1/cp of it.
 	 */
 	if (cp > 1)
 	{
 		double		kv = (mla ? b * (s / cp) * le_attn_kv_width(&at) : 2.0 * b * (s / cp) * hkv) / tp * pb;
 		double		bw = tp * cp <= in->gpus_per_node ? in->nvlink_bw : in->net_bw;
-		double		c_f = link_seconds((cp - 1) * kv, bw),
-					c_b = 2.0 * c_f;
+		double		c1 = link_seconds(kv, bw);	/* one chunk's K and V */
+		double		x_f = (cp - 1) * fmax(0, c1 - t_attn_f / cp),
+					x_b = (cp - 1) * fmax(0, 2.0 * c1 - t_attn_b / cp);
 
-		t_cp = fmax(0, c_f - t_attn_f) + fmax(0, c_b - t_attn_b);
+		t_cp = x_f + x_b;
 		if (in->recompute == LE_RC_FULL)
-			t_cp += fmax(0, c_f - t_attn_f);
+			t_cp += x_f;
 	}
 
 	/*
@@ -608,8 +615,8 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	 * A count the shape does not compute.  MFU credits 6·N_active per token,
 	 * while the GEMMs above run the shape's L·P per-layer parameters and the
 	 * output layer's V·h (the input embedding is a lookup).  The consistency
-	 * band (validate.c) lets N exceed them by up to 1.5x, and counts the input
-	 * embedding, so 6·N could exceed what the step executes: an MFU above 1
+	 * band (validate.c) lets N exceed them by up to 1.5x (before 0.5.0 it
+	 * also counted the embeddings), so 6·N could exceed what the step executes: an MFU above 1
 	 * (a 1-layer, d_model 4096, 256k-vocabulary spec of 2.3e9 parameters gave
 	 * 1.07).  When N·mamf exceeds what the shape executes, the layers are taken
 	 * to hold the rest: their compute time grows by r, so that the credited
@@ -729,7 +736,10 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 		t_bucket = t_dp * fmin(1.0, LE_DP_BUCKET_PARAMS / local_params);
 		/* under the backward of the last micro-batch on this stage, bucket by bucket */
 		exposed = in->dp_overlap ? fmax(t_bucket, t_dp - layer_stage * t_b) : t_dp;
-		if (in->zero_stage == 3)	/* two gathers per micro-batch, prefetched under compute */
+		if (in->zero_stage == 3 && le_fsdp_keeps(in->stack, in->fsdp_reshard, in->zero_stage, pp))
+			/* parameters kept unsharded between micro-batches: one gather per step, before the first forward */
+			exposed += in->dp_overlap ? fmax(0, t_ag - stage_compute) : t_ag;
+		else if (in->zero_stage == 3)	/* two gathers per micro-batch, prefetched under compute */
 			exposed += m * (in->dp_overlap ? fmax(0, 2.0 * t_ag - stage_compute) : 2.0 * t_ag);
 		out->phase[LE_PH_DP_COMM_EXPOSED] = exposed;
 	}

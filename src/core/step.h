@@ -67,6 +67,8 @@ typedef struct le_step_in
 				ep,
 				vpp;			/* 0 = 1 for each */
 	int			zero_stage;		/* 0..3; 1 = Megatron's distributed optimizer */
+	int			stack;			/* le_stack; 0 = megatron */
+	int			fsdp_reshard;	/* LE_RESHARD_DEFAULT (0), _YES or _NO (econ.h) */
 	int			recompute;		/* le_recompute */
 	int			sequence_parallel;	/* 1: Megatron sequence parallelism (tp > 1) */
 	int			flash;			/* 1: FlashAttention kernels, 0: eager attention */

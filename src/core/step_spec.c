@@ -67,6 +67,9 @@ le_step_model_from_spec(const le_spec *s, int dp_overlap, le_step_in *in, le_err
 	in->param_bytes = (dtype == LE_DT_FP32 || dtype == LE_DT_TF32) ? 4.0 : dtype == LE_DT_FP8 ? 1.0 : 2.0;
 	/* framework conventions: see step.h; tensor-parallel and expert traffic exposed */
 	in->dp_overlap = dp_overlap ? 1 : 0;
+	in->stack = (int) le_num_or(s, LE_F_STACK, LE_STACK_MEGATRON);
+	in->fsdp_reshard = !HAS(s, LE_F_FSDP_RESHARD) ? LE_RESHARD_DEFAULT :
+		s->num[LE_F_FSDP_RESHARD] != 0 ? LE_RESHARD_YES : LE_RESHARD_NO;
 	in->tp_hidden = 0;
 	in->ep_hidden = 0;
 	err->status = LE_OK;

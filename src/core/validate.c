@@ -158,7 +158,7 @@ check_field(const le_spec *s, le_field f, le_error *err)
 	{
 		if (LE_OPTIONAL & LE_BIT(f))
 			return LE_OK;
-		return le_set_error(err, LE_ERR_VALUE, "Only the shape fields n_layers, d_model, n_heads, seq_len and global_batch, tdp_watts (power not published), the 0.3.0 fields (n_active_params ... grad_dtype) and the 0.4.0 fields (q_lora_rank ... dropout) may be NULL.",
+		return le_set_error(err, LE_ERR_VALUE, "Only the shape fields n_layers, d_model, n_heads, seq_len and global_batch, tdp_watts (power not published), the 0.3.0 fields (n_active_params ... grad_dtype) and the 0.4.0 fields (q_lora_rank ... dropout) and the 0.5.0 fields (stack, fp8_attention, fsdp_reshard) may be NULL.",
 							"run_spec field %s must not be NULL", name);
 	}
 	switch (le_field_kind(f))
@@ -360,9 +360,9 @@ check_shape_params(const le_spec *s, le_error *err)
 	if (!(s->num[LE_F_N_PARAMS] >= LE_SHAPE_PARAMS_LO * total &&
 		  s->num[LE_F_N_PARAMS] <= LE_SHAPE_PARAMS_HI * total))
 	{
-		snprintf(d, sizeof(d), "Got n_params=%.6g; n_layers, d_model, n_heads, n_kv_heads, ffn_hidden, ffn_act, n_experts and vocab_size hold %.6g (ratio %.3g).",
+		snprintf(d, sizeof(d), "Got n_params=%.6g; n_layers, d_model, n_heads, n_kv_heads, ffn_hidden, ffn_act, n_experts and vocab_size hold %.6g without the embeddings (ratio %.3g).",
 				 s->num[LE_F_N_PARAMS], total, s->num[LE_F_N_PARAMS] / total);
-		return le_set_error(err, LE_ERR_VALUE, d, "n_params %.6g must be within %g to %g times the %.6g parameters of the shape",
+		return le_set_error(err, LE_ERR_VALUE, d, "n_params %.6g must be within %g to %g times the %.6g non-embedding parameters of the shape",
 							s->num[LE_F_N_PARAMS], LE_SHAPE_PARAMS_LO, LE_SHAPE_PARAMS_HI, total);
 	}
 	if (HAS(s, LE_F_N_ACTIVE_PARAMS) &&
@@ -371,7 +371,7 @@ check_shape_params(const le_spec *s, le_error *err)
 	{
 		snprintf(d, sizeof(d), "Got n_active_params=%.6g; the shape with top_k of n_experts experts active holds %.6g (ratio %.3g).",
 				 s->num[LE_F_N_ACTIVE_PARAMS], active, s->num[LE_F_N_ACTIVE_PARAMS] / active);
-		return le_set_error(err, LE_ERR_VALUE, d, "n_active_params %.6g must be within %g to %g times the %.6g active parameters of the shape",
+		return le_set_error(err, LE_ERR_VALUE, d, "n_active_params %.6g must be within %g to %g times the %.6g active non-embedding parameters of the shape",
 							s->num[LE_F_N_ACTIVE_PARAMS], LE_SHAPE_PARAMS_LO, LE_SHAPE_PARAMS_HI, active);
 	}
 	return LE_OK;

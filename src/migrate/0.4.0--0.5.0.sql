@@ -12,3 +12,58 @@
 --   DROP FUNCTION IF EXISTS llm_econ.f(llm_econ.run_spec, text);
 --
 -- Append a block per change, each starting with a comment line naming its issue.
+
+-- issue 43: FOCUS loads serialise on a row only the tenant's writers can lock, not an advisory key.
+CREATE TABLE llm_econ.focus_statement_lock (
+    tenant               text NOT NULL,
+    provider             text,
+    billing_account_id   text,
+    billing_period_start timestamptz,
+    CONSTRAINT focus_statement_lock_key UNIQUE NULLS NOT DISTINCT (tenant, provider, billing_account_id, billing_period_start)
+);
+COMMENT ON TABLE llm_econ.focus_statement_lock IS
+  'internal: one row per statement FOCUS loads stored; a load locks its statements'' rows (only the tenant''s writers can)';
+COMMENT ON COLUMN llm_econ.focus_statement_lock.tenant IS 'the tenant whose statement this is (row-level security)';
+COMMENT ON COLUMN llm_econ.focus_statement_lock.provider IS 'the statement''s provider key, as spend.provider';
+COMMENT ON COLUMN llm_econ.focus_statement_lock.billing_account_id IS 'the statement''s billing account, as the load keys it';
+COMMENT ON COLUMN llm_econ.focus_statement_lock.billing_period_start IS 'the statement''s billing period start';
+ALTER TABLE llm_econ.focus_statement_lock ENABLE ROW LEVEL SECURITY;
+-- (its policy focus_statement_lock_writer is created by src/sql/finance.sql, which runs after this file)
+GRANT SELECT, INSERT, UPDATE ON llm_econ.focus_statement_lock TO PUBLIC;
+
+-- issue 42 (h42b): names fold by ASCII only, never by the database's collation (in a Turkish
+-- database lower('I') is 'ı'): the case-insensitive unique keys are rebuilt on lower(... COLLATE "C").
+DROP INDEX llm_econ.gpu_sku_lower_key;
+CREATE UNIQUE INDEX gpu_sku_lower_key ON llm_econ.gpu_sku (pg_catalog.lower(sku COLLATE pg_catalog."C"));
+DROP INDEX llm_econ.gpu_sku_alias_lower_key;
+CREATE UNIQUE INDEX gpu_sku_alias_lower_key ON llm_econ.gpu_sku_alias (pg_catalog.lower(alias COLLATE pg_catalog."C"));
+DROP INDEX llm_econ.instance_type_lower_key;
+CREATE UNIQUE INDEX instance_type_lower_key ON llm_econ.instance_type (provider, pg_catalog.lower(instance_type COLLATE pg_catalog."C"));
+
+-- issue 44: fx_rate.valid_from is the UTC day a rate takes effect (a date: '2025-01-01' entered from
+-- any session TimeZone starts at 00:00 UTC).  A 0.4.0 row becomes the UTC day of its instant (a
+-- rate entered as '2025-01-01' from New York, stored as 05:00 UTC, is 2025-01-01 again); two rates
+-- of one currency on one UTC day stop the update with a duplicate key.  _usd_per_unit's 0.4.0 body
+-- depends on the column, so it is first given one that does not (same signature: the views that
+-- call it stay); src/sql/finance.sql defines it again after this file.
+CREATE OR REPLACE FUNCTION llm_econ._usd_per_unit(currency text, at timestamptz) RETURNS numeric
+LANGUAGE sql STABLE PARALLEL SAFE AS 'SELECT NULL::numeric';
+ALTER TABLE llm_econ.fx_rate ALTER COLUMN valid_from TYPE date USING pg_catalog.timezone('UTC', valid_from)::date;
+
+-- issue 45: _skypilot_offers returns GpuInfo's memory per GPU (gpu_mib): its row type changes
+SELECT llm_econ._update_drop_check('function', 'llm_econ._skypilot_offers(text, text)');
+DROP FUNCTION IF EXISTS llm_econ._skypilot_offers(text, text);
+
+-- issue 46: run_spec gains stack, fp8_attention and fsdp_reshard, appended (stored values read NULL: megatron,
+-- attention in BF16, the stack's default resharding: what 0.4.0 computed).  The constructor's signature changes.
+ALTER TYPE llm_econ.run_spec
+    ADD ATTRIBUTE stack text CASCADE,
+    ADD ATTRIBUTE fp8_attention boolean CASCADE,
+    ADD ATTRIBUTE fsdp_reshard boolean CASCADE;
+COMMENT ON COLUMN llm_econ.run_spec.stack IS 'software that runs the step: megatron (Megatron-LM/NeMo, Transformer Engine), torch_compile, torch_eager; NULL = megatron';
+COMMENT ON COLUMN llm_econ.run_spec.fp8_attention IS 'with dtype fp8, whether attention also runs in FP8; NULL = false (the linear layers'' GEMMs only)';
+COMMENT ON COLUMN llm_econ.run_spec.fsdp_reshard IS 'ZeRO-3/FSDP: whether parameters are resharded between micro-batches; NULL = the stack''s default (torch stacks with pp > 1 keep them unsharded)';
+SELECT llm_econ._update_drop_check('function', 'llm_econ.run_spec(float8, float8, int4, text, float8, text, int4, int4, int4, int4, int4, int4, int4, int4, int4, text, text, int4, float8, float8, int4, int4, int4, int4, int4, int4, int4, text, int4, boolean, text, text, int4, int4, int4, int4, int4, boolean)');
+DROP FUNCTION IF EXISTS llm_econ.run_spec(float8, float8, int4, text, float8, text, int4, int4, int4, int4, int4, int4, int4, int4, int4,
+                                          text, text, int4, float8, float8, int4, int4, int4, int4, int4, int4, int4, text, int4,
+                                          boolean, text, text, int4, int4, int4, int4, int4, boolean);

@@ -72,6 +72,21 @@ CREATE INDEX spend_billing_period ON llm_econ.spend (billing_period_start);
 ALTER TABLE llm_econ.run_plan ENABLE ROW LEVEL SECURITY;
 ALTER TABLE llm_econ.spend ENABLE ROW LEVEL SECURITY;
 
+-- Loads of one statement (a tenant, provider, billing account and billing period) serialise on
+-- its row here (issue 43): _focus_store upserts the rows of its statements, which locks them, so
+-- only a role that may write that tenant's spend can take the lock (row security: a member of
+-- the tenant holding INSERT on spend), never an advisory lock key anyone can compute.  Derived
+-- (one row per statement ever loaded), not dumped.
+CREATE TABLE llm_econ.focus_statement_lock (
+    tenant               text NOT NULL,
+    provider             text,
+    billing_account_id   text,
+    billing_period_start timestamptz,
+    CONSTRAINT focus_statement_lock_key UNIQUE NULLS NOT DISTINCT (tenant, provider, billing_account_id, billing_period_start)
+);
+ALTER TABLE llm_econ.focus_statement_lock ENABLE ROW LEVEL SECURITY;
+GRANT SELECT, INSERT, UPDATE ON llm_econ.focus_statement_lock TO PUBLIC;
+
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.run_plan', '');
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.spend', '');
 SELECT pg_catalog.pg_extension_config_dump('llm_econ.spend_id_seq', '');
@@ -79,7 +94,7 @@ SELECT pg_catalog.pg_extension_config_dump('llm_econ.spend_id_seq', '');
 -- Exchange rates, dated like prices: a rate holds from valid_from until the next one of its currency.
 CREATE TABLE llm_econ.fx_rate (
     currency      text NOT NULL CHECK (currency OPERATOR(pg_catalog.~) '^[A-Z]{3}$'),
-    valid_from    timestamptz NOT NULL CHECK (pg_catalog.isfinite(valid_from)),
+    valid_from    date NOT NULL CHECK (pg_catalog.isfinite(valid_from)),
     usd_per_unit  numeric NOT NULL CHECK (usd_per_unit > 0::numeric AND usd_per_unit < 'Infinity'),
     source        text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
     CONSTRAINT fx_rate_pkey PRIMARY KEY (currency, valid_from)

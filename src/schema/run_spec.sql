@@ -43,5 +43,8 @@ CREATE TYPE llm_econ.run_spec AS (
     qk_nope_head_dim        int4,
     qk_rope_head_dim        int4,
     v_head_dim              int4,
-    dropout                 boolean
+    dropout                 boolean,
+    stack                   text,
+    fp8_attention           boolean,
+    fsdp_reshard            boolean
 );

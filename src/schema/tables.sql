@@ -36,7 +36,7 @@ CREATE TABLE llm_econ.gpu_sku (
     CHECK (pg_catalog.num_nonnulls(fp32_tflops, tf32_tflops, bf16_tflops, fp16_tflops, fp8_tflops) > 0)
 );
 -- SKU keys and aliases are looked up case-insensitively, so they must be unique that way.
-CREATE UNIQUE INDEX gpu_sku_lower_key ON llm_econ.gpu_sku (pg_catalog.lower(sku));
+CREATE UNIQUE INDEX gpu_sku_lower_key ON llm_econ.gpu_sku (pg_catalog.lower(sku COLLATE pg_catalog."C"));
 
 CREATE TABLE llm_econ.gpu_sku_alias (
     alias    text PRIMARY KEY CHECK (alias OPERATOR(pg_catalog.<>) ''),
@@ -45,7 +45,7 @@ CREATE TABLE llm_econ.gpu_sku_alias (
     source   text,
     builtin  boolean NOT NULL DEFAULT false
 );
-CREATE UNIQUE INDEX gpu_sku_alias_lower_key ON llm_econ.gpu_sku_alias (pg_catalog.lower(alias));
+CREATE UNIQUE INDEX gpu_sku_alias_lower_key ON llm_econ.gpu_sku_alias (pg_catalog.lower(alias COLLATE pg_catalog."C"));
 CREATE INDEX gpu_sku_alias_sku ON llm_econ.gpu_sku_alias (sku);
 
 -- Instances are facts with sources (0.4.0): what a provider's machine type carries.  Every
@@ -62,7 +62,7 @@ CREATE TABLE llm_econ.instance_type (
     builtin            boolean NOT NULL DEFAULT false,
     PRIMARY KEY (provider, instance_type)
 );
-CREATE UNIQUE INDEX instance_type_lower_key ON llm_econ.instance_type (provider, pg_catalog.lower(instance_type));
+CREATE UNIQUE INDEX instance_type_lower_key ON llm_econ.instance_type (provider, pg_catalog.lower(instance_type COLLATE pg_catalog."C"));
 
 -- GCP's GPU machine families (0.4.0): the name SkyPilot's GCP catalogs give the GPUs of each
 -- accelerator-optimized family, whose machine rows and accelerator rows the importer pairs; family

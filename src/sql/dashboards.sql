@@ -60,17 +60,18 @@ BEGIN
              ON s.sku = g.sku AND s.provider = g.provider AND s.pricing = g.pricing
                 -- a slice of a GPU (instance_type.gpus < 1) is no whole GPU's price
                 AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i
-                                 WHERE i.provider = s.provider AND pg_catalog.lower(i.instance_type) = pg_catalog.lower(s.instance_type)
+                                 WHERE i.provider = s.provider AND pg_catalog.lower(i.instance_type COLLATE pg_catalog."C") = pg_catalog.lower(s.instance_type COLLATE pg_catalog."C")
                                    AND i.gpus < 1::numeric)
           CROSS JOIN LATERAL (
+                -- a price the import flagged suspect counts nowhere, as in price_at
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
-                  WHERE p.series_id = s.series_id AND p.observed_at < g.since AND NOT g.fresh
+                  WHERE p.series_id = s.series_id AND p.observed_at < g.since AND NOT g.fresh AND p.suspect IS NULL
                   ORDER BY p.observed_at DESC LIMIT 1)
                 UNION ALL
                 -- a group new to the summary (no last day yet) had no observation before this
                 -- statement, so all of its observations count
                 (SELECT p.observed_at, p.usd_per_gpu_hour FROM llm_econ.price_snapshot p
-                  WHERE p.series_id = s.series_id
+                  WHERE p.series_id = s.series_id AND p.suspect IS NULL
                     AND p.observed_at >= CASE WHEN g.fresh THEN '-infinity' ELSE g.since END)) AS o(observed_at, usd)),
        spans AS (   -- UTC days [f, t) at whose end each observation is in effect (t NULL: to the last
                     -- day), within the days the summary keeps: 2000-01-01 to 2100-01-01
@@ -165,6 +166,10 @@ BEGIN
     RAISE EXCEPTION 'llm_econ._price_daily_maintain() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
       USING ERRCODE = 'insufficient_privilege';
   END IF;
+  -- the price recorder's _mark_seen moves last_seen_at alone, on which nothing here depends
+  IF TG_OP = 'UPDATE' AND llm_econ._marking_seen() THEN
+    RETURN NULL;
+  END IF;
   IF TG_OP = 'INSERT' THEN
     SELECT pg_catalog.array_agg(c.sku ORDER BY c.sku, c.provider, c.pricing), pg_catalog.array_agg(c.provider ORDER BY c.sku, c.provider, c.pricing),
            pg_catalog.array_agg(c.pricing ORDER BY c.sku, c.provider, c.pricing), pg_catalog.array_agg(c.since ORDER BY c.sku, c.provider, c.pricing)
@@ -185,15 +190,16 @@ BEGIN
       INTO k_sku, k_provider, k_pricing, k_since
       FROM (SELECT r.sku, r.provider, r.pricing,
                    pg_catalog.date_trunc('day', pg_catalog.min(r.observed_at) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS since
-              -- rows whose series, instant and price the update left as they were (as the
-              -- suspect flag's UPDATE does) change no summary row
+              -- rows whose series, instant, price and suspect flag the update left as they were
+              -- change no summary row (a suspect price counts in none)
               FROM (SELECT n.sku, n.provider, n.pricing, n.observed_at FROM new_rows n
                      WHERE NOT EXISTS (SELECT 1 FROM old_rows o
                                         WHERE o.id = n.id AND o.sku = n.sku AND o.provider = n.provider AND o.pricing = n.pricing
                                          AND o.region IS NOT DISTINCT FROM n.region
                                          AND o.instance_type IS NOT DISTINCT FROM n.instance_type
                                          AND o.observed_at = n.observed_at
-                                         AND o.usd_per_gpu_hour::text IS NOT DISTINCT FROM n.usd_per_gpu_hour::text)
+                                         AND o.usd_per_gpu_hour::text IS NOT DISTINCT FROM n.usd_per_gpu_hour::text
+                                         AND o.suspect IS NOT DISTINCT FROM n.suspect)
                     UNION ALL
                     SELECT o.sku, o.provider, o.pricing, o.observed_at FROM old_rows o
                      WHERE NOT EXISTS (SELECT 1 FROM new_rows n
@@ -201,7 +207,8 @@ BEGIN
                                          AND o.region IS NOT DISTINCT FROM n.region
                                          AND o.instance_type IS NOT DISTINCT FROM n.instance_type
                                          AND o.observed_at = n.observed_at
-                                         AND o.usd_per_gpu_hour::text IS NOT DISTINCT FROM n.usd_per_gpu_hour::text)) r
+                                         AND o.usd_per_gpu_hour::text IS NOT DISTINCT FROM n.usd_per_gpu_hour::text
+                                         AND o.suspect IS NOT DISTINCT FROM n.suspect)) r
              GROUP BY 1, 2, 3) c;
   END IF;
   IF k_sku IS NULL THEN
@@ -334,7 +341,7 @@ CREATE OR REPLACE VIEW llm_econ.price_series_spans WITH (security_invoker = true
          SELECT p.observed_at, pg_catalog.lead(p.observed_at) OVER (ORDER BY p.observed_at) AS valid_to,
                 p.usd_per_gpu_hour, coalesce(p.last_seen_at, p.observed_at) AS last_seen_at
            FROM llm_econ.price_snapshot p
-          WHERE p.series_id OPERATOR(pg_catalog.=) s.series_id) AS o
+          WHERE p.series_id OPERATOR(pg_catalog.=) s.series_id AND p.suspect IS NULL) AS o
    WHERE o.usd_per_gpu_hour IS NOT NULL;
 COMMENT ON VIEW llm_econ.price_series_spans IS
   'one row per price in effect: a series'' observation, from valid_from until the series'' next observation (valid_to NULL = still in effect)';

@@ -98,6 +98,7 @@ BEGIN
   NEW.planned_gpu_hours := llm_econ.gpu_hours(NEW.spec);
   RETURN NEW;
 END $$;
+REVOKE EXECUTE ON FUNCTION llm_econ._freeze_plan() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._freeze_plan() IS
   'trigger: validates a plan and freezes its price, GPU-hours and USD; an UPDATE of what or where it runs re-prices it';
 
@@ -151,19 +152,31 @@ CREATE POLICY run_plan_tenant ON llm_econ.run_plan
 DROP POLICY IF EXISTS spend_tenant ON llm_econ.spend;
 CREATE POLICY spend_tenant ON llm_econ.spend
     USING (llm_econ._is_tenant_member(tenant)) WITH CHECK (llm_econ._is_tenant_member(tenant));
+COMMENT ON TABLE llm_econ.focus_statement_lock IS
+  'internal: one row per statement FOCUS loads stored; a load locks its statements'' rows (only the tenant''s writers can)';
+COMMENT ON COLUMN llm_econ.focus_statement_lock.tenant IS 'the tenant whose statement this is (row-level security)';
+COMMENT ON COLUMN llm_econ.focus_statement_lock.provider IS 'the statement''s provider key, as spend.provider';
+COMMENT ON COLUMN llm_econ.focus_statement_lock.billing_account_id IS 'the statement''s billing account, as the load keys it';
+COMMENT ON COLUMN llm_econ.focus_statement_lock.billing_period_start IS 'the statement''s billing period start';
+DROP POLICY IF EXISTS focus_statement_lock_writer ON llm_econ.focus_statement_lock;
+CREATE POLICY focus_statement_lock_writer ON llm_econ.focus_statement_lock
+    USING (llm_econ._is_tenant_member(tenant) AND pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT'))
+    WITH CHECK (llm_econ._is_tenant_member(tenant) AND pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT'));
 
 -- A CSV text's header and lines (generic readers, kept for callers of 0.2.0).
 CREATE OR REPLACE FUNCTION llm_econ._csv_header(csv text, what text) RETURNS text[]
 AS 'MODULE_PATHNAME', 'le_csv_header_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+REVOKE EXECUTE ON FUNCTION llm_econ._csv_header(text, text) FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._csv_header(text, text) IS 'internal: the column names of a CSV text''s header line (22023 when empty or duplicated)';
 CREATE OR REPLACE FUNCTION llm_econ._csv_records(csv text, what text, OUT line int4, OUT record jsonb) RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'le_csv_records_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+REVOKE EXECUTE ON FUNCTION llm_econ._csv_records(text, text) FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._csv_records(text, text) IS
   'internal: the data lines of a CSV text as (line, jsonb by header name); 22023 naming the line of malformed CSV';
 COMMENT ON TABLE llm_econ.fx_rate IS
-  'exchange rates into USD, each in effect from valid_from until the currency''s next row; USD needs none';
+  'exchange rates into USD, each in effect from 00:00 UTC of valid_from until the currency''s next row; USD needs none';
 COMMENT ON COLUMN llm_econ.fx_rate.currency IS 'ISO 4217 code, stored upper case (eur is EUR)';
-COMMENT ON COLUMN llm_econ.fx_rate.valid_from IS 'when the rate takes effect';
+COMMENT ON COLUMN llm_econ.fx_rate.valid_from IS 'the UTC day the rate takes effect (00:00 UTC, whatever the session''s TimeZone)';
 COMMENT ON COLUMN llm_econ.fx_rate.usd_per_unit IS 'USD per one unit of the currency (EUR 1.0823 = 1 EUR buys 1.0823 USD), exact numeric';
 COMMENT ON COLUMN llm_econ.fx_rate.source IS 'where the rate comes from (the provider''s invoice rate, a central bank reference rate, ...)';
 
@@ -172,7 +185,7 @@ CREATE OR REPLACE FUNCTION llm_econ._fx_rate_upper() RETURNS trigger
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-  NEW.currency := pg_catalog.upper(NEW.currency);
+  NEW.currency := pg_catalog.upper(NEW.currency COLLATE pg_catalog."C");
   RETURN NEW;
 END $$;
 COMMENT ON FUNCTION llm_econ._fx_rate_upper() IS 'internal: trigger upper-casing fx_rate.currency (eur is EUR)';
@@ -185,13 +198,14 @@ CREATE OR REPLACE TRIGGER fx_rate_currency BEFORE INSERT OR UPDATE OF currency O
 CREATE OR REPLACE FUNCTION llm_econ._usd_per_unit(currency text, at timestamptz) RETURNS numeric
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
-  SELECT CASE WHEN $1 IS NULL OR pg_catalog.upper($1) OPERATOR(pg_catalog.=) 'USD' THEN 1::numeric
+  SELECT CASE WHEN $1 IS NULL OR pg_catalog.upper($1 COLLATE pg_catalog."C") OPERATOR(pg_catalog.=) 'USD' THEN 1::numeric
               ELSE (SELECT f.usd_per_unit FROM llm_econ.fx_rate f
-                     WHERE f.currency OPERATOR(pg_catalog.=) pg_catalog.upper($1) AND f.valid_from OPERATOR(pg_catalog.<=) $2
+                     WHERE f.currency OPERATOR(pg_catalog.=) pg_catalog.upper($1 COLLATE pg_catalog."C") COLLATE pg_catalog."default"
+                       AND f.valid_from OPERATOR(pg_catalog.<=) pg_catalog.timezone('UTC', $2)::date
                      ORDER BY f.valid_from DESC LIMIT 1) END;
 END;
 COMMENT ON FUNCTION llm_econ._usd_per_unit(text, timestamptz) IS
-  'internal: USD per unit of a currency (any case) at an instant: 1 for USD or none, else the fx_rate in effect, or NULL';
+  'internal: USD per unit of a currency (any case) at an instant: 1 for USD or none, else the fx_rate in effect on its UTC day, or NULL';
 COMMENT ON TYPE llm_econ._focus_line IS
   'internal: a FOCUS line typed for llm_econ.spend, as _focus_lines and _focus_staged_lines return it';
 COMMENT ON COLUMN llm_econ._focus_line.line IS 'the line of the file (the first physical line of the record)';
@@ -267,9 +281,41 @@ COMMENT ON FUNCTION llm_econ._focus_staged_lines(text, int8, int8, int4) IS
   'internal: one batch of the current role''s staged FOCUS records, after_id to the one holding last_id (file line first_line on), typed as _focus_lines types a text';
 
 CREATE OR REPLACE FUNCTION llm_econ._focus_charge_key(record jsonb) RETURNS text
-AS 'MODULE_PATHNAME', 'le_focus_charge_key_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+AS 'MODULE_PATHNAME', 'le_focus_charge_key_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+REVOKE EXECUTE ON FUNCTION llm_econ._focus_charge_key(jsonb) FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._focus_charge_key(jsonb) IS
   'internal: the charge identity (row_hash) of a whole original line given as jsonb, as an import computes it';
+
+-- How a provider compares its identifiers (docs/finance.md, "How identifiers compare"): trimmed of
+-- blanks (space, tab, CR, LF), and for Azure also without ASCII case (Azure billing account,
+-- subscription and resource ids are case-insensitive); translate(), never lower() under the
+-- database's collation.  NULL for NULL or blank.  Identifiers are stored as written.
+CREATE OR REPLACE FUNCTION llm_econ._focus_id_key(provider text, id text) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT NULLIF(CASE WHEN $1 OPERATOR(pg_catalog.=) 'azure'
+              THEN pg_catalog.translate(pg_catalog.btrim($2, E' \t\r\n'), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')
+              ELSE pg_catalog.btrim($2, E' \t\r\n') END, '');
+END;
+COMMENT ON FUNCTION llm_econ._focus_id_key(text, text) IS
+  'internal: an account identifier as its provider compares it: trimmed; Azure''s also ASCII case-folded; NULL when blank';
+
+-- The statements the typed lines of llm_econ_focus_lines cover, a (provider, billing account,
+-- sub-account, billing period) with identifiers as their provider compares them: what mode
+-- replace replaces (a per-subscription export does not replace another subscription's).
+CREATE OR REPLACE FUNCTION llm_econ._focus_statements(OUT provider text, OUT billing_account_id text, OUT sub_account_id text,
+    OUT billing_period_start timestamptz) RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+  PERFORM llm_econ._focus_temp();
+  RETURN QUERY
+  SELECT f.provider, llm_econ._focus_id_key(f.provider, f.billing_account_id),
+         llm_econ._focus_id_key(f.provider, f.record OPERATOR(pg_catalog.->>) 'SubAccountId'), f.billing_period_start
+    FROM llm_econ_focus_lines f GROUP BY 1, 2, 3, 4;
+END $$;
+COMMENT ON FUNCTION llm_econ._focus_statements() IS
+  'internal: the statements (provider, billing account, sub-account, billing period) a batch of typed FOCUS lines covers, identifiers as their provider compares them';
 
 -- Why the current role may not import for tenant who, and what would let it: {message, hint}, NULL
 -- when it may.  Checked before any parsing, so a refusal is one line naming the grant or the tenant,
@@ -325,8 +371,8 @@ COMMENT ON FUNCTION llm_econ._focus_admit(text, text, text, text, boolean) IS
 -- Stores the typed lines of the temporary table llm_econ_focus_lines for tenant who, and empties
 -- it: the one statement that inserts FOCUS lines into spend (PostgreSQL's own INSERT: every
 -- constraint, partition bound, policy and trigger of spend applies).  Each statement the lines
--- cover, a (tenant, provider, billing account, billing period), is first locked (a transaction
--- advisory lock, taken in one order, so that two loads of one statement serialise) and, in mode
+-- cover, a (tenant, provider, billing account, billing period), is first locked (its row of
+-- focus_statement_lock, taken in one order, so that two loads of one statement serialise) and, in mode
 -- replace, emptied once per load: the load's lines are then its whole statement (a refresh or a
 -- re-rated re-delivery leaves exactly the new file's lines).  The keys a load has seen are kept in
 -- llm_econ_focus_keys, so that its later batches add to the statement they emptied.  The k-th
@@ -349,18 +395,23 @@ DECLARE
   n bigint;
   b numeric;
   e numeric;
+  q text;
+  citus constant boolean := EXISTS (SELECT FROM pg_catalog.pg_extension x WHERE x.extname OPERATOR(pg_catalog.=) 'citus');
 BEGIN
   PERFORM llm_econ._focus_temp();
   replaced := 0;
-  INSERT INTO llm_econ_focus_keys AS k (provider, billing_account_id, billing_period_start, lock_key, fresh)
-  SELECT d.provider, d.billing_account_id, d.billing_period_start,
+  INSERT INTO llm_econ_focus_keys AS k (provider, billing_account_id, sub_account_id, billing_period_start, lock_key, fresh)
+  SELECT d.provider, d.billing_account_id, d.sub_account_id, d.billing_period_start,
          pg_catalog.hashtextextended(pg_catalog.concat_ws(E'\x1f', who, d.provider, d.billing_account_id,
                                      pg_catalog.date_part('epoch', d.billing_period_start)), 32), true
-    FROM (SELECT DISTINCT f.provider, f.billing_account_id, f.billing_period_start FROM llm_econ_focus_lines f) AS d
-  ON CONFLICT (provider, billing_account_id, billing_period_start) DO NOTHING;
-  -- one order for every load: two loads of the same statements wait for each other, not deadlock
-  PERFORM pg_catalog.pg_advisory_xact_lock(k.lock_key)
-     FROM (SELECT k.lock_key FROM llm_econ_focus_keys k WHERE k.fresh ORDER BY k.lock_key OFFSET 0) AS k;
+    FROM llm_econ._focus_statements() AS d
+  ON CONFLICT (provider, billing_account_id, sub_account_id, billing_period_start) DO NOTHING;
+  -- one order for every load: two loads of the same statements wait for each other, not deadlock;
+  -- the lock is each statement's row of focus_statement_lock (only the tenant's writers can take it)
+  INSERT INTO llm_econ.focus_statement_lock AS l (tenant, provider, billing_account_id, billing_period_start)
+  SELECT who, k.provider, k.billing_account_id, k.billing_period_start
+    FROM llm_econ_focus_keys k WHERE k.fresh GROUP BY k.provider, k.billing_account_id, k.billing_period_start ORDER BY pg_catalog.min(k.lock_key)
+  ON CONFLICT ON CONSTRAINT focus_statement_lock_key DO UPDATE SET tenant = excluded.tenant;
   replaced_billed_usd := 0;
   replaced_effective_usd := 0;
   IF _focus_store.mode = 'replace' THEN
@@ -368,14 +419,15 @@ BEGIN
     -- snapshot that sees what a load that held the lock committed), planned with its values: the
     -- billing period's index finds the rows.  (One DELETE joining the keys was planned from the
     -- statistics and could scan all of spend in every batch: a load quadratic in its file.)
-    FOR key IN SELECT k.provider, k.billing_account_id, k.billing_period_start
+    FOR key IN SELECT k.provider, k.billing_account_id, k.billing_period_start, k.sub_account_id
                  FROM llm_econ_focus_keys k WHERE k.fresh ORDER BY k.lock_key LOOP
       EXECUTE $q$
         WITH gone AS (
                DELETE FROM llm_econ.spend s
                 WHERE s.tenant OPERATOR(pg_catalog.=) $1 AND s.provider OPERATOR(pg_catalog.=) $2
-                  AND s.billing_account_id IS NOT DISTINCT FROM $3
+                  AND llm_econ._focus_id_key(s.provider, s.billing_account_id) IS NOT DISTINCT FROM $3
                   AND (s.billing_period_start OPERATOR(pg_catalog.=) $4 OR ($4 IS NULL AND s.billing_period_start IS NULL))
+                  AND llm_econ._focus_id_key(s.provider, s.record OPERATOR(pg_catalog.->>) 'SubAccountId') IS NOT DISTINCT FROM $5
                RETURNING s.billed_cost, s.effective_cost, s.billing_currency, s.charge_period_start),
              -- converted outside RETURNING: Citus allows only IMMUTABLE functions there
              usd AS (SELECT g.billed_cost OPERATOR(pg_catalog.*) r.rate AS b, g.effective_cost OPERATOR(pg_catalog.*) r.rate AS e
@@ -385,14 +437,17 @@ BEGIN
                CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(u.b) THEN coalesce(pg_catalog.sum(u.b), 0) END,
                CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(u.e) THEN coalesce(pg_catalog.sum(u.e), 0) END
           FROM usd u $q$
-        INTO n, b, e USING who, key.provider, key.billing_account_id, key.billing_period_start;
+        INTO n, b, e USING who, key.provider, key.billing_account_id, key.billing_period_start, key.sub_account_id;
       replaced := replaced + n;
       replaced_billed_usd := replaced_billed_usd + b;          -- NULL once any replaced line has no rate
       replaced_effective_usd := replaced_effective_usd + e;
     END LOOP;
   END IF;
   UPDATE llm_econ_focus_keys k SET fresh = false WHERE k.fresh;
-  EXECUTE pg_catalog.format($q$
+  -- With Citus in the database (docs/scale-out.md) the INSERT returns its rows into a count: Citus
+  -- would send a plain INSERT ... SELECT to the shards as COPY, which row-level security refuses
+  -- to every role but the owner, and reports the rows sent, not those stored, under ON CONFLICT.
+  q := pg_catalog.format($q$ %s
     INSERT INTO llm_econ.spend (tenant, charge_period_start, charge_period_end, billing_period_start,
            billing_period_end, provider, service_name, service_category, charge_category, charge_description,
            pricing_category, pricing, region, sku, instance_type, gpus_per_instance, consumed_quantity,
@@ -410,9 +465,15 @@ BEGIN
                   ELSE 0 END,
            f.billing_account_id, $3
       FROM llm_econ_focus_lines f  -- ids follow the file: the table is filled in file order and read by one seq scan (no sort)
-    %s $q$, CASE WHEN counting OR _focus_store.mode = 'append' THEN 'ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING' END)
-  USING who, _focus_store.source, _focus_store.delivery, counting;
-  GET DIAGNOSTICS inserted = ROW_COUNT;
+    %s %s $q$, CASE WHEN citus THEN 'WITH i AS (' END,
+    CASE WHEN counting OR _focus_store.mode = 'append' THEN 'ON CONFLICT ON CONSTRAINT spend_one_line DO NOTHING' END,
+    CASE WHEN citus THEN 'RETURNING 1) SELECT pg_catalog.count(*) FROM i' END);
+  IF citus THEN
+    EXECUTE q INTO inserted USING who, _focus_store.source, _focus_store.delivery, counting;
+  ELSE
+    EXECUTE q USING who, _focus_store.source, _focus_store.delivery, counting;
+    GET DIAGNOSTICS inserted = ROW_COUNT;
+  END IF;
   skipped := (SELECT pg_catalog.count(*) FROM llm_econ_focus_lines) - inserted;
   IF counting THEN
     INSERT INTO llm_econ_focus_seen AS c (h, n)
@@ -437,8 +498,8 @@ BEGIN
   CREATE TEMP TABLE IF NOT EXISTS llm_econ_focus_lines OF llm_econ._focus_line ON COMMIT DROP;
   CREATE TEMP TABLE IF NOT EXISTS llm_econ_focus_seen (h uuid PRIMARY KEY, n int4 NOT NULL) ON COMMIT DROP;
   CREATE TEMP TABLE llm_econ_focus_keys (provider text, billing_account_id text, billing_period_start timestamptz,
-      lock_key int8 NOT NULL, fresh boolean NOT NULL,
-      UNIQUE NULLS NOT DISTINCT (provider, billing_account_id, billing_period_start)) ON COMMIT DROP;
+      lock_key int8 NOT NULL, fresh boolean NOT NULL, sub_account_id text,
+      UNIQUE NULLS NOT DISTINCT (provider, billing_account_id, sub_account_id, billing_period_start)) ON COMMIT DROP;
   CREATE TEMP TABLE llm_econ_focus_hashes (h uuid NOT NULL) ON COMMIT DROP;
 END $$;
 COMMENT ON FUNCTION llm_econ._focus_temp() IS
@@ -712,11 +773,11 @@ CREATE OR REPLACE VIEW llm_econ.spend_monthly WITH (security_invoker = true) AS
          llm_econ._billing_month(s.billing_period_start, s.billing_period_end, s.charge_period_start, s.charge_period_end) AS billing_month,
          s.billing_currency,
          pg_catalog.sum(s.billed_cost) AS billed_cost, pg_catalog.sum(s.effective_cost) AS effective_cost,
-         pg_catalog.sum(s.billed_cost * r.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * r.rate) AS effective_usd,
+         pg_catalog.sum(s.billed_cost * s.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * s.rate) AS effective_usd,
          pg_catalog.sum(s.gpu_hours) AS gpu_hours, pg_catalog.count(*) AS lines,
-         pg_catalog.count(*) FILTER (WHERE r.rate IS NULL) AS unconverted_lines
-    FROM llm_econ.spend s
-   CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate) AS r
+         pg_catalog.count(*) FILTER (WHERE s.rate IS NULL) AS unconverted_lines
+    -- the rate in a subquery's list: Citus pushes this down, not a FROM-less LATERAL call
+    FROM (SELECT s.*, llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate FROM llm_econ.spend s) AS s
    GROUP BY 1, 2, 3, 4, 5;
 COMMENT ON VIEW llm_econ.spend_monthly IS
   'the invoices by month: per tenant, provider, billing account, billing_month and currency, as billed and in USD (docs/finance.md)';
@@ -740,11 +801,11 @@ CREATE OR REPLACE VIEW llm_econ.plan_vs_actual_monthly WITH (security_invoker = 
   SELECT s.tenant, s.run_id,
          llm_econ._billing_month(s.billing_period_start, s.billing_period_end, s.charge_period_start, s.charge_period_end) AS billing_month,
          s.provider,
-         pg_catalog.sum(s.billed_cost * r.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * r.rate) AS effective_usd,
+         pg_catalog.sum(s.billed_cost * s.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * s.rate) AS effective_usd,
          pg_catalog.sum(s.gpu_hours) AS gpu_hours, pg_catalog.count(*) AS lines,
-         pg_catalog.count(*) FILTER (WHERE r.rate IS NULL) AS unconverted_lines
-    FROM llm_econ.spend s
-   CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate) AS r
+         pg_catalog.count(*) FILTER (WHERE s.rate IS NULL) AS unconverted_lines
+    -- the rate in a subquery's list: Citus pushes this down, not a FROM-less LATERAL call
+    FROM (SELECT s.*, llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate FROM llm_econ.spend s) AS s
    GROUP BY 1, 2, 3, 4;
 COMMENT ON VIEW llm_econ.plan_vs_actual_monthly IS
   'the monthly accrual of each run: per tenant, run_id (NULL: untagged), billing_month and provider';

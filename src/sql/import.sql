@@ -3,7 +3,7 @@
 CREATE OR REPLACE FUNCTION llm_econ._skypilot_offers(cloud text, catalog_csv text,
     OUT accelerator text, OUT variant text, OUT instance_type text, OUT region text,
     OUT pricing text, OUT usd_per_gpu_hour numeric, OUT gpus_per_instance int4, OUT catalog_rows int4,
-    OUT usd_per_hour numeric, OUT vcpus text, OUT memory_gib text)
+    OUT usd_per_hour numeric, OUT vcpus text, OUT memory_gib text, OUT gpu_mib int4)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'le_skypilot_offers' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._skypilot_offers(text, text) IS
@@ -142,17 +142,23 @@ COMMENT ON FUNCTION llm_econ._store_prices(timestamptz[], text[], text[], text[]
 -- calls it directly, with the sightings _store_prices returned, and it checks that the recorder
 -- runs for a caller allowed to insert prices (_recording), so whoever may record a sighting may
 -- move it and nobody else, and no function of another role can reach it mid-import.  It
--- changes no price, instant or key, so none of price_snapshot's triggers has anything to do: they
--- are skipped (session_replication_role = replica for this function only; the summary trigger's
--- check of an UPDATE's rows took 0.6 s for 3,000 rows, the UPDATE alone 0.05 s).
+-- changes no price, instant or key, so none of the extension's triggers on price_snapshot has
+-- anything to do: they return at once while _marking_seen() is true (the recorder sets it around
+-- this call alone; the summary trigger's check of an UPDATE's rows took 0.6 s for 3,000 rows, the
+-- UPDATE alone 0.05 s).  Users' own triggers fire as on any UPDATE.
 CREATE OR REPLACE FUNCTION llm_econ._recording() RETURNS boolean
 AS 'MODULE_PATHNAME', 'le_recording_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+REVOKE EXECUTE ON FUNCTION llm_econ._recording() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._recording() IS
   'internal: true while the price recorder (_record_prices) runs for a role allowed to insert into price_snapshot';
+CREATE OR REPLACE FUNCTION llm_econ._marking_seen() RETURNS boolean
+AS 'MODULE_PATHNAME', 'le_marking_seen_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+REVOKE EXECUTE ON FUNCTION llm_econ._marking_seen() FROM PUBLIC;
+COMMENT ON FUNCTION llm_econ._marking_seen() IS
+  'internal: true while the price recorder''s _mark_seen moves last_seen_at (the extension''s UPDATE triggers skip it)';
 CREATE OR REPLACE FUNCTION llm_econ._mark_seen(series_id int8[], observed_at timestamptz[], seen timestamptz[])
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
-SET session_replication_role = replica
 AS $$
 DECLARE
   n bigint;
@@ -236,7 +242,7 @@ BEGIN
                 n.instance_type, n.gpus_per_instance, n.region, n.source,
                 CASE WHEN EXISTS (SELECT 1 FROM llm_econ.instance_type i
                                    WHERE i.provider OPERATOR(pg_catalog.=) n.provider
-                                     AND pg_catalog.lower(i.instance_type) OPERATOR(pg_catalog.=) pg_catalog.lower(n.instance_type))
+                                     AND pg_catalog.lower(i.instance_type COLLATE pg_catalog."C") OPERATOR(pg_catalog.=) pg_catalog.lower(n.instance_type COLLATE pg_catalog."C"))
                      THEN n.instance_type END AS peer_itype
            FROM new_rows n WHERE n.source_kind = 'catalog' AND n.usd_per_gpu_hour IS NOT NULL),
        peers AS MATERIALIZED (
@@ -258,7 +264,7 @@ BEGIN
                   -- the SKU's node size): an H100 or A100 box never holds 12
                   WHEN m.instance_type IS NOT NULL AND m.gpus_per_instance IS NOT NULL
                        AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i
-                                        WHERE i.provider = m.provider AND pg_catalog.lower(i.instance_type) = pg_catalog.lower(m.instance_type))
+                                        WHERE i.provider = m.provider AND pg_catalog.lower(i.instance_type COLLATE pg_catalog."C") = pg_catalog.lower(m.instance_type COLLATE pg_catalog."C"))
                        AND m.gpus_per_instance <> ALL (ARRAY[1, 2, 4, 8, 16])
                        AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i
                                         WHERE i.sku = m.sku AND i.gpus = m.gpus_per_instance::numeric)
@@ -306,14 +312,15 @@ COMMENT ON FUNCTION llm_econ._flag_suspect() IS
 CREATE OR REPLACE TRIGGER price_snapshot_suspect AFTER INSERT ON llm_econ.price_snapshot
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._flag_suspect();
 
--- SkyPilot clouds whose catalogs the importer accepts (skypilot-catalog catalogs/v5/<cloud>).
+-- SkyPilot clouds whose catalogs the importer accepts (skypilot-catalog catalogs/v5..v8/<cloud>, as issue 45 lists them).
 CREATE OR REPLACE FUNCTION llm_econ._skypilot_clouds() RETURNS text[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 BEGIN ATOMIC
-  SELECT ARRAY['aws', 'azure', 'cudo', 'do', 'fluidstack', 'gcp', 'hyperbolic', 'ibm', 'kubernetes',
-                   'lambda', 'nebius', 'oci', 'paperspace', 'runpod', 'scp', 'vast', 'vsphere'];
+  SELECT ARRAY['aws', 'azure', 'cudo', 'daytona', 'do', 'fluidstack', 'gcp', 'hyperbolic', 'hyperstack', 'ibm',
+                   'jarvislabs', 'kubernetes', 'lambda', 'lium', 'mithril', 'nebius', 'oci', 'ovhcloud', 'paperspace',
+                   'primeintellect', 'runpod', 'scaleway', 'scp', 'seeweb', 'shadeform', 'simplepod', 'vast', 'vsphere'];
 END;
-COMMENT ON FUNCTION llm_econ._skypilot_clouds() IS 'internal: the cloud names import_skypilot_catalog accepts';
+COMMENT ON FUNCTION llm_econ._skypilot_clouds() IS 'internal: the cloud names import_skypilot_catalog accepts (every cloud of skypilot-catalog catalogs/v5..v8)';
 
 -- A user-facing PL/pgSQL function's error, raised again with only the CONTEXT lines that speak
 -- to the user (src/price.c).
@@ -347,18 +354,105 @@ RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC
   SELECT CASE
-           WHEN $2 OPERATOR(pg_catalog.~*) 'h100[ _-]?nvl'
-                OR ($1 OPERATOR(pg_catalog.=) 'azure' AND $2 OPERATOR(pg_catalog.~*) '^standard_nc[0-9]+ad[a-z]*_h100_v5$')
+           WHEN $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'h100[ _-]?nvl(?!ink)'
+                OR ($1 OPERATOR(pg_catalog.=) 'azure' AND $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) '^standard_nc[0-9]+ad[a-z]*_h100_v5$')
              THEN 'H100-NVL'
-           WHEN $2 OPERATOR(pg_catalog.~*) 'h200[ _-]?nvl' THEN 'H200-NVL'
-           WHEN $3 OPERATOR(pg_catalog.~*) '^a100' AND $2 OPERATOR(pg_catalog.~*) '40gb' AND $2 OPERATOR(pg_catalog.~*) 'pcie' THEN 'A100-40GB-PCIe'
-           WHEN $3 OPERATOR(pg_catalog.~*) '^a100' AND $2 OPERATOR(pg_catalog.~*) '40gb' THEN 'A100-40GB'
-           WHEN $3 OPERATOR(pg_catalog.~*) '^a100' AND $2 OPERATOR(pg_catalog.~*) '80gb' AND $2 OPERATOR(pg_catalog.~*) 'pcie' THEN 'A100-80GB-PCIe'
-           WHEN $3 OPERATOR(pg_catalog.~*) '^a100' AND $2 OPERATOR(pg_catalog.~*) '80gb' THEN 'A100-80GB'
+           WHEN $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'h200[ _-]?nvl(?!ink)' THEN 'H200-NVL'
+           -- RunPod's A100-80GB is the PCIe part in both tiers (sky/provision/runpod/utils.py GPU_NAME_MAP)
+           WHEN $1 OPERATOR(pg_catalog.=) 'runpod' AND pg_catalog.upper($3 COLLATE pg_catalog."C") OPERATOR(pg_catalog.=) 'A100-80GB' THEN 'A100-80GB-PCIe'
+           WHEN $3 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) '^a100' AND $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) '40gb' AND $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'pcie' THEN 'A100-40GB-PCIe'
+           WHEN $3 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) '^a100' AND $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) '40gb' THEN 'A100-40GB'
+           WHEN $3 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) '^a100' AND $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) '80gb' AND $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'pcie' THEN 'A100-80GB-PCIe'
+           WHEN $3 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) '^a100' AND $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) '80gb' THEN 'A100-80GB'
          END;
 END;
 COMMENT ON FUNCTION llm_econ._sku_of_name(text, text, text) IS
   'internal: the gpu_sku key an instance type''s name says (H100 NVL, A100 80GB, PCIe, ...), which wins over a generic accelerator name';
+
+-- The family an accelerator name or SKU key names once memory and form are taken out
+-- (H100-80GB-HBM3, H100-NVL and H100-SXM5 are all H100; A100-SXM4-80GB is A100).
+CREATE OR REPLACE FUNCTION llm_econ._gpu_family(name text) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT pg_catalog.upper(pg_catalog.regexp_replace($1 COLLATE pg_catalog."C", '[-_ ]?([0-9]+ ?GB|SXM[0-9]*|PCIE|HBM[0-9]*E?|NVL)(?![a-z0-9])', '', 'gi'));
+END;
+COMMENT ON FUNCTION llm_econ._gpu_family(text) IS
+  'internal: an accelerator name or SKU key without its memory and form spellings (H100-80GB-HBM3 -> H100)';
+
+-- Why a SKU contradicts a catalog row's own facts, or NULL when it does not: the memory per GPU
+-- (GpuInfo's MiB, else a size the names spell: "80GB") within 6 % of the SKU's HBM (MiB read
+-- as GiB or as 2^20 bytes over 10^9 GB: clouds write both; a spelled size may be the machine's
+-- total), the form factor the names spell (PCIe, SXM, NVL; NVLINK is not NVL), and a GPU count
+-- a machine of the part holds (at most its node size or 8, or a known machine type's count).
+CREATE OR REPLACE FUNCTION llm_econ._sku_contradiction(sku text, names text, gpu_mib int4, gpus int4) RETURNS text
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT CASE
+           WHEN g.sku IS NULL THEN pg_catalog.format('%s is no gpu_sku key', $1)
+           WHEN $3 IS NOT NULL AND g.hbm_gb IS NOT NULL
+                AND pg_catalog.abs($3::numeric / 1024 - g.hbm_gb::numeric) > 0.06 * g.hbm_gb::numeric
+                AND pg_catalog.abs($3::numeric * 1.048576 / 1000 - g.hbm_gb::numeric) > 0.06 * g.hbm_gb::numeric
+             THEN pg_catalog.format('GpuInfo says %s MiB per GPU; %s has %s GB', $3, g.sku, g.hbm_gb)
+           WHEN $3 IS NULL AND f.gb IS NOT NULL AND g.hbm_gb IS NOT NULL
+                AND pg_catalog.abs(f.gb - g.hbm_gb::numeric) > 0.06 * g.hbm_gb::numeric
+                AND ($4 IS NULL OR pg_catalog.abs(f.gb - g.hbm_gb::numeric * $4) > 0.06 * g.hbm_gb::numeric * $4)
+             THEN pg_catalog.format('the name says %s GB; %s has %s GB', f.gb, g.sku, g.hbm_gb)
+           WHEN f.form IS NOT NULL AND k.form IS NOT NULL AND f.form OPERATOR(pg_catalog.<>) k.form
+             THEN pg_catalog.format('the name says %s; %s is %s', f.form, g.sku, k.form)
+           WHEN $4 IS NOT NULL AND $4 > GREATEST(g.gpus_per_node, 8)
+                AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i WHERE i.sku OPERATOR(pg_catalog.=) g.sku AND i.gpus OPERATOR(pg_catalog.=) $4::numeric)
+             THEN pg_catalog.format('%s GPUs per machine; no %s machine holds that many', $4, g.sku)
+         END
+    FROM (SELECT 1) AS one
+    LEFT JOIN llm_econ.gpu_sku g ON g.sku OPERATOR(pg_catalog.=) $1
+    CROSS JOIN LATERAL (SELECT (pg_catalog.regexp_match($2 COLLATE pg_catalog."C", '(?<![0-9.])([0-9]{1,4}) ?GB(?![a-z])', 'i'))[1]::numeric AS gb,
+                               CASE WHEN $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'pcie' THEN 'PCIe'
+                                    WHEN $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'sxm' THEN 'SXM'
+                                    WHEN $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'nvl(?!ink)' THEN 'NVL' END AS form) AS f
+    CROSS JOIN LATERAL (SELECT CASE WHEN g.sku COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'pcie' THEN 'PCIe'
+                                    WHEN g.sku COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'nvl' THEN 'NVL'
+                                    WHEN g.sku COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'sxm' OR (g.vendor OPERATOR(pg_catalog.=) 'NVIDIA' AND g.nvlink_gb_per_s IS NOT NULL
+                                                                          AND llm_econ._gpu_family(g.sku) OPERATOR(pg_catalog.~) '^(A100|H100|H200|V100)')
+                                      THEN 'SXM' END AS form) AS k;
+END;
+COMMENT ON FUNCTION llm_econ._sku_contradiction(text, text, int4, int4) IS
+  'internal: how a SKU contradicts a catalog row''s memory, form factor or GPU count (NULL: it agrees); docs/prices.md';
+
+-- The SKU a catalog row is: the first of candidates (best first: the known machine type's, the
+-- name rule's, the names' aliases) its facts do not contradict (the first that only the GPU count
+-- contradicts when none fits whole: the suspect trigger judges that count); else the one SKU of the
+-- accelerator's family (family_default first) they agree with.  why: what was refused, when none.
+CREATE OR REPLACE FUNCTION llm_econ._sku_by_facts(candidates text[], family text, family_default text, names text,
+    gpu_mib int4, gpus int4, OUT sku text, OUT why text)
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+  WITH c AS (
+    SELECT u.s, u.i, llm_econ._sku_contradiction(u.s, $4, $5, $6) AS no,
+           llm_econ._sku_contradiction(u.s, $4, $5, NULL) AS no_but_count
+      FROM pg_catalog.unnest($1) WITH ORDINALITY AS u(s, i) WHERE u.s IS NOT NULL),
+       fam AS (
+    SELECT g.sku AS s, g.sku OPERATOR(pg_catalog.=) $3 AS dflt, llm_econ._sku_contradiction(g.sku, $4, $5, $6) AS no
+      FROM llm_econ.gpu_sku g WHERE $2 IS NOT NULL AND llm_econ._gpu_family(g.sku) OPERATOR(pg_catalog.=) $2),
+       pick AS (
+    -- the GPU count chooses between candidates; a count that fits none is left to the suspect
+    -- trigger (stored, flagged), as for machine types instance_type does not know
+    SELECT coalesce((SELECT c.s FROM c WHERE c.no IS NULL ORDER BY c.i LIMIT 1),
+                    (SELECT c.s FROM c WHERE c.no_but_count IS NULL ORDER BY c.i LIMIT 1)) AS by_name,
+           (SELECT fam.s FROM fam WHERE fam.no IS NULL ORDER BY NOT fam.dflt, fam.s COLLATE "C" LIMIT 1) AS by_family,
+           (SELECT pg_catalog.count(*) FROM fam WHERE fam.no IS NULL) AS n_family,
+           (SELECT pg_catalog.bool_or(fam.dflt) FROM fam WHERE fam.no IS NULL) AS dflt_ok,
+           (SELECT pg_catalog.string_agg(d.no, '; ' ORDER BY d.i)
+              FROM (SELECT c.no, pg_catalog.min(c.i) AS i FROM c GROUP BY c.no) AS d) AS refused,
+           (SELECT pg_catalog.string_agg(fam.s, ', ' ORDER BY fam.s COLLATE "C") FROM fam WHERE fam.no IS NULL) AS family_ok)
+  SELECT coalesce(p.by_name, CASE WHEN p.n_family = 1 OR p.dflt_ok THEN p.by_family END),
+         CASE WHEN p.by_name IS NULL AND NOT (p.n_family = 1 OR coalesce(p.dflt_ok, false)) THEN
+           CASE WHEN p.n_family > 1 THEN pg_catalog.format('the facts fit %s; the names do not say which', p.family_ok)
+                WHEN p.refused IS NOT NULL THEN p.refused
+           END END
+    FROM pick p;
+END;
+COMMENT ON FUNCTION llm_econ._sku_by_facts(text[], text, text, text, int4, int4) IS
+  'internal: the SKU a catalog row is, from its names checked against its own facts (memory, form, GPU count), and why not when none fits';
 
 CREATE OR REPLACE FUNCTION llm_econ.import_skypilot_catalog(cloud text, catalog_csv text, observed_at timestamptz,
     withdraw_missing boolean DEFAULT NULL,
@@ -368,7 +462,7 @@ LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
 AS $$
 #variable_conflict use_column
 DECLARE
-  c text := pg_catalog.lower(pg_catalog.btrim(cloud));
+  c text := pg_catalog.lower(pg_catalog.btrim(cloud) COLLATE pg_catalog."C");
   src text;
   shape record;
   cv record;
@@ -390,6 +484,7 @@ BEGIN
       USING ERRCODE = 'invalid_transaction_state',
             HINT = 'Imports serialise with other imports of the same provider and must see their commits.';
   END IF;
+  -- every cloud SkyPilot publishes catalogs for (a misspelt name is refused, not a new provider)
   IF NOT (c = ANY (llm_econ._skypilot_clouds())) THEN
     RAISE EXCEPTION 'unknown cloud "%"', cloud USING ERRCODE = 'invalid_parameter_value',
       DETAIL = 'Known clouds: ' || pg_catalog.array_to_string(llm_econ._skypilot_clouds(), ', ') || '.';
@@ -418,23 +513,30 @@ BEGIN
   WITH raw AS MATERIALIZED (SELECT o.* FROM llm_econ._skypilot_offers(c, catalog_csv) AS o),
        names AS (   -- each distinct name is looked up once
          SELECT DISTINCT v.n FROM raw r,
-                LATERAL (VALUES (r.instance_type), (r.accelerator),
+                LATERAL (VALUES (r.instance_type), (r.accelerator), (llm_econ._gpu_family(r.accelerator)),
                                 (r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END)) AS v(n)
           WHERE v.n IS NOT NULL),
        -- _sku_find's rule for all names in one query
        map AS MATERIALIZED (SELECT m.name AS n, m.sku
                               FROM llm_econ._sku_map(ARRAY(SELECT names.n FROM names)) AS m),
        parsed AS MATERIALIZED (
-         SELECT r.*, coalesce(it.sku, llm_econ._sku_of_name(c, r.instance_type, r.accelerator), mi.sku, mv.sku, ma.sku) AS sku,
+         SELECT r.*, bf.sku, bf.why AS fact_why,
                 -- what the catalog's names alone mean (an alias of the machine type, else the accelerator)
                 coalesce(al.sku, mv.sku, ma.sku) AS catalog_sku, it.gpus AS known_gpus
            FROM raw r
            LEFT JOIN llm_econ.instance_type it
-                  ON it.provider = c AND pg_catalog.lower(it.instance_type) = pg_catalog.lower(r.instance_type)
-           LEFT JOIN llm_econ.gpu_sku_alias al ON pg_catalog.lower(al.alias) = pg_catalog.lower(r.instance_type)
+                  ON it.provider = c AND pg_catalog.lower(it.instance_type COLLATE pg_catalog."C") = pg_catalog.lower(r.instance_type COLLATE pg_catalog."C")
+           LEFT JOIN llm_econ.gpu_sku_alias al ON pg_catalog.lower(al.alias COLLATE pg_catalog."C") = pg_catalog.lower(r.instance_type COLLATE pg_catalog."C")
            LEFT JOIN map mi ON mi.n = r.instance_type
            LEFT JOIN map mv ON mv.n = r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END
-           LEFT JOIN map ma ON ma.n = r.accelerator),
+           LEFT JOIN map ma ON ma.n = r.accelerator
+           LEFT JOIN map mf ON mf.n = llm_econ._gpu_family(r.accelerator)
+           -- the first name whose SKU the row's own facts (GpuInfo memory, spelled size and form,
+           -- GPU count) do not contradict; else the one SKU of the accelerator's family they fit
+           CROSS JOIN LATERAL llm_econ._sku_by_facts(
+                 ARRAY[it.sku, llm_econ._sku_of_name(c, r.instance_type, r.accelerator), mi.sku, mv.sku, ma.sku],
+                 llm_econ._gpu_family(r.accelerator), mf.sku, coalesce(r.instance_type, '') || ' ' || coalesce(r.accelerator, ''),
+                 r.gpu_mib, CASE WHEN it.gpus IS NULL THEN r.gpus_per_instance WHEN it.gpus >= 1::numeric THEN it.gpus::int4 END) AS bf),
        priced AS (
          SELECT p.sku, p.region, p.pricing, p.instance_type,
                 CASE WHEN p.known_gpus IS NULL THEN p.gpus_per_instance
@@ -497,8 +599,10 @@ BEGIN
                                THEN 'GCP accelerator rows no machine type pairs with in their zone; the machine''s price is missing, so the catalog cannot price them'
                              WHEN p.sku IS NOT NULL
                                THEN 'GCP machine rows no accelerator row pairs with in their zone; the GPUs'' price is missing, so the catalog cannot price them'
-                             WHEN p.accelerator ~* '^tpu'
+                             WHEN p.accelerator COLLATE pg_catalog."C" ~* '^tpu'
                                THEN 'TPUs, not GPUs; not priced here'
+                             WHEN p.fact_why IS NOT NULL
+                               THEN pg_catalog.format('%s: %s', coalesce(p.instance_type, p.accelerator), p.fact_why)
                              ELSE 'unknown names: add them to llm_econ.gpu_sku_alias, or, for a part gpu_sku lacks, a llm_econ.gpu_sku row with its source'
                            END AS why
                       FROM parsed p WHERE p.sku IS NULL OR p.usd_per_gpu_hour IS NULL) AS q
@@ -511,8 +615,11 @@ BEGIN
                             AND (p.known_gpus <> p.gpus_per_instance::numeric OR p.sku <> p.catalog_sku)) AS corrected_why,
          (SELECT pg_catalog.count(DISTINCT p.instance_type) FROM parsed p
            WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified,
-         (SELECT pg_catalog.string_agg(DISTINCT p.instance_type, ', ') FROM parsed p
-           WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL) AS unverified_why
+         -- the first 10 names (the NOTICE says how many more)
+         (SELECT pg_catalog.string_agg(u.n, ', ' ORDER BY u.n) FROM (
+            SELECT DISTINCT p.instance_type COLLATE "C" AS n FROM parsed p
+             WHERE p.sku IS NOT NULL AND p.usd_per_gpu_hour IS NOT NULL AND p.instance_type IS NOT NULL AND p.known_gpus IS NULL
+             ORDER BY 1 LIMIT 10) AS u) AS unverified_why
     INTO cv FROM cand x;
 
   -- 2. refuse what would damage the history: another cloud's file, or withdrawals on thin evidence
@@ -600,7 +707,8 @@ BEGIN
   END IF;
   IF unverified > 0 THEN
     RAISE NOTICE '% machine types are not in llm_econ.instance_type and were priced with the catalog''s count', unverified
-      USING DETAIL = 'Those machine types: ' || pg_catalog.left(cv.unverified_why, 500) || '.',
+      USING DETAIL = 'Those machine types: ' || cv.unverified_why
+                     || CASE WHEN unverified > 10 THEN pg_catalog.format(' and %s more', unverified - 10) ELSE '' END || '.',
             HINT = 'A count no known machine of the GPU has is stored as suspect; add the machine types to llm_econ.instance_type with their source.';
   END IF;
   IF suspect > 0 THEN

@@ -76,6 +76,7 @@ BEGIN
   RETURN NEW;
 END;
 $$;
+REVOKE EXECUTE ON FUNCTION llm_econ._observed_run_check() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._observed_run_check() IS
   'internal: observed_run rows must be timeable by the step model and have a measured MFU in (0, 1] (22023 otherwise)';
 CREATE OR REPLACE TRIGGER observed_run_check BEFORE INSERT OR UPDATE ON llm_econ.observed_run
@@ -84,11 +85,13 @@ DROP POLICY IF EXISTS observed_run_tenant ON llm_econ.observed_run;
 CREATE POLICY observed_run_tenant ON llm_econ.observed_run
     USING (llm_econ._is_tenant_member(tenant)) WITH CHECK (llm_econ._is_tenant_member(tenant));
 
--- Per SKU (provider NULL: every run of it) and per SKU and known provider: the runs the caller may
--- see and the median of observed / predicted MFU, the factor calibrated predictions use.
+-- Per SKU (provider NULL: every run of it), per SKU and known provider, and per SKU, stack and dtype
+-- (issue 46): the runs the caller may see and the median of observed / predicted MFU, the factor
+-- calibrated predictions use (the stack and dtype's first, then the provider's, then the SKU's).
 CREATE OR REPLACE VIEW llm_econ.mfu_calibration WITH (security_invoker = true) AS
   WITH o AS (
     SELECT (r.spec).sku AS sku, r.provider, r.observed_at,
+           COALESCE((r.spec).stack, 'megatron') AS stack, (r.spec).dtype AS dtype,
            llm_econ._observed_mfu(r.spec, r.tokens_per_second, r.step_seconds) AS observed_mfu,
            llm_econ.predicted_mfu(r.spec) AS predicted_mfu
       FROM llm_econ.observed_run r)
@@ -97,7 +100,7 @@ CREATE OR REPLACE VIEW llm_econ.mfu_calibration WITH (security_invoker = true) A
          pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY o.observed_mfu) AS median_observed_mfu,
          pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY o.predicted_mfu) AS median_predicted_mfu,
          pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY o.observed_mfu / o.predicted_mfu) AS median_mfu_ratio,
-         pg_catalog.max(o.observed_at) AS "time"
+         pg_catalog.max(o.observed_at) AS "time", NULL::text AS stack, NULL::text AS dtype
     FROM o GROUP BY o.sku
   UNION ALL
   SELECT o.sku, o.provider,
@@ -105,10 +108,18 @@ CREATE OR REPLACE VIEW llm_econ.mfu_calibration WITH (security_invoker = true) A
          pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY o.observed_mfu) AS median_observed_mfu,
          pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY o.predicted_mfu) AS median_predicted_mfu,
          pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY o.observed_mfu / o.predicted_mfu) AS median_mfu_ratio,
-         pg_catalog.max(o.observed_at) AS "time"
-    FROM o WHERE o.provider IS NOT NULL GROUP BY o.sku, o.provider;
+         pg_catalog.max(o.observed_at) AS "time", NULL::text, NULL::text
+    FROM o WHERE o.provider IS NOT NULL GROUP BY o.sku, o.provider
+  UNION ALL
+  SELECT o.sku, NULL::text,
+         pg_catalog.count(*) AS runs,
+         pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY o.observed_mfu) AS median_observed_mfu,
+         pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY o.predicted_mfu) AS median_predicted_mfu,
+         pg_catalog.percentile_cont(0.5::float8) WITHIN GROUP (ORDER BY o.observed_mfu / o.predicted_mfu) AS median_mfu_ratio,
+         pg_catalog.max(o.observed_at) AS "time", o.stack, o.dtype
+    FROM o GROUP BY o.sku, o.stack, o.dtype;
 COMMENT ON VIEW llm_econ.mfu_calibration IS
-  'per SKU (and provider): recorded runs and the median of measured over predicted MFU, the factor of predicted_mfu(..., calibrated => true)';
+  'per SKU (and provider, or stack and dtype): recorded runs and the median of measured over predicted MFU, the factor of predicted_mfu(..., calibrated => true)';
 COMMENT ON COLUMN llm_econ.mfu_calibration.sku IS 'gpu_sku key of the runs';
 COMMENT ON COLUMN llm_econ.mfu_calibration.provider IS 'provider of the runs; NULL = every run of the SKU, whatever its provider';
 COMMENT ON COLUMN llm_econ.mfu_calibration.runs IS 'recorded runs (observations)';
@@ -116,6 +127,8 @@ COMMENT ON COLUMN llm_econ.mfu_calibration.median_observed_mfu IS 'median measur
 COMMENT ON COLUMN llm_econ.mfu_calibration.median_predicted_mfu IS 'median MFU the step model predicts for the same specs';
 COMMENT ON COLUMN llm_econ.mfu_calibration.median_mfu_ratio IS 'median of measured / predicted MFU per run: the calibration factor';
 COMMENT ON COLUMN llm_econ.mfu_calibration."time" IS 'the latest observation';
+COMMENT ON COLUMN llm_econ.mfu_calibration.stack IS 'software stack of the runs (NULL in a spec = megatron); NULL = every stack';
+COMMENT ON COLUMN llm_econ.mfu_calibration.dtype IS 'compute dtype of the runs; NULL = every dtype (set together with stack)';
 GRANT SELECT ON llm_econ.mfu_calibration TO PUBLIC;
 
 -- The offers cheapest_plan prices plans with, through the price machinery cheapest_offers uses

@@ -3,7 +3,7 @@
 -- Names as people type them: case, spaces, '-' and '_' do not matter ('H100 80GB' = 'h100-80gb').
 CREATE OR REPLACE FUNCTION llm_econ._name_key(name text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-BEGIN ATOMIC SELECT pg_catalog.lower(pg_catalog.translate($1, ' -_', '')); END;
+BEGIN ATOMIC SELECT pg_catalog.lower(pg_catalog.translate($1, ' -_', '') COLLATE pg_catalog."C"); END;
 COMMENT ON FUNCTION llm_econ._name_key(text) IS
   'internal: a name as compared: lower case, without spaces, hyphens and underscores';
 
@@ -46,11 +46,11 @@ BEGIN ATOMIC
    WHERE s.sku OPERATOR(pg_catalog.=) $1
      AND s.provider OPERATOR(pg_catalog.=) $2
      AND s.pricing OPERATOR(pg_catalog.=) $3
-     AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5), pg_catalog.upper($5)]))
+     AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5 COLLATE pg_catalog."C") COLLATE pg_catalog."default", pg_catalog.upper($5 COLLATE pg_catalog."C") COLLATE pg_catalog."default"]))
      AND ($6 IS NULL OR llm_econ._name_key(s.instance_type) OPERATOR(pg_catalog.=) llm_econ._name_key($6))
      AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i   -- a slice of a GPU is no whole GPU's price
                       WHERE i.provider OPERATOR(pg_catalog.=) s.provider
-                        AND pg_catalog.lower(i.instance_type) OPERATOR(pg_catalog.=) pg_catalog.lower(s.instance_type)
+                        AND pg_catalog.lower(i.instance_type COLLATE pg_catalog."C") OPERATOR(pg_catalog.=) pg_catalog.lower(s.instance_type COLLATE pg_catalog."C")
                         AND i.gpus OPERATOR(pg_catalog.<) 1::numeric)
      AND o.usd_per_gpu_hour IS NOT NULL
      AND ($7 IS NULL OR o.last_seen_at OPERATOR(pg_catalog.>=) llm_econ._shift($4, OPERATOR(pg_catalog.-) $7));
@@ -139,14 +139,14 @@ BEGIN
     run_gpus := spec.n_gpus;
     node_gpus := spec.gpus_per_node;
   END IF;
-  prov := pg_catalog.lower(pg_catalog.btrim(price_twap_coverage.provider));
+  prov := pg_catalog.lower(pg_catalog.btrim(price_twap_coverage.provider) COLLATE pg_catalog."C");
   WITH series AS (
          SELECT s.* FROM llm_econ.price_series s
           WHERE s.sku = key AND s.provider = prov AND s.pricing = pr
-            AND (price_twap_coverage.region IS NULL OR s.region = ANY (ARRAY[price_twap_coverage.region, pg_catalog.lower(price_twap_coverage.region), pg_catalog.upper(price_twap_coverage.region)]))
+            AND (price_twap_coverage.region IS NULL OR s.region = ANY (ARRAY[price_twap_coverage.region, pg_catalog.lower(price_twap_coverage.region COLLATE pg_catalog."C") COLLATE pg_catalog."default", pg_catalog.upper(price_twap_coverage.region COLLATE pg_catalog."C") COLLATE pg_catalog."default"]))
             AND (itype IS NULL OR llm_econ._name_key(s.instance_type) = llm_econ._name_key(itype))
             AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i   -- a slice of a GPU is no whole GPU's price
-                             WHERE i.provider = s.provider AND pg_catalog.lower(i.instance_type) = pg_catalog.lower(s.instance_type)
+                             WHERE i.provider = s.provider AND pg_catalog.lower(i.instance_type COLLATE pg_catalog."C") = pg_catalog.lower(s.instance_type COLLATE pg_catalog."C")
                                AND i.gpus < 1::numeric)),
        obs AS (     -- each series: its observation in effect at the start, and those inside the period;
                     -- for a run (spec), a price of an instance it cannot use counts as no offer

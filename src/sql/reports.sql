@@ -7,12 +7,12 @@
 CREATE OR REPLACE VIEW llm_econ.spend_daily WITH (security_invoker = true) AS
   SELECT (pg_catalog.date_trunc('day', s.charge_period_start AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') AS "time",
          s.tenant, s.provider, s.service_category,
-         pg_catalog.sum(s.billed_cost * r.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * r.rate) AS effective_usd,
+         pg_catalog.sum(s.billed_cost * s.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * s.rate) AS effective_usd,
          pg_catalog.sum(s.gpu_hours) AS gpu_hours, pg_catalog.count(*) AS lines,
          pg_catalog.count(DISTINCT s.run_id) AS runs,
-         pg_catalog.count(*) FILTER (WHERE r.rate IS NULL) AS unconverted_lines
-    FROM llm_econ.spend s
-   CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate) AS r
+         pg_catalog.count(*) FILTER (WHERE s.rate IS NULL) AS unconverted_lines
+    -- the rate in a subquery's list: Citus pushes this down, not a FROM-less LATERAL call
+    FROM (SELECT s.*, llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate FROM llm_econ.spend s) AS s
    GROUP BY 1, 2, 3, 4;
 COMMENT ON VIEW llm_econ.spend_daily IS
   'billed and effective USD, GPU-hours, lines and runs per UTC day, tenant, provider and service category';

@@ -47,6 +47,9 @@ COMMENT ON COLUMN llm_econ.run_spec.kv_lora_rank IS 'multi-head latent attention
 COMMENT ON COLUMN llm_econ.run_spec.qk_nope_head_dim IS 'multi-head latent attention: query/key size per head without rotary embedding; NULL = plain attention';
 COMMENT ON COLUMN llm_econ.run_spec.qk_rope_head_dim IS 'multi-head latent attention: query/key size per head with rotary embedding (the key part shared by all heads); NULL = plain attention';
 COMMENT ON COLUMN llm_econ.run_spec.v_head_dim IS 'multi-head latent attention: value size per head; NULL = plain attention';
+COMMENT ON COLUMN llm_econ.run_spec.stack IS 'software that runs the step: megatron (Megatron-LM/NeMo, Transformer Engine), torch_compile, torch_eager; NULL = megatron';
+COMMENT ON COLUMN llm_econ.run_spec.fp8_attention IS 'with dtype fp8, whether attention also runs in FP8; NULL = false (the linear layers'' GEMMs only)';
+COMMENT ON COLUMN llm_econ.run_spec.fsdp_reshard IS 'ZeRO-3/FSDP: whether parameters are resharded between micro-batches; NULL = the stack''s default (torch stacks with pp > 1 keep them unsharded)';
 COMMENT ON COLUMN llm_econ.run_spec.dropout IS 'whether the model trains with dropout: its masks are stored as activations (Korthikanti et al. 2022); NULL = false (Llama 2/3, DeepSeek-V3 train without)';
 
 CREATE OR REPLACE FUNCTION llm_econ.run_spec(
@@ -66,12 +69,13 @@ CREATE OR REPLACE FUNCTION llm_econ.run_spec(
     attention text DEFAULT 'flash', grad_dtype text DEFAULT 'bf16',
     q_lora_rank int4 DEFAULT NULL, kv_lora_rank int4 DEFAULT NULL,
     qk_nope_head_dim int4 DEFAULT NULL, qk_rope_head_dim int4 DEFAULT NULL,
-    v_head_dim int4 DEFAULT NULL, dropout boolean DEFAULT false)
+    v_head_dim int4 DEFAULT NULL, dropout boolean DEFAULT false,
+    stack text DEFAULT 'megatron', fp8_attention boolean DEFAULT false, fsdp_reshard boolean DEFAULT NULL)
 RETURNS llm_econ.run_spec
 AS 'MODULE_PATHNAME', 'le_run_spec'
 LANGUAGE C STABLE PARALLEL SAFE;
 
 COMMENT ON FUNCTION llm_econ.run_spec(float8, float8, int4, text, float8, text, int4, int4, int4, int4, int4, int4, int4, int4, int4, text, text, int4, float8,
                                       float8, int4, int4, int4, int4, int4, int4, int4, text, int4, boolean, text, text,
-                                      int4, int4, int4, int4, int4, boolean) IS
+                                      int4, int4, int4, int4, int4, boolean, text, boolean, boolean) IS
   'validating run_spec constructor: looks the SKU up by key or alias (any case) and freezes its figures into the value (docs/types.md)';

@@ -15,6 +15,10 @@ BEGIN
     RAISE EXCEPTION 'llm_econ._price_series_prune() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
       USING ERRCODE = 'insufficient_privilege';
   END IF;
+  -- the price recorder's _mark_seen moves last_seen_at alone, on which nothing here depends
+  IF TG_OP = 'UPDATE' AND llm_econ._marking_seen() THEN
+    RETURN NULL;
+  END IF;
   -- 1. lock the candidate series.  An UPDATE can empty only the series of rows it moved to
   --    another series: the rows whose id now holds the same series (as after the suspect flag's
   --    UPDATE) are left out, with one primary-key probe each.

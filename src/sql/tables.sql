@@ -117,6 +117,10 @@ BEGIN
     RAISE EXCEPTION 'llm_econ._price_series_add() fires only as an AFTER statement trigger of llm_econ.price_snapshot'
       USING ERRCODE = 'insufficient_privilege';
   END IF;
+  -- the price recorder's _mark_seen moves last_seen_at alone, on which nothing here depends
+  IF TG_OP = 'UPDATE' AND llm_econ._marking_seen() THEN
+    RETURN NULL;
+  END IF;
   -- The horizon of price data: cloud GPU rental began in November 2010 (AWS Cluster GPU
   -- instances, cg1.4xlarge), and nobody lists a price more than a year ahead.  An observation
   -- outside [2010-01-01, now + 366 days] is a typo or an attack (a row at 1900 and one at 2099
@@ -165,4 +169,3 @@ CREATE OR REPLACE TRIGGER price_snapshot_series_ins AFTER INSERT ON llm_econ.pri
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_series_add();
 CREATE OR REPLACE TRIGGER price_snapshot_series_upd AFTER UPDATE ON llm_econ.price_snapshot
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_series_add();
-

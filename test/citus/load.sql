@@ -5,14 +5,27 @@
 \set ON_ERROR_STOP 1
 SET client_min_messages = warning;
 
--- tenant roles (the single-node database shares its server, and so its roles, with the coordinator)
+-- the roles of docs/finance.md's recipe (the single-node database shares its server, and so its
+-- roles, with the coordinator; Citus creates them on the workers): a tenant role per team, a
+-- writer and a reader in each, a reader in two tenants.  Everything below the prices runs as them.
 SELECT NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'team_pretrain') AS need_roles \gset
 \if :need_roles
 CREATE ROLE team_pretrain NOLOGIN;
 CREATE ROLE team_research NOLOGIN;
 CREATE ROLE team_search NOLOGIN;
+CREATE ROLE w_pretrain LOGIN IN ROLE team_pretrain;
+CREATE ROLE w_research LOGIN IN ROLE team_research;
+CREATE ROLE w_search LOGIN IN ROLE team_search;
+CREATE ROLE r_pretrain LOGIN IN ROLE team_pretrain;
+CREATE ROLE r_research LOGIN IN ROLE team_research;
+CREATE ROLE r_both LOGIN IN ROLE team_pretrain, team_research;
 \endif
-GRANT SELECT ON llm_econ.run_plan, llm_econ.spend TO team_pretrain, team_research, team_search;
+GRANT SELECT ON llm_econ.run_plan, llm_econ.spend, llm_econ.observed_run TO team_pretrain, team_research, team_search;
+GRANT INSERT, UPDATE, DELETE ON llm_econ.run_plan, llm_econ.spend TO w_pretrain, w_research, w_search;
+GRANT USAGE ON SEQUENCE llm_econ.spend_id_seq TO w_pretrain, w_research, w_search;
+GRANT SELECT, INSERT, DELETE ON llm_econ.focus_staging TO w_pretrain, w_research, w_search;
+GRANT INSERT ON llm_econ.focus_stage TO w_pretrain, w_research, w_search;
+GRANT USAGE ON SEQUENCE llm_econ.focus_staging_id_seq TO w_pretrain, w_research, w_search;
 
 -- ---- prices: 12 offers over ~3 months, one observation every 2 days; spot sometimes withdrawn
 SELECT format($sql$
@@ -43,7 +56,7 @@ SELECT s.t0 + (s.h %% 2880) * interval '1 minute', s.provider, s.sku, s.region, 
   FROM slot s
 $sql$, :'anchor') AS price_sql \gset
 \if :citus
-SELECT llm_econ_sync.everywhere(:'price_sql') > 0 AS prices_written_everywhere;
+SELECT llm_econ_sync.everywhere(:'price_sql') > 0 AS prices_written_everywhere \gset
 \else
 :price_sql;
 \endif
@@ -82,18 +95,29 @@ SELECT l.tenant,
               pg_temp.csvq(json_build_object('run_id', l.run_id)::text)),
             E'\n' ORDER BY l.t, l.run_id) AS csv
   FROM line l GROUP BY l.tenant;
-SELECT f.tenant, i.* FROM gen_focus f, LATERAL llm_econ.import_focus(f.csv, f.tenant, 'test/citus generator') AS i
- ORDER BY f.tenant;
+SELECT csv AS gen_pretrain FROM gen_focus WHERE tenant = 'team_pretrain' \gset
+SELECT csv AS gen_research FROM gen_focus WHERE tenant = 'team_research' \gset
 \set focus13 `cat :'datadir'/focus_1.3_runs.csv`
+-- the header and the first 8 of its 9 lines
+SELECT array_to_string((string_to_array(:'focus13', E'\n'))[1:9], E'\n') AS focus13_first8 \gset
+-- (the output of the loads is compared with the single node's by run.sh: the same counts)
+SET ROLE w_pretrain;
+SELECT 'team_pretrain' AS tenant, * FROM llm_econ.import_focus(:'gen_pretrain', 'team_pretrain', 'test/citus generator');
 SELECT 'team_pretrain' AS tenant, * FROM llm_econ.import_focus(:'focus13', 'team_pretrain', 'focus_1.3_runs.csv');
-\set focus10 `cat :'datadir'/focus_1.0_sample_1000.csv`
-SELECT 'team_research' AS tenant, * FROM llm_econ.import_focus(:'focus10', 'team_research', 'focus_1.0_sample_1000.csv');
--- a third tenant (with 8 shards, Citus 13.2 puts team_search's shard on the other worker)
-SELECT 'team_search' AS tenant, * FROM llm_econ.import_focus(:'focus13', 'team_search', 'focus_1.3_runs.csv');
+SET ROLE w_research;
+SELECT 'team_research' AS tenant, * FROM llm_econ.import_focus(:'gen_research', 'team_research', 'test/citus generator');
+-- (team_research's focus_1.0_sample_1000.csv is staged and loaded by run.sh: \copy + load_focus)
+-- a third tenant (with 8 shards, Citus 13.2 puts team_search's shard on the other worker):
+-- mode append, 8 lines, then the whole file (1 new line among 9: 1 inserted, 8 skipped)
+SET ROLE w_search;
+SELECT 'team_search' AS tenant, * FROM llm_econ.import_focus(:'focus13_first8', 'team_search', 'focus_1.3_runs.csv', mode => 'append');
+SELECT 'team_search' AS tenant, * FROM llm_econ.import_focus(:'focus13', 'team_search', 'focus_1.3_runs.csv', mode => 'append');
+RESET ROLE;
 
 -- ---- plans (on Citus each row's trigger runs on the worker holding its tenant's shard) ------
-INSERT INTO llm_econ.run_plan (run_id, spec, provider, pricing, region, planned_at, usd_per_gpu_hour, tenant, team)
-SELECT v.run_id, v.spec, v.provider, v.pricing, v.region, m0 - v.ahead, v.usd, v.tenant, v.team
+-- written by each tenant's writer as INSERT ... VALUES (the recipe's form)
+CREATE TEMP TABLE plans AS
+SELECT v.run_id, v.spec, v.provider, v.pricing, v.region, m0 - v.ahead AS planned_at, v.usd, v.tenant, v.team
   FROM (SELECT date_trunc('month', :'anchor'::timestamptz) - interval '1 month' AS m0) m,
        (VALUES
          ('pt-7b-aws',        llm_econ.run_spec(7e9, 4.0e11, 32, 'H100', mfu => 0.42), 'aws', 'on_demand', NULL,
@@ -111,3 +135,10 @@ SELECT v.run_id, v.spec, v.provider, v.pricing, v.region, m0 - v.ahead, v.usd, v
          ('se-ranker',        llm_econ.run_spec(1.3e9, 2.6e10, 8, 'H100', mfu => 0.40), 'aws', 'on_demand', 'us-east-1',
           interval '4 days', NULL, 'team_search', 'search')
        ) AS v(run_id, spec, provider, pricing, region, ahead, usd, tenant, team);
+SELECT string_agg(format('SET ROLE %I; INSERT INTO llm_econ.run_plan (run_id, spec, provider, pricing, region, planned_at, usd_per_gpu_hour, tenant, team) VALUES %s;',
+                         'w_' || substr(tenant, 6), vals), E'\n' ORDER BY tenant) AS plan_sql
+  FROM (SELECT tenant, string_agg(format('(%L, %L, %L, %L, %L, %L, %L, %L, %L)', run_id, spec, provider, pricing, region,
+                                         planned_at, usd, tenant, team), ', ' ORDER BY run_id) AS vals
+          FROM plans GROUP BY tenant) t \gset
+:plan_sql
+RESET ROLE;

@@ -22,16 +22,17 @@ SELECT "time", pricing AS metric, min_usd_per_gpu_hour AS value, providers
    AND "time" < date_trunc('month', :'anchor'::timestamptz)
  ORDER BY "time", pricing;
 
-\echo == dashboard panel: spend per day and tenant in USD, last month (the sums of spend_daily, fx conversion called directly)
--- (spend_daily itself does not run on Citus yet: see test/citus/run.sh, check e1)
-SELECT (date_trunc('day', s.charge_period_start AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') AS "time", s.tenant,
-       sum(s.billed_cost * llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start)) AS billed_usd,
-       sum(s.effective_cost * llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start)) AS effective_usd,
-       sum(s.gpu_hours) AS gpu_hours, count(*) AS lines
-  FROM llm_econ.spend s
- WHERE s.charge_period_start >= date_trunc('month', :'anchor'::timestamptz) - interval '1 month'
-   AND s.charge_period_start < date_trunc('month', :'anchor'::timestamptz)
+\echo == dashboard panel: spend per day and tenant in USD, last month (spend_daily)
+SELECT "time", tenant, sum(billed_usd) AS billed_usd, sum(effective_usd) AS effective_usd, sum(gpu_hours) AS gpu_hours, sum(lines) AS lines
+  FROM llm_econ.spend_daily
+ WHERE "time" >= date_trunc('month', :'anchor'::timestamptz) - interval '1 month' AND "time" < date_trunc('month', :'anchor'::timestamptz)
  GROUP BY 1, 2 ORDER BY 1, 2;
+
+\echo == the month-end close: the invoices (spend_monthly)
+SELECT * FROM llm_econ.spend_monthly ORDER BY tenant, provider, billing_account_id NULLS FIRST, billing_month, billing_currency;
+
+\echo == the month-end close: each run's accrual (plan_vs_actual_monthly)
+SELECT * FROM llm_econ.plan_vs_actual_monthly ORDER BY tenant, run_id NULLS LAST, billing_month, provider;
 
 \echo == plan vs actual for a tenant (plan_vs_actual, team_pretrain)
 SELECT * FROM llm_econ.plan_vs_actual WHERE tenant = 'team_pretrain' ORDER BY run_id;

@@ -31,8 +31,8 @@ on_exit() {
   fi
   if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; echo "FAIL - run aborted (exit $rc)"; fi
   echo "$passed passed, $failed failed"
-  [ "$failed" -eq 0 ]
-  exit
+  # (bash 5.2: a bare `exit` in an EXIT trap exits with the status from before the trap)
+  if [ "$failed" -eq 0 ]; then exit 0; else exit 1; fi
 }
 trap on_exit EXIT
 trap 'exit 130' INT TERM

@@ -15,7 +15,9 @@ $node->append_conf('postgresql.conf', "timezone = 'UTC'\nlog_statement = none\nl
 $node->start;
 $node->safe_psql('postgres', q{
   CREATE EXTENSION llm_econ;
-  CREATE ROLE mallory LOGIN;     -- no grants beyond what PUBLIC has
+  CREATE ROLE mallory LOGIN;     -- no grants beyond what PUBLIC has, but:
+  -- the CSV parser's internal entry points are not PUBLIC's (0.5.0): granted to reach it directly
+  GRANT EXECUTE ON FUNCTION llm_econ._csv_header(text, text), llm_econ._csv_records(text, text) TO mallory;
 });
 
 # Run $sql as mallory under a 1 s statement_timeout: SQLSTATE, wall time, peak memory (LeAttack.pm).

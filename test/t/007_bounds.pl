@@ -1,4 +1,4 @@
-# TAP test: oversized CSV input (a 100,000,000-comma header or record, a 100 MB quoted field) and a 100,000-offer plan search, sent by a role with no grants under a 1 s statement_timeout, are cut off within 1.5 s and use under 100 MB beyond their input; prints the figures.
+# TAP test: oversized CSV input (a 100,000,000-comma header or record, a 100 MB quoted field), a 100,000-offer plan search and FOCUS JSON numbers that print 131,072 characters (issue 43), sent by a role with no grants or a tenant writer under a 1 s statement_timeout, are cut off within 1.5 s and use under 100 MB beyond their input; prints the figures.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -53,9 +53,9 @@ my @figures;
 # $input: a statement reading the same input without the work under test (its memory is subtracted).
 sub check_case
 {
-  my ($label, $input, $sql, $codes) = @_;
-  my (undef, $in_s, $in_mb) = attack($input);
-  my ($code, $s, $mb, $msg) = attack($sql);
+  my ($label, $input, $sql, $codes, $role) = @_;
+  my (undef, $in_s, $in_mb) = attack($input, $role);
+  my ($code, $s, $mb, $msg) = attack($sql, $role);
   my $extra = $mb - $in_mb;
   ok((grep { $_ eq $code } @$codes), "$label: ends with " . join(' or ', @$codes) . " (got $code $msg)");
   ok($s < 1.5, sprintf("%s: cut off within 1.5 s (took %.3f s; reading the input alone %.3f s)", $label, $s, $in_s));
@@ -101,6 +101,49 @@ my $model = q{llm_econ.run_spec(2.6e9, 26e9, 8, 'H100', n_layers => 48, d_model 
 check_case('cheapest_plan(100,000 H100 offers)',
            q{SELECT count(*) FROM llm_econ._plan_offers('2024-06-01', NULL, NULL)},
            qq{SELECT count(*) FROM llm_econ.cheapest_plan($model, '100 years', '2024-06-01')}, ['ok', '57014']);
+
+# Issue 43: numbers in FOCUS JSON columns printed by numeric_out (1e131071: 8 bytes of CSV, 131,072
+# characters printed). Before the fix the Tags identity appended every printed number to one
+# buffer with no cancel check: 3,000 keys took ~0.8 GB and ran 4-8 s past the timeout; one nested
+# array ~0.6 GB. Sent by mallory (no grants) through _focus_lines and _focus_charge_key, and by a
+# tenant writer through import_focus. Expected now: done (binary form hashed) or 54000 naming the
+# limit; 42501 for mallory if EXECUTE on the internal function is revoked from PUBLIC.
+$node->safe_psql('postgres', q{
+  CREATE ROLE writer LOGIN;
+  GRANT SELECT, INSERT, DELETE ON llm_econ.spend TO writer;
+  GRANT USAGE ON SEQUENCE llm_econ.spend_id_seq TO writer;
+  GRANT SELECT ON bounds_input TO writer;
+  CREATE FUNCTION focus_head(extra text) RETURNS text LANGUAGE sql AS $$
+    SELECT 'BilledCost,EffectiveCost,BillingAccountId,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ProviderName,' || extra || E'\n'
+           || '1,1,111,2025-01-01,2025-02-01,2025-01-02,2025-01-03,AWS,' $$;
+  GRANT EXECUTE ON FUNCTION focus_head(text) TO PUBLIC;
+  -- 3,000 Tags keys of 1e131071 (56 kB)
+  INSERT INTO bounds_input SELECT 'tags_keys', focus_head('Tags') || '"{' || string_agg(format('""k%s"":1e131071', i), ',') || E'}"\n'
+    FROM generate_series(1, 3000) AS i;
+  -- one Tags key holding an array of 1,500 of them (13.7 kB)
+  INSERT INTO bounds_input SELECT 'tags_nested', focus_head('Tags') || '"{""a"":[' || string_agg('1e131071', ',') || E']}"\n'
+    FROM generate_series(1, 1500) AS i;
+  -- the same array as SkuPriceDetails' InstanceType (its text is read to find the machine)
+  INSERT INTO bounds_input SELECT 'details_nested', focus_head('SkuPriceDetails') || '"{""InstanceType"":[' || string_agg('1e131071', ',') || E']}"\n'
+    FROM generate_series(1, 1500) AS i;
+  -- a stored record whose Tags text holds the array (_focus_charge_key parses it itself)
+  INSERT INTO bounds_input SELECT 'record_tags', jsonb_build_object('BilledCost', '1', 'ProviderName', 'AWS',
+    'Tags', '{"a":[' || string_agg('1e131071', ',') || ']}')::text FROM generate_series(1, 1500) AS i;
+});
+my $focus_cut = ['ok', '54000', '57014'];
+my $internal_cut = [@$focus_cut, '42501'];
+for my $k ('tags_keys', 'tags_nested', 'details_nested')
+{
+  check_case("_focus_lines($k) as a role with no grants",
+             qq{SELECT t LIKE 'q%' FROM bounds_input WHERE k = '$k'},
+             qq{SELECT count(*) FROM bounds_input b, llm_econ._focus_lines(b.t, 'x') WHERE b.k = '$k'}, $internal_cut);
+  check_case("import_focus($k) as a tenant writer",
+             qq{SELECT t LIKE 'q%' FROM bounds_input WHERE k = '$k'},
+             qq{SELECT llm_econ.import_focus(b.t) FROM bounds_input b WHERE b.k = '$k'}, $focus_cut, 'writer');
+}
+check_case('_focus_charge_key(a record whose Tags hold 1,500 x 1e131071)',
+           q{SELECT t LIKE 'q%' FROM bounds_input WHERE k = 'record_tags'},
+           q{SELECT llm_econ._focus_charge_key(b.t::jsonb) FROM bounds_input b WHERE b.k = 'record_tags'}, $internal_cut);
 
 diag("figures (statement, SQLSTATE, wall time, backend peak beyond the input (input's own peak, time), message):\n"
      . join("\n", @figures));

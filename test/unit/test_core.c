@@ -406,9 +406,9 @@ test_mla(void)
 	le_spec_set_num(&s, LE_F_QK_ROPE_HEAD_DIM, 64);
 	le_spec_set_num(&s, LE_F_V_HEAD_DIM, 128);
 	CHECK(le_shape_params(&s, &total, &active), "shape known");
-	/* 61·(187,105,280 + 256·3·7168·2048 + 256·7168) + 2·129,280·7168 */
-	NEAR(total, 61.0 * (187105280.0 + 256.0 * 44040192 + 256.0 * 7168) + 2.0 * 129280 * 7168, 0, "total parameters of the shape");
-	NEAR(active, 61.0 * (187105280.0 + 8.0 * 44040192 + 256.0 * 7168) + 2.0 * 129280 * 7168, 0, "active parameters of the shape");
+	/* 61·(187,105,280 + 256·3·7168·2048 + 256·7168), without the 2·129,280·7168 of the embeddings (non-embedding n_params) */
+	NEAR(total, 61.0 * (187105280.0 + 256.0 * 44040192 + 256.0 * 7168), 0, "total non-embedding parameters of the shape");
+	NEAR(active, 61.0 * (187105280.0 + 8.0 * 44040192 + 256.0 * 7168), 0, "active non-embedding parameters of the shape");
 	s.num[LE_F_PP] = 16;
 	le_spec_set_num(&s, LE_F_EP, 64);
 	CHECK(le_check_spec(&s, &e) == LE_OK, "671B / 37B within the shape's bounds: %s", e.message);
@@ -572,6 +572,154 @@ test_comm(void)
 	/* single GPU: nothing to send */
 	s = make_spec(7e9, 1e12, 1, 989, 0.4, 700);
 	CHECK(le_comm_total(&s, &ddp, &sec, &e) == LE_OK && ddp == 0, "one GPU sends nothing");
+
+	/*
+	 * Issue 46: context-parallel ranks hold the same weights, so gradients are
+	 * reduced over dp·cp.  cp 8, dp 1 had no dp row at all; cp 2, dp 4 sent
+	 * 3/4 of the slice instead of 7/8.
+	 */
+	s = make_spec(7e9, 1e12, 8, 989, 0.4, 700);
+	le_spec_set_num(&s, LE_F_CP, 8);
+	le_spec_set_num(&s, LE_F_ZERO_STAGE, 1);
+	CHECK(le_comm_breakdown(&s, rows, &n, &e) == LE_OK, "cp 8 comm ok: %s", e.message);
+	CHECK(n >= 2 && strcmp(rows[0].parallelism, "dp") == 0 && strcmp(rows[0].collective, "reduce_scatter") == 0,
+		  "cp 8, dp 1: gradients reduce-scattered over the 8 context-parallel ranks");
+	if (n >= 1)
+		NEAR(rows[0].bytes, 7.0 / 8 * 7e9 * 2, 1e-12, "cp 8, dp 1: (8-1)/8 of the bf16 gradients");
+	s.num[LE_F_CP] = 2;
+	CHECK(le_comm_breakdown(&s, rows, &n, &e) == LE_OK && n >= 1, "cp 2 comm ok");
+	if (n >= 1)
+		NEAR(rows[0].bytes, 7.0 / 8 * 7e9 * 2, 1e-12, "cp 2, dp 4: a group of 8, not 4");
+}
+
+/*
+ * Issue 46: ZeRO/FSDP state is sharded over the dp·cp ranks (at cp 8, dp 1
+ * memory_per_gpu kept the whole optimizer state on every GPU).
+ */
+static void
+test_zero_over_cp(void)
+{
+	le_spec		s = make_spec(8e9, 1e12, 8, 989, 0.4, 700);
+	le_memory	m1,
+				m8;
+	le_error	e;
+
+	le_spec_set_num(&s, LE_F_ZERO_STAGE, 3);
+	CHECK(le_memory_per_gpu(&s, &m1, &e) == LE_OK, "dp 8: %s", e.message);
+	le_spec_set_num(&s, LE_F_CP, 8);
+	CHECK(le_memory_per_gpu(&s, &m8, &e) == LE_OK, "cp 8: %s", e.message);
+	NEAR(m8.optimizer, 12.0 * 8e9 / 8, 1e-12, "cp 8, dp 1: optimizer state over 8 ranks");
+	NEAR(m8.grads, m1.grads, 1e-12, "gradients sharded over dp·cp as over dp");
+	NEAR(m8.weights, m1.weights, 1e-12, "weights sharded over dp·cp as over dp");
+}
+
+/*
+ * Issue 46: with FSDP (ZeRO-3) and pp > 1 PyTorch keeps the parameters
+ * unsharded between micro-batches (FSDP2's reshard_after_forward False under
+ * a pipeline, torchtitan's default): the torch stacks hold a stage's whole
+ * bf16 weights and gather them once per step; fsdp_reshard => true (and the
+ * megatron stack) reshard as before.
+ */
+static void
+test_fsdp_pp_reshard(void)
+{
+	le_spec		s = make_spec(8e9, 1e12, 64, 989, 0.4, 700);
+	le_memory	meg,
+				eager,
+				forced;
+	le_comm_row rows[LE_COMM_MAX_ROWS];
+	int			n;
+	double		gather_meg = 0,
+				gather_eager = 0;
+	le_error	e;
+
+	s.num[LE_F_PP] = 4;
+	le_spec_set_num(&s, LE_F_ZERO_STAGE, 3);
+	le_spec_set_num(&s, LE_F_GLOBAL_BATCH, 128);	/* 8 micro-batches on dp 16 */
+	CHECK(le_memory_per_gpu(&s, &meg, &e) == LE_OK, "megatron: %s", e.message);
+	CHECK(le_comm_breakdown(&s, rows, &n, &e) == LE_OK, "comm");
+	for (int i = 0; i < n; i++)
+		if (strcmp(rows[i].collective, "all_gather") == 0)
+			gather_meg = rows[i].bytes;
+	le_spec_set_text(&s, LE_F_STACK, "torch_eager", 11);
+	CHECK(le_check_fields(&s, LE_BIT(LE_F_STACK), &e) == LE_OK, "torch_eager is a stack: %s", e.message);
+	CHECK(le_memory_per_gpu(&s, &eager, &e) == LE_OK, "torch_eager: %s", e.message);
+	NEAR(eager.weights, 2.0 * 8e9 / 4, 1e-12, "torch stack, pp 4: the stage's weights unsharded");
+	NEAR(meg.weights, 2.0 * 8e9 / 4 / 16, 1e-12, "megatron: sharded over dp 16");
+	CHECK(le_comm_breakdown(&s, rows, &n, &e) == LE_OK, "comm");
+	for (int i = 0; i < n; i++)
+		if (strcmp(rows[i].collective, "all_gather") == 0)
+			gather_eager = rows[i].bytes;
+	NEAR(gather_meg / gather_eager, 2.0 * 8, 1e-12, "gathered once per step, not twice per micro-batch");
+	le_spec_set_num(&s, LE_F_FSDP_RESHARD, 1);
+	CHECK(le_memory_per_gpu(&s, &forced, &e) == LE_OK, "fsdp_reshard true: %s", e.message);
+	NEAR(forced.weights, meg.weights, 1e-12, "fsdp_reshard => true: sharded");
+	s.num[LE_F_PP] = 1;
+	le_spec_set_num(&s, LE_F_FSDP_RESHARD, 0);
+	CHECK(le_memory_per_gpu(&s, &forced, &e) == LE_OK, "pp 1");
+	NEAR(forced.weights, 2.0 * 8e9 / 64, 1e-12, "without a pipeline FSDP reshards whatever fsdp_reshard says");
+	le_spec_set_text(&s, LE_F_STACK, "jax", 3);
+	CHECK(le_check_fields(&s, LE_BIT(LE_F_STACK), &e) == LE_ERR_VALUE && strstr(e.message, "megatron, torch_compile, torch_eager"),
+		  "an unknown stack names the allowed values: %s", e.message);
+}
+
+/*
+ * Issue 46: n_params is the non-embedding count; the 0.5-1.5x rule compared
+ * it with a count that held the embeddings and refused a correctly described
+ * 35M model with a 50k vocabulary (6 layers of 640: 29.5M non-embedding,
+ * 93.8M with the two 50,257 x 640 embeddings).
+ */
+static void
+test_nonembedding_rule(void)
+{
+	le_spec		s = make_spec(35e6, 1e9, 1, 989, 0.4, 700);
+	le_error	e;
+
+	le_spec_set_num(&s, LE_F_N_LAYERS, 6);
+	le_spec_set_num(&s, LE_F_D_MODEL, 640);
+	le_spec_set_num(&s, LE_F_N_HEADS, 10);
+	le_spec_set_num(&s, LE_F_VOCAB_SIZE, 50257);
+	CHECK(le_check_relations(&s, &e) == LE_OK, "35M non-embedding with a 50k vocabulary: %s", e.message);
+	s.num[LE_F_N_PARAMS] = 93.8e6;	/* the count with embeddings: 3.2x the shape's non-embedding count */
+	CHECK(le_check_relations(&s, &e) == LE_ERR_VALUE && strstr(e.message, "non-embedding"),
+		  "an embedding-inclusive count is refused: %s", e.message);
+}
+
+/*
+ * Issue 46: interleaved stages whose pp·vpp does not divide n_layers (126
+ * layers, pp 8, vpp 4: 32 virtual stages of 3 or 4 layers) are accepted;
+ * physical stages differ by at most one layer.
+ */
+static void
+test_uneven_interleaved(void)
+{
+	le_spec		s = make_spec(405e9, 1e12, 512, 989, 0.4, 700);
+	le_memory	m;
+	le_error	e;
+	double		lo = 1e9,
+				hi = 0;
+
+	le_spec_set_num(&s, LE_F_TP, 8);
+	s.num[LE_F_PP] = 8;
+	le_spec_set_num(&s, LE_F_VPP, 4);
+	le_spec_set_num(&s, LE_F_N_LAYERS, 126);
+	le_spec_set_num(&s, LE_F_D_MODEL, 16384);
+	le_spec_set_num(&s, LE_F_N_HEADS, 128);
+	le_spec_set_num(&s, LE_F_N_KV_HEADS, 8);
+	le_spec_set_num(&s, LE_F_FFN_HIDDEN, 53248);
+	le_spec_set_text(&s, LE_F_FFN_ACT, "swiglu", 6);
+	le_spec_set_num(&s, LE_F_SEQ_LEN, 8192);
+	le_spec_set_num(&s, LE_F_GLOBAL_BATCH, 64);
+	CHECK(le_check_relations(&s, &e) == LE_OK, "126 layers on pp 8 x vpp 4: %s", e.message);
+	CHECK(le_memory_per_gpu(&s, &m, &e) == LE_OK, "memory: %s", e.message);
+	for (int i = 0; i < 8; i++)
+	{
+		lo = fmin(lo, le_layers_on_stage(&s, i));
+		hi = fmax(hi, le_layers_on_stage(&s, i));
+	}
+	CHECK(hi - lo <= 1 && hi == 16, "stages of 15 or 16 layers, got %g..%g", lo, hi);
+	s.num[LE_F_VPP] = 16;		/* 128 virtual stages for 126 layers */
+	CHECK(le_check_relations(&s, &e) == LE_ERR_VALUE && strstr(e.message, "pp * vpp"), "pp·vpp > n_layers refused");
 }
 
 /* The layout search keeps tp inside the node and puts a fitting layout first. */
@@ -624,6 +772,10 @@ main(void)
 	test_pipeline_and_grads();
 	test_attention_flops();
 	test_comm();
+	test_zero_over_cp();
+	test_nonembedding_rule();
+	test_fsdp_pp_reshard();
+	test_uneven_interleaved();
 	test_plan();
 	test_csv();
 	test_bill();

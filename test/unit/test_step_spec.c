@@ -318,6 +318,47 @@ test_mfu_property(void)
 	CHECK(not_refused == 0 && refused > 0, "counts outside the band are refused: %d refused, %d not", refused, not_refused);
 }
 
+/*
+ * Issue 46: the K/V ring is timed chunk by chunk.  A 7B shape on 16 H100 with
+ * tp 8 and cp 2 puts the ring on the network (tp·cp spans two nodes); at
+ * seq_len 8192 one chunk's K and V take longer than the attention of one
+ * chunk (half the rank's causal attention) but less than the whole of it,
+ * so 0.4.0, comparing the whole ring with the whole attention, exposed
+ * nothing.  Exposed = (cp-1)·(max(0, c1 − A_f/cp) + max(0, 2c1 − A_b/cp)),
+ * checked against c1 from the bytes.
+ */
+static void
+test_cp_ring_per_chunk(void)
+{
+	le_spec		s = unit_spec(7e9, 1e12, 16, 8, 989, 0.4, 700);
+	le_step_out out;
+	le_error	e;
+	double		run,
+				c1 = 2.0 * 8192 / 2 * 1024 / 8 * 2 / 50e9 / 0.80;	/* K and V: 2·(s/cp)·h_kv/tp·2 bytes at 0.80 of 50 GB/s */
+
+	le_spec_set_text(&s, LE_F_SKU, "H100-SXM5", 9);
+	le_spec_set_num(&s, LE_F_HBM_BYTES, 85520809984.0);
+	le_spec_set_num(&s, LE_F_INTRA_BW, 450e9);
+	le_spec_set_num(&s, LE_F_INTER_BW, 50e9);
+	le_spec_set_num(&s, LE_F_N_LAYERS, 32);
+	le_spec_set_num(&s, LE_F_D_MODEL, 4096);
+	le_spec_set_num(&s, LE_F_N_HEADS, 32);
+	le_spec_set_num(&s, LE_F_N_KV_HEADS, 8);
+	le_spec_set_num(&s, LE_F_FFN_HIDDEN, 14336);
+	le_spec_set_text(&s, LE_F_FFN_ACT, "swiglu", 6);
+	le_spec_set_num(&s, LE_F_SEQ_LEN, 8192);
+	le_spec_set_num(&s, LE_F_GLOBAL_BATCH, 4);
+	le_spec_set_num(&s, LE_F_TP, 8);
+	le_spec_set_num(&s, LE_F_CP, 2);
+	le_spec_set_num(&s, LE_F_ZERO_STAGE, 1);
+	le_spec_set_num(&s, LE_F_HBM_BW, 3.35e12);
+	le_spec_set_text(&s, LE_F_GPU_GEN, "hopper", 6);
+	CHECK(le_predict(&s, 1, &out, &run, &e) == LE_OK, "cp 2 predicts: %s", e.message);
+	CHECK(out.phase[LE_PH_CP_COMM] > 0, "a chunk's transfer longer than its chunk's attention is exposed, got %g s",
+		  out.phase[LE_PH_CP_COMM]);
+	CHECK(out.phase[LE_PH_CP_COMM] < 32 * 3 * c1 * 8 / 2 + 1e-9, "at most the whole ring per layer and micro-batch (c1 %g s)", c1);
+}
+
 /* Entry point, called from test_core.c's main. */
 void
 test_step_spec(void)
@@ -326,4 +367,5 @@ test_step_spec(void)
 	test_missing();
 	test_layout_spec();
 	test_mfu_property();
+	test_cp_ring_per_chunk();
 }
