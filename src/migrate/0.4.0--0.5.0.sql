@@ -63,6 +63,15 @@ ALTER TYPE llm_econ.run_spec
 COMMENT ON COLUMN llm_econ.run_spec.stack IS 'software that runs the step: megatron (Megatron-LM/NeMo, Transformer Engine), torch_compile, torch_eager; NULL = megatron';
 COMMENT ON COLUMN llm_econ.run_spec.fp8_attention IS 'with dtype fp8, whether attention also runs in FP8; NULL = false (the linear layers'' GEMMs only)';
 COMMENT ON COLUMN llm_econ.run_spec.fsdp_reshard IS 'ZeRO-3/FSDP: whether parameters are resharded between micro-batches; NULL = the stack''s default (torch stacks with pp > 1 keep them unsharded)';
+-- Stored specs get what the 0.5.0 constructor writes for a spec that names neither (stack
+-- 'megatron', fp8_attention false): same answers as NULL, and an updated database equals a fresh
+-- one (TAP 002).  The plans' freeze trigger is switched off by name for this one statement.
+ALTER TABLE llm_econ.run_plan DISABLE TRIGGER run_plan_freeze;
+UPDATE llm_econ.run_plan SET spec.stack = 'megatron', spec.fp8_attention = false WHERE (spec).stack IS NULL;
+ALTER TABLE llm_econ.run_plan ENABLE TRIGGER run_plan_freeze;
+ALTER TABLE llm_econ.observed_run DISABLE TRIGGER observed_run_check;
+UPDATE llm_econ.observed_run SET spec.stack = 'megatron', spec.fp8_attention = false WHERE (spec).stack IS NULL;
+ALTER TABLE llm_econ.observed_run ENABLE TRIGGER observed_run_check;
 SELECT llm_econ._update_drop_check('function', 'llm_econ.run_spec(float8, float8, int4, text, float8, text, int4, int4, int4, int4, int4, int4, int4, int4, int4, text, text, int4, float8, float8, int4, int4, int4, int4, int4, int4, int4, text, int4, boolean, text, text, int4, int4, int4, int4, int4, boolean)');
 DROP FUNCTION IF EXISTS llm_econ.run_spec(float8, float8, int4, text, float8, text, int4, int4, int4, int4, int4, int4, int4, int4, int4,
                                           text, text, int4, float8, float8, int4, int4, int4, int4, int4, int4, int4, text, int4,
