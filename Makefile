@@ -41,27 +41,35 @@ OBJS = \
 	src/step_fmgr.o \
 	src/plan_fmgr.o
 
-# The install script is built: the hand-written SQL parts in this order.  data.sql loads the
-# shipped CSV files with COPY from the share directory, where `make install` puts them
-# (SHIPPED_DATA, into $(datadir)/extension/llm_econ/); src/check_data.pl validates them first.
-# src/minify_sql.pl drops comments and indentation outside literals and function bodies.
+# The SQL source is in two halves (docs/internals.md, "Layout and build"):
+#  - src/schema/*.sql, the stateful objects in their install form: the schema, types, tables, indexes,
+#    sequences and the shipped data (src/schema/data.sql COPYs data/*.csv from the share directory, where
+#    `make install` puts them, SHIPPED_DATA; src/check_data.pl validates them first).  Run once, at install.
+#  - src/sql/*.sql, the replaceable code, one file per concern: functions, views and triggers written
+#    CREATE OR REPLACE, policies as DROP POLICY IF EXISTS + CREATE POLICY, comments and grants.  Run at
+#    install and by every update.
+# The install script is both, concatenated as written (comments stay; nothing is minified).
+SCHEMA_PARTS = src/schema/schema.sql src/schema/tables.sql src/schema/guard.sql src/schema/run_spec.sql \
+	src/schema/import.sql src/schema/finance.sql src/schema/data.sql src/schema/dashboards.sql src/schema/plan.sql
 SQL_PARTS = src/sql/schema.sql src/sql/tables.sql src/sql/guard.sql src/sql/run_spec.sql src/sql/model.sql \
 	src/sql/layout.sql src/sql/prices.sql src/sql/import.sql src/sql/bill.sql src/sql/finance.sql \
-	src/sql/data.sql src/sql/reports.sql src/sql/series_delete.sql src/sql/checks.sql src/sql/dashboards.sql \
-	src/sql/plan.sql
+	src/sql/reports.sql src/sql/series_delete.sql src/sql/checks.sql src/sql/dashboards.sql src/sql/plan.sql
 SHIPPED_DATA = data/gpu_sku.csv data/gpu_sku_alias.csv data/instance_type.csv data/gcp_machine_family.csv data/mfu_reference.csv data/price_seed.csv \
 	data/gcp_gpu_price_history.csv data/gcp_gpu_price_history_change_points.csv data/gcp_gpu_price_history_corrections.csv \
 	data/price_daily_group.csv data/price_daily_summary.csv
-# Update scripts are hand-written and kept forever (src/update/llm_econ--A--B.sql, installed as
-# they are).  The step into the version being developed is written in parts, one per concern
-# (src/update/0.4.0/NN_topic.sql, joined in name order into llm_econ--0.3.0--0.4.0.sql); at its
-# release the joined file is committed to src/update/ and the parts go.  The step's versions are
-# written out here, never derived from the control file, so a version bump cannot silently stop
-# shipping an earlier step.
-UPDATE_NEXT = $(EXTENSION)--0.3.0--0.4.0.sql
-UPDATE_PARTS = $(sort $(wildcard src/update/0.4.0/*.sql))
+# Released update steps are frozen files kept forever (src/update/llm_econ--A--B.sql, installed as they
+# are).  The step from the previous release into this one is built: that release's hand-written
+# migration of the stateful objects (src/migrate/PREV--THIS.sql, between src/migrate/update_head.sql and
+# the replaceable code) followed by all of src/sql, then src/migrate/update_tail.sql.  PREV_VERSION is
+# written out here: bumping the control file without starting the next migration fails the build.
+PREV_VERSION = 0.4.0
+MIGRATION = src/migrate/$(PREV_VERSION)--$(EXTVERSION).sql
+UPDATE_NEXT = $(EXTENSION)--$(PREV_VERSION)--$(EXTVERSION).sql
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql $(UPDATE_NEXT)
 DATA = $(wildcard src/update/$(EXTENSION)--*--*.sql)
+# Frozen steps read frozen data: the released 0.3.0 -> 0.4.0 step COPYs these from
+# SHAREDIR/extension/llm_econ/0.4.0/ (data/0.4.0/ holds 0.4.0's files as released; src/check_data.pl pins them).
+FROZEN_DATA_0_4_0 = data/0.4.0/instance_type.csv data/0.4.0/gcp_machine_family.csv data/0.4.0/gcp_gpu_price_history_change_points.csv
 # The reference (docs/*.md, and the pictures they show) installs with the extension into $(docdir)/extension.
 DOCS = $(wildcard docs/*.md docs/*.png)
 
@@ -90,24 +98,28 @@ include $(PGXS)
 # the docs go into their own folder (DOCS would put generic names like security.md flat into doc/extension/)
 docmoduledir = extension/$(EXTENSION)
 
-$(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) src/check_data.pl src/minify_sql.pl $(SHIPPED_DATA)
+$(EXTENSION)--$(EXTVERSION).sql: $(SCHEMA_PARTS) $(SQL_PARTS) $(wildcard src/migrate/*.sql) src/check_sql.pl src/check_data.pl $(SHIPPED_DATA)
+	perl src/check_sql.pl
 	perl src/check_data.pl data
-	{ echo '-- llm_econ $(EXTVERSION) install script, built from src/sql/*.sql (comments, and the indentation outside function bodies, are in the sources only)'; \
-	  cat $(SQL_PARTS) | sed 's/^[[:space:]]*--.*$$//' | perl src/minify_sql.pl; } > $@.tmp && mv $@.tmp $@
+	{ echo '-- llm_econ $(EXTVERSION) install script, built from src/schema/*.sql (stateful objects) and src/sql/*.sql (replaceable code)'; \
+	  cat $(SCHEMA_PARTS) $(SQL_PARTS); } > $@.tmp && mv $@.tmp $@
+
+$(UPDATE_NEXT): src/migrate/update_head.sql $(MIGRATION) $(SQL_PARTS) src/migrate/update_tail.sql
+	{ echo '-- llm_econ $(PREV_VERSION) -> $(EXTVERSION) update script, built from $(MIGRATION) and src/sql/*.sql'; \
+	  printf '%s\n' '\echo Use "ALTER EXTENSION $(EXTENSION) UPDATE TO '"'"'$(EXTVERSION)'"'"'" to load this file. \quit'; \
+	  cat src/migrate/update_head.sql $(MIGRATION) $(SQL_PARTS) src/migrate/update_tail.sql; } > $@.tmp && mv $@.tmp $@
 
 # The shipped data files, beside the scripts (data.sql reads them there).
 install: install-shipped-data
 install-shipped-data: installdirs
 	$(MKDIR_P) '$(DESTDIR)$(datadir)/$(datamoduledir)/$(EXTENSION)'
 	$(INSTALL_DATA) $(SHIPPED_DATA) '$(DESTDIR)$(datadir)/$(datamoduledir)/$(EXTENSION)/'
+	$(MKDIR_P) '$(DESTDIR)$(datadir)/$(datamoduledir)/$(EXTENSION)/0.4.0'
+	$(INSTALL_DATA) $(FROZEN_DATA_0_4_0) '$(DESTDIR)$(datadir)/$(datamoduledir)/$(EXTENSION)/0.4.0/'
 uninstall: uninstall-shipped-data
 uninstall-shipped-data:
 	rm -rf '$(DESTDIR)$(datadir)/$(datamoduledir)/$(EXTENSION)'
 .PHONY: install-shipped-data uninstall-shipped-data
-
-$(UPDATE_NEXT): $(UPDATE_PARTS) src/minify_sql.pl
-	{ echo '-- llm_econ 0.3.0 -> 0.4.0 update script, built from src/update/0.4.0/*.sql (comments, and the indentation outside function bodies, are in the sources only)'; \
-	  cat $(UPDATE_PARTS) | sed 's/^[[:space:]]*--.*$$//' | perl src/minify_sql.pl; } > $@.tmp && mv $@.tmp $@
 
 # Unit tests of the plain-C core (no PostgreSQL needed).
 CORE_SRCS = $(wildcard src/core/*.c)

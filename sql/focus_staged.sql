@@ -38,6 +38,7 @@ CREATE FUNCTION pg_temp.new_line(resource text) RETURNS text LANGUAGE sql AS $$
                          WHEN 'ChargePeriodStart' THEN '2024-09-30 00:00:00'
                          WHEN 'ChargePeriodEnd' THEN '2024-09-30 01:00:00'
                          WHEN 'ProviderName' THEN 'AWS' WHEN 'ResourceId' THEN resource
+                         WHEN 'BillingCurrency' THEN 'USD'
                          ELSE 'NULL' END, ',' ORDER BY k)
     FROM pg_temp.sample_raw r, regexp_split_to_table(r.line, ',') WITH ORDINALITY AS t(h, k) WHERE r.n = 1
 $$;

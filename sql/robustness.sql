@@ -103,6 +103,7 @@ INSERT INTO rb_good VALUES
   (NULL, 'focus_csv', 'text', 'E''BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ChargeDescription,ConsumedQuantity,ConsumedUnit\n'
                               '98.32,98.32,2024-06-01T00:00:00Z,2024-06-01T01:00:00Z,AWS,p5.48xlarge on-demand,1,Hours\n'''),
   (NULL, 'record', 'jsonb', '''{"ChargePeriodStart": "2024-06-01T00:00:00Z", "ProviderName": "AWS", "BilledCost": "98.32"}'''),
+  ('_focus_id_key/2', 'id', 'text', ''' /subscriptions/AAAA-1111 '''),
   ('_focus_lines/2', 'csv', 'text', 'E''BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,2024-06-01,2024-06-02,AWS\n'''),
   (NULL, 'fn', 'text', '''import_focus'''), (NULL, 'who', 'text', 'CURRENT_USER::text'),
   (NULL, 'replacing', 'boolean', 'false'), (NULL, 'staged', 'boolean', 'false'),

@@ -12,7 +12,7 @@ INSERT INTO script
 SELECT f, pg_read_file(:'extdir' || f)
   FROM pg_ls_dir(:'extdir') AS f
  WHERE f ~ '^llm_econ--[0-9.]+(--[0-9.]+)?\.sql$'
-   AND f NOT IN ('llm_econ--0.1.0.sql', 'llm_econ--0.3.0.sql');   -- released install scripts the tests start from, not shipped
+   AND f NOT IN ('llm_econ--0.1.0.sql', 'llm_econ--0.3.0.sql', 'llm_econ--0.4.0.sql');   -- released install scripts the tests start from, not shipped
 SELECT name FROM script ORDER BY name;
 
 -- Their code without comments and string literals (so a name in a COMMENT is not a call).
@@ -40,13 +40,13 @@ SELECT count(*) > 30 AS many_builtins,
   FROM unnest(ARRAY['num_nonnulls', 'count', 'format', 'array_agg', 'unnest', 'lag', 'lead', 'row_number',
                     'string_agg', 'lower', 'round', 'set_config', 'current_setting']) AS n;
 
--- The rule: in this version's install script and the 0.3.0 -> 0.4.0 step, every call of a
--- built-in is written pg_catalog.name(...).  (The released 0.1.0 -> 0.2.0 and 0.2.0 -> 0.3.0
+-- The rule: in this version's install script, the update step into it and the 0.3.0 -> 0.4.0 step,
+-- every call of a built-in is written pg_catalog.name(...).  (The released 0.1.0 -> 0.2.0 and 0.2.0 -> 0.3.0
 -- steps are kept as released; they begin with SET search_path = pg_catalog, pg_temp.)
 SELECT c.script, c.fn AS unqualified_builtin_call, count(*) AS calls
   FROM call c JOIN builtin_called b USING (fn)
  WHERE c.qualifier IS NULL
-   AND c.script IN ('llm_econ--0.4.0.sql', 'llm_econ--0.3.0--0.4.0.sql')
+   AND c.script IN ('llm_econ--0.5.0.sql', 'llm_econ--0.4.0--0.5.0.sql', 'llm_econ--0.3.0--0.4.0.sql')
  GROUP BY 1, 2 ORDER BY 1, 2;
 SELECT name AS released_step, body ~ '\\quit\n[^\n]*\n[^\n]*\n[^\n]*\nSET search_path = pg_catalog, pg_temp;' AS pins_search_path
   FROM script WHERE name IN ('llm_econ--0.1.0--0.2.0.sql', 'llm_econ--0.2.0--0.3.0.sql') ORDER BY 1;
@@ -280,6 +280,10 @@ SELECT extversion, (v).traps_run, (v).attacker_superuser FROM pg_extension, pg_t
 ALTER EXTENSION llm_econ UPDATE TO '0.3.0';
 SELECT extversion, (v).traps_run, (v).attacker_superuser FROM pg_extension, pg_temp.verdict() AS v WHERE extname = 'llm_econ';
 ALTER EXTENSION llm_econ UPDATE TO '0.4.0';
+SELECT extversion FROM pg_extension WHERE extname = 'llm_econ';
+SELECT * FROM pg_temp.verdict();
+-- and the step built this release (the migration, then every src/sql file again), traps still in place
+ALTER EXTENSION llm_econ UPDATE TO '0.5.0';
 SELECT extversion FROM pg_extension WHERE extname = 'llm_econ';
 SELECT * FROM pg_temp.verdict();
 -- the update moved the extension out of the attacker's schema: dropping that schema, as its

@@ -58,6 +58,7 @@ typedef enum FocusCol
 	FC_X_SKU_DETAILS,
 	FC_X_SKU_METER_CATEGORY,
 	FC_X_SKU_METER_NAME,
+	FC_COMMITMENT_DISCOUNT_STATUS,	/* Unused: a commitment's unused hours, no GPU time */
 	FC__COUNT
 } FocusCol;
 

@@ -35,7 +35,7 @@ static const char *const focus_col_names[FC__COUNT] = {
 	"ResourceId", "RegionId", "Region", "AvailabilityZone",
 	"PricingCategory", "PricingQuantity", "PricingUnit", "ConsumedQuantity", "ConsumedUnit",
 	"CommitmentDiscountId", "AllocatedMethodId", "AllocatedResourceId", "Tags", "x_run_id",
-	"x_UsageType", "x_SkuDetails", "x_SkuMeterCategory", "x_SkuMeterName"
+	"x_UsageType", "x_SkuDetails", "x_SkuMeterCategory", "x_SkuMeterName", "CommitmentDiscountStatus"
 };
 
 /*
@@ -493,8 +493,10 @@ run_value(const JsonbValue *v)
  * x_run_id's value; NULL when none (an empty value is no run).
  */
 static char *
-tags_run(Jsonb *tags, const char *x_run)
+tags_run(const FocusIn *in, Jsonb *tags, const char *x_run)
 {
+	char	   *found = NULL;
+
 	JsonbIterator *it;
 	JsonbValue	v;
 	JsonbIteratorToken t;
@@ -513,13 +515,19 @@ tags_run(Jsonb *tags, const char *x_run)
 			{
 				char	   *r = run_value(&v);
 
-				if (r && kind == 1)
-					return r;
+				/* two keys of the setting naming different runs: which run is a guess, refused */
+				if (r && kind == 1 && found && strcmp(r, found) != 0)
+					line_error(in, "Tags", ERRCODE_INVALID_PARAMETER_VALUE, NULL,
+							   "two run tags name different runs, \"%s\" and \"%s\" (setting llm_econ.run_tag_keys)", found, r);
+				if (r && kind == 1 && found == NULL)
+					found = r;
 				if (r && legacy == NULL)
 					legacy = r;
 			}
 		}
 	}
+	if (found)
+		return found;
 	if (x_run)
 	{
 		JsonbValue	xv;
@@ -1150,6 +1158,9 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 				*q -= 'a' - 'A';
 		values[O_CURRENCY] = CStringGetTextDatum(cur);
 	}
+	else if (st->pos[FC_BILLING_CURRENCY] >= 0)
+		line_error(in, "BillingCurrency", ERRCODE_INVALID_PARAMETER_VALUE, NULL,
+				   "BillingCurrency must not be empty: FOCUS 1.0 makes it mandatory, and no currency is assumed");
 	out_text(values, nulls, O_RESOURCE_ID, in, in->v[FC_RESOURCE_ID] ? FC_RESOURCE_ID : FC_ALLOCATED_RESOURCE_ID);
 	out_text(values, nulls, O_ACCOUNT, in, FC_BILLING_ACCOUNT_ID);
 
@@ -1160,7 +1171,7 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 	nulls[O_TAGS] = (tags == NULL);
 	if (tags)
 		values[O_TAGS] = JsonbPGetDatum(tags);
-	run = tags_run(tags, col_cstr(in, FC_X_RUN_ID));
+	run = tags_run(in, tags, col_cstr(in, FC_X_RUN_ID));
 	nulls[O_RUN_ID] = (run == NULL);
 	if (run)
 		values[O_RUN_ID] = CStringGetTextDatum(run);
@@ -1265,6 +1276,9 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 	 */
 	nulls[O_GPU_HOURS] = true;
 	unit = col_cstr(in, FC_CONSUMED_UNIT);
+	/* FOCUS: a commitment's Unused line consumed nothing (AWS's unused RI line has no quantity) */
+	if (col_is(in, FC_COMMITMENT_DISCOUNT_STATUS, "Unused"))
+		gpu_line = false;
 	if (gpu_line && have_gpus && unit && !nulls[O_QUANTITY] && unit_is_hours(unit))
 	{
 		Datum		gh = DirectFunctionCall2(numeric_mul, values[O_QUANTITY],
@@ -1345,6 +1359,29 @@ le_focus_header(FocusState *st, const char *what)
 				st->names[i] = (char *) focus_col_names[FC_BILLING_CURRENCY];
 				break;
 			}
+	/*
+	 * FOCUS 1.0-preview (Azure's FocusCost 1.0-preview export) wrote
+	 * UsageQuantity and UsageUnit, which FOCUS 1.0 renamed ConsumedQuantity
+	 * and ConsumedUnit: read as those when the file has no column of the 1.0
+	 * name, so that its GPU-hours are counted.
+	 */
+	{
+		static const struct
+		{
+			FocusCol	c;
+			const char *old;
+		}			renamed[] = {{FC_CONSUMED_QUANTITY, "UsageQuantity"}, {FC_CONSUMED_UNIT, "UsageUnit"}};
+
+		for (int r = 0; r < (int) lengthof(renamed); r++)
+			if (st->pos[renamed[r].c] < 0)
+				for (int i = 0; i < st->ncols; i++)
+					if (pg_strcasecmp(st->names[i], renamed[r].old) == 0)
+					{
+						st->pos[renamed[r].c] = i;
+						st->names[i] = (char *) focus_col_names[renamed[r].c];
+						break;
+					}
+	}
 	st->order = palloc(sizeof(int) * st->ncols);
 	for (int i = 0; i < st->ncols; i++)
 		st->order[i] = i;

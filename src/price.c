@@ -34,9 +34,9 @@ static const char *const price_sql_fmt =
 "          AND p.observed_at OPERATOR(pg_catalog.<=) $4"
 "        ORDER BY p.observed_at DESC LIMIT 1) o"
 " WHERE s.sku OPERATOR(pg_catalog.=) $1"
-"   AND s.provider OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.btrim($2) COLLATE pg_catalog.\"C\")"
+"   AND s.provider OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.btrim($2) COLLATE pg_catalog.\"C\") COLLATE pg_catalog.\"default\""
 "   AND s.pricing OPERATOR(pg_catalog.=) $3"
-"   AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5 COLLATE pg_catalog.\"C\"), pg_catalog.upper($5 COLLATE pg_catalog.\"C\")]))"
+"   AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5 COLLATE pg_catalog.\"C\") COLLATE pg_catalog.\"default\", pg_catalog.upper($5 COLLATE pg_catalog.\"C\") COLLATE pg_catalog.\"default\"]))"
 "   AND ($6 IS NULL OR pg_catalog.lower(pg_catalog.translate(s.instance_type, ' -_', '') COLLATE pg_catalog.\"C\")"
 "                      OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($6, ' -_', '') COLLATE pg_catalog.\"C\"))"
 "   AND o.usd_per_gpu_hour IS NOT NULL%s"
@@ -144,9 +144,9 @@ check_where(text *provider, text *region)
 		elog(ERROR, "SPI_connect failed");
 	if (SPI_execute_with_args(
 			"SELECT EXISTS (SELECT 1 FROM llm_econ.price_series s"
-			"                WHERE s.provider OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.btrim($1) COLLATE pg_catalog.\"C\")),"
+			"                WHERE s.provider OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.btrim($1) COLLATE pg_catalog.\"C\") COLLATE pg_catalog.\"default\"),"
 			"       $2 IS NULL OR EXISTS (SELECT 1 FROM llm_econ.price_series s"
-			"                WHERE s.provider OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.btrim($1) COLLATE pg_catalog.\"C\")"
+			"                WHERE s.provider OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.btrim($1) COLLATE pg_catalog.\"C\") COLLATE pg_catalog.\"default\""
 			"                  AND pg_catalog.lower(s.region COLLATE pg_catalog.\"C\") OPERATOR(pg_catalog.=) pg_catalog.lower($2 COLLATE pg_catalog.\"C\"))",
 			2, types, args, nulls, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "provider check failed");

@@ -1,4 +1,17 @@
 -- 0.4.0 -> 0.5.0 migration of stateful objects (tables, types, shipped rows): hand-written, run before all replaceable code.
+--
+-- The build makes the update script llm_econ--0.4.0--0.5.0.sql from src/migrate/update_head.sql, this
+-- file, every src/sql/*.sql (functions, views, triggers, policies, comments, grants: CREATE OR REPLACE, so
+-- what did not change is replaced in place) and src/migrate/update_tail.sql.  This file holds what
+-- src/sql cannot do: the same changes src/schema makes at install, written from the 0.4.0 shape (a new
+-- column, table, index or type attribute, shipped rows), and a DROP where CREATE OR REPLACE cannot change
+-- an object (a function's signature or return type, a view's columns).  Before each such DROP, name the
+-- objects of users that would block it:
+--
+--   SELECT llm_econ._update_drop_check('function', 'llm_econ.f(llm_econ.run_spec, text)');
+--   DROP FUNCTION IF EXISTS llm_econ.f(llm_econ.run_spec, text);
+--
+-- Append a block per change, each starting with a comment line naming its issue.
 
 -- issue 43: FOCUS loads serialise on a row only the tenant's writers can lock, not an advisory key.
 CREATE TABLE llm_econ.focus_statement_lock (
@@ -15,9 +28,7 @@ COMMENT ON COLUMN llm_econ.focus_statement_lock.provider IS 'the statement''s pr
 COMMENT ON COLUMN llm_econ.focus_statement_lock.billing_account_id IS 'the statement''s billing account, as the load keys it';
 COMMENT ON COLUMN llm_econ.focus_statement_lock.billing_period_start IS 'the statement''s billing period start';
 ALTER TABLE llm_econ.focus_statement_lock ENABLE ROW LEVEL SECURITY;
-CREATE POLICY focus_statement_lock_writer ON llm_econ.focus_statement_lock
-    USING (llm_econ._is_tenant_member(tenant) AND pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT'))
-    WITH CHECK (llm_econ._is_tenant_member(tenant) AND pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT'));
+-- (its policy focus_statement_lock_writer is created by src/sql/finance.sql, which runs after this file)
 GRANT SELECT, INSERT, UPDATE ON llm_econ.focus_statement_lock TO PUBLIC;
 
 -- issue 42 (h42b): names fold by ASCII only, never by the database's collation (in a Turkish
@@ -40,6 +51,7 @@ LANGUAGE sql STABLE PARALLEL SAFE AS 'SELECT NULL::numeric';
 ALTER TABLE llm_econ.fx_rate ALTER COLUMN valid_from TYPE date USING pg_catalog.timezone('UTC', valid_from)::date;
 
 -- issue 45: _skypilot_offers returns GpuInfo's memory per GPU (gpu_mib): its row type changes
+SELECT llm_econ._update_drop_check('function', 'llm_econ._skypilot_offers(text, text)');
 DROP FUNCTION IF EXISTS llm_econ._skypilot_offers(text, text);
 
 -- issue 46: run_spec gains stack, fp8_attention and fsdp_reshard, appended (stored values read NULL: megatron,
@@ -51,6 +63,16 @@ ALTER TYPE llm_econ.run_spec
 COMMENT ON COLUMN llm_econ.run_spec.stack IS 'software that runs the step: megatron (Megatron-LM/NeMo, Transformer Engine), torch_compile, torch_eager; NULL = megatron';
 COMMENT ON COLUMN llm_econ.run_spec.fp8_attention IS 'with dtype fp8, whether attention also runs in FP8; NULL = false (the linear layers'' GEMMs only)';
 COMMENT ON COLUMN llm_econ.run_spec.fsdp_reshard IS 'ZeRO-3/FSDP: whether parameters are resharded between micro-batches; NULL = the stack''s default (torch stacks with pp > 1 keep them unsharded)';
+-- Stored specs get what the 0.5.0 constructor writes for a spec that names neither (stack
+-- 'megatron', fp8_attention false): same answers as NULL, and an updated database equals a fresh
+-- one (TAP 002).  The plans' freeze trigger is switched off by name for this one statement.
+ALTER TABLE llm_econ.run_plan DISABLE TRIGGER run_plan_freeze;
+UPDATE llm_econ.run_plan SET spec.stack = 'megatron', spec.fp8_attention = false WHERE (spec).stack IS NULL;
+ALTER TABLE llm_econ.run_plan ENABLE TRIGGER run_plan_freeze;
+ALTER TABLE llm_econ.observed_run DISABLE TRIGGER observed_run_check;
+UPDATE llm_econ.observed_run SET spec.stack = 'megatron', spec.fp8_attention = false WHERE (spec).stack IS NULL;
+ALTER TABLE llm_econ.observed_run ENABLE TRIGGER observed_run_check;
+SELECT llm_econ._update_drop_check('function', 'llm_econ.run_spec(float8, float8, int4, text, float8, text, int4, int4, int4, int4, int4, int4, int4, int4, int4, text, text, int4, float8, float8, int4, int4, int4, int4, int4, int4, int4, text, int4, boolean, text, text, int4, int4, int4, int4, int4, boolean)');
 DROP FUNCTION IF EXISTS llm_econ.run_spec(float8, float8, int4, text, float8, text, int4, int4, int4, int4, int4, int4, int4, int4, int4,
                                           text, text, int4, float8, float8, int4, int4, int4, int4, int4, int4, int4, text, int4,
                                           boolean, text, text, int4, int4, int4, int4, int4, boolean);

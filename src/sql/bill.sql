@@ -1,20 +1,20 @@
 -- The rest of the bill: carbon, checkpoint interval and interruption risk, the cost breakdown of a run, and the cost of owning a GPU.
 
-CREATE FUNCTION llm_econ.carbon_kg(spec llm_econ.run_spec, kg_co2_per_kwh float8, pue float8 DEFAULT 1.0)
+CREATE OR REPLACE FUNCTION llm_econ.carbon_kg(spec llm_econ.run_spec, kg_co2_per_kwh float8, pue float8 DEFAULT 1.0)
 RETURNS float8
 AS 'MODULE_PATHNAME', 'le_carbon_kg_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ.carbon_kg(llm_econ.run_spec, float8, float8) IS
   'operational emissions, kg CO2e: energy_kwh(spec, pue) · kg_co2_per_kwh (in [0, 2]); NULL when the spec''s tdp_watts is NULL';
 
 -- Young 1974 / Daly 2006 checkpoint interval with independent node failures.
-CREATE FUNCTION llm_econ.checkpoint_plan(spec llm_econ.run_spec, checkpoint_write interval, mtbf_per_node interval,
+CREATE OR REPLACE FUNCTION llm_econ.checkpoint_plan(spec llm_econ.run_spec, checkpoint_write interval, mtbf_per_node interval,
     OUT "interval" interval, OUT overhead_fraction float8, OUT p_interrupted float8,
     OUT expected_interruptions float8, OUT cluster_mtbf interval, OUT nodes int4)
 AS 'MODULE_PATHNAME', 'le_checkpoint_plan_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ.checkpoint_plan(llm_econ.run_spec, interval, interval) IS
   'checkpoint interval sqrt(2 · write · cluster MTBF) under independent node failures (Young 1974; Daly 2006), its overhead and the run''s interruptions (docs/functions.md)';
 
-CREATE FUNCTION llm_econ.cost_breakdown(spec llm_econ.run_spec, usd_per_gpu_hour numeric,
+CREATE OR REPLACE FUNCTION llm_econ.cost_breakdown(spec llm_econ.run_spec, usd_per_gpu_hour numeric,
     checkpoint_every interval DEFAULT '30 minutes',
     checkpoint_write interval DEFAULT '90 seconds',
     checkpoints_kept int4 DEFAULT 10,
@@ -36,7 +36,7 @@ COMMENT ON FUNCTION llm_econ.cost_breakdown(llm_econ.run_spec, numeric, interval
   'the bill of a run, one row per component (compute, checkpoint, storage, egress, energy, spot_buffer, total), unrounded USD, each with the numbers it used (docs/functions.md)';
 
 -- Owning a GPU: list price amortised over the used hours, plus its energy.
-CREATE FUNCTION llm_econ.tco_per_gpu_hour(sku text, years float8, utilization float8, usd_per_kwh numeric, pue float8)
+CREATE OR REPLACE FUNCTION llm_econ.tco_per_gpu_hour(sku text, years float8, utilization float8, usd_per_kwh numeric, pue float8)
 RETURNS numeric
 LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp
 AS $$

@@ -1,25 +1,4 @@
 -- Dashboard data: a daily price summary kept up to date by triggers, and the views dashboards read (0.3.0).
-
--- A day's row holds the prices in effect at the end of that UTC day (the latest observation
--- strictly before the next midnight, as price_daily always counted) over the series of one
--- (sku, provider, pricing) group.  Rows run densely from the group's first observation day to
--- its last; the days after that, up to yesterday, repeat the last row and are produced by the
--- views (_price_daily_all), so nothing needs refreshing as the calendar moves on.  A panel
--- reads an index range of this table: its cost grows with the range shown, not with the history.
--- It keeps the days from 2000-01-01 to 2100-01-01 (an observation dated outside counts from or
--- up to those bounds), so a mistyped year cannot make a group millions of rows long.
--- Derived data: not dumped, rebuilt as price_snapshot is loaded.
-CREATE TABLE llm_econ.price_daily_summary (
-    "time"      timestamptz NOT NULL,
-    sku         text NOT NULL,
-    provider    text NOT NULL,
-    pricing     text NOT NULL,
-    offers      int4 NOT NULL CHECK (offers > 0),
-    min_usd     numeric NOT NULL,
-    median_usd  numeric NOT NULL,
-    max_usd     numeric NOT NULL,
-    sum_usd     numeric NOT NULL
-);
 -- Its primary key (sku, provider, pricing, "time") and index on "time" are built after the
 -- shipped rows load (the end of this file): 14 ms less than maintaining them row by row.
 COMMENT ON TABLE llm_econ.price_daily_summary IS
@@ -33,18 +12,6 @@ COMMENT ON COLUMN llm_econ.price_daily_summary.min_usd IS 'cheapest of them, $/G
 COMMENT ON COLUMN llm_econ.price_daily_summary.median_usd IS 'their median (mean of the two middle prices when even), $/GPU-hour';
 COMMENT ON COLUMN llm_econ.price_daily_summary.max_usd IS 'dearest of them, $/GPU-hour';
 COMMENT ON COLUMN llm_econ.price_daily_summary.sum_usd IS 'sum of their prices (for means over providers)';
-
--- One row per (sku, provider, pricing) group with observations: the day of its last
--- observation (where its summary rows end), and the row writers lock to serialise the
--- maintenance of one group.
-CREATE TABLE llm_econ.price_daily_group (
-    sku        text NOT NULL,
-    provider   text NOT NULL,
-    pricing    text NOT NULL,
-    last_day   timestamptz,
-    dirty_since timestamptz,
-    PRIMARY KEY (sku, provider, pricing)
-);
 COMMENT ON TABLE llm_econ.price_daily_group IS
   'derived: the (sku, provider, pricing) groups of price_snapshot with the day of their last observation; writers lock a group''s row while they update its summary';
 COMMENT ON COLUMN llm_econ.price_daily_group.sku IS 'gpu_sku key';
@@ -58,7 +25,7 @@ COMMENT ON COLUMN llm_econ.price_daily_group.dirty_since IS 'set by a writer (ho
 -- only on observations before it and are kept.  Per series: one backward index probe for the
 -- price in effect at "since", then its observations from there on, so an import appended at
 -- the end of the history recomputes only its last days.
-CREATE FUNCTION llm_econ._price_daily_refresh()
+CREATE OR REPLACE FUNCTION llm_econ._price_daily_refresh()
 RETURNS void
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -186,7 +153,7 @@ COMMENT ON FUNCTION llm_econ._price_daily_refresh() IS
 -- search_path, like the price_series triggers: writers need no grant on the derived tables;
 -- EXECUTE revoked from PUBLIC; it refuses to run as anything but those triggers.  It fires after
 -- the price_series triggers (trigger names sort price_snapshot_series_* < price_snapshot_summary_*).
-CREATE FUNCTION llm_econ._price_daily_maintain() RETURNS trigger
+CREATE OR REPLACE FUNCTION llm_econ._price_daily_maintain() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   k_sku text[];
@@ -264,7 +231,7 @@ COMMENT ON FUNCTION llm_econ._price_daily_maintain() IS
   'trigger: keeps price_daily_summary current for the (sku, provider, pricing) groups of inserted, updated or deleted price_snapshot rows';
 
 -- TRUNCATE of price_snapshot empties the derived tables with it.
-CREATE FUNCTION llm_econ._price_daily_truncate() RETURNS trigger
+CREATE OR REPLACE FUNCTION llm_econ._price_daily_truncate() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   IF TG_RELID OPERATOR(pg_catalog.<>) 'llm_econ.price_snapshot'::regclass OR TG_LEVEL <> 'STATEMENT'
@@ -279,25 +246,25 @@ REVOKE EXECUTE ON FUNCTION llm_econ._price_daily_truncate() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_daily_truncate() IS
   'trigger: empties price_daily_summary and price_daily_group when price_snapshot is truncated';
 
-CREATE TRIGGER price_snapshot_summary_ins AFTER INSERT ON llm_econ.price_snapshot
+CREATE OR REPLACE TRIGGER price_snapshot_summary_ins AFTER INSERT ON llm_econ.price_snapshot
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_daily_maintain();
-CREATE TRIGGER price_snapshot_summary_upd AFTER UPDATE ON llm_econ.price_snapshot
+CREATE OR REPLACE TRIGGER price_snapshot_summary_upd AFTER UPDATE ON llm_econ.price_snapshot
     REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_daily_maintain();
-CREATE TRIGGER price_snapshot_summary_del AFTER DELETE ON llm_econ.price_snapshot
+CREATE OR REPLACE TRIGGER price_snapshot_summary_del AFTER DELETE ON llm_econ.price_snapshot
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_daily_maintain();
-CREATE TRIGGER price_snapshot_summary_trunc AFTER TRUNCATE ON llm_econ.price_snapshot
+CREATE OR REPLACE TRIGGER price_snapshot_summary_trunc AFTER TRUNCATE ON llm_econ.price_snapshot
     FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_daily_truncate();
 
 -- Midnight UTC today: the first day that has not ended.  Inlined (plain SQL), so a comparison
 -- with it is an index condition.
-CREATE FUNCTION llm_econ._today_utc() RETURNS timestamptz
+CREATE OR REPLACE FUNCTION llm_econ._today_utc() RETURNS timestamptz
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC SELECT pg_catalog.date_trunc('day', pg_catalog.now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'; END;
 COMMENT ON FUNCTION llm_econ._today_utc() IS 'internal: midnight UTC of the current day';
 
 -- Every ended day: the stored rows, then each group's last row repeated up to yesterday.
 -- Unrounded; the views below round for display.
-CREATE VIEW llm_econ._price_daily_all WITH (security_invoker = true) AS
+CREATE OR REPLACE VIEW llm_econ._price_daily_all WITH (security_invoker = true) AS
   SELECT d."time", d.sku, d.provider, d.pricing, d.offers, d.min_usd, d.median_usd, d.max_usd, d.sum_usd
     FROM llm_econ.price_daily_summary d
    WHERE d."time" OPERATOR(pg_catalog.<) llm_econ._today_utc()
@@ -322,7 +289,7 @@ COMMENT ON COLUMN llm_econ._price_daily_all.median_usd IS 'their median, $/GPU-h
 COMMENT ON COLUMN llm_econ._price_daily_all.max_usd IS 'dearest of them, $/GPU-hour';
 COMMENT ON COLUMN llm_econ._price_daily_all.sum_usd IS 'sum of their prices';
 
-CREATE VIEW llm_econ.price_daily_by_provider WITH (security_invoker = true) AS
+CREATE OR REPLACE VIEW llm_econ.price_daily_by_provider WITH (security_invoker = true) AS
   SELECT a."time", a.sku, a.provider, a.pricing,
          pg_catalog.round(a.min_usd, 4) AS min_usd_per_gpu_hour,
          pg_catalog.round(a.median_usd, 4) AS median_usd_per_gpu_hour,
@@ -340,7 +307,7 @@ COMMENT ON COLUMN llm_econ.price_daily_by_provider.offers IS 'series in effect (
 
 -- Per UTC day: the prices in effect at the end of the day over every series of a SKU and
 -- pricing (0.1.0's view, now read from the summary: same rows, same values).
-CREATE VIEW llm_econ.price_daily WITH (security_invoker = true) AS
+CREATE OR REPLACE VIEW llm_econ.price_daily WITH (security_invoker = true) AS
   SELECT a."time", a.sku, a.pricing,
          pg_catalog.min(a.min_usd) AS min_usd_per_gpu_hour,
          pg_catalog.round(pg_catalog.sum(a.sum_usd) OPERATOR(pg_catalog./) pg_catalog.sum(a.offers), 6) AS avg_usd_per_gpu_hour,
@@ -366,7 +333,7 @@ GRANT SELECT ON llm_econ.price_daily TO PUBLIC;
 -- Withdrawals (NULL prices) end a span and start none.  Series first, then each one's
 -- observations in time order (one index range scan by series_id), so a filter on sku, provider,
 -- pricing, region or instance type reads only those series' observations.
-CREATE VIEW llm_econ.price_series_spans WITH (security_invoker = true) AS
+CREATE OR REPLACE VIEW llm_econ.price_series_spans WITH (security_invoker = true) AS
   SELECT o.observed_at AS "time", s.sku, s.provider, s.region, s.instance_type, s.pricing,
          o.observed_at AS valid_from, o.valid_to, o.usd_per_gpu_hour, o.last_seen_at
     FROM llm_econ.price_series s
@@ -392,7 +359,7 @@ COMMENT ON COLUMN llm_econ.price_series_spans.last_seen_at IS
 
 -- Per month: each provider's time-weighted price at day resolution (each ended day counts with
 -- the provider's cheapest series in effect at its end; days with none are left out), ranked.
-CREATE VIEW llm_econ.cheapest_provider_monthly WITH (security_invoker = true) AS
+CREATE OR REPLACE VIEW llm_econ.cheapest_provider_monthly WITH (security_invoker = true) AS
   SELECT m."time", m.sku, m.pricing, m.provider,
          pg_catalog.round(m.usd, 4) AS usd_per_gpu_hour,
          pg_catalog.rank() OVER (PARTITION BY m."time", m.sku, m.pricing ORDER BY m.usd) AS rank
@@ -413,7 +380,7 @@ COMMENT ON COLUMN llm_econ.cheapest_provider_monthly.rank IS '1 = cheapest provi
 -- and day (cheapest series of each): discount = 1 - spot / on-demand, the fraction of the
 -- on-demand price spot saves.  OPERATOR(...) binds every operator at one precedence, left to
 -- right: the division needs its parentheses (0.3.0 computed (1 - spot) / on-demand).
-CREATE VIEW llm_econ.spot_discount_daily WITH (security_invoker = true) AS
+CREATE OR REPLACE VIEW llm_econ.spot_discount_daily WITH (security_invoker = true) AS
   SELECT b."time", b.sku, b.provider,
          pg_catalog.round(b.od, 4) AS on_demand_usd_per_gpu_hour,
          pg_catalog.round(b.spot, 4) AS spot_usd_per_gpu_hour,
@@ -433,25 +400,5 @@ COMMENT ON COLUMN llm_econ.spot_discount_daily.on_demand_usd_per_gpu_hour IS 'ch
 COMMENT ON COLUMN llm_econ.spot_discount_daily.spot_usd_per_gpu_hour IS 'cheapest spot series, $/GPU-hour, 4 decimals';
 COMMENT ON COLUMN llm_econ.spot_discount_daily.discount IS '1 - spot / on-demand (0.6 = spot costs 60% less), 4 decimals';
 
-GRANT SELECT ON llm_econ.price_daily_summary, llm_econ.price_daily_group, llm_econ._price_daily_all,
-                llm_econ.price_daily_by_provider, llm_econ.price_series_spans,
+GRANT SELECT ON llm_econ._price_daily_all, llm_econ.price_daily_by_provider, llm_econ.price_series_spans,
                 llm_econ.cheapest_provider_monthly, llm_econ.spot_discount_daily TO PUBLIC;
-
--- The summary of the shipped prices, shipped with them (data/price_daily_group.csv,
--- data/price_daily_summary.csv: what _price_daily_refresh makes of the shipped rows, written by
--- src/gen_history_points.sh and checked against it by the regression test shipped_history):
--- building it here took 0.2 s of CREATE EXTENSION.  An updated install builds it from its own
--- prices (src/update/0.3.0/60_dashboards.sql).
-DO $load$
-DECLARE
-  dir constant text := (SELECT c.setting FROM pg_catalog.pg_config() c
-                         WHERE c.name OPERATOR(pg_catalog.=) 'SHAREDIR') || '/extension/llm_econ/';
-BEGIN
-  EXECUTE 'COPY llm_econ.price_daily_group (sku, provider, pricing, last_day) FROM '
-       || pg_catalog.quote_literal(dir || 'price_daily_group.csv') || ' WITH (FORMAT csv, HEADER MATCH)';
-  EXECUTE 'COPY llm_econ.price_daily_summary ("time", sku, provider, pricing, offers, min_usd, median_usd, max_usd, sum_usd) FROM '
-       || pg_catalog.quote_literal(dir || 'price_daily_summary.csv') || ' WITH (FORMAT csv, HEADER MATCH)';
-END
-$load$;
-ALTER TABLE llm_econ.price_daily_summary ADD PRIMARY KEY (sku, provider, pricing, "time");
-CREATE INDEX price_daily_summary_time ON llm_econ.price_daily_summary ("time");

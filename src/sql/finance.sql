@@ -3,7 +3,7 @@
 -- Tenants are roles: a row belongs to the role in its "tenant" column, and a user sees and
 -- writes the rows of every tenant role it is a member of (row-level security below).  The
 -- table owner and superusers see everything.
-CREATE FUNCTION llm_econ._is_tenant_member(tenant text) RETURNS boolean
+CREATE OR REPLACE FUNCTION llm_econ._is_tenant_member(tenant text) RETURNS boolean
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
   SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) $1)
@@ -11,24 +11,6 @@ BEGIN ATOMIC
 END;
 COMMENT ON FUNCTION llm_econ._is_tenant_member(text) IS
   'internal: whether the current user is a member of the tenant role (false when no such role exists); the row-level security test';
-
-CREATE TABLE llm_econ.run_plan (
-    run_id             text NOT NULL CHECK (run_id OPERATOR(pg_catalog.<>) ''),
-    spec               llm_econ.run_spec NOT NULL,
-    provider           text NOT NULL CHECK (provider OPERATOR(pg_catalog.~) '^[a-z0-9][a-z0-9._-]*$'),
-    pricing            text NOT NULL DEFAULT 'on_demand'
-                       CHECK (pricing OPERATOR(pg_catalog.=) ANY (ARRAY['on_demand', 'spot', 'reserved'])),
-    region             text CHECK (region OPERATOR(pg_catalog.<>) ''),
-    planned_at         timestamptz NOT NULL DEFAULT pg_catalog.now() CHECK (pg_catalog.isfinite(planned_at)),
-    usd_per_gpu_hour   numeric CHECK (usd_per_gpu_hour >= 0::numeric AND usd_per_gpu_hour < 'Infinity'),
-    planned_gpu_hours  float8,
-    planned_usd        numeric,
-    tenant             text NOT NULL DEFAULT CURRENT_USER,
-    team               text,
-    notes              text,
-    -- run ids are per tenant: two tenants may use the same one, and neither can tell
-    CONSTRAINT run_plan_pkey PRIMARY KEY (tenant, run_id)
-);
 COMMENT ON TABLE llm_econ.run_plan IS
   'planned runs, keyed by (tenant, run_id): the spec and the price in effect at planned_at, GPU-hours and USD frozen when planned';
 COMMENT ON COLUMN llm_econ.run_plan.run_id IS 'the run''s id within its tenant; billing lines of the tenant name it in the run_id tag';
@@ -51,7 +33,7 @@ COMMENT ON COLUMN llm_econ.run_plan.notes IS 'free-form notes';
 -- (pg_restore, a copy between databases) keeps its values: restoring must not re-price a plan
 -- or fail because its SKU was renamed or deleted since.
 -- STABLE: every row of one INSERT is priced from the statement's snapshot.
-CREATE FUNCTION llm_econ._freeze_plan() RETURNS trigger
+CREATE OR REPLACE FUNCTION llm_econ._freeze_plan() RETURNS trigger
 LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
@@ -120,59 +102,8 @@ REVOKE EXECUTE ON FUNCTION llm_econ._freeze_plan() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._freeze_plan() IS
   'trigger: validates a plan and freezes its price, GPU-hours and USD; an UPDATE of what or where it runs re-prices it';
 
-CREATE TRIGGER run_plan_freeze BEFORE INSERT OR UPDATE ON llm_econ.run_plan
+CREATE OR REPLACE TRIGGER run_plan_freeze BEFORE INSERT OR UPDATE ON llm_econ.run_plan
     FOR EACH ROW EXECUTE FUNCTION llm_econ._freeze_plan();
-
--- FOCUS-shaped billing lines.  Every line of an imported file is kept (GPU or not): the typed
--- columns are what reports need, and "record" keeps the original line's other columns.
-CREATE TABLE llm_econ.spend (
-    id                   bigserial PRIMARY KEY,
-    tenant               text NOT NULL DEFAULT CURRENT_USER,
-    charge_period_start  timestamptz NOT NULL,
-    charge_period_end    timestamptz NOT NULL,
-    billing_period_start timestamptz,
-    billing_period_end   timestamptz,
-    provider             text NOT NULL,
-    service_name         text,
-    service_category     text,
-    charge_category      text,
-    charge_description   text,
-    pricing_category     text,
-    pricing              text CHECK (pricing OPERATOR(pg_catalog.=) ANY (ARRAY['on_demand', 'spot', 'reserved'])),
-    region               text,
-    sku                  text REFERENCES llm_econ.gpu_sku (sku) ON UPDATE CASCADE,
-    instance_type        text,
-    gpus_per_instance    int4 CHECK (gpus_per_instance > 0),
-    consumed_quantity    numeric,
-    consumed_unit        text,
-    gpu_hours            numeric CHECK (gpu_hours > '-Infinity' AND gpu_hours < 'Infinity'),
-    billed_cost          numeric NOT NULL CHECK (billed_cost > '-Infinity' AND billed_cost < 'Infinity'),
-    effective_cost       numeric NOT NULL CHECK (effective_cost > '-Infinity' AND effective_cost < 'Infinity'),
-    list_cost            numeric,
-    billing_currency     text,
-    run_id               text,
-    resource_id          text,
-    tags                 jsonb,
-    record               jsonb NOT NULL,
-    source               text,
-    line                 int4,
-    row_hash             text COLLATE "C" NOT NULL,
-    occurrence           int4 NOT NULL DEFAULT 1,
-    imported_at          timestamptz NOT NULL DEFAULT pg_catalog.now(),
-    CHECK (charge_period_end >= charge_period_start),
-    -- the k-th copy of a charge in a tenant's bills is stored once: re-importing charges adds
-    -- nothing, and identical charges within one file are all kept.  The identity leads, compared
-    -- byte for byte: identities are spread, so a load's inserts into this index rarely compare
-    -- more than it (tenant first made every comparison two text comparisons)
-    CONSTRAINT spend_one_line UNIQUE (row_hash, tenant, occurrence),
-    billing_account_id   text,
-    delivery             text
-);
-CREATE INDEX spend_run_id ON llm_econ.spend (run_id) WHERE run_id IS NOT NULL;
-CREATE INDEX spend_charge_period ON llm_econ.spend (charge_period_start);
--- what a delivery replaces is found by billing period (the tenant, provider and account are
--- checked on the rows): one timestamp is cheap to index on every line loaded
-CREATE INDEX spend_billing_period ON llm_econ.spend (billing_period_start);
 
 COMMENT ON TABLE llm_econ.spend IS
   'billed lines (FOCUS cost-and-usage rows), every line kept: typed columns, the other columns in record; GPU lines carry sku and gpu_hours';
@@ -215,73 +146,42 @@ COMMENT ON COLUMN llm_econ.spend.occurrence IS 'which copy of the same charge wi
 COMMENT ON COLUMN llm_econ.spend.imported_at IS 'when the line was imported';
 COMMENT ON COLUMN llm_econ.spend.billing_account_id IS 'FOCUS BillingAccountId: with provider and billing period, what a restated delivery replaces';
 COMMENT ON COLUMN llm_econ.spend.delivery IS 'the import''s delivery label: a later delivery of the same billing period and account replaces this one''s lines (NULL: added to, never replacing)';
-
--- Row-level security by tenant, shipped with the tables (so it survives pg_dump).
-ALTER TABLE llm_econ.run_plan ENABLE ROW LEVEL SECURITY;
-ALTER TABLE llm_econ.spend ENABLE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS run_plan_tenant ON llm_econ.run_plan;
 CREATE POLICY run_plan_tenant ON llm_econ.run_plan
     USING (llm_econ._is_tenant_member(tenant)) WITH CHECK (llm_econ._is_tenant_member(tenant));
+DROP POLICY IF EXISTS spend_tenant ON llm_econ.spend;
 CREATE POLICY spend_tenant ON llm_econ.spend
     USING (llm_econ._is_tenant_member(tenant)) WITH CHECK (llm_econ._is_tenant_member(tenant));
-
--- Loads of one statement (a tenant, provider, billing account and billing period) serialise on
--- its row here (issue 43): _focus_store upserts the rows of its statements, which locks them, so
--- only a role that may write that tenant's spend can take the lock (row security: a member of
--- the tenant holding INSERT on spend), never an advisory lock key anyone can compute.  Derived
--- (one row per statement ever loaded), not dumped.
-CREATE TABLE llm_econ.focus_statement_lock (
-    tenant               text NOT NULL,
-    provider             text,
-    billing_account_id   text,
-    billing_period_start timestamptz,
-    CONSTRAINT focus_statement_lock_key UNIQUE NULLS NOT DISTINCT (tenant, provider, billing_account_id, billing_period_start)
-);
 COMMENT ON TABLE llm_econ.focus_statement_lock IS
   'internal: one row per statement FOCUS loads stored; a load locks its statements'' rows (only the tenant''s writers can)';
 COMMENT ON COLUMN llm_econ.focus_statement_lock.tenant IS 'the tenant whose statement this is (row-level security)';
 COMMENT ON COLUMN llm_econ.focus_statement_lock.provider IS 'the statement''s provider key, as spend.provider';
 COMMENT ON COLUMN llm_econ.focus_statement_lock.billing_account_id IS 'the statement''s billing account, as the load keys it';
 COMMENT ON COLUMN llm_econ.focus_statement_lock.billing_period_start IS 'the statement''s billing period start';
-ALTER TABLE llm_econ.focus_statement_lock ENABLE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS focus_statement_lock_writer ON llm_econ.focus_statement_lock;
 CREATE POLICY focus_statement_lock_writer ON llm_econ.focus_statement_lock
     USING (llm_econ._is_tenant_member(tenant) AND pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT'))
     WITH CHECK (llm_econ._is_tenant_member(tenant) AND pg_catalog.has_table_privilege('llm_econ.spend', 'INSERT'));
-GRANT SELECT, INSERT, UPDATE ON llm_econ.focus_statement_lock TO PUBLIC;
-
-SELECT pg_catalog.pg_extension_config_dump('llm_econ.run_plan', '');
-SELECT pg_catalog.pg_extension_config_dump('llm_econ.spend', '');
-SELECT pg_catalog.pg_extension_config_dump('llm_econ.spend_id_seq', '');
 
 -- A CSV text's header and lines (generic readers, kept for callers of 0.2.0).
-CREATE FUNCTION llm_econ._csv_header(csv text, what text) RETURNS text[]
+CREATE OR REPLACE FUNCTION llm_econ._csv_header(csv text, what text) RETURNS text[]
 AS 'MODULE_PATHNAME', 'le_csv_header_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 REVOKE EXECUTE ON FUNCTION llm_econ._csv_header(text, text) FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._csv_header(text, text) IS 'internal: the column names of a CSV text''s header line (22023 when empty or duplicated)';
-CREATE FUNCTION llm_econ._csv_records(csv text, what text, OUT line int4, OUT record jsonb) RETURNS SETOF record
+CREATE OR REPLACE FUNCTION llm_econ._csv_records(csv text, what text, OUT line int4, OUT record jsonb) RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'le_csv_records_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 REVOKE EXECUTE ON FUNCTION llm_econ._csv_records(text, text) FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._csv_records(text, text) IS
   'internal: the data lines of a CSV text as (line, jsonb by header name); 22023 naming the line of malformed CSV';
-
--- Exchange rates, dated like prices: a rate holds from valid_from until the next one of its currency.
-CREATE TABLE llm_econ.fx_rate (
-    currency      text NOT NULL CHECK (currency OPERATOR(pg_catalog.~) '^[A-Z]{3}$'),
-    valid_from    date NOT NULL CHECK (pg_catalog.isfinite(valid_from)),
-    usd_per_unit  numeric NOT NULL CHECK (usd_per_unit > 0::numeric AND usd_per_unit < 'Infinity'),
-    source        text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
-    CONSTRAINT fx_rate_pkey PRIMARY KEY (currency, valid_from)
-);
 COMMENT ON TABLE llm_econ.fx_rate IS
   'exchange rates into USD, each in effect from 00:00 UTC of valid_from until the currency''s next row; USD needs none';
 COMMENT ON COLUMN llm_econ.fx_rate.currency IS 'ISO 4217 code, stored upper case (eur is EUR)';
 COMMENT ON COLUMN llm_econ.fx_rate.valid_from IS 'the UTC day the rate takes effect (00:00 UTC, whatever the session''s TimeZone)';
 COMMENT ON COLUMN llm_econ.fx_rate.usd_per_unit IS 'USD per one unit of the currency (EUR 1.0823 = 1 EUR buys 1.0823 USD), exact numeric';
 COMMENT ON COLUMN llm_econ.fx_rate.source IS 'where the rate comes from (the provider''s invoice rate, a central bank reference rate, ...)';
-SELECT pg_catalog.pg_extension_config_dump('llm_econ.fx_rate', '');
-GRANT SELECT ON llm_econ.fx_rate TO PUBLIC;
 
 -- Currency codes in any case: a rate written for usd or eur is stored as USD or EUR.
-CREATE FUNCTION llm_econ._fx_rate_upper() RETURNS trigger
+CREATE OR REPLACE FUNCTION llm_econ._fx_rate_upper() RETURNS trigger
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
@@ -290,38 +190,22 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION llm_econ._fx_rate_upper() IS 'internal: trigger upper-casing fx_rate.currency (eur is EUR)';
 REVOKE EXECUTE ON FUNCTION llm_econ._fx_rate_upper() FROM PUBLIC;
-CREATE TRIGGER fx_rate_currency BEFORE INSERT OR UPDATE OF currency ON llm_econ.fx_rate
+CREATE OR REPLACE TRIGGER fx_rate_currency BEFORE INSERT OR UPDATE OF currency ON llm_econ.fx_rate
     FOR EACH ROW EXECUTE FUNCTION llm_econ._fx_rate_upper();
 
 -- USD per unit of a currency at an instant: 1 for USD (and for a line that names no currency, as
 -- 0.2.0 read every amount), else the fx_rate in effect, NULL when none is.
-CREATE FUNCTION llm_econ._usd_per_unit(currency text, at timestamptz) RETURNS numeric
+CREATE OR REPLACE FUNCTION llm_econ._usd_per_unit(currency text, at timestamptz) RETURNS numeric
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
   SELECT CASE WHEN $1 IS NULL OR pg_catalog.upper($1 COLLATE pg_catalog."C") OPERATOR(pg_catalog.=) 'USD' THEN 1::numeric
               ELSE (SELECT f.usd_per_unit FROM llm_econ.fx_rate f
-                     WHERE f.currency OPERATOR(pg_catalog.=) pg_catalog.upper($1 COLLATE pg_catalog."C")
+                     WHERE f.currency OPERATOR(pg_catalog.=) pg_catalog.upper($1 COLLATE pg_catalog."C") COLLATE pg_catalog."default"
                        AND f.valid_from OPERATOR(pg_catalog.<=) pg_catalog.timezone('UTC', $2)::date
                      ORDER BY f.valid_from DESC LIMIT 1) END;
 END;
 COMMENT ON FUNCTION llm_econ._usd_per_unit(text, timestamptz) IS
   'internal: USD per unit of a currency (any case) at an instant: 1 for USD or none, else the fx_rate in effect on its UTC day, or NULL';
-
--- FOCUS lines typed in C: periods (UTC when no offset is written, date-only included), the provider
--- key (AWS -> aws, Microsoft -> azure, ...), pricing, the GPU machine (SkuPriceDetails' InstanceType,
--- else a word of ChargeDescription that is a machine-type alias: AWS writes "... per On Demand Linux
--- p5.48xlarge Instance Hour"), GPUs per machine (SkuPriceDetails' GpuCount, a whole number, else the
--- alias's), GPU-hours, amounts, the run (the Tags key of llm_econ.run_tag_keys, x_run_id column, Tags x_run_id), and the charge
--- identity (row_hash).  The first bad line is an error naming the line and the column.
-CREATE TYPE llm_econ._focus_line AS (
-    line int4, record jsonb, charge_period_start timestamptz, charge_period_end timestamptz,
-    billing_period_start timestamptz, billing_period_end timestamptz, provider text, service_name text,
-    service_category text, charge_category text, charge_description text, pricing_category text, pricing text,
-    region text, sku text, instance_type text, gpus_per_instance int4, gpu_type text, consumed_quantity numeric,
-    consumed_unit text, gpu_hours numeric, billed_cost numeric, effective_cost numeric, list_cost numeric,
-    billing_currency text, run_id text, resource_id text, tags jsonb, billing_account_id text, row_hash text,
-    occurrence int4, staged_id int8, last_line int4
-);
 COMMENT ON TYPE llm_econ._focus_line IS
   'internal: a FOCUS line typed for llm_econ.spend, as _focus_lines and _focus_staged_lines return it';
 COMMENT ON COLUMN llm_econ._focus_line.line IS 'the line of the file (the first physical line of the record)';
@@ -358,35 +242,27 @@ COMMENT ON COLUMN llm_econ._focus_line.occurrence IS 'the k-th line of the call 
 COMMENT ON COLUMN llm_econ._focus_line.staged_id IS 'the focus_staging id of the record''s last line (NULL from _focus_lines)';
 COMMENT ON COLUMN llm_econ._focus_line.last_line IS 'the file line of the record''s last line (NULL from _focus_lines)';
 
-CREATE FUNCTION llm_econ._focus_lines(csv text, what text) RETURNS SETOF llm_econ._focus_line
+CREATE OR REPLACE FUNCTION llm_econ._focus_lines(csv text, what text) RETURNS SETOF llm_econ._focus_line
 AS 'MODULE_PATHNAME', 'le_focus_lines_fn' LANGUAGE C STABLE STRICT;
 COMMENT ON FUNCTION llm_econ._focus_lines(text, text) IS
   'internal: the data lines of a FOCUS CSV text typed for llm_econ.spend; 22023 naming the line and column of the first bad line';
-
--- The staged path: \copy a FOCUS file into focus_staging, one physical line per row, then load_focus().
-CREATE TABLE llm_econ.focus_staging (
-    id      bigserial PRIMARY KEY,
-    writer  text NOT NULL DEFAULT CURRENT_USER,
-    line    text
-);
-CREATE INDEX focus_staging_writer ON llm_econ.focus_staging (writer, id);
 COMMENT ON TABLE llm_econ.focus_staging IS
   'staging for load_focus(): one line of a FOCUS file per row, verbatim; each writer sees and loads only its own; roles \copy into focus_stage';
 COMMENT ON COLUMN llm_econ.focus_staging.id IS 'load order';
 COMMENT ON COLUMN llm_econ.focus_staging.writer IS 'the role that staged the line (load_focus reads the current role''s lines only)';
 COMMENT ON COLUMN llm_econ.focus_staging.line IS 'one physical line of the FOCUS CSV file, the header first';
-ALTER TABLE llm_econ.focus_staging ENABLE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS focus_staging_writer ON llm_econ.focus_staging;
 CREATE POLICY focus_staging_writer ON llm_econ.focus_staging
     USING (writer OPERATOR(pg_catalog.=) CURRENT_USER) WITH CHECK (writer OPERATOR(pg_catalog.=) CURRENT_USER);
 -- PostgreSQL refuses COPY FROM into a table whose row-level security applies to the role ("COPY
 -- FROM not supported with row-level security"): every role but the owner.  Roles \copy into this
 -- view instead; its trigger inserts each line into focus_staging, under the policy above.  The view
 -- shows nothing.
-CREATE VIEW llm_econ.focus_stage WITH (security_invoker = true) AS SELECT NULL::text AS line WHERE false;
+CREATE OR REPLACE VIEW llm_econ.focus_stage WITH (security_invoker = true) AS SELECT NULL::text AS line WHERE false;
 COMMENT ON VIEW llm_econ.focus_stage IS
   'where roles \copy a FOCUS file for load_focus() (docs/finance.md); lines go into focus_staging; reading it gives none';
 COMMENT ON COLUMN llm_econ.focus_stage.line IS 'one physical line of the FOCUS CSV file, the header first';
-CREATE FUNCTION llm_econ._focus_stage_line() RETURNS trigger
+CREATE OR REPLACE FUNCTION llm_econ._focus_stage_line() RETURNS trigger
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   INSERT INTO llm_econ.focus_staging (line) VALUES (NEW.line);
@@ -395,16 +271,16 @@ END $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._focus_stage_line() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._focus_stage_line() IS
   'internal: INSTEAD OF INSERT trigger of focus_stage: the line into focus_staging as the inserting role';
-CREATE TRIGGER focus_stage_line INSTEAD OF INSERT ON llm_econ.focus_stage
+CREATE OR REPLACE TRIGGER focus_stage_line INSTEAD OF INSERT ON llm_econ.focus_stage
     FOR EACH ROW EXECUTE FUNCTION llm_econ._focus_stage_line();
 
-CREATE FUNCTION llm_econ._focus_staged_lines(what text, after_id int8, last_id int8, first_line int4)
+CREATE OR REPLACE FUNCTION llm_econ._focus_staged_lines(what text, after_id int8, last_id int8, first_line int4)
 RETURNS SETOF llm_econ._focus_line
 AS 'MODULE_PATHNAME', 'le_focus_staged_lines_fn' LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION llm_econ._focus_staged_lines(text, int8, int8, int4) IS
   'internal: one batch of the current role''s staged FOCUS records, after_id to the one holding last_id (file line first_line on), typed as _focus_lines types a text';
 
-CREATE FUNCTION llm_econ._focus_charge_key(record jsonb) RETURNS text
+CREATE OR REPLACE FUNCTION llm_econ._focus_charge_key(record jsonb) RETURNS text
 AS 'MODULE_PATHNAME', 'le_focus_charge_key_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 REVOKE EXECUTE ON FUNCTION llm_econ._focus_charge_key(jsonb) FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._focus_charge_key(jsonb) IS
@@ -414,8 +290,8 @@ COMMENT ON FUNCTION llm_econ._focus_charge_key(jsonb) IS
 -- blanks (space, tab, CR, LF), and for Azure also without ASCII case (Azure billing account,
 -- subscription and resource ids are case-insensitive); translate(), never lower() under the
 -- database's collation.  NULL for NULL or blank.  Identifiers are stored as written.
-CREATE FUNCTION llm_econ._focus_id_key(provider text, id text) RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
+CREATE OR REPLACE FUNCTION llm_econ._focus_id_key(provider text, id text) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC
   SELECT NULLIF(CASE WHEN $1 OPERATOR(pg_catalog.=) 'azure'
               THEN pg_catalog.translate(pg_catalog.btrim($2, E' \t\r\n'), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')
@@ -427,11 +303,12 @@ COMMENT ON FUNCTION llm_econ._focus_id_key(text, text) IS
 -- The statements the typed lines of llm_econ_focus_lines cover, a (provider, billing account,
 -- sub-account, billing period) with identifiers as their provider compares them: what mode
 -- replace replaces (a per-subscription export does not replace another subscription's).
-CREATE FUNCTION llm_econ._focus_statements(OUT provider text, OUT billing_account_id text, OUT sub_account_id text,
+CREATE OR REPLACE FUNCTION llm_econ._focus_statements(OUT provider text, OUT billing_account_id text, OUT sub_account_id text,
     OUT billing_period_start timestamptz) RETURNS SETOF record
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
+  PERFORM llm_econ._focus_temp();
   RETURN QUERY
   SELECT f.provider, llm_econ._focus_id_key(f.provider, f.billing_account_id),
          llm_econ._focus_id_key(f.provider, f.record OPERATOR(pg_catalog.->>) 'SubAccountId'), f.billing_period_start
@@ -443,7 +320,7 @@ COMMENT ON FUNCTION llm_econ._focus_statements() IS
 -- Why the current role may not import for tenant who, and what would let it: {message, hint}, NULL
 -- when it may.  Checked before any parsing, so a refusal is one line naming the grant or the tenant,
 -- the GRANT to run in its HINT.
-CREATE FUNCTION llm_econ._focus_refusal(fn text, who text, replacing boolean, staged boolean) RETURNS text[]
+CREATE OR REPLACE FUNCTION llm_econ._focus_refusal(fn text, who text, replacing boolean, staged boolean) RETURNS text[]
 LANGUAGE sql STABLE
 BEGIN ATOMIC
   SELECT CASE
@@ -469,7 +346,7 @@ COMMENT ON FUNCTION llm_econ._focus_refusal(text, text, boolean, boolean) IS
 
 -- The checks import_focus and load_focus make first, in this order: the mode, the role's rights
 -- (_focus_refusal: the GRANT that would let it in the HINT), the delivery label.
-CREATE FUNCTION llm_econ._focus_admit(fn text, who text, mode text, delivery text, staged boolean) RETURNS void
+CREATE OR REPLACE FUNCTION llm_econ._focus_admit(fn text, who text, mode text, delivery text, staged boolean) RETURNS void
 LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -507,7 +384,7 @@ COMMENT ON FUNCTION llm_econ._focus_admit(text, text, text, text, boolean) IS
 -- or a line another writer stored without the lock) is a unique violation, on which the caller
 -- starts again counting, and the INSERT then skips stored charges as mode append does.  (Checking
 -- each line for a conflict first took a tenth of the load.)
-CREATE FUNCTION llm_econ._focus_store(who text, source text, delivery text, counting boolean DEFAULT false,
+CREATE OR REPLACE FUNCTION llm_econ._focus_store(who text, source text, delivery text, counting boolean DEFAULT false,
     mode text DEFAULT 'replace', OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
     OUT replaced_billed_usd numeric, OUT replaced_effective_usd numeric)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
@@ -611,7 +488,7 @@ COMMENT ON FUNCTION llm_econ._focus_store(text, text, text, boolean, text) IS
 -- The temporary tables the importers use (dropped at commit): the typed lines of one batch, the
 -- copies of each charge identity a load's earlier batches had, the statements it covers, and each
 -- batch's distinct identities.
-CREATE FUNCTION llm_econ._focus_temp() RETURNS void
+CREATE OR REPLACE FUNCTION llm_econ._focus_temp() RETURNS void
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
@@ -628,7 +505,7 @@ END $$;
 COMMENT ON FUNCTION llm_econ._focus_temp() IS
   'internal: creates the transaction''s temporary tables of a FOCUS load unless they exist';
 
-CREATE FUNCTION llm_econ.import_focus(focus_csv text, tenant text DEFAULT NULL, source text DEFAULT NULL,
+CREATE OR REPLACE FUNCTION llm_econ.import_focus(focus_csv text, tenant text DEFAULT NULL, source text DEFAULT NULL,
     delivery text DEFAULT NULL, mode text DEFAULT 'replace', OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
     OUT replaced_billed_usd numeric, OUT replaced_effective_usd numeric)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
@@ -666,7 +543,7 @@ COMMENT ON FUNCTION llm_econ.import_focus(text, text, text, text, text) IS
 -- (llm_econ_focus_seen); else, in mode replace, a copy an earlier batch stored is a unique
 -- violation (_focus_store), and in mode append each batch's distinct identities go to
 -- llm_econ_focus_hashes for load_focus's check.
-CREATE FUNCTION llm_econ._focus_batches(who text, source text, delivery text, start int8, stop int8, batch int8, exact boolean,
+CREATE OR REPLACE FUNCTION llm_econ._focus_batches(who text, source text, delivery text, start int8, stop int8, batch int8, exact boolean,
     mode text, OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
     OUT replaced_billed_usd numeric, OUT replaced_effective_usd numeric)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
@@ -730,7 +607,7 @@ END $$;
 COMMENT ON FUNCTION llm_econ._focus_batches(text, text, text, int8, int8, int8, boolean, text) IS
   'internal: load_focus''s batches: the current role''s staged lines with ids in (start, stop], typed and stored by _focus_store';
 
-CREATE FUNCTION llm_econ.load_focus(tenant text DEFAULT NULL, source text DEFAULT NULL, delivery text DEFAULT NULL,
+CREATE OR REPLACE FUNCTION llm_econ.load_focus(tenant text DEFAULT NULL, source text DEFAULT NULL, delivery text DEFAULT NULL,
     mode text DEFAULT 'replace', OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
     OUT replaced_billed_usd numeric, OUT replaced_effective_usd numeric)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
@@ -786,7 +663,7 @@ COMMENT ON FUNCTION llm_econ.load_focus(text, text, text, text) IS
 -- are USD at the rate in effect at each line's charge period start; a line with no known rate is
 -- left out of the USD sums and counted in unconverted_lines.  Variance is effective (amortised)
 -- cost minus planned, split into price and usage (GPU-hours) variance.
-CREATE VIEW llm_econ.plan_vs_actual WITH (security_invoker = true) AS
+CREATE OR REPLACE VIEW llm_econ.plan_vs_actual WITH (security_invoker = true) AS
   WITH lines AS (
          SELECT s.tenant, s.run_id, s.provider, s.billing_currency, s.charge_period_start, s.charge_period_end,
                 s.gpu_hours, s.billed_cost, s.effective_cost,
@@ -876,7 +753,7 @@ GRANT SELECT ON llm_econ.plan_vs_actual TO PUBLIC;
 -- The invoice month of a line: the UTC month holding the middle of its billing period (its charge
 -- period when it names none).  A GCP period starts at 08:00 UTC (midnight Pacific) and is still
 -- its month; the middle is computed on instants, so the session's TimeZone moves nothing.
-CREATE FUNCTION llm_econ._billing_month(billing_period_start timestamptz, billing_period_end timestamptz,
+CREATE OR REPLACE FUNCTION llm_econ._billing_month(billing_period_start timestamptz, billing_period_end timestamptz,
     charge_period_start timestamptz, charge_period_end timestamptz) RETURNS date
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
@@ -891,7 +768,7 @@ COMMENT ON FUNCTION llm_econ._billing_month(timestamptz, timestamptz, timestampt
 -- The invoices by month: per tenant, provider, billing account, invoice month and currency, the
 -- amounts as billed and in USD (fx_rate at each line's charge period start; a line with no rate
 -- is left out of the USD sums and counted).
-CREATE VIEW llm_econ.spend_monthly WITH (security_invoker = true) AS
+CREATE OR REPLACE VIEW llm_econ.spend_monthly WITH (security_invoker = true) AS
   SELECT s.tenant, s.provider, s.billing_account_id,
          llm_econ._billing_month(s.billing_period_start, s.billing_period_end, s.charge_period_start, s.charge_period_end) AS billing_month,
          s.billing_currency,
@@ -920,7 +797,7 @@ GRANT SELECT ON llm_econ.spend_monthly TO PUBLIC;
 
 -- The runs by month: per tenant, run (NULL: untagged), invoice month and provider, what the month's
 -- invoices charge to the run, in USD; over a month its billed_usd is the month's invoices in USD.
-CREATE VIEW llm_econ.plan_vs_actual_monthly WITH (security_invoker = true) AS
+CREATE OR REPLACE VIEW llm_econ.plan_vs_actual_monthly WITH (security_invoker = true) AS
   SELECT s.tenant, s.run_id,
          llm_econ._billing_month(s.billing_period_start, s.billing_period_end, s.charge_period_start, s.charge_period_end) AS billing_month,
          s.provider,

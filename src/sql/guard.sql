@@ -1,12 +1,4 @@
 -- Writers' guards: the import lock only price writers can take, and the name-length check for SQL callers.
-
--- Imports of one provider run one at a time.  They serialise on a row of this owner-only
--- table, never on an advisory lock key (any role can take those and block imports for ever).
--- The row is locked by a trigger that fires only on INSERT into price_snapshot, so only roles
--- allowed to insert prices can take it, and no SECURITY DEFINER function is callable by PUBLIC.
-CREATE TABLE llm_econ.import_lock (
-    provider  text PRIMARY KEY
-);
 COMMENT ON TABLE llm_econ.import_lock IS
   'internal: one row per provider whose prices were imported; importers lock their providers'' rows (owner-only; derived, not dumped)';
 COMMENT ON COLUMN llm_econ.import_lock.provider IS 'provider, lower case';
@@ -14,7 +6,7 @@ COMMENT ON COLUMN llm_econ.import_lock.provider IS 'provider, lower case';
 -- BEFORE INSERT statement trigger of price_snapshot: locks the providers listed in the
 -- transaction-local setting llm_econ.import_providers (set by _lock_providers); does nothing
 -- when it is unset, as for every ordinary INSERT.
-CREATE FUNCTION llm_econ._import_lock() RETURNS trigger
+CREATE OR REPLACE FUNCTION llm_econ._import_lock() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   providers text[] := pg_catalog.string_to_array(nullif(pg_catalog.current_setting('llm_econ.import_providers', true), ''), ',');
@@ -40,12 +32,12 @@ REVOKE EXECUTE ON FUNCTION llm_econ._import_lock() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._import_lock() IS
   'trigger: locks the import_lock rows of the providers an importer named (llm_econ.import_providers)';
 
-CREATE TRIGGER price_snapshot_import_lock BEFORE INSERT ON llm_econ.price_snapshot
+CREATE OR REPLACE TRIGGER price_snapshot_import_lock BEFORE INSERT ON llm_econ.price_snapshot
     FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._import_lock();
 
 -- Take the import lock of providers until the end of the transaction: an empty INSERT into
 -- price_snapshot (so the caller needs INSERT on it) fires the trigger above.
-CREATE FUNCTION llm_econ._lock_providers(providers text[]) RETURNS void
+CREATE OR REPLACE FUNCTION llm_econ._lock_providers(providers text[]) RETURNS void
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   PERFORM pg_catalog.set_config('llm_econ.import_providers',
@@ -59,7 +51,7 @@ COMMENT ON FUNCTION llm_econ._lock_providers(text[]) IS
   'internal: serialises imports of these providers until the end of the transaction (needs INSERT on price_snapshot)';
 
 -- Names are at most 256 bytes (LE_NAME_MAX): for SQL callers, the same check the C lookups make.
-CREATE FUNCTION llm_econ._check_name(value text, field text) RETURNS text
+CREATE OR REPLACE FUNCTION llm_econ._check_name(value text, field text) RETURNS text
 AS 'MODULE_PATHNAME', 'le_check_name_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._check_name(text, text) IS
   'internal: value unchanged if it is at most 256 bytes (NULL stays NULL), else SQLSTATE 54000 naming field';

@@ -1,6 +1,6 @@
 -- Price imports: SkyPilot catalogs and long-format price histories, stored as change points.
 
-CREATE FUNCTION llm_econ._skypilot_offers(cloud text, catalog_csv text,
+CREATE OR REPLACE FUNCTION llm_econ._skypilot_offers(cloud text, catalog_csv text,
     OUT accelerator text, OUT variant text, OUT instance_type text, OUT region text,
     OUT pricing text, OUT usd_per_gpu_hour numeric, OUT gpus_per_instance int4, OUT catalog_rows int4,
     OUT usd_per_hour numeric, OUT vcpus text, OUT memory_gib text, OUT gpu_mib int4)
@@ -25,7 +25,7 @@ COMMENT ON FUNCTION llm_econ._skypilot_offers(text, text) IS
 -- the same price; so no last_seen_at reaches past the series' next change point.  Both only for
 -- stored rows of the batch's source (src) that did not ship: another source's rows (the shipped
 -- GCP history under a catalog) keep their sightings.
-CREATE FUNCTION llm_econ._price_changes(obs_at timestamptz[], provider text[], sku text[], region text[],
+CREATE OR REPLACE FUNCTION llm_econ._price_changes(obs_at timestamptz[], provider text[], sku text[], region text[],
                                         pricing text[], usd numeric[], instance_type text[], gpus int4[],
                                         seen timestamptz[], src text)
 RETURNS TABLE (observed_at timestamptz, provider text, sku text, region text, pricing text, usd numeric,
@@ -127,7 +127,7 @@ COMMENT ON FUNCTION llm_econ._price_changes(timestamptz[], text[], text[], text[
 -- row the batch lists again unchanged is returned (seen_ids, seen_at, seen_to) for the recorder
 -- to move its last_seen_at forward (_mark_seen, one UPDATE by the (series_id, observed_at)
 -- index), so max_age counts from the last sighting, while only change points are stored.
-CREATE FUNCTION llm_econ._store_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
+CREATE OR REPLACE FUNCTION llm_econ._store_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
                                        pricing text[], usd numeric[], instance_type text[], gpus int4[],
                                        source text, seen timestamptz[] DEFAULT NULL,
                                        OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint,
@@ -185,17 +185,17 @@ COMMENT ON FUNCTION llm_econ._store_prices(timestamptz[], text[], text[], text[]
 -- anything to do: they return at once while _marking_seen() is true (the recorder sets it around
 -- this call alone; the summary trigger's check of an UPDATE's rows took 0.6 s for 3,000 rows, the
 -- UPDATE alone 0.05 s).  Users' own triggers fire as on any UPDATE.
-CREATE FUNCTION llm_econ._recording() RETURNS boolean
+CREATE OR REPLACE FUNCTION llm_econ._recording() RETURNS boolean
 AS 'MODULE_PATHNAME', 'le_recording_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 REVOKE EXECUTE ON FUNCTION llm_econ._recording() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._recording() IS
   'internal: true while the price recorder (_record_prices) runs for a role allowed to insert into price_snapshot';
-CREATE FUNCTION llm_econ._marking_seen() RETURNS boolean
+CREATE OR REPLACE FUNCTION llm_econ._marking_seen() RETURNS boolean
 AS 'MODULE_PATHNAME', 'le_marking_seen_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 REVOKE EXECUTE ON FUNCTION llm_econ._marking_seen() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._marking_seen() IS
   'internal: true while the price recorder''s _mark_seen moves last_seen_at (the extension''s UPDATE triggers skip it)';
-CREATE FUNCTION llm_econ._mark_seen(series_id int8[], observed_at timestamptz[], seen timestamptz[])
+CREATE OR REPLACE FUNCTION llm_econ._mark_seen(series_id int8[], observed_at timestamptz[], seen timestamptz[])
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS $$
@@ -227,7 +227,7 @@ COMMENT ON FUNCTION llm_econ._mark_seen(int8[], timestamptz[], timestamptz[]) IS
 
 -- The recorder the importers call: _store_prices, run as the caller, with the rows it inserts
 -- labelled kind (catalog, history).  Nothing else can label a row (src/provenance.c).
-CREATE FUNCTION llm_econ._record_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
+CREATE OR REPLACE FUNCTION llm_econ._record_prices(obs_at timestamptz[], provider text[], sku text[], region text[],
                                         pricing text[], usd numeric[], instance_type text[], gpus int4[],
                                         source text, kind text, seen timestamptz[] DEFAULT NULL,
                                         OUT inserted bigint, OUT unchanged bigint, OUT withdrawn bigint)
@@ -237,7 +237,7 @@ COMMENT ON FUNCTION llm_econ._record_prices(timestamptz[], text[], text[], text[
 
 -- A per-GPU price as stored: at most 10 decimals (a division can have more), no trailing
 -- zeros beyond cents (2.00, 0.75, 3.790142).
-CREATE FUNCTION llm_econ._usd(v numeric) RETURNS numeric
+CREATE OR REPLACE FUNCTION llm_econ._usd(v numeric) RETURNS numeric
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC SELECT pg_catalog.round($1, GREATEST(pg_catalog.scale(pg_catalog.trim_scale(pg_catalog.round($1, 10))), 2)); END;
 COMMENT ON FUNCTION llm_econ._usd(numeric) IS 'internal: a USD amount rounded to 10 decimals, shown with at least 2';
@@ -245,17 +245,17 @@ COMMENT ON FUNCTION llm_econ._usd(numeric) IS 'internal: a USD amount rounded to
 -- The gpu_sku key a name means (key or alias; case, spaces, - and _ ignored; an exact spelling
 -- beats a normalised one, a key beats an alias), or NULL.  One definition serves every part:
 -- the C lookup the run_spec constructor and the price functions use (src/sku.c).
-CREATE FUNCTION llm_econ._sku_find(name text) RETURNS text
+CREATE OR REPLACE FUNCTION llm_econ._sku_find(name text) RETURNS text
 AS 'MODULE_PATHNAME', 'le_sku_find_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._sku_find(text) IS 'internal: the gpu_sku key of a name or alias (case, spaces, - and _ ignored; exact spelling first, keys before aliases), or NULL';
 
 -- The GPUs per machine gpu_sku_alias knows for a machine type (NULL: unknown), by the same rule.
-CREATE FUNCTION llm_econ._known_gpus(instance_type text) RETURNS int4
+CREATE OR REPLACE FUNCTION llm_econ._known_gpus(instance_type text) RETURNS int4
 AS 'MODULE_PATHNAME', 'le_known_gpus_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._known_gpus(text) IS 'internal: GPUs per machine of a machine type per gpu_sku_alias (exact spelling first), or NULL when unknown';
 
 -- Both for all names of a file at once (the importers): one query, the same rule.
-CREATE FUNCTION llm_econ._sku_map(names text[], OUT name text, OUT sku text, OUT gpus_per_instance int4)
+CREATE OR REPLACE FUNCTION llm_econ._sku_map(names text[], OUT name text, OUT sku text, OUT gpus_per_instance int4)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'le_sku_map_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._sku_map(text[]) IS
@@ -270,7 +270,7 @@ COMMENT ON FUNCTION llm_econ._sku_map(text[]) IS
 -- price_snapshot, run with the owner's rights (importers need no UPDATE on price_snapshot), for
 -- the rows of kind catalog: one peer lookup per (provider, SKU, pricing, instant) of the
 -- statement and one index probe per row.
-CREATE FUNCTION llm_econ._flag_suspect() RETURNS trigger
+CREATE OR REPLACE FUNCTION llm_econ._flag_suspect() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   IF TG_RELID OPERATOR(pg_catalog.<>) 'llm_econ.price_snapshot'::regclass OR TG_WHEN <> 'AFTER'
@@ -354,11 +354,11 @@ END $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._flag_suspect() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._flag_suspect() IS
   'trigger: marks a new catalog price suspect when its GPU count fits no known machine or its price is far from comparable prices (docs/prices.md)';
-CREATE TRIGGER price_snapshot_suspect AFTER INSERT ON llm_econ.price_snapshot
+CREATE OR REPLACE TRIGGER price_snapshot_suspect AFTER INSERT ON llm_econ.price_snapshot
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._flag_suspect();
 
 -- SkyPilot clouds whose catalogs the importer accepts (skypilot-catalog catalogs/v5..v8/<cloud>, as issue 45 lists them).
-CREATE FUNCTION llm_econ._skypilot_clouds() RETURNS text[]
+CREATE OR REPLACE FUNCTION llm_econ._skypilot_clouds() RETURNS text[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 BEGIN ATOMIC
   SELECT ARRAY['aws', 'azure', 'cudo', 'daytona', 'do', 'fluidstack', 'gcp', 'hyperbolic', 'hyperstack', 'ibm',
@@ -369,7 +369,7 @@ COMMENT ON FUNCTION llm_econ._skypilot_clouds() IS 'internal: the cloud names im
 
 -- A user-facing PL/pgSQL function's error, raised again with only the CONTEXT lines that speak
 -- to the user (src/price.c).
-CREATE FUNCTION llm_econ._reraise(sqlstate text, message text, detail text, hint text, context text) RETURNS void
+CREATE OR REPLACE FUNCTION llm_econ._reraise(sqlstate text, message text, detail text, hint text, context text) RETURNS void
 AS 'MODULE_PATHNAME', 'le_reraise_fn' LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION llm_econ._reraise(text, text, text, text, text) IS
   'internal: raises again an error a user-facing PL/pgSQL function caught, without the extension''s own CONTEXT lines';
@@ -377,7 +377,7 @@ COMMENT ON FUNCTION llm_econ._reraise(text, text, text, text, text) IS
 -- What a SkyPilot catalog of each cloud looks like: its instance type names and its regions
 -- (sky/catalog/data_fetchers/fetch_<cloud>.py write them as the provider's APIs return them).
 -- A file whose names or regions mostly do not fit is another cloud's file.  NULL = no rule.
-CREATE FUNCTION llm_econ._skypilot_cloud_shape(cloud text, OUT name_re text, OUT region_re text)
+CREATE OR REPLACE FUNCTION llm_econ._skypilot_cloud_shape(cloud text, OUT name_re text, OUT region_re text)
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC
   SELECT v.n, v.r FROM (VALUES
@@ -394,7 +394,7 @@ COMMENT ON FUNCTION llm_econ._skypilot_cloud_shape(text) IS
 -- The SKU an instance type's name says, over a generic accelerator name: H100 NVL (the name
 -- says NVL, or Azure's NC*ads_H100_v5, which carry H100 NVL: Azure NCads H100 v5 documentation),
 -- H200 NVL, and the A100's memory and form factor (40gb, 80gb, pcie).  NULL = the name says nothing.
-CREATE FUNCTION llm_econ._sku_of_name(provider text, instance_type text, accelerator text)
+CREATE OR REPLACE FUNCTION llm_econ._sku_of_name(provider text, instance_type text, accelerator text)
 RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC
@@ -416,7 +416,7 @@ COMMENT ON FUNCTION llm_econ._sku_of_name(text, text, text) IS
 
 -- The family an accelerator name or SKU key names once memory and form are taken out
 -- (H100-80GB-HBM3, H100-NVL and H100-SXM5 are all H100; A100-SXM4-80GB is A100).
-CREATE FUNCTION llm_econ._gpu_family(name text) RETURNS text
+CREATE OR REPLACE FUNCTION llm_econ._gpu_family(name text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC
   SELECT pg_catalog.upper(pg_catalog.regexp_replace($1 COLLATE pg_catalog."C", '[-_ ]?([0-9]+ ?GB|SXM[0-9]*|PCIE|HBM[0-9]*E?|NVL)(?![a-z0-9])', '', 'gi'));
@@ -429,7 +429,7 @@ COMMENT ON FUNCTION llm_econ._gpu_family(text) IS
 -- as GiB or as 2^20 bytes over 10^9 GB: clouds write both; a spelled size may be the machine's
 -- total), the form factor the names spell (PCIe, SXM, NVL; NVLINK is not NVL), and a GPU count
 -- a machine of the part holds (at most its node size or 8, or a known machine type's count).
-CREATE FUNCTION llm_econ._sku_contradiction(sku text, names text, gpu_mib int4, gpus int4) RETURNS text
+CREATE OR REPLACE FUNCTION llm_econ._sku_contradiction(sku text, names text, gpu_mib int4, gpus int4) RETURNS text
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
   SELECT CASE
@@ -467,7 +467,7 @@ COMMENT ON FUNCTION llm_econ._sku_contradiction(text, text, int4, int4) IS
 -- name rule's, the names' aliases) its facts do not contradict (the first that only the GPU count
 -- contradicts when none fits whole: the suspect trigger judges that count); else the one SKU of the
 -- accelerator's family (family_default first) they agree with.  why: what was refused, when none.
-CREATE FUNCTION llm_econ._sku_by_facts(candidates text[], family text, family_default text, names text,
+CREATE OR REPLACE FUNCTION llm_econ._sku_by_facts(candidates text[], family text, family_default text, names text,
     gpu_mib int4, gpus int4, OUT sku text, OUT why text)
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
@@ -499,7 +499,7 @@ END;
 COMMENT ON FUNCTION llm_econ._sku_by_facts(text[], text, text, text, int4, int4) IS
   'internal: the SKU a catalog row is, from its names checked against its own facts (memory, form, GPU count), and why not when none fits';
 
-CREATE FUNCTION llm_econ.import_skypilot_catalog(cloud text, catalog_csv text, observed_at timestamptz,
+CREATE OR REPLACE FUNCTION llm_econ.import_skypilot_catalog(cloud text, catalog_csv text, observed_at timestamptz,
     withdraw_missing boolean DEFAULT NULL,
     OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint,
     OUT corrected bigint, OUT unverified bigint, OUT suspect bigint)
@@ -769,36 +769,13 @@ EXCEPTION WHEN OTHERS THEN
 END $$;
 COMMENT ON FUNCTION llm_econ.import_skypilot_catalog(text, text, timestamptz, boolean) IS
   'imports one SkyPilot vms.csv (any cloud) as one dated snapshot of per-GPU prices: a row only where a series'' price changes; checks and withdrawals: docs/prices.md';
-
--- Bulk price histories: \copy a long-format CSV (the shipped GCP history's columns) into this
--- staging table, then SELECT * FROM llm_econ.load_price_history().  All columns are text so
--- that \copy never fails half-way; load_price_history validates and names the bad line.
-CREATE TABLE llm_econ.price_history_staging (
-    id                                   bigserial PRIMARY KEY,
-    observed_at                          text,
-    valid_to                             text,
-    cloud                                text,
-    region                               text,
-    instance_type                        text,
-    accelerator                          text,
-    accelerator_count                    text,
-    price_on_demand_usd_per_hour         text,
-    spot_price_usd_per_hour              text,
-    price_on_demand_per_gpu_usd_per_hour text,
-    spot_price_per_gpu_usd_per_hour      text,
-    staged_by                            text NOT NULL DEFAULT CURRENT_USER
-                                         CHECK (staged_by OPERATOR(pg_catalog.=) CURRENT_USER)
-);
 COMMENT ON TABLE llm_econ.price_history_staging IS
   'staging for load_price_history(), one row per role and line, each role seeing only its own; roles \copy into price_history_stage';
 COMMENT ON COLUMN llm_econ.price_history_staging.staged_by IS 'the role that staged the row (always the inserting role); load_price_history loads and removes only the rows of the role calling it';
--- Each role sees, loads and deletes only the rows it staged (as focus_staging).  COPY cannot
--- write a table under row-level security, so roles \copy into the view price_history_stage,
--- whose trigger inserts each row here as theirs; the owner may still \copy here directly.
-ALTER TABLE llm_econ.price_history_staging ENABLE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS price_history_staging_writer ON llm_econ.price_history_staging;
 CREATE POLICY price_history_staging_writer ON llm_econ.price_history_staging
     USING (staged_by OPERATOR(pg_catalog.=) CURRENT_USER) WITH CHECK (staged_by OPERATOR(pg_catalog.=) CURRENT_USER);
-CREATE VIEW llm_econ.price_history_stage WITH (security_invoker = true) AS
+CREATE OR REPLACE VIEW llm_econ.price_history_stage WITH (security_invoker = true) AS
 SELECT NULL::text AS observed_at, NULL::text AS valid_to, NULL::text AS cloud, NULL::text AS region,
        NULL::text AS instance_type, NULL::text AS accelerator, NULL::text AS accelerator_count,
        NULL::text AS price_on_demand_usd_per_hour, NULL::text AS spot_price_usd_per_hour,
@@ -817,7 +794,7 @@ COMMENT ON COLUMN llm_econ.price_history_stage.price_on_demand_usd_per_hour IS '
 COMMENT ON COLUMN llm_econ.price_history_stage.spot_price_usd_per_hour IS 'as price_history_staging.spot_price_usd_per_hour';
 COMMENT ON COLUMN llm_econ.price_history_stage.price_on_demand_per_gpu_usd_per_hour IS 'as price_history_staging.price_on_demand_per_gpu_usd_per_hour';
 COMMENT ON COLUMN llm_econ.price_history_stage.spot_price_per_gpu_usd_per_hour IS 'as price_history_staging.spot_price_per_gpu_usd_per_hour';
-CREATE FUNCTION llm_econ._price_history_stage_row() RETURNS trigger
+CREATE OR REPLACE FUNCTION llm_econ._price_history_stage_row() RETURNS trigger
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   INSERT INTO llm_econ.price_history_staging
@@ -832,7 +809,7 @@ END $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._price_history_stage_row() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_history_stage_row() IS
   'internal: INSTEAD OF INSERT trigger of price_history_stage: the row into price_history_staging as the inserting role';
-CREATE TRIGGER price_history_stage_row INSTEAD OF INSERT ON llm_econ.price_history_stage
+CREATE OR REPLACE TRIGGER price_history_stage_row INSTEAD OF INSERT ON llm_econ.price_history_stage
     FOR EACH ROW EXECUTE FUNCTION llm_econ._price_history_stage_row();
 COMMENT ON COLUMN llm_econ.price_history_staging.id IS 'load order (file line = its rank + 1 with a header line)';
 COMMENT ON COLUMN llm_econ.price_history_staging.observed_at IS 'ISO 8601 instant the price was first seen';
@@ -850,7 +827,7 @@ COMMENT ON COLUMN llm_econ.price_history_staging.spot_price_per_gpu_usd_per_hour
 -- The staged history, typed and mapped to SKUs: the machine type decides the GPU
 -- (a2-ultragpu-1g is an A100 80GB whatever its accelerator column says); "problem" says why a
 -- line cannot be used.  line = the file line with a header (rank in load order + 1).
-CREATE FUNCTION llm_econ._staged_history()
+CREATE OR REPLACE FUNCTION llm_econ._staged_history()
 RETURNS TABLE (line bigint, observed_at timestamptz, valid_to timestamptz, cloud text, region text,
                instance_type text, n int4, od numeric, spot numeric, sku text, problem text)
 LANGUAGE sql STABLE
@@ -880,7 +857,7 @@ BEGIN ATOMIC
 END;
 COMMENT ON FUNCTION llm_econ._staged_history() IS 'internal: the rows the current role staged in price_history_staging, typed, with line numbers and SKUs';
 
-CREATE FUNCTION llm_econ._load_price_history(source text, on_mismatch text, quiet boolean,
+CREATE OR REPLACE FUNCTION llm_econ._load_price_history(source text, on_mismatch text, quiet boolean,
     OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp SET jit = off
 AS $$
@@ -1012,7 +989,7 @@ END $$;
 COMMENT ON FUNCTION llm_econ._load_price_history(text, text, boolean) IS
   'internal: load_price_history with the install script''s quiet mode';
 
-CREATE FUNCTION llm_econ.load_price_history(source text DEFAULT 'price_history_staging', on_mismatch text DEFAULT 'error',
+CREATE OR REPLACE FUNCTION llm_econ.load_price_history(source text DEFAULT 'price_history_staging', on_mismatch text DEFAULT 'error',
     OUT inserted bigint, OUT unchanged bigint, OUT skipped bigint, OUT withdrawn bigint)
 LANGUAGE sql VOLATILE
 BEGIN ATOMIC SELECT * FROM llm_econ._load_price_history($1, $2, false); END;

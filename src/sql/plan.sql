@@ -1,55 +1,23 @@
 -- Predicted MFU and the cheapest plan: the step-time model over run_spec, and the search for the cheapest plan that meets a deadline.
 
--- The GPU generation of the shipped parts (the step-time model's efficiency curve, src/core/step.c).
--- Architecture families as the vendors name them: NVIDIA Ampere (GA100: A100, A800; GA102: A10,
--- A10G, A40), Hopper (GH100: H100, H200, H800, H20, GH200), Blackwell data-centre parts (B100,
--- B200, B300, GB200, GB300); AMD CDNA 2 (MI250X) and CDNA 3 (MI300X, MI325X); everything else
--- (Volta, Turing, Ada, consumer Blackwell, CDNA 4, Gaudi, TPU, workstation cards) keeps 'other',
--- the model's conservative figures.  User rows keep what they were given (default 'other').
-UPDATE llm_econ.gpu_sku g SET generation = v.generation
-  FROM (VALUES ('A100-40GB', 'ampere'), ('A100-80GB', 'ampere'), ('A100-80GB-PCIe', 'ampere'),
-               ('A800', 'ampere'), ('A10', 'ampere'), ('A10G', 'ampere'), ('A40', 'ampere'),
-               ('H100-SXM5', 'hopper'), ('H100-PCIe', 'hopper'), ('H100-NVL', 'hopper'),
-               ('H200-SXM5', 'hopper'), ('H200-NVL', 'hopper'), ('H800', 'hopper'), ('H20', 'hopper'),
-               ('GH200', 'hopper'),
-               ('B100', 'blackwell'), ('B200', 'blackwell'), ('B300', 'blackwell'),
-               ('GB200', 'blackwell'), ('GB300', 'blackwell'),
-               ('MI250X', 'cdna2'), ('MI300X', 'cdna3'), ('MI325X', 'cdna3')) AS v(sku, generation)
- WHERE g.sku OPERATOR(pg_catalog.=) v.sku AND g.builtin;
-
-CREATE FUNCTION llm_econ.step_breakdown(spec llm_econ.run_spec, dp_overlap boolean DEFAULT true,
+CREATE OR REPLACE FUNCTION llm_econ.step_breakdown(spec llm_econ.run_spec, dp_overlap boolean DEFAULT true,
     OUT phase text, OUT seconds float8)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'le_step_breakdown_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 8;
 COMMENT ON FUNCTION llm_econ.step_breakdown(llm_econ.run_spec, boolean) IS
   'one optimizer step of the spec''s layout in seconds by phase, total last; needs the model shape and global_batch (docs/step-model.md)';
 
-CREATE FUNCTION llm_econ.predicted_mfu(spec llm_econ.run_spec, dp_overlap boolean DEFAULT true,
+CREATE OR REPLACE FUNCTION llm_econ.predicted_mfu(spec llm_econ.run_spec, dp_overlap boolean DEFAULT true,
     calibrated boolean DEFAULT false) RETURNS float8
 AS 'MODULE_PATHNAME', 'le_predicted_mfu_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ.predicted_mfu(llm_econ.run_spec, boolean, boolean) IS
   'MFU the step-time model predicts for the spec''s layout; calibrated: times the SKU''s factor in mfu_calibration (docs/step-model.md)';
 
-CREATE FUNCTION llm_econ.predicted_time(spec llm_econ.run_spec, dp_overlap boolean DEFAULT true,
+CREATE OR REPLACE FUNCTION llm_econ.predicted_time(spec llm_econ.run_spec, dp_overlap boolean DEFAULT true,
     calibrated boolean DEFAULT false) RETURNS interval
 AS 'MODULE_PATHNAME', 'le_predicted_time_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ.predicted_time(llm_econ.run_spec, boolean, boolean) IS
   'wall time of the run at the predicted MFU; calibrated: divided by the SKU''s factor in mfu_calibration (docs/step-model.md)';
-
--- Calibration from the runs a team has done (API 0.4.0): measured throughput of real runs, per
--- tenant under row-level security like run_plan and spend.
-CREATE TABLE llm_econ.observed_run (
-    tenant             text NOT NULL DEFAULT CURRENT_USER,
-    run_id             text NOT NULL CHECK (run_id OPERATOR(pg_catalog.<>) ''),
-    spec               llm_econ.run_spec NOT NULL,
-    provider           text CHECK (provider OPERATOR(pg_catalog.~) '^[a-z0-9][a-z0-9._-]*$'),
-    tokens_per_second  float8 CHECK (tokens_per_second > 0::float8 AND tokens_per_second < 'Infinity'::float8),
-    step_seconds       float8 CHECK (step_seconds > 0::float8 AND step_seconds < 'Infinity'::float8),
-    observed_at        timestamptz NOT NULL DEFAULT pg_catalog.now() CHECK (pg_catalog.isfinite(observed_at)),
-    source             text NOT NULL CHECK (source OPERATOR(pg_catalog.<>) ''),
-    CONSTRAINT observed_run_one_measure CHECK (pg_catalog.num_nonnulls(tokens_per_second, step_seconds) OPERATOR(pg_catalog.=) 1),
-    CONSTRAINT observed_run_pkey PRIMARY KEY (tenant, run_id, observed_at)
-);
 COMMENT ON TABLE llm_econ.observed_run IS
   'measured throughput of runs a team has done, which mfu_calibration turns into correction factors';
 COMMENT ON COLUMN llm_econ.observed_run.tenant IS 'the role that owns the observation (row-level security)';
@@ -63,7 +31,7 @@ COMMENT ON COLUMN llm_econ.observed_run.source IS 'where the measurement comes f
 
 -- The MFU a recorded run really had, against the dense peak frozen in its spec (6·N_active per token,
 -- the convention of predicted_mfu, so the ratio of the two is predicted over measured step time).
-CREATE FUNCTION llm_econ._observed_mfu(spec llm_econ.run_spec, tokens_per_second float8, step_seconds float8)
+CREATE OR REPLACE FUNCTION llm_econ._observed_mfu(spec llm_econ.run_spec, tokens_per_second float8, step_seconds float8)
 RETURNS float8
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp
 AS $$
@@ -91,7 +59,7 @@ COMMENT ON FUNCTION llm_econ._observed_mfu(llm_econ.run_spec, float8, float8) IS
   'internal: MFU of a measured run, 6·N_active·tokens per second / (n_gpus · peak_flops)';
 
 -- A recorded run must be one the step model can time, with a measured MFU in (0, 1].
-CREATE FUNCTION llm_econ._observed_run_check() RETURNS trigger
+CREATE OR REPLACE FUNCTION llm_econ._observed_run_check() RETURNS trigger
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -111,18 +79,16 @@ $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._observed_run_check() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._observed_run_check() IS
   'internal: observed_run rows must be timeable by the step model and have a measured MFU in (0, 1] (22023 otherwise)';
-CREATE TRIGGER observed_run_check BEFORE INSERT OR UPDATE ON llm_econ.observed_run
+CREATE OR REPLACE TRIGGER observed_run_check BEFORE INSERT OR UPDATE ON llm_econ.observed_run
     FOR EACH ROW EXECUTE FUNCTION llm_econ._observed_run_check();
-
-ALTER TABLE llm_econ.observed_run ENABLE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS observed_run_tenant ON llm_econ.observed_run;
 CREATE POLICY observed_run_tenant ON llm_econ.observed_run
     USING (llm_econ._is_tenant_member(tenant)) WITH CHECK (llm_econ._is_tenant_member(tenant));
-SELECT pg_catalog.pg_extension_config_dump('llm_econ.observed_run', '');
 
 -- Per SKU (provider NULL: every run of it), per SKU and known provider, and per SKU, stack and dtype
 -- (issue 46): the runs the caller may see and the median of observed / predicted MFU, the factor
 -- calibrated predictions use (the stack and dtype's first, then the provider's, then the SKU's).
-CREATE VIEW llm_econ.mfu_calibration WITH (security_invoker = true) AS
+CREATE OR REPLACE VIEW llm_econ.mfu_calibration WITH (security_invoker = true) AS
   WITH o AS (
     SELECT (r.spec).sku AS sku, r.provider, r.observed_at,
            COALESCE((r.spec).stack, 'megatron') AS stack, (r.spec).dtype AS dtype,
@@ -169,7 +135,7 @@ GRANT SELECT ON llm_econ.mfu_calibration TO PUBLIC;
 -- (_latest_prices): per price series, the observation in effect at "at" (the latest at or before
 -- it; withdrawn series left out), of one pricing (NULL = all), no older than max_age (NULL = no
 -- bound), suspect prices (flagged by the import checks) left out.
-CREATE FUNCTION llm_econ._plan_offers(at timestamptz, pricing text, max_age interval)
+CREATE OR REPLACE FUNCTION llm_econ._plan_offers(at timestamptz, pricing text, max_age interval)
 RETURNS TABLE (sku text, provider text, region text, instance_type text, pricing text,
                usd_per_gpu_hour numeric, gpus_per_instance int4, observed_at timestamptz)
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -186,7 +152,7 @@ END;
 COMMENT ON FUNCTION llm_econ._plan_offers(timestamptz, text, interval) IS
   'internal: the offers cheapest_plan prices with, in effect at "at", of one pricing (NULL = all)';
 
-CREATE FUNCTION llm_econ.cheapest_plan(model llm_econ.run_spec, deadline interval,
+CREATE OR REPLACE FUNCTION llm_econ.cheapest_plan(model llm_econ.run_spec, deadline interval,
     at timestamptz DEFAULT pg_catalog.now(), pricing text DEFAULT NULL,
     max_gpus int4 DEFAULT 16384, max_age interval DEFAULT NULL, calibrated boolean DEFAULT false)
 RETURNS TABLE (sku text, provider text, region text, instance_type text, pricing text,

@@ -1,20 +1,20 @@
 -- Price lookups over price_snapshot: as-of prices, time-weighted averages, cheapest offers, dashboard views (STABLE: they read tables).
 
 -- Names as people type them: case, spaces, '-' and '_' do not matter ('H100 80GB' = 'h100-80gb').
-CREATE FUNCTION llm_econ._name_key(name text) RETURNS text
+CREATE OR REPLACE FUNCTION llm_econ._name_key(name text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC SELECT pg_catalog.lower(pg_catalog.translate($1, ' -_', '') COLLATE pg_catalog."C"); END;
 COMMENT ON FUNCTION llm_econ._name_key(text) IS
   'internal: a name as compared: lower case, without spaces, hyphens and underscores';
 
 -- max_age must be a non-negative interval (NULL = no bound).
-CREATE FUNCTION llm_econ._check_max_age(max_age interval) RETURNS interval
+CREATE OR REPLACE FUNCTION llm_econ._check_max_age(max_age interval) RETURNS interval
 AS 'MODULE_PATHNAME', 'le_check_max_age_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._check_max_age(interval) IS 'internal: returns max_age if it is NULL or an interval >= 0 (no negative part), else raises 22023';
 
 -- t + by that never fails: past either end of the timestamp range it is -infinity or infinity
 -- (an age bound reaching past the range bounds nothing; PostgreSQL's + raises 22008 there).
-CREATE FUNCTION llm_econ._shift(t timestamptz, by interval) RETURNS timestamptz
+CREATE OR REPLACE FUNCTION llm_econ._shift(t timestamptz, by interval) RETURNS timestamptz
 AS 'MODULE_PATHNAME', 'le_shift_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._shift(timestamptz, interval) IS 'internal: t + by, or -infinity/infinity when the sum is outside the timestamp range (no error)';
 
@@ -25,7 +25,7 @@ COMMENT ON FUNCTION llm_econ._shift(timestamptz, interval) IS 'internal: t + by,
 -- the number of series and log(history), not with the history.  A plain SQL function: the
 -- planner inlines it, and sku, provider and pricing are equalities on price_series' key even in
 -- a generic plan.
-CREATE FUNCTION llm_econ._latest_prices(sku text, provider text, pricing text, at timestamptz, region text,
+CREATE OR REPLACE FUNCTION llm_econ._latest_prices(sku text, provider text, pricing text, at timestamptz, region text,
                                         itype text, max_age interval)
 RETURNS TABLE (provider text, region text, instance_type text, pricing text,
                observed_at timestamptz, usd_per_gpu_hour numeric, gpus_per_instance int4,
@@ -58,7 +58,7 @@ END;
 COMMENT ON FUNCTION llm_econ._latest_prices(text, text, text, timestamptz, text, text, interval) IS
   'internal: the price in effect at "at" of every series of a SKU, provider and pricing (region, instance type NULL = any), with its last sighting';
 
-CREATE FUNCTION llm_econ.price_at(sku text, provider text, pricing text DEFAULT 'on_demand',
+CREATE OR REPLACE FUNCTION llm_econ.price_at(sku text, provider text, pricing text DEFAULT 'on_demand',
                                   at timestamptz DEFAULT pg_catalog.now(), region text DEFAULT NULL,
                                   max_age interval DEFAULT NULL)
 RETURNS numeric
@@ -66,7 +66,7 @@ AS 'MODULE_PATHNAME', 'le_price_at_fn' LANGUAGE C STABLE PARALLEL SAFE COST 100;
 COMMENT ON FUNCTION llm_econ.price_at(text, text, text, timestamptz, text, interval) IS
   '$/GPU-hour in effect at "at" (not suspect, withdrawn or older than max_age); sku may be an instance type; region NULL = cheapest region; NULL when nothing is known';
 
-CREATE FUNCTION llm_econ.estimate_cost(spec llm_econ.run_spec, provider text, pricing text DEFAULT 'on_demand',
+CREATE OR REPLACE FUNCTION llm_econ.estimate_cost(spec llm_econ.run_spec, provider text, pricing text DEFAULT 'on_demand',
                                        at timestamptz DEFAULT pg_catalog.now(), region text DEFAULT NULL,
                                        max_age interval DEFAULT NULL)
 RETURNS numeric
@@ -74,22 +74,22 @@ AS 'MODULE_PATHNAME', 'le_estimate_cost_at_fn' LANGUAGE C STABLE PARALLEL SAFE C
 COMMENT ON FUNCTION llm_econ.estimate_cost(llm_econ.run_spec, text, text, timestamptz, text, interval) IS
   'compute cost in USD at the provider''s price in effect at "at" (see price_at; max_age bounds the observation''s age); an error when no price is known';
 
-CREATE FUNCTION llm_econ._check_pricing(pricing text) RETURNS text
+CREATE OR REPLACE FUNCTION llm_econ._check_pricing(pricing text) RETURNS text
 AS 'MODULE_PATHNAME', 'le_check_pricing_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._check_pricing(text) IS
   'internal: the canonical pricing (on_demand, spot or reserved; any case) or NULL for NULL, else raises 22023';
 
-CREATE FUNCTION llm_econ._sku_key(sku text) RETURNS text
+CREATE OR REPLACE FUNCTION llm_econ._sku_key(sku text) RETURNS text
 AS 'MODULE_PATHNAME', 'le_sku_key_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._sku_key(text) IS
   'internal: the gpu_sku key a name means (key, alias or instance type; case, spaces, - and _ ignored); 22023 with close matches when unknown';
 
-CREATE FUNCTION llm_econ._sku_itype(sku text) RETURNS text
+CREATE OR REPLACE FUNCTION llm_econ._sku_itype(sku text) RETURNS text
 AS 'MODULE_PATHNAME', 'le_sku_itype_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._sku_itype(text) IS
   'internal: the instance type a name means when it names one (an alias with gpus_per_instance), else NULL';
 
-CREATE FUNCTION llm_econ._check_where(provider text, region text) RETURNS void
+CREATE OR REPLACE FUNCTION llm_econ._check_where(provider text, region text) RETURNS void
 AS 'MODULE_PATHNAME', 'le_check_where_fn' LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._check_where(text, text) IS
   'internal: raises 22023 with close matches when provider (or region of that provider) has no price series at all';
@@ -98,7 +98,7 @@ COMMENT ON FUNCTION llm_econ._check_where(text, text) IS
 -- withdrawal, or until max_age after it was last seen); at every instant of the period the cheapest series in
 -- effect counts; instants where nothing is in effect are left out of the average.  NULL when
 -- nothing was in effect.
-CREATE FUNCTION llm_econ.price_twap_coverage(sku text, provider text, pricing text, during tstzrange,
+CREATE OR REPLACE FUNCTION llm_econ.price_twap_coverage(sku text, provider text, pricing text, during tstzrange,
                                              region text DEFAULT NULL, max_age interval DEFAULT NULL,
                                              spec llm_econ.run_spec DEFAULT NULL,
                                              OUT usd_per_gpu_hour numeric, OUT coverage numeric, OUT covered interval)
@@ -195,7 +195,7 @@ COMMENT ON FUNCTION llm_econ.price_twap_coverage(text, text, text, tstzrange, te
   'price_twap, the share of the period (0 to 1) some offer was in effect and that time; with spec, only instances a run of it can use';
 
 -- The 0.1.0 signature and result, for old callers: the average alone.
-CREATE FUNCTION llm_econ.price_twap(sku text, provider text, pricing text, during tstzrange,
+CREATE OR REPLACE FUNCTION llm_econ.price_twap(sku text, provider text, pricing text, during tstzrange,
                                     region text DEFAULT NULL, max_age interval DEFAULT NULL)
 RETURNS numeric
 LANGUAGE plpgsql STABLE PARALLEL SAFE COST 1000 SET search_path = pg_catalog, pg_temp
@@ -206,7 +206,7 @@ END $$;
 COMMENT ON FUNCTION llm_econ.price_twap(text, text, text, tstzrange, text, interval) IS
   'time-weighted average $/GPU-hour of the cheapest series in effect over the period (region NULL = any); NULL when nothing was in effect';
 
-CREATE FUNCTION llm_econ._check_source_kinds(kinds text[]) RETURNS text[]
+CREATE OR REPLACE FUNCTION llm_econ._check_source_kinds(kinds text[]) RETURNS text[]
 AS 'MODULE_PATHNAME', 'le_check_source_kinds_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._check_source_kinds(text[]) IS
   'internal: the kinds (catalog, history, seed, manual; any case) canonical, NULL for NULL; else 22023 listing the valid ones';
@@ -215,7 +215,7 @@ COMMENT ON FUNCTION llm_econ._check_source_kinds(text[]) IS
 -- spec's size can use (a run on more GPUs than one instance holds needs instances of at least
 -- gpus_per_node GPUs; offers of unknown size are kept and show NULL), the cheapest usable
 -- instance type of each, with the run's wall time and cost there, cheapest first.
-CREATE FUNCTION llm_econ.cheapest_offers(spec llm_econ.run_spec, at timestamptz DEFAULT pg_catalog.now(),
+CREATE OR REPLACE FUNCTION llm_econ.cheapest_offers(spec llm_econ.run_spec, at timestamptz DEFAULT pg_catalog.now(),
                                          pricing text DEFAULT NULL, max_age interval DEFAULT NULL,
                                          source_kinds text[] DEFAULT NULL, include_suspect boolean DEFAULT false)
 RETURNS TABLE (provider text, region text, pricing text, usd_per_gpu_hour numeric,
@@ -246,7 +246,7 @@ COMMENT ON FUNCTION llm_econ.cheapest_offers(llm_econ.run_spec, timestamptz, tex
   'the offers of the spec''s SKU in effect at "at" that a run of its size can use, the cheapest instance type of each, with wall time, cost and age, cheapest first';
 
 -- Dashboard views: a "time" column, no arrays, numeric money, the caller's privileges.
-CREATE VIEW llm_econ.price_history WITH (security_invoker = true) AS
+CREATE OR REPLACE VIEW llm_econ.price_history WITH (security_invoker = true) AS
   SELECT p.observed_at AS "time", p.sku, p.provider, p.region, p.pricing, p.usd_per_gpu_hour,
          p.instance_type, p.source, p.source_kind, p.gpus_per_instance, p.suspect,
          CASE WHEN p.usd_per_gpu_hour IS NOT NULL THEN coalesce(p.last_seen_at, p.observed_at) END AS last_seen_at

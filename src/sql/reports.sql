@@ -4,7 +4,7 @@
 -- provider and service category.  Amounts in USD at the fx_rate in effect at the charge period
 -- start; lines with no known rate are not summed (unconverted_lines counts them).
 -- security_invoker: readers see their tenants' lines only.
-CREATE VIEW llm_econ.spend_daily WITH (security_invoker = true) AS
+CREATE OR REPLACE VIEW llm_econ.spend_daily WITH (security_invoker = true) AS
   SELECT (pg_catalog.date_trunc('day', s.charge_period_start AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') AS "time",
          s.tenant, s.provider, s.service_category,
          pg_catalog.sum(s.billed_cost * s.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * s.rate) AS effective_usd,

@@ -1,55 +1,5 @@
 -- The run_spec type and its validating constructor.
 
-CREATE TYPE llm_econ.run_spec AS (
-    n_params                float8,
-    n_tokens                float8,
-    sku                     text,
-    n_gpus                  int4,
-    gpus_per_node           int4,
-    mfu                     float8,
-    dtype                   text,
-    peak_flops              float8,
-    hbm_bytes               float8,
-    intra_node_bytes_per_s  float8,
-    inter_node_bytes_per_s  float8,
-    tdp_watts               float8,
-    n_layers                int4,
-    d_model                 int4,
-    n_heads                 int4,
-    seq_len                 int4,
-    micro_batch             int4,
-    global_batch            int4,
-    tp                      int4,
-    pp                      int4,
-    zero_stage              int4,
-    recompute               text,
-    optimizer               text,
-    n_active_params         float8,
-    n_experts               int4,
-    top_k                   int4,
-    ep                      int4,
-    cp                      int4,
-    vpp                     int4,
-    n_kv_heads              int4,
-    ffn_hidden              int4,
-    ffn_act                 text,
-    vocab_size              int4,
-    sequence_parallel       boolean,
-    attention               text,
-    grad_dtype              text,
-    hbm_bytes_per_s         float8,
-    gpu_generation          text,
-    q_lora_rank             int4,
-    kv_lora_rank            int4,
-    qk_nope_head_dim        int4,
-    qk_rope_head_dim        int4,
-    v_head_dim              int4,
-    dropout                 boolean,
-    stack                   text,
-    fp8_attention           boolean,
-    fsdp_reshard            boolean
-);
-
 COMMENT ON TYPE llm_econ.run_spec IS
   'one training run: workload, cluster, efficiency, the hardware figures frozen from gpu_sku when built, model shape and parallel strategy';
 COMMENT ON COLUMN llm_econ.run_spec.n_params IS 'N, non-embedding parameters';
@@ -102,7 +52,7 @@ COMMENT ON COLUMN llm_econ.run_spec.fp8_attention IS 'with dtype fp8, whether at
 COMMENT ON COLUMN llm_econ.run_spec.fsdp_reshard IS 'ZeRO-3/FSDP: whether parameters are resharded between micro-batches; NULL = the stack''s default (torch stacks with pp > 1 keep them unsharded)';
 COMMENT ON COLUMN llm_econ.run_spec.dropout IS 'whether the model trains with dropout: its masks are stored as activations (Korthikanti et al. 2022); NULL = false (Llama 2/3, DeepSeek-V3 train without)';
 
-CREATE FUNCTION llm_econ.run_spec(
+CREATE OR REPLACE FUNCTION llm_econ.run_spec(
     n_params float8, n_tokens float8, n_gpus int4, sku text,
     mfu float8 DEFAULT 0.40, dtype text DEFAULT 'bf16',
     n_layers int4 DEFAULT NULL, d_model int4 DEFAULT NULL,

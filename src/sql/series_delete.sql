@@ -5,7 +5,7 @@
 -- Race-free against a concurrent insert into the same series: first lock the candidate series
 -- rows (an inserting transaction holds them locked until it ends: _price_series_add), then, in
 -- a new statement and so with a new snapshot, delete those still without observations.
-CREATE FUNCTION llm_econ._price_series_prune() RETURNS trigger
+CREATE OR REPLACE FUNCTION llm_econ._price_series_prune() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   ids int8[];
@@ -43,7 +43,7 @@ END $$;
 REVOKE EXECUTE ON FUNCTION llm_econ._price_series_prune() FROM PUBLIC;
 COMMENT ON FUNCTION llm_econ._price_series_prune() IS 'trigger: removes from price_series the series left without observations by a delete or an update of price_snapshot';
 
-CREATE TRIGGER price_snapshot_series_del AFTER DELETE ON llm_econ.price_snapshot
+CREATE OR REPLACE TRIGGER price_snapshot_series_del AFTER DELETE ON llm_econ.price_snapshot
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_series_prune();
-CREATE TRIGGER price_snapshot_series_upd_old AFTER UPDATE ON llm_econ.price_snapshot
+CREATE OR REPLACE TRIGGER price_snapshot_series_upd_old AFTER UPDATE ON llm_econ.price_snapshot
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION llm_econ._price_series_prune();

@@ -1,4 +1,4 @@
-# TAP test: CREATE EXTENSION llm_econ VERSION '0.1.0' + data + ALTER EXTENSION UPDATE (0.1.0 -> 0.2.0 -> 0.3.0 -> 0.4.0) equals a fresh install of the current version with the same data (schema, members, privileges, rows).
+# TAP test: CREATE EXTENSION llm_econ VERSION '0.1.0' (and '0.4.0') + data + ALTER EXTENSION UPDATE (0.1.0 -> ... -> 0.5.0, and 0.4.0 -> 0.5.0) equals a fresh install of the current version with the same data (schema, members, privileges, rows); an update past users' views.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -15,18 +15,22 @@ $node->safe_psql('postgres', q{
   CREATE ROLE tenant_b NOLOGIN;
   CREATE ROLE finops LOGIN IN ROLE tenant_a, tenant_b;
   CREATE DATABASE upgraded;
+  CREATE DATABASE direct;
   CREATE DATABASE fresh;
+  CREATE DATABASE deps;
 });
 sub q1 { my ($db, $sql) = @_; return $node->safe_psql($db, $sql); }
 
 my $target = q1('postgres', q{SELECT default_version FROM pg_available_extensions WHERE name = 'llm_econ'});
-is($target, '0.4.0', 'the installed default version is 0.4.0');
-is(q1('postgres', q{SELECT string_agg(path, ' ') FROM pg_extension_update_paths('llm_econ') WHERE source = '0.1.0' AND target = '0.4.0'}),
-   '0.1.0--0.2.0--0.3.0--0.4.0', 'the update path 0.1.0 -> 0.4.0 is the chain of release steps');
+is($target, '0.5.0', 'the installed default version is 0.5.0');
+is(q1('postgres', q{SELECT string_agg(path, ' ') FROM pg_extension_update_paths('llm_econ') WHERE source = '0.1.0' AND target = '0.5.0'}),
+   '0.1.0--0.2.0--0.3.0--0.4.0--0.5.0', 'the update path 0.1.0 -> 0.5.0 is the chain of release steps');
 is(q1('postgres', q{SELECT string_agg(path, ' ') FROM pg_extension_update_paths('llm_econ') WHERE source = '0.2.0' AND target = '0.3.0'}),
    '0.2.0--0.3.0', 'an update path 0.2.0 -> 0.3.0 exists and is the direct script (still shipped)');
 is(q1('postgres', q{SELECT string_agg(path, ' ') FROM pg_extension_update_paths('llm_econ') WHERE source = '0.3.0' AND target = '0.4.0'}),
-   '0.3.0--0.4.0', 'an update path 0.3.0 -> 0.4.0 exists and is the direct script');
+   '0.3.0--0.4.0', 'an update path 0.3.0 -> 0.4.0 exists and is the direct script (frozen as released)');
+is(q1('postgres', q{SELECT string_agg(path, ' ') FROM pg_extension_update_paths('llm_econ') WHERE source = '0.4.0' AND target = '0.5.0'}),
+   '0.4.0--0.5.0', 'an update path 0.4.0 -> 0.5.0 exists and is the direct script (built: migration + all replaceable code)');
 
 # The same user data, added the same way in both databases: a user GPU, aliases, an MFU row,
 # prices by hand, by SkyPilot catalog and by staged history, grants, plans and FOCUS bills of two
@@ -210,9 +214,21 @@ my ($alias_user_after) = $after =~ /^(gpu_sku_alias_user .*)$/m;
 my ($alias_user_before) = $before =~ /^(gpu_sku_alias_user .*)$/m;
 is($alias_user_after, $alias_user_before, "the user's aliases are untouched by the update");
 
+# ---- 0.4.0 with data, then ALTER EXTENSION UPDATE: the step this release builds --------------------------------------
+# (src/migrate/0.4.0--0.5.0.sql, then every src/sql file: what did not change is replaced in place)
+q1('direct', q{CREATE EXTENSION llm_econ VERSION '0.4.0'});
+is(q1('direct', q{SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'}), '0.4.0', 'installed at 0.4.0 (the released install script)');
+q1('direct', $_) for setup_for(1);
+($ret, $stdout, $stderr) = $node->psql('direct', 'ALTER EXTENSION llm_econ UPDATE');
+is($ret, 0, '0.4.0 -> 0.5.0: ALTER EXTENSION llm_econ UPDATE succeeds');
+is($stderr, '', '0.4.0 -> 0.5.0: the update says nothing (no warning, no notice)');
+is(q1('direct', q{SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'}), $target, '0.4.0 -> 0.5.0: extversion is the current version');
+is(q1('direct', q{SELECT count(*) FROM pg_proc WHERE proname = '_update_drop_check'}), '0', "the update's drop check is gone after the update");
+
 # ---- fresh install of the current version with the same data ------------------------------------------------------------
 q1('fresh', 'CREATE EXTENSION llm_econ');
 q1('fresh', $_) for setup_for(1);
+my @updated = qw(upgraded direct);
 
 # ---- schemas: pg_dump --schema-only, plain and --binary-upgrade ---------------------------------
 # A plain schema-only dump of a database using an extension holds only CREATE EXTENSION, its
@@ -262,10 +278,13 @@ my %dump = (
 );
 for my $kind (sort keys %dump)
 {
-  my $u = schema_dump('upgraded', @{ $dump{$kind}{opts} });
   my $f = schema_dump('fresh', @{ $dump{$kind}{opts} });
   ok($f =~ $dump{$kind}{shows}, "$kind schema dump of the fresh database has what it is compared for");
-  same_text($u, $f, $kind, "$kind pg_dump --schema-only identical (upgraded vs fresh)");
+  for my $db (@updated)
+  {
+    my $u = schema_dump($db, @{ $dump{$kind}{opts} });
+    same_text($u, $f, "$kind.$db", "$kind pg_dump --schema-only identical ($db vs fresh)");
+  }
 }
 
 # ---- the extension's member objects and its catalog entry --------------------------------------
@@ -274,28 +293,34 @@ my $members = q{SELECT count(*) || E'\n' || string_agg(pg_describe_object(classi
                   FROM pg_depend WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
                    AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'llm_econ')};
 like(q1('fresh', $members), qr/view llm_econ\.spend_daily/, 'the fresh install owns spend_daily');
-is(q1('upgraded', $members), q1('fresh', $members), 'member objects identical (pg_describe_object over pg_depend deptype e)');
+is(q1($_, $members), q1('fresh', $members), "$_: member objects identical (pg_describe_object over pg_depend deptype e)") for @updated;
 my $ext = q{SELECT extname || ' ' || extversion || ' ' || extnamespace::regnamespace || ' ' || extrelocatable || ' '
                    || (SELECT string_agg(c::regclass::text || ' ' || quote_literal(w), ',' ORDER BY c::regclass::text)
                          FROM unnest(extconfig, extcondition) AS u(c, w))
               FROM pg_extension WHERE extname = 'llm_econ'};
-is(q1('upgraded', $ext), q1('fresh', $ext), 'pg_extension entry identical (version, schema, config tables and their dump conditions, by table name: the order tables were registered in does not matter)');
+is(q1($_, $ext), q1('fresh', $ext), "$_: pg_extension entry identical (version, schema, config tables and their dump conditions, by table name: the order tables were registered in does not matter)") for @updated;
 my $initprivs = q{SELECT string_agg(pg_describe_object(classoid, objoid, objsubid) || ' ' || initprivs::text, E'\n'
                                    ORDER BY pg_describe_object(classoid, objoid, objsubid))
-                    FROM pg_init_privs WHERE privtype = 'e' AND classoid = 'pg_class'::regclass
-                     AND objoid IN (SELECT oid FROM pg_class WHERE relnamespace = 'llm_econ'::regnamespace)};
-is(q1('upgraded', $initprivs), q1('fresh', $initprivs), "extension objects' initial privileges identical (pg_init_privs)");
+                    FROM pg_init_privs WHERE privtype = 'e'
+                     AND (classoid = 'pg_class'::regclass AND objoid IN (SELECT oid FROM pg_class WHERE relnamespace = 'llm_econ'::regnamespace)
+                          OR classoid = 'pg_proc'::regclass AND objoid IN (SELECT oid FROM pg_proc WHERE pronamespace = 'llm_econ'::regnamespace)
+                          OR classoid = 'pg_namespace'::regclass AND objoid = 'llm_econ'::regnamespace)};
+like(q1('fresh', $initprivs), qr/^function llm_econ\._price_series_add\(\) /m, 'pg_init_privs lists the functions whose EXECUTE the scripts revoke');
+is(q1($_, $initprivs), q1('fresh', $initprivs), "$_: extension objects' initial privileges identical (pg_init_privs: tables, views, sequences, functions, the schema)") for @updated;
 
 # ---- data: shipped and user rows ---------------------------------------------------------------
-my $u = table_sums('upgraded', 0);
 my $f = table_sums('fresh', 0);
-is($u, $f, 'per-table checksums identical, shipped and user rows (spend without imported_at)');
-for my $t (qw(gpu_sku gpu_sku_user gpu_sku_alias gpu_sku_alias_user mfu_reference price_snapshot price_snapshot_user price_series
-               price_history_staging run_plan spend plan_vs_actual price_daily_group price_daily_summary sequences))
+for my $db (@updated)
 {
-  my ($lu) = $u =~ /^(\Q$t\E .*)$/m;
-  my ($lf) = $f =~ /^(\Q$t\E .*)$/m;
-  is($lu, $lf, "$t identical (upgraded vs fresh)");
+  my $u = table_sums($db, 0);
+  is($u, $f, "$db: per-table checksums identical, shipped and user rows (spend without imported_at)");
+  for my $t (qw(gpu_sku gpu_sku_user gpu_sku_alias gpu_sku_alias_user mfu_reference price_snapshot price_snapshot_user price_series
+                 price_history_staging run_plan spend plan_vs_actual price_daily_group price_daily_summary sequences))
+  {
+    my ($lu) = $u =~ /^(\Q$t\E .*)$/m;
+    my ($lf) = $f =~ /^(\Q$t\E .*)$/m;
+    is($lu, $lf, "$t identical ($db vs fresh)");
+  }
 }
 # last_seen_at of the prices stored before the update (0.4.0, docs/prices.md): a catalog price
 # until the latest catalog of its source before the series' next observation (the lambda x1_8x,
@@ -321,7 +346,7 @@ like($seen_fresh, qr/^mycloud g2-standard-24 on_demand 2024-03-01 2024-06-01$/m,
 # the view added by 0.2.0 works on data written under 0.1.0
 my $daily = q{SELECT string_agg(to_jsonb(d)::text, E'\n' ORDER BY "time", tenant, provider, service_category) FROM llm_econ.spend_daily d};
 like(q1('fresh', $daily), qr/"billed_usd": 9216\.00/, 'spend_daily in the fresh install sums the bills');
-is(q1('upgraded', $daily), q1('fresh', $daily), 'spend_daily identical on the data written before the update');
+is(q1($_, $daily), q1('fresh', $daily), "$_: spend_daily identical on the data written before the update") for @updated;
 
 # The charges imported before the update carry the 0.3.0 charge identity: the same bill,
 # re-exported with another timestamp style and an extra column, adds nothing in either database
@@ -330,10 +355,90 @@ my ($bill) = $setup[2] =~ /import_focus\(\n'(BilledCost.*?)', tenant => 'tenant_
 ok(defined $bill && $bill =~ /T00:00:00Z/, 'the tenant_a bill of the setup is found');
 (my $reexport = $bill) =~ s/T00:00:00Z/ 00:00:00+00:00/g;
 $reexport =~ s/\n/,x_Export\n/g;
-for my $db (qw(upgraded fresh))
+for my $db (@updated, 'fresh')
 {
   is(q1($db, qq{SELECT inserted || ' ' || skipped || ' ' || replaced FROM llm_econ.import_focus(\$\$$reexport\$\$, tenant => 'tenant_a', source => 're-export', mode => 'append')}),
      '0 3 0', "$db: the re-exported bill adds nothing (charge identity, not raw lines)");
 }
+
+# ---- an update past the views of users (issue 42) ------------------------------------------------------------------------
+# An unprivileged role's views over the extension's functions and views, made at 0.4.0.  The update
+# replaces what did not change in place (CREATE OR REPLACE), so such views survive it; what the
+# migration must drop (a signature or the result columns change) is checked first by
+# llm_econ._update_drop_check (src/migrate/update_head.sql), which stops the update with an error whose
+# DETAIL names the views in the way and whose HINT says what to do.
+my $update_sql = PostgreSQL::Test::Utils::slurp_file($node->config_data('--sharedir') . "/extension/llm_econ--0.4.0--$target.sql");
+my @drops = $update_sql =~ /_update_drop_check\('(function|view)', '([^']+)'\)/g;
+q1('deps', q{CREATE EXTENSION llm_econ VERSION '0.4.0'});
+q1('postgres', q{CREATE ROLE viewer NOLOGIN});
+q1('deps', q{GRANT CREATE ON SCHEMA public TO viewer});
+q1('deps', q{SET ROLE viewer;
+  CREATE VIEW public.my_offers AS SELECT * FROM llm_econ.cheapest_offers(NULL::llm_econ.run_spec);
+  CREATE VIEW public.my_price AS SELECT llm_econ.price_at('H100-SXM5', 'gcp', 'on_demand', '2025-01-01') AS usd;
+  CREATE VIEW public.my_history AS SELECT count(*) AS n FROM llm_econ.price_history;
+  CREATE VIEW public.my_monthly AS SELECT * FROM llm_econ.spend_monthly;});
+my $price_0_4 = q1('deps', q{SELECT usd FROM public.my_price});
+like($price_0_4, qr/^[0-9.]+$/, "the role's view over price_at answers at 0.4.0");
+
+# The check itself, as the update script ships it, run at 0.4.0 on objects these views use: a
+# function (price_at), a view (price_history), and a function they reach only through a view of
+# the extension (_billing_month, through spend_monthly).
+my ($check_fn) = $update_sql =~ /(CREATE FUNCTION llm_econ\._update_drop_check\(.*?\nEND \$\$;)/s;
+ok(defined $check_fn, 'the update script creates llm_econ._update_drop_check');
+q1('deps', "BEGIN; $check_fn COMMIT;");
+my $price_sig = q1('deps', q{SELECT DISTINCT d.refobjid::regprocedure FROM pg_depend d JOIN pg_rewrite r ON r.oid = d.objid
+                              WHERE d.classid = 'pg_rewrite'::regclass AND d.refclassid = 'pg_proc'::regclass
+                                AND r.ev_class = 'public.my_price'::regclass AND d.refobjid::regproc::text = 'llm_econ.price_at'});
+my $month_sig = q1('deps', q{SELECT oid::regprocedure FROM pg_proc WHERE proname = '_billing_month'});
+for my $case (["function", $price_sig, 'view public.my_price'], ['view', 'llm_econ.price_history', 'view public.my_history'],
+              ['function', $month_sig, 'view public.my_monthly'])
+{
+  my ($kind, $name, $blocker) = @$case;
+  my ($r, $o, $e) = $node->psql('deps', "SELECT llm_econ._update_drop_check('$kind', '$name')");
+  isnt($r, 0, "drop check on $kind $name fails");
+  like($e, qr/ERROR:  cannot update extension llm_econ: its \Q$kind $name\E is used by objects outside the extension/, "drop check on $name: the error names it");
+  like($e, qr/DETAIL:  The update drops \Q$kind $name\E .*depend on it: .*\Q$blocker\E/, "drop check on $name: DETAIL names $blocker");
+  like($e, qr/HINT:  Save the definitions of those objects .* drop them, run ALTER EXTENSION llm_econ UPDATE/, "drop check on $name: HINT says what to do");
+}
+is(q1('deps', q{SELECT llm_econ._update_drop_check('function', 'llm_econ.training_flops(llm_econ.run_spec, boolean)')}), '',
+   'drop check passes for a function no outside object uses');
+is(q1('deps', q{SELECT llm_econ._update_drop_check('function', 'llm_econ.no_such_function(text)')}), '',
+   'drop check passes for a function that does not exist (DROP ... IF EXISTS)');
+q1('deps', q{DROP FUNCTION llm_econ._update_drop_check(text, text)});
+
+# The update itself: it goes through unless the migration drops something these views use; then
+# it stops naming them, and goes through once they are dropped.
+my $blocked = '';
+if (@drops)
+{
+  my @oids;
+  while (my ($kind, $name) = splice(@drops, 0, 2))
+  {
+    push @oids, $kind eq 'function' ? "('pg_proc'::regclass, to_regprocedure('$name'))" : "('pg_class'::regclass, to_regclass('$name'))";
+  }
+  $blocked = q1('deps', q{SELECT string_agg(DISTINCT c.relname, ' ' ORDER BY c.relname) FROM pg_depend d JOIN pg_rewrite r ON r.oid = d.objid
+                            JOIN pg_class c ON c.oid = r.ev_class
+                           WHERE d.classid = 'pg_rewrite'::regclass AND c.relnamespace = 'public'::regnamespace
+                             AND (d.refclassid, d.refobjid) IN (VALUES } . join(', ', @oids) . q{)});
+}
+($ret, $stdout, $stderr) = $node->psql('deps', 'ALTER EXTENSION llm_econ UPDATE');
+if ($blocked eq '')
+{
+  is($ret, 0, "0.4.0 -> 0.5.0 goes through an unprivileged role's views over functions and views it does not drop");
+  is($stderr, '', 'and says nothing');
+  is(q1('deps', q{SELECT usd FROM public.my_price}), $price_0_4, "the role's view over price_at answers the same after the update");
+  like(q1('deps', q{SELECT n FROM public.my_history}), qr/^[1-9][0-9]*$/, "the role's view over price_history answers after the update");
+}
+else
+{
+  isnt($ret, 0, "0.4.0 -> 0.5.0 stops at the role's views over what it drops ($blocked)");
+  like($stderr, qr/DETAIL:  .*\Q$_\E/, "the error's DETAIL names view $_") for split / /, $blocked;
+  q1('deps', "DROP VIEW public.$_") for split / /, $blocked;
+  ($ret, $stdout, $stderr) = $node->psql('deps', 'ALTER EXTENSION llm_econ UPDATE');
+  is($ret, 0, 'with those views dropped, the update goes through');
+  is(q1('deps', q{SELECT usd FROM public.my_price}), $price_0_4, "the role's view over price_at answers the same after the update")
+    if $blocked !~ /\bmy_price\b/;
+}
+is(q1('deps', q{SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'}), $target, 'deps: updated to the current version');
 
 done_testing();

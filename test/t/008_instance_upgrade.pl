@@ -35,7 +35,7 @@ is(q1($prices), join("\n",
    'Standard_NV6ads_A10_v5 A10 on_demand 0.454 1', 'Standard_NV6ads_A10_v5 A10 spot 0.1135 1'),
    '0.3.0 stores ND96is with 12 GPUs, the H100 NVL as SXM, the 1/6 slice as a whole A10');
 
-q1(q{ALTER EXTENSION llm_econ UPDATE});
+q1(q{ALTER EXTENSION llm_econ UPDATE TO '0.4.0'});   # the released step (frozen, src/update)
 is(q1(q{SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'}), '0.4.0', 'updated to 0.4.0');
 # by hand from the CSV: 88.488 / 8 = 11.061; 0.454 / (1/6) = 2.724, 0.1135 * 6 = 0.681
 is(q1($prices), join("\n",

@@ -2069,7 +2069,7 @@ GRANT SELECT ON llm_econ.plan_vs_actual TO PUBLIC;
 DO $load$
 DECLARE
   dir constant text := (SELECT c.setting FROM pg_catalog.pg_config() c
-                         WHERE c.name OPERATOR(pg_catalog.=) 'SHAREDIR') || '/extension/llm_econ/';
+                         WHERE c.name OPERATOR(pg_catalog.=) 'SHAREDIR') || '/extension/llm_econ/0.3.0/';
   opts constant text := ' WITH (FORMAT csv, HEADER MATCH, ENCODING ''UTF8'')';
 BEGIN
   ALTER TABLE llm_econ.gpu_sku ALTER COLUMN builtin SET DEFAULT true;
@@ -2668,7 +2668,7 @@ GRANT SELECT ON llm_econ.price_daily_summary, llm_econ.price_daily_group, llm_ec
 DO $load$
 DECLARE
   dir constant text := (SELECT c.setting FROM pg_catalog.pg_config() c
-                         WHERE c.name OPERATOR(pg_catalog.=) 'SHAREDIR') || '/extension/llm_econ/';
+                         WHERE c.name OPERATOR(pg_catalog.=) 'SHAREDIR') || '/extension/llm_econ/0.3.0/';
 BEGIN
   EXECUTE 'COPY llm_econ.price_daily_group (sku, provider, pricing, last_day) FROM '
        || pg_catalog.quote_literal(dir || 'price_daily_group.csv') || ' WITH (FORMAT csv, HEADER MATCH)';
