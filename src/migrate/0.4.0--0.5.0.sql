@@ -77,5 +77,6 @@ DROP FUNCTION IF EXISTS llm_econ.run_spec(float8, float8, int4, text, float8, te
                                           text, text, int4, float8, float8, int4, int4, int4, int4, int4, int4, int4, text, int4,
                                           boolean, text, text, int4, int4, int4, int4, int4, boolean);
 
--- issue 45 (import order): _price_changes also returns merged (a stored row a backfill made redundant)
+-- issue 45 (import order): _price_changes takes the batch's source and returns merged (a stored row a backfill made redundant)
+SELECT llm_econ._update_drop_check('function', 'llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], timestamptz[])');
 DROP FUNCTION IF EXISTS llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], timestamptz[]);
