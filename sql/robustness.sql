@@ -64,6 +64,7 @@ INSERT INTO rb_good VALUES
   (NULL, 'max_age', 'interval', '''400 days'''), (NULL, 'itype', 'text', 'NULL'),
   (NULL, 'instance_type', 'text', '''p5.48xlarge'''), (NULL, 'source_kinds', 'text[]', 'NULL'),
   (NULL, 'kinds', 'text[]', 'ARRAY[''catalog'']'), (NULL, 'seen', 'timestamptz[]', 'NULL'),
+  ('_price_changes/10', 'src', 'text', '''skypilot:lambda'''),
   ('_mark_seen/3', 'series_id', 'int8[]', 'ARRAY[1]::int8[]'),
   ('_mark_seen/3', 'observed_at', 'timestamptz[]', 'ARRAY[''2023-01-01 00:00+00'']::timestamptz[]'),
   ('_mark_seen/3', 'seen', 'timestamptz[]', 'ARRAY[''2023-02-01 00:00+00'']::timestamptz[]'),
@@ -366,7 +367,7 @@ END $$;
 CREATE TEMP TABLE rb_tolerated (target text COLLATE "C", outcome text COLLATE "C", reason text, PRIMARY KEY (target, outcome));
 INSERT INTO rb_tolerated VALUES
   ('_usd/1', 'ok, non-finite result', 'rounds a price; callers pass parsed prices, and price_snapshot''s CHECK rejects non-finite ones'),
-  ('_price_changes/9', 'ok, non-finite result', 'annotates candidates without storing them; _record_prices stores through price_snapshot''s CHECK (23514 above)'),
+  ('_price_changes/10', 'ok, non-finite result', 'annotates candidates without storing them; _record_prices stores through price_snapshot''s CHECK (23514 above)'),
   ('_shift/2', 'ok, non-finite result', 'an age bound past the timestamp range is -infinity or infinity by design (no bound), where + raises 22008'),
   ('_mark_seen/3', '42501', 'moves last_seen_at only when the price recorder (_record_prices) calls it: any other call is refused by design'),
   ('_reraise/5', '22023', 'raises by design: it re-raises an error a user-facing function caught, with the SQLSTATE given');

@@ -68,7 +68,7 @@ INSERT INTO vol_call (fn, call) VALUES
   ('price_twap/6', $$price_twap('H100-SXM5', 'gcp', 'on_demand', '[2024-06-01, 2024-07-01)')$$),
   ('cheapest_offers/6', $$cheapest_offers(SPEC, '2024-07-01')$$),
   ('_skypilot_offers/2', $$_skypilot_offers('gcp', E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\na2-highgpu-1g,,,0.7,us-central1\n,A100,1,2.9,us-central1\n')$$),
-  ('_price_changes/9', $$_price_changes('{2024-01-01}', '{lambda}', '{H100-SXM5}', '{r1}', '{on_demand}', '{1.5}', '{x}', '{1}', NULL)$$),
+  ('_price_changes/10', $$_price_changes('{2024-01-01}', '{lambda}', '{H100-SXM5}', '{r1}', '{on_demand}', '{1.5}', '{x}', '{1}', NULL, 'skypilot:lambda')$$),
   ('price_twap_coverage/7', $$price_twap_coverage('H100-SXM5', 'gcp', 'on_demand', '[2024-06-01, 2024-07-01)')$$),
   ('_check_source_kinds/1', $$_check_source_kinds('{catalog}')$$),
   ('_usd/1', $$_usd(1.234567)$$), ('_sku_find/1', $$_sku_find('h100')$$), ('_skypilot_clouds/0', $$_skypilot_clouds()$$),
