@@ -675,7 +675,8 @@ check_catalog(const char *buf, size_t len, int gcp, long fail_at, long data_rows
 					"offer %d: kind %d (gcp %d)", i, (int) f->kind, gcp);
 			REQUIRE(f->pricing == LE_PR_ON_DEMAND || f->pricing == LE_PR_SPOT, "offer %d: pricing %d", i, f->pricing);
 			REQUIRE(f->gpus >= 0 && f->rows >= 0, "offer %d: gpus %d rows %d", i, (int) f->gpus, (int) f->rows);
-			REQUIRE(f->region.p != NULL, "offer %d without a region", i);
+			/* since 0.5.0 an instance offer may be provider-wide (no region); GCP's rows pair by zone */
+			REQUIRE(f->region.p != NULL || f->kind == LE_OFFER_INSTANCE, "offer %d (kind %d) without a region", i, (int) f->kind);
 			REQUIRE(f->accel.p != NULL, "offer %d without an accelerator", i);
 			/* (outside GCP a row with an accelerator but no instance type is an offer without one) */
 			if (f->kind == LE_OFFER_INSTANCE)
