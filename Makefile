@@ -8,6 +8,7 @@ OBJS = \
 	src/module.o \
 	src/util.o \
 	src/guard_fmgr.o \
+	src/tenant_fmgr.o \
 	src/provenance.o \
 	src/core/guard.o \
 	src/core/spec.o \

@@ -123,6 +123,24 @@ SELECT count(*) AS spend_bob_sees FROM spend;
 SELECT count(*) AS runs_bob_sees FROM plan_vs_actual;
 UPDATE spend SET billed_cost = 0;
 RESET ROLE;
+-- The policies' test (_is_tenant_member, in C since 0.5.0, keeps its last answer for the query):
+-- membership direct or through a role, inherited or not; false for no such role, a name too long
+-- to be a role's (not truncated to one that is); each row as pg_has_role says.
+CREATE ROLE regress_tenant_c;
+CREATE ROLE regress_mid IN ROLE regress_tenant_c;
+CREATE ROLE regress_carol NOINHERIT IN ROLE regress_mid;
+CREATE ROLE regress_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx;
+GRANT regress_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx TO regress_carol;
+SET ROLE regress_carol;
+SELECT n, length(t) AS len, llm_econ._is_tenant_member(t) AS member,
+       CASE WHEN EXISTS (SELECT FROM pg_roles WHERE rolname = t) THEN pg_has_role(t, 'MEMBER') ELSE false END AS pg_has_role
+  FROM (VALUES (1, 'regress_tenant_c'), (2, 'regress_tenant_c'), (3, 'regress_tenant_a'), (4, 'regress_tenant_c'),
+               (5, 'regress_mid'), (6, 'no_such_role'), (7, 'REGRESS_TENANT_C'), (8, 'regress_' || repeat('x', 55)),
+               (9, 'regress_' || repeat('x', 56)), (10, repeat('y', 5000))) AS v(n, t)
+ ORDER BY n;
+RESET ROLE;
+SELECT llm_econ._is_tenant_member('regress_tenant_c') AS superuser_is_member;
+DROP ROLE regress_carol, regress_mid, regress_tenant_c, regress_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx;
 -- the same bill under two tenants is two sets of lines
 SELECT tenant, count(*) FROM spend WHERE source IN ('focus 1.3 test', 'tenant a bill') GROUP BY 1 ORDER BY 1;
 DROP OWNED BY regress_alice, regress_bob, regress_tenant_a, regress_tenant_b;

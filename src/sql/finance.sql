@@ -4,11 +4,7 @@
 -- writes the rows of every tenant role it is a member of (row-level security below).  The
 -- table owner and superusers see everything.
 CREATE OR REPLACE FUNCTION llm_econ._is_tenant_member(tenant text) RETURNS boolean
-LANGUAGE sql STABLE PARALLEL SAFE
-BEGIN ATOMIC
-  SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) $1)
-              THEN pg_catalog.pg_has_role($1, 'MEMBER') ELSE false END;
-END;
+AS 'MODULE_PATHNAME', 'le_is_tenant_member_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._is_tenant_member(text) IS
   'internal: whether the current user is a member of the tenant role (false when no such role exists); the row-level security test';
 COMMENT ON TABLE llm_econ.run_plan IS
@@ -769,15 +765,22 @@ COMMENT ON FUNCTION llm_econ._billing_month(timestamptz, timestamptz, timestampt
 -- amounts as billed and in USD (fx_rate at each line's charge period start; a line with no rate
 -- is left out of the USD sums and counted).
 CREATE OR REPLACE VIEW llm_econ.spend_monthly WITH (security_invoker = true) AS
-  SELECT s.tenant, s.provider, s.billing_account_id,
-         llm_econ._billing_month(s.billing_period_start, s.billing_period_end, s.charge_period_start, s.charge_period_end) AS billing_month,
-         s.billing_currency,
-         pg_catalog.sum(s.billed_cost) AS billed_cost, pg_catalog.sum(s.effective_cost) AS effective_cost,
-         pg_catalog.sum(s.billed_cost * s.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * s.rate) AS effective_usd,
-         pg_catalog.sum(s.gpu_hours) AS gpu_hours, pg_catalog.count(*) AS lines,
-         pg_catalog.count(*) FILTER (WHERE s.rate IS NULL) AS unconverted_lines
-    -- the rate in a subquery's list: Citus pushes this down, not a FROM-less LATERAL call
-    FROM (SELECT s.*, llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate FROM llm_econ.spend s) AS s
+  SELECT d.tenant, d.provider, d.billing_account_id, d.billing_month, d.billing_currency,
+         pg_catalog.sum(d.billed_cost) AS billed_cost, pg_catalog.sum(d.effective_cost) AS effective_cost,
+         pg_catalog.sum(d.billed_cost * d.rate) AS billed_usd, pg_catalog.sum(d.effective_cost * d.rate) AS effective_usd,
+         pg_catalog.sum(d.gpu_hours) AS gpu_hours, pg_catalog.sum(d.lines)::int8 AS lines,
+         COALESCE(pg_catalog.sum(d.lines) FILTER (WHERE d.rate IS NULL), 0)::int8 AS unconverted_lines
+    -- A rate holds for a UTC day: the lines are summed per day first and each day's sums converted
+    -- (exact: numeric products distribute over sums), one rate lookup a day, not a line.  The rate in
+    -- a subquery's list, not a FROM-less LATERAL call: Citus pushes this down.
+    FROM (SELECT d.*, llm_econ._usd_per_unit(d.billing_currency, pg_catalog.timezone('UTC', d.rate_day::timestamp)) AS rate
+            FROM (SELECT s.tenant, s.provider, s.billing_account_id,
+                         llm_econ._billing_month(s.billing_period_start, s.billing_period_end, s.charge_period_start, s.charge_period_end) AS billing_month,
+                         s.billing_currency, pg_catalog.timezone('UTC', s.charge_period_start)::date AS rate_day,
+                         pg_catalog.sum(s.billed_cost) AS billed_cost, pg_catalog.sum(s.effective_cost) AS effective_cost,
+                         pg_catalog.sum(s.gpu_hours) AS gpu_hours, pg_catalog.count(*) AS lines
+                    FROM llm_econ.spend s
+                   GROUP BY 1, 2, 3, 4, 5, 6) AS d) AS d
    GROUP BY 1, 2, 3, 4, 5;
 COMMENT ON VIEW llm_econ.spend_monthly IS
   'the invoices by month: per tenant, provider, billing account, billing_month and currency, as billed and in USD (docs/finance.md)';
@@ -798,14 +801,19 @@ GRANT SELECT ON llm_econ.spend_monthly TO PUBLIC;
 -- The runs by month: per tenant, run (NULL: untagged), invoice month and provider, what the month's
 -- invoices charge to the run, in USD; over a month its billed_usd is the month's invoices in USD.
 CREATE OR REPLACE VIEW llm_econ.plan_vs_actual_monthly WITH (security_invoker = true) AS
-  SELECT s.tenant, s.run_id,
-         llm_econ._billing_month(s.billing_period_start, s.billing_period_end, s.charge_period_start, s.charge_period_end) AS billing_month,
-         s.provider,
-         pg_catalog.sum(s.billed_cost * s.rate) AS billed_usd, pg_catalog.sum(s.effective_cost * s.rate) AS effective_usd,
-         pg_catalog.sum(s.gpu_hours) AS gpu_hours, pg_catalog.count(*) AS lines,
-         pg_catalog.count(*) FILTER (WHERE s.rate IS NULL) AS unconverted_lines
-    -- the rate in a subquery's list: Citus pushes this down, not a FROM-less LATERAL call
-    FROM (SELECT s.*, llm_econ._usd_per_unit(s.billing_currency, s.charge_period_start) AS rate FROM llm_econ.spend s) AS s
+  SELECT d.tenant, d.run_id, d.billing_month, d.provider,
+         pg_catalog.sum(d.billed_cost * d.rate) AS billed_usd, pg_catalog.sum(d.effective_cost * d.rate) AS effective_usd,
+         pg_catalog.sum(d.gpu_hours) AS gpu_hours, pg_catalog.sum(d.lines)::int8 AS lines,
+         COALESCE(pg_catalog.sum(d.lines) FILTER (WHERE d.rate IS NULL), 0)::int8 AS unconverted_lines
+    -- per UTC day and currency first, then converted, as spend_monthly
+    FROM (SELECT d.*, llm_econ._usd_per_unit(d.billing_currency, pg_catalog.timezone('UTC', d.rate_day::timestamp)) AS rate
+            FROM (SELECT s.tenant, s.run_id,
+                         llm_econ._billing_month(s.billing_period_start, s.billing_period_end, s.charge_period_start, s.charge_period_end) AS billing_month,
+                         s.provider, s.billing_currency, pg_catalog.timezone('UTC', s.charge_period_start)::date AS rate_day,
+                         pg_catalog.sum(s.billed_cost) AS billed_cost, pg_catalog.sum(s.effective_cost) AS effective_cost,
+                         pg_catalog.sum(s.gpu_hours) AS gpu_hours, pg_catalog.count(*) AS lines
+                    FROM llm_econ.spend s
+                   GROUP BY 1, 2, 3, 4, 5, 6) AS d) AS d
    GROUP BY 1, 2, 3, 4;
 COMMENT ON VIEW llm_econ.plan_vs_actual_monthly IS
   'the monthly accrual of each run: per tenant, run_id (NULL: untagged), billing_month and provider';
