@@ -72,17 +72,20 @@ SELECT * FROM restated;
 SELECT * FROM import_focus(:'head' || E'\n' ||
   '250.00,250.00' || :'jan' || E',2025-01-06T00:00:00Z,2025-01-07T00:00:00Z,AWS,i-2,NULL\n',
   source => 'jan-v2.csv', delivery => 'jan v2', mode => 'append');
--- a delivery in three files: every part loads (10 + 20 + 30 + 40 = 100)
+-- a delivery in three files: its first file alone in mode replace covers Jan 5 to 7 of a
+-- statement stored from Jan 5 to 9, and is refused (0.5.0: it would drop Jan 7 to 9; nothing
+-- lost); the three files staged together load as one (10 + 20 + 30 + 40 = 100)
 SELECT * FROM import_focus(:'head' || E'\n' ||
   '10.00,10.00' || :'jan' || E',2025-01-05T00:00:00Z,2025-01-06T00:00:00Z,AWS,i-1,NULL\n' ||
   '20.00,20.00' || :'jan' || E',2025-01-06T00:00:00Z,2025-01-07T00:00:00Z,AWS,i-2,NULL\n',
   source => 'jan-v3-part1.csv', delivery => 'jan v3');
-SELECT * FROM import_focus(:'head' || E'\n' ||
-  '30.00,30.00' || :'jan' || E',2025-01-07T00:00:00Z,2025-01-08T00:00:00Z,AWS,i-3,NULL\n',
-  source => 'jan-v3-part2.csv', delivery => 'jan v3', mode => 'append');
-SELECT * FROM import_focus(:'head' || E'\n' ||
-  '40.00,40.00' || :'jan' || E',2025-01-08T00:00:00Z,2025-01-09T00:00:00Z,AWS,i-4,NULL\n',
-  source => 'jan-v3-part3.csv', delivery => 'jan v3', mode => 'append');
+SELECT * FROM restated;
+INSERT INTO focus_staging (line) VALUES (:'head'),
+  ('10.00,10.00' || :'jan' || ',2025-01-05T00:00:00Z,2025-01-06T00:00:00Z,AWS,i-1,NULL'),
+  ('20.00,20.00' || :'jan' || ',2025-01-06T00:00:00Z,2025-01-07T00:00:00Z,AWS,i-2,NULL'),
+  (:'head'), ('30.00,30.00' || :'jan' || ',2025-01-07T00:00:00Z,2025-01-08T00:00:00Z,AWS,i-3,NULL'),
+  (:'head'), ('40.00,40.00' || :'jan' || ',2025-01-08T00:00:00Z,2025-01-09T00:00:00Z,AWS,i-4,NULL');
+SELECT * FROM load_focus(source => 'jan-v3-parts.csv', delivery => 'jan v3');
 SELECT * FROM restated;
 -- mode append only adds charges it does not know: here none
 SELECT * FROM import_focus(:'head' || E'\n' ||
@@ -282,7 +285,8 @@ INSERT INTO focus_staging (line) VALUES (:'head'),
   ('100.00,100.00' || :'jan' || ',2025-01-05T00:00:00Z,2025-01-06T00:00:00Z,AWS,i-1,NULL'),
   ('200.00,200.00' || :'jan' || ',2025-01-06T00:00:00Z,2025-01-07T00:00:00Z,AWS,i-2,NULL');
 SELECT * FROM load_focus(source => 'staged-v1.csv', delivery => 'staged v1');
-INSERT INTO focus_staging (line) VALUES (:'head'), ('250.00,250.00,USD,111,2025-01-01,2025-02-01,2025-01-06,2025-01-07,AWS,i-2,NULL');
+INSERT INTO focus_staging (line) VALUES (:'head'), ('100.00,100.00,USD,111,2025-01-01,2025-02-01,2025-01-05,2025-01-06,AWS,i-1,NULL'),
+  ('250.00,250.00,USD,111,2025-01-01,2025-02-01,2025-01-06,2025-01-07,AWS,i-2,NULL');
 SELECT * FROM load_focus(source => 'staged-v2a.csv', delivery => 'staged v2');
 INSERT INTO focus_staging (line) VALUES (:'head'),
   ('400.00,400.00' || :'jan' || ',2025-01-08T00:00:00Z,2025-01-09T00:00:00Z,AWS,i-4,NULL');
@@ -300,10 +304,12 @@ INSERT INTO focus_staging (line) VALUES (:'head'),
   ('6.00,6.00' || :'nop' || ',2025-01-06T00:00:00Z,2025-01-07T00:00:00Z,AWS,i-8,NULL');
 SELECT * FROM load_focus(source => 'staged-nop1.csv', delivery => 'nop v1');
 INSERT INTO focus_staging (line) VALUES (:'head'),
+  ('5.50,5.50' || :'nop' || ',2025-01-05T00:00:00Z,2025-01-06T00:00:00Z,AWS,i-7,NULL'),
   ('7.00,7.00' || :'nop' || ',2025-01-06T00:00:00Z,2025-01-07T00:00:00Z,AWS,i-8,NULL');
 SELECT * FROM load_focus(source => 'staged-nop2.csv', delivery => 'nop v2');
 SELECT * FROM restated;
 SELECT * FROM import_focus(:'head' || E'\n' ||
+  '5.00,5.00' || :'nop' || E',2025-01-05T00:00:00Z,2025-01-06T00:00:00Z,AWS,i-7,NULL\n' ||
   '9.00,9.00' || :'nop' || E',2025-01-06T00:00:00Z,2025-01-07T00:00:00Z,AWS,i-8,NULL\n',
   source => 'staged-nop3.csv', delivery => 'nop v3');
 SELECT * FROM restated;

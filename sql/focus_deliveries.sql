@@ -44,6 +44,22 @@ SELECT lines = 6 AS six_lines, billed = 4 * 2359.68 + 34.97 + 755.20 AS billed_r
 SELECT inserted, skipped, replaced FROM load_focus(source => 'aws re-export', mode => 'append');
 SELECT lines = 6 AS six_lines, billed = 4 * 2359.68 + 34.97 + 755.20 AS billed_right FROM month WHERE provider = 'aws';
 
+-- 3b. The same re-export in mode replace (the default) is refused, nothing lost: it covers Jan 10 to
+-- Jan 13 of the statement, whose stored lines run Jan 1 to Feb 1 (S3 and tax for the month, the
+-- p5 day from Jan 9); replacing would drop those.  The lines stay staged, and the HINT's mode
+-- append loads them (3 skipped).  import_focus refuses the same text alike.
+\copy focus_stage (line) FROM 'test/data/focus/deliveries/aws_reexport_jan10_13.csv' WITH (FORMAT csv, DELIMITER E'\x1f', QUOTE E'\x1e')
+SELECT pg_temp.error_code($$SELECT * FROM llm_econ.load_focus(source => 'aws re-export, replace')$$);
+SELECT lines = 6 AS six_lines, billed = 4 * 2359.68 + 34.97 + 755.20 AS billed_right FROM month WHERE provider = 'aws';
+SELECT inserted, skipped, replaced FROM load_focus(source => 'aws re-export', mode => 'append');
+\set reexport `cat test/data/focus/deliveries/aws_reexport_jan10_13.csv`
+SELECT pg_temp.error_code($$SELECT * FROM llm_econ.import_focus($$ || quote_literal(:'reexport') || $$)$$);
+SELECT lines = 6 AS six_lines, billed = 4 * 2359.68 + 34.97 + 755.20 AS billed_right FROM month WHERE provider = 'aws';
+-- the refusal names the statement in any session TimeZone as UTC
+SET TimeZone = 'Asia/Tokyo';
+SELECT pg_temp.error_code($$SELECT * FROM llm_econ.import_focus($$ || quote_literal(:'reexport') || $$)$$);
+SET TimeZone = 'UTC';
+
 -- 4. The whole month again, its account written " 123456789012 " in part 1: the same statement
 -- (AWS account ids compare trimmed), replaced, not counted twice.
 \copy focus_stage (line) FROM 'test/data/focus/deliveries/aws_part_00001_spaced.csv' WITH (FORMAT csv, DELIMITER E'\x1f', QUOTE E'\x1e')
@@ -98,4 +114,22 @@ RESET work_mem;
 -- 2 x 350 copies of two AWS lines twice, and bbbb-2222's two lines: 1,400 + 2 lines
 SELECT provider, lines, billed = CASE provider WHEN 'aws' THEN 1400 * 2359.68 ELSE 4900.80 + 35.10 END AS billed_right
   FROM month ORDER BY provider;
+
+-- 8b. What a delivery covers is what all its batches cover: the whole January (parts 1 and 2, 6
+-- lines) stored, then a delivery in mode replace of 1,100 copies of Jan 9's p5 line (the first
+-- batch: Jan 9 to 10 only) and part 2's tax line for the month (in the second batch): it covers
+-- Jan 1 to Feb 1, so it replaces the 6 lines; 1,100 x 2,359.68 + 755.20 in 1,101 lines.
+DELETE FROM spend;
+\copy focus_stage (line) FROM 'test/data/focus/deliveries/aws_part_00001.csv' WITH (FORMAT csv, DELIMITER E'\x1f', QUOTE E'\x1e')
+\copy focus_stage (line) FROM 'test/data/focus/deliveries/aws_part_00002.csv' WITH (FORMAT csv, DELIMITER E'\x1f', QUOTE E'\x1e')
+SELECT inserted FROM load_focus(source => 'january');
+CREATE TEMP TABLE part2 (n serial, line text);
+\copy part2 (line) FROM 'test/data/focus/deliveries/aws_part_00002.csv' WITH (FORMAT csv, DELIMITER E'\x1f', QUOTE E'\x1e')
+INSERT INTO focus_stage (line) SELECT line FROM part1 WHERE n = 1;
+INSERT INTO focus_stage (line) SELECT p.line FROM generate_series(1, 1100) g, part1 p WHERE p.n = 2 ORDER BY g;
+INSERT INTO focus_stage (line) SELECT line FROM part2 WHERE n IN (1, 4) ORDER BY n;
+SET work_mem = '64kB';
+SELECT inserted, replaced FROM load_focus(source => 'two batches');
+RESET work_mem;
+SELECT lines = 1101 AS lines_right, billed = 1100 * 2359.68 + 755.20 AS billed_right FROM month WHERE provider = 'aws';
 DELETE FROM spend;

@@ -47,10 +47,11 @@ SELECT pg_temp.error_code($$SELECT * FROM load_focus()$$) AS load;
 DELETE FROM focus_staging WHERE line LIKE '2,%';
 SELECT * FROM load_focus(source => 'exclusion');
 SELECT pg_temp.error_code(pg_temp.plain(current_user, 'x-1', 2, '2025-05-01 01:00', '2025-05-01 03:00')) AS plain_insert;
--- and a line of another resource, or not overlapping, is stored
+-- and a line of another resource, or not overlapping the stored one, is stored (mode append: the
+-- stored line stays, so the constraint is checked against it)
 SELECT pg_temp.stage('x-1', 3, '2025-05-01 02:00', '2025-05-01 03:00');
 SELECT pg_temp.stage('x-2', 4, '2025-05-01 01:00', '2025-05-01 03:00');
-SELECT * FROM load_focus(source => 'exclusion');
+SELECT * FROM load_focus(source => 'exclusion', mode => 'append');
 SELECT resource_id, charge_period_start, billed_cost FROM spend ORDER BY billed_cost;
 ALTER TABLE spend DROP CONSTRAINT regress_no_overlap;
 DELETE FROM spend;

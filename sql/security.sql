@@ -168,6 +168,7 @@ WITH allowed(fn, reason) AS (VALUES
   ('_focus_batches', 'load_focus (invoker) as the caller'),
   ('_focus_id_key', 'load_focus and import_focus, through _focus_statements and _focus_store, as the caller'),
   ('_focus_lines', 'import_focus (invoker) as the caller'),
+  ('_focus_partial', 'import_focus and load_focus (invoker) as the caller'),
   ('_focus_refusal', 'import_focus and load_focus, through _focus_admit, as the caller'),
   ('_focus_staged_lines', 'load_focus, through _focus_batches, as the caller'),
   ('_focus_store', 'import_focus and load_focus (invoker) as the caller'),

@@ -298,20 +298,22 @@ COMMENT ON FUNCTION llm_econ._focus_id_key(text, text) IS
 
 -- The statements the typed lines of llm_econ_focus_lines cover, a (provider, billing account,
 -- sub-account, billing period) with identifiers as their provider compares them: what mode
--- replace replaces (a per-subscription export does not replace another subscription's).
+-- replace replaces (a per-subscription export does not replace another subscription's); and the
+-- charge periods the lines of each cover, from the first start to the last end.
 CREATE OR REPLACE FUNCTION llm_econ._focus_statements(OUT provider text, OUT billing_account_id text, OUT sub_account_id text,
-    OUT billing_period_start timestamptz) RETURNS SETOF record
+    OUT billing_period_start timestamptz, OUT covered_from timestamptz, OUT covered_to timestamptz) RETURNS SETOF record
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
   PERFORM llm_econ._focus_temp();
   RETURN QUERY
   SELECT f.provider, llm_econ._focus_id_key(f.provider, f.billing_account_id),
-         llm_econ._focus_id_key(f.provider, f.record OPERATOR(pg_catalog.->>) 'SubAccountId'), f.billing_period_start
+         llm_econ._focus_id_key(f.provider, f.record OPERATOR(pg_catalog.->>) 'SubAccountId'), f.billing_period_start,
+         pg_catalog.min(f.charge_period_start), pg_catalog.max(f.charge_period_end)
     FROM llm_econ_focus_lines f GROUP BY 1, 2, 3, 4;
 END $$;
 COMMENT ON FUNCTION llm_econ._focus_statements() IS
-  'internal: the statements (provider, billing account, sub-account, billing period) a batch of typed FOCUS lines covers, identifiers as their provider compares them';
+  'internal: the statements (provider, billing account, sub-account, billing period) a batch of typed FOCUS lines covers, identifiers as their provider compares them, and the charge periods it covers of each';
 
 -- Why the current role may not import for tenant who, and what would let it: {message, hint}, NULL
 -- when it may.  Checked before any parsing, so a refusal is one line naming the grant or the tenant,
@@ -392,16 +394,21 @@ DECLARE
   b numeric;
   e numeric;
   q text;
+  gone_from timestamptz;
+  gone_to timestamptz;
   citus constant boolean := EXISTS (SELECT FROM pg_catalog.pg_extension x WHERE x.extname OPERATOR(pg_catalog.=) 'citus');
 BEGIN
   PERFORM llm_econ._focus_temp();
   replaced := 0;
-  INSERT INTO llm_econ_focus_keys AS k (provider, billing_account_id, sub_account_id, billing_period_start, lock_key, fresh)
+  INSERT INTO llm_econ_focus_keys AS k (provider, billing_account_id, sub_account_id, billing_period_start, lock_key, fresh,
+         covered_from, covered_to)
   SELECT d.provider, d.billing_account_id, d.sub_account_id, d.billing_period_start,
          pg_catalog.hashtextextended(pg_catalog.concat_ws(E'\x1f', who, d.provider, d.billing_account_id,
-                                     pg_catalog.date_part('epoch', d.billing_period_start)), 32), true
+                                     pg_catalog.date_part('epoch', d.billing_period_start)), 32), true,
+         d.covered_from, d.covered_to
     FROM llm_econ._focus_statements() AS d
-  ON CONFLICT (provider, billing_account_id, sub_account_id, billing_period_start) DO NOTHING;
+  ON CONFLICT (provider, billing_account_id, sub_account_id, billing_period_start) DO UPDATE
+    SET covered_from = LEAST(k.covered_from, excluded.covered_from), covered_to = GREATEST(k.covered_to, excluded.covered_to);
   -- one order for every load: two loads of the same statements wait for each other, not deadlock;
   -- the lock is each statement's row of focus_statement_lock (only the tenant's writers can take it)
   INSERT INTO llm_econ.focus_statement_lock AS l (tenant, provider, billing_account_id, billing_period_start)
@@ -424,16 +431,21 @@ BEGIN
                   AND llm_econ._focus_id_key(s.provider, s.billing_account_id) IS NOT DISTINCT FROM $3
                   AND (s.billing_period_start OPERATOR(pg_catalog.=) $4 OR ($4 IS NULL AND s.billing_period_start IS NULL))
                   AND llm_econ._focus_id_key(s.provider, s.record OPERATOR(pg_catalog.->>) 'SubAccountId') IS NOT DISTINCT FROM $5
-               RETURNING s.billed_cost, s.effective_cost, s.billing_currency, s.charge_period_start),
+               RETURNING s.billed_cost, s.effective_cost, s.billing_currency, s.charge_period_start, s.charge_period_end),
              -- converted outside RETURNING: Citus allows only IMMUTABLE functions there
-             usd AS (SELECT g.billed_cost OPERATOR(pg_catalog.*) r.rate AS b, g.effective_cost OPERATOR(pg_catalog.*) r.rate AS e
+             usd AS (SELECT g.billed_cost OPERATOR(pg_catalog.*) r.rate AS b, g.effective_cost OPERATOR(pg_catalog.*) r.rate AS e,
+                            g.charge_period_start, g.charge_period_end
                        FROM gone g
                       CROSS JOIN LATERAL (SELECT llm_econ._usd_per_unit(g.billing_currency, g.charge_period_start) AS rate) AS r)
         SELECT pg_catalog.count(*),
                CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(u.b) THEN coalesce(pg_catalog.sum(u.b), 0) END,
-               CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(u.e) THEN coalesce(pg_catalog.sum(u.e), 0) END
+               CASE WHEN pg_catalog.count(*) OPERATOR(pg_catalog.=) pg_catalog.count(u.e) THEN coalesce(pg_catalog.sum(u.e), 0) END,
+               pg_catalog.min(u.charge_period_start), pg_catalog.max(u.charge_period_end)
           FROM usd u $q$
-        INTO n, b, e USING who, key.provider, key.billing_account_id, key.billing_period_start, key.sub_account_id;
+        INTO n, b, e, gone_from, gone_to USING who, key.provider, key.billing_account_id, key.billing_period_start, key.sub_account_id;
+      UPDATE llm_econ_focus_keys k SET replaced_from = gone_from, replaced_to = gone_to
+       WHERE k.provider IS NOT DISTINCT FROM key.provider AND k.billing_account_id IS NOT DISTINCT FROM key.billing_account_id
+         AND k.sub_account_id IS NOT DISTINCT FROM key.sub_account_id AND k.billing_period_start IS NOT DISTINCT FROM key.billing_period_start;
       replaced := replaced + n;
       replaced_billed_usd := replaced_billed_usd + b;          -- NULL once any replaced line has no rate
       replaced_effective_usd := replaced_effective_usd + e;
@@ -495,11 +507,44 @@ BEGIN
   CREATE TEMP TABLE IF NOT EXISTS llm_econ_focus_seen (h uuid PRIMARY KEY, n int4 NOT NULL) ON COMMIT DROP;
   CREATE TEMP TABLE llm_econ_focus_keys (provider text, billing_account_id text, billing_period_start timestamptz,
       lock_key int8 NOT NULL, fresh boolean NOT NULL, sub_account_id text,
+      covered_from timestamptz, covered_to timestamptz, replaced_from timestamptz, replaced_to timestamptz,
       UNIQUE NULLS NOT DISTINCT (provider, billing_account_id, sub_account_id, billing_period_start)) ON COMMIT DROP;
   CREATE TEMP TABLE llm_econ_focus_hashes (h uuid NOT NULL) ON COMMIT DROP;
 END $$;
 COMMENT ON FUNCTION llm_econ._focus_temp() IS
   'internal: creates the transaction''s temporary tables of a FOCUS load unless they exist';
+
+-- A partial delivery in mode replace is refused, nothing lost: mode replace empties each statement
+-- a delivery holds, so a re-export of some days would drop the statement's other days.  At the end
+-- of a load, a statement whose replaced lines reach outside the charge periods the delivery covers
+-- of it (from its first line's start to its last line's end) stops the load with 22023 naming the
+-- statement and both spans.  A refresh that covers at least what it replaces (a month-to-date
+-- export growing day by day, a restatement of the whole month) loads as before.
+CREATE OR REPLACE FUNCTION llm_econ._focus_partial(fn text) RETURNS void
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+  k record;
+  t constant text := 'YYYY-MM-DD HH24:MI "UTC"';
+BEGIN
+  PERFORM llm_econ._focus_temp();
+  SELECT * INTO k FROM llm_econ_focus_keys f
+   WHERE f.replaced_from OPERATOR(pg_catalog.<) f.covered_from OR f.replaced_to OPERATOR(pg_catalog.>) f.covered_to
+   ORDER BY f.lock_key LIMIT 1;
+  IF FOUND THEN
+    RAISE EXCEPTION '% in mode replace: the delivery covers % to % of the % statement of billing account %, billing period from %, whose stored lines run from % to %',
+        fn, pg_catalog.to_char(k.covered_from AT TIME ZONE 'UTC', t), pg_catalog.to_char(k.covered_to AT TIME ZONE 'UTC', t), k.provider,
+        coalesce(pg_catalog.quote_literal(k.billing_account_id), '(none)') OPERATOR(pg_catalog.||)
+          CASE WHEN k.sub_account_id IS NOT NULL THEN pg_catalog.format(', sub-account %L', k.sub_account_id) ELSE '' END,
+        coalesce(pg_catalog.to_char(k.billing_period_start AT TIME ZONE 'UTC', t), '(none)'),
+        pg_catalog.to_char(k.replaced_from AT TIME ZONE 'UTC', t), pg_catalog.to_char(k.replaced_to AT TIME ZONE 'UTC', t)
+      USING ERRCODE = 'invalid_parameter_value',
+            DETAIL = 'Replacing the statement with a partial delivery (a re-export of some days) would drop its stored lines outside what the delivery covers; nothing was loaded.',
+            HINT = 'Load a re-export of some days with mode => ''append'' (stored charges are skipped); to restate the statement, deliver all of its charge periods.';
+  END IF;
+END $$;
+COMMENT ON FUNCTION llm_econ._focus_partial(text) IS
+  'internal: at the end of a FOCUS load in mode replace, 22023 when a statement''s replaced lines reach outside the charge periods the delivery covers of it';
 
 CREATE OR REPLACE FUNCTION llm_econ.import_focus(focus_csv text, tenant text DEFAULT NULL, source text DEFAULT NULL,
     delivery text DEFAULT NULL, mode text DEFAULT 'replace', OUT inserted bigint, OUT skipped bigint, OUT replaced bigint,
@@ -527,6 +572,7 @@ BEGIN
       INTO inserted, skipped, replaced, replaced_billed_usd, replaced_effective_usd
       FROM llm_econ._focus_store(who, import_focus.source, import_focus.delivery, true, import_focus.mode) AS s;
   END;
+  PERFORM llm_econ._focus_partial('import_focus');
 END $$;
 COMMENT ON FUNCTION llm_econ.import_focus(text, text, text, text, text) IS
   'imports a FOCUS 1.0-1.3 CSV into spend for tenant (default: the current role), all or nothing; mode replace (default) or append (docs/finance.md)';
@@ -648,6 +694,7 @@ BEGIN
     replaced := done.replaced;
     replaced_billed_usd := done.replaced_billed_usd;
     replaced_effective_usd := done.replaced_effective_usd;
+    PERFORM llm_econ._focus_partial('load_focus');
   END IF;
   DELETE FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER AND s.id <= stop;
 END $$;
