@@ -564,11 +564,12 @@ BEGIN
        -- _sku_find's rule for all names in one query
        map AS MATERIALIZED (SELECT m.name AS n, m.sku
                               FROM llm_econ._sku_map(ARRAY(SELECT names.n FROM names)) AS m),
-       parsed AS MATERIALIZED (
-         SELECT r.*, bf.sku, bf.why AS fact_why,
+       -- each machine shape (its names and facts) is identified once, not once per region and pricing
+       shapes AS MATERIALIZED (
+         SELECT r.instance_type, r.accelerator, r.variant, r.gpu_mib, r.gpus_per_instance, bf.sku, bf.why AS fact_why,
                 -- what the catalog's names alone mean (an alias of the machine type, else the accelerator)
                 coalesce(al.sku, mv.sku, ma.sku) AS catalog_sku, it.gpus AS known_gpus
-           FROM raw r
+           FROM (SELECT DISTINCT d.instance_type, d.accelerator, d.variant, d.gpu_mib, d.gpus_per_instance FROM raw d) AS r
            LEFT JOIN llm_econ.instance_type it
                   ON it.provider = c AND pg_catalog.lower(it.instance_type COLLATE pg_catalog."C") = pg_catalog.lower(r.instance_type COLLATE pg_catalog."C")
            LEFT JOIN llm_econ.gpu_sku_alias al ON pg_catalog.lower(al.alias COLLATE pg_catalog."C") = pg_catalog.lower(r.instance_type COLLATE pg_catalog."C")
@@ -582,6 +583,16 @@ BEGIN
                  ARRAY[it.sku, llm_econ._sku_of_name(c, r.instance_type, r.accelerator), mi.sku, mv.sku, ma.sku],
                  llm_econ._gpu_family(r.accelerator), mf.sku, coalesce(r.instance_type, '') || ' ' || coalesce(r.accelerator, ''),
                  r.gpu_mib, CASE WHEN it.gpus IS NULL THEN r.gpus_per_instance WHEN it.gpus >= 1::numeric THEN it.gpus::int4 END) AS bf),
+       parsed AS MATERIALIZED (
+         SELECT r.*, h.sku, h.fact_why, h.catalog_sku, h.known_gpus
+           FROM raw r
+           -- equal keys with NULL as '' or 0 (hashable), then exactly
+           JOIN shapes h ON coalesce(h.instance_type, '') = coalesce(r.instance_type, '') AND coalesce(h.accelerator, '') = coalesce(r.accelerator, '')
+                        AND coalesce(h.variant, '') = coalesce(r.variant, '') AND coalesce(h.gpu_mib, 0) = coalesce(r.gpu_mib, 0)
+                        AND coalesce(h.gpus_per_instance, 0) = coalesce(r.gpus_per_instance, 0)
+                        AND h.instance_type IS NOT DISTINCT FROM r.instance_type AND h.accelerator IS NOT DISTINCT FROM r.accelerator
+                        AND h.variant IS NOT DISTINCT FROM r.variant AND h.gpu_mib IS NOT DISTINCT FROM r.gpu_mib
+                        AND h.gpus_per_instance IS NOT DISTINCT FROM r.gpus_per_instance),
        priced AS (
          SELECT p.sku, p.region, p.pricing, p.instance_type,
                 CASE WHEN p.known_gpus IS NULL THEN p.gpus_per_instance
