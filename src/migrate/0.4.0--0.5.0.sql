@@ -80,3 +80,8 @@ DROP FUNCTION IF EXISTS llm_econ.run_spec(float8, float8, int4, text, float8, te
 -- issue 45 (import order): _price_changes takes the batch's source and returns merged (a stored row a backfill made redundant)
 SELECT llm_econ._update_drop_check('function', 'llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], timestamptz[])');
 DROP FUNCTION IF EXISTS llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], timestamptz[]);
+
+-- issue 47: mode replace finds a statement's stored lines by billing period and tenant, not by
+-- period alone (which read every tenant's lines of the month on each load).
+DROP INDEX llm_econ.spend_billing_period;
+CREATE INDEX spend_billing_period ON llm_econ.spend (billing_period_start, tenant);

@@ -64,9 +64,10 @@ CREATE TABLE llm_econ.spend (
 );
 CREATE INDEX spend_run_id ON llm_econ.spend (run_id) WHERE run_id IS NOT NULL;
 CREATE INDEX spend_charge_period ON llm_econ.spend (charge_period_start);
--- what a delivery replaces is found by billing period (the tenant, provider and account are
--- checked on the rows): one timestamp is cheap to index on every line loaded
-CREATE INDEX spend_billing_period ON llm_econ.spend (billing_period_start);
+-- what a delivery replaces is found by billing period and tenant (the provider and account are
+-- checked on the rows): by period alone, a tenant's load read every tenant's lines of the month,
+-- a load time growing with the whole table (0.5.0: 50,000 lines took 3 min among 2.2M)
+CREATE INDEX spend_billing_period ON llm_econ.spend (billing_period_start, tenant);
 
 -- Row-level security by tenant, shipped with the tables (so it survives pg_dump).
 ALTER TABLE llm_econ.run_plan ENABLE ROW LEVEL SECURITY;
