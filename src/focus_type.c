@@ -1317,12 +1317,10 @@ jsonb_key_cmp(const void *a, const void *b)
 	return memcmp(x, y, lx);
 }
 
-/* Map header names to the known columns; the required ones must be there. */
+/* Map header names to the known columns; the columns FOCUS 1.0 makes mandatory must be there (22023 naming all missing). */
 void
 le_focus_header(FocusState *st, const char *what)
 {
-	const char *missing = NULL;
-
 	StaticAssertStmt(FC_CHARGE_PERIOD_END == FC_CHARGE_PERIOD_START + 1 &&
 					 FC_BILLING_PERIOD_START == FC_CHARGE_PERIOD_START + 2 &&
 					 FC_BILLING_PERIOD_END == FC_CHARGE_PERIOD_START + 3, "the period columns are consecutive");
@@ -1421,24 +1419,34 @@ le_focus_header(FocusState *st, const char *what)
 			if (st->pos[typed[t]] >= 0)
 				st->recmode[st->pos[typed[t]]] = LE_REC_TYPED;
 	}
-	if (st->pos[FC_BILLED_COST] < 0)
-		missing = "BilledCost";
-	else if (st->pos[FC_EFFECTIVE_COST] < 0)
-		missing = "EffectiveCost";
-	else if (st->pos[FC_CHARGE_PERIOD_START] < 0)
-		missing = "ChargePeriodStart";
-	else if (st->pos[FC_CHARGE_PERIOD_END] < 0)
-		missing = "ChargePeriodEnd";
-	else if (st->pos[FC_PROVIDER_NAME] < 0 && st->pos[FC_SERVICE_PROVIDER_NAME] < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
-				 errmsg("%s has no \"ProviderName\" or \"ServiceProviderName\" column", what),
-				 errdetail("Columns are found by header name (FOCUS 1.0-1.3 names).")));
-	if (missing)
-		ereport(ERROR,
-				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
-				 errmsg("%s has no \"%s\" column", what, missing),
-				 errdetail("Columns are found by header name (FOCUS 1.0-1.3 names).")));
+	/*
+	 * The columns FOCUS 1.0 makes mandatory (FOCUS 1.0 specification, each
+	 * column's "Column required: True"; ServiceProviderName is FOCUS 1.3's name
+	 * of ProviderName): a file lacking any is refused, naming all it lacks.
+	 */
+	{
+		static const FocusCol mandatory[] = {
+			FC_BILLING_ACCOUNT_ID, FC_BILLING_CURRENCY, FC_BILLING_PERIOD_START, FC_BILLING_PERIOD_END,
+			FC_CHARGE_CATEGORY, FC_CHARGE_PERIOD_START, FC_CHARGE_PERIOD_END, FC_BILLED_COST, FC_EFFECTIVE_COST
+		};
+		StringInfoData missing;
+		int			n = 0;
+
+		initStringInfo(&missing);
+		for (int m = 0; m < (int) lengthof(mandatory); m++)
+			if (st->pos[mandatory[m]] < 0)
+				appendStringInfo(&missing, "%s%s", n++ > 0 ? ", " : "", focus_col_names[mandatory[m]]);
+		if (st->pos[FC_PROVIDER_NAME] < 0 && st->pos[FC_SERVICE_PROVIDER_NAME] < 0)
+			appendStringInfo(&missing, "%sProviderName (or ServiceProviderName)", n++ > 0 ? ", " : "");
+		if (n > 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg_plural("%s lacks the mandatory FOCUS column %s (FOCUS 1.0 makes it mandatory)",
+								   "%s lacks the mandatory FOCUS columns %s (FOCUS 1.0 makes them mandatory)",
+								   n, what, missing.data),
+					 errdetail("Columns are found by header name in any case (FOCUS 1.0-1.3 names; BilledCurrency is read as BillingCurrency)."),
+					 errhint("Export the file in FOCUS 1.0 or later with every mandatory column; a column FOCUS allows to be null may be empty.")));
+	}
 }
 
 /* record for a line of a FOCUS file: the columns typed columns do not hold, as jsonb. */
