@@ -181,8 +181,8 @@ SELECT llm_econ._check_where('gcp', repeat('r', 300));
 SELECT llm_econ._csv_header('', repeat('y', 300));
 \set VERBOSITY default
 \set SHOW_CONTEXT always
-SELECT count(*) FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n'
-                                           || repeat('9', 131073) || E',1,2025-03-01,2025-03-02,AWS', 'f');
+SELECT count(*) FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n'
+                                           || repeat('9', 131073) || E',1,2025-03-01,2025-03-02,AWS,111,USD,2025-03-01T00:00:00Z,2025-04-01T00:00:00Z,Usage', 'f');
 \set SHOW_CONTEXT never
 -- a stored line's record is a JSON object: anything else was keyed as an empty charge
 SELECT llm_econ._focus_charge_key('[]');
@@ -205,9 +205,10 @@ ROLLBACK;
 -- statement_timeout (TAP 007 measures that).  A Tags number printing in at most 64 characters
 -- keeps the identity 0.4.0 gave it: these hashes are what 0.4.0 computed for the same lines
 -- (numbers of exactly 64 characters, nested values, an offset, a time that is no time, Tags that
--- are not JSON, \u0000).
+-- are not JSON, \u0000).  The first, a whole file, needs the mandatory columns since 0.5.0 (account
+-- 111, USD, January, Usage): its hash pins the 0.5.0 value of that file, not a 0.4.0 one.
 \set VERBOSITY terse
-SELECT row_hash FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags\n1,1,2025-01-01,2025-01-02,AWS,"{""a"":1.50,""b"":[1,2e3,{""c"":0.1}],""n"":123456789012345678901234567890.123456789012345678901234567,""neg"":-0.0000000000000000000000000000000000000000000000000000000000001,""pos"":1234567890123456789012345678901234567890123456789012345678901234}"\n', 'x');
+SELECT row_hash FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n1,1,2025-01-01,2025-01-02,AWS,"{""a"":1.50,""b"":[1,2e3,{""c"":0.1}],""n"":123456789012345678901234567890.123456789012345678901234567,""neg"":-0.0000000000000000000000000000000000000000000000000000000000001,""pos"":1234567890123456789012345678901234567890123456789012345678901234}",111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n', 'x');
 SELECT llm_econ._focus_charge_key('{"Tags":"{\"a\":1.50,\"b\":[1,2e3,{\"c\":0.1}]}","BilledCost":"1","ChargePeriodStart":"2025-01-01T00:00:00+02:00","ChargePeriodEnd":"2025-01-02 03:04:05.123456","BillingPeriodStart":"bogus","BillingPeriodEnd":"2025-02-30"}');
 SELECT llm_econ._focus_charge_key('{"Tags":"{bad json","BilledCost":"1","ChargePeriodStart":"2025-13-01"}');
 SELECT llm_econ._focus_charge_key('{"Tags":"[1,2]","BilledCost":"1","ChargePeriodStart":"2025-01-01 24:00:00"}');
@@ -221,18 +222,18 @@ SELECT llm_econ._focus_charge_key('{"Tags":"{\"a\":1e200000}","BilledCost":"1"}'
 -- a longer number is hashed in its binary form: one value one identity (1e131071 = 10e131070),
 -- two values two, at the top level and nested
 SELECT count(*) AS lines, count(DISTINCT row_hash) AS identities
-  FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags\n'
-    || E'1,1,2025-01-01,2025-01-02,AWS,"{""a"":1e131071}"\n1,1,2025-01-01,2025-01-02,AWS,"{""a"":10e131070}"\n1,1,2025-01-01,2025-01-02,AWS,"{""a"":2e131071}"\n'
-    || E'1,1,2025-01-01,2025-01-02,AWS,"{""a"":[1e131071]}"\n1,1,2025-01-01,2025-01-02,AWS,"{""a"":[10e131070]}"\n1,1,2025-01-01,2025-01-02,AWS,"{""a"":[2e131071]}"\n', 'x');
+  FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n'
+    || E'1,1,2025-01-01,2025-01-02,AWS,"{""a"":1e131071}",111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n1,1,2025-01-01,2025-01-02,AWS,"{""a"":10e131070}",111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n1,1,2025-01-01,2025-01-02,AWS,"{""a"":2e131071}",111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n'
+    || E'1,1,2025-01-01,2025-01-02,AWS,"{""a"":[1e131071]}",111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n1,1,2025-01-01,2025-01-02,AWS,"{""a"":[10e131070]}",111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n1,1,2025-01-01,2025-01-02,AWS,"{""a"":[2e131071]}",111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n', 'x');
 -- where a number's text is used it is refused past 64 characters (54000): a run tag, a key of
 -- SkuPriceDetails read to find the machine.  An amount column's exponent has at most 3 digits, so
 -- it prints at most about 1,000 characters more than it is written (99e999: 1,001; 1e1000: 22P04)
 \set VERBOSITY sqlstate
-SELECT run_id FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags\n1,1,2025-01-01,2025-01-02,AWS,"{""run_id"":1e62}"\n', 'x');
-SELECT run_id FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags\n1,1,2025-01-01,2025-01-02,AWS,"{""run_id"":1e64}"\n', 'x');
-SELECT count(*) FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,SkuPriceDetails\n1,1,2025-01-01,2025-01-02,AWS,"{""InstanceType"":[1e64]}"\n', 'x');
-SELECT length(billed_cost::text) FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n99e999,1,2025-01-01,2025-01-02,AWS\n', 'x');
-SELECT length(billed_cost::text) FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1e1000,1,2025-01-01,2025-01-02,AWS\n', 'x');
+SELECT run_id FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n1,1,2025-01-01,2025-01-02,AWS,"{""run_id"":1e62}",111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n', 'x');
+SELECT run_id FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n1,1,2025-01-01,2025-01-02,AWS,"{""run_id"":1e64}",111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n', 'x');
+SELECT count(*) FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,SkuPriceDetails,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n1,1,2025-01-01,2025-01-02,AWS,"{""InstanceType"":[1e64]}",111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n', 'x');
+SELECT length(billed_cost::text) FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n99e999,1,2025-01-01,2025-01-02,AWS,111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n', 'x');
+SELECT length(billed_cost::text) FROM llm_econ._focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n1e1000,1,2025-01-01,2025-01-02,AWS,111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n', 'x');
 
 -- 9. FOCUS loads lock their statements' rows of focus_statement_lock (issue 43; before: an advisory
 -- key anyone could compute and hold): a role with no grants can neither see nor write a row there.

@@ -25,10 +25,11 @@ SELECT lower('IBM') AS database_lower, lower('IBM') = 'ibm' AS database_lower_is
 -- FOCUS provider names as the price tables' keys, and the charge identity: the same as from the lower-case name
 SELECT f.provider, f.row_hash = _focus_charge_key(jsonb_build_object('ChargePeriodStart', '2024-06-01T00:00:00Z',
          'ChargePeriodEnd', '2024-06-01T01:00:00Z', 'ProviderName', lower(p COLLATE "C"), 'BilledCost', '1', 'EffectiveCost', '1',
-         'ChargeDescription', 'x')) AS identity_as_lower_case
+         'ChargeDescription', 'x', 'BillingAccountId', '111', 'BillingCurrency', 'USD',
+         'BillingPeriodStart', '2024-06-01T00:00:00Z', 'BillingPeriodEnd', '2024-07-01T00:00:00Z', 'ChargeCategory', 'Usage')) AS identity_as_lower_case
   FROM unnest(ARRAY['AMAZON WEB SERVICES', 'IBM', 'MICROSOFT AZURE', 'ORACLE CLOUD INFRASTRUCTURE']) AS p,
-       LATERAL _focus_lines(E'ChargePeriodStart,ChargePeriodEnd,ProviderName,BilledCost,EffectiveCost,ChargeDescription\n'
-                            || '2024-06-01T00:00:00Z,2024-06-01T01:00:00Z,' || p || E',1,1,x\n', 'csv') AS f;
+       LATERAL _focus_lines(E'ChargePeriodStart,ChargePeriodEnd,ProviderName,BilledCost,EffectiveCost,ChargeDescription,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n'
+                            || '2024-06-01T00:00:00Z,2024-06-01T01:00:00Z,' || p || E',1,1,x,111,USD,2024-06-01T00:00:00Z,2024-07-01T00:00:00Z,Usage\n', 'csv') AS f;
 -- SKU names, instance types, regions, pricing kinds and providers in upper case find their rows
 SELECT _sku_key('A100-80GB-PCIE') AS sku_key, _name_key('A100 PCIE') AS name_key, _sku_itype('P5.48XLARGE') IS NOT NULL AS itype_found,
        _check_pricing('ON_DEMAND') AS pricing, _check_source_kinds('{CATALOG,HISTORY}') AS kinds;

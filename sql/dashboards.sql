@@ -430,11 +430,11 @@ BEGIN;
 INSERT INTO llm_econ.fx_rate (currency, valid_from, usd_per_unit, source)
 VALUES ('EUR', '2024-01-01', 1.10, 'regress: dashboards section 13');
 SELECT inserted FROM llm_econ.import_focus(
-'BilledCost,EffectiveCost,ListCost,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ChargeDescription,PricingCategory,ConsumedQuantity,ConsumedUnit,ServiceProviderName,RegionId,ResourceId,ServiceName,ServiceCategory,SkuPriceDetails,Tags
-2359.68,2200.10,2359.68,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-20T00:00:00Z,2024-05-21T00:00:00Z,Usage,p5.48xlarge on-demand,Standard,24,Hours,AWS,us-east-1,i-01,Amazon Elastic Compute Cloud,Compute,"{""InstanceType"": ""p5.48xlarge"", ""GpuCount"": 8}","{""run_id"": ""dash-run""}"
-100.00,90.00,100.00,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-20T06:00:00Z,2024-05-20T07:00:00Z,Usage,storage,Standard,1,GB-Mo,AWS,us-east-1,vol-1,Amazon Elastic Block Store,Storage,NULL,NULL
-50.00,50.00,50.00,EUR,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-20T08:00:00Z,2024-05-20T09:00:00Z,Usage,storage,Standard,1,GB-Mo,AWS,eu-west-1,vol-2,Amazon Elastic Block Store,Storage,NULL,NULL
-10.00,10.00,10.00,GBP,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-20T10:00:00Z,2024-05-20T11:00:00Z,Usage,storage,Standard,1,GB-Mo,AWS,eu-west-2,vol-3,Amazon Elastic Block Store,Storage,NULL,NULL
+'BilledCost,EffectiveCost,ListCost,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ChargeDescription,PricingCategory,ConsumedQuantity,ConsumedUnit,ServiceProviderName,RegionId,ResourceId,ServiceName,ServiceCategory,SkuPriceDetails,Tags,BillingAccountId
+2359.68,2200.10,2359.68,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-20T00:00:00Z,2024-05-21T00:00:00Z,Usage,p5.48xlarge on-demand,Standard,24,Hours,AWS,us-east-1,i-01,Amazon Elastic Compute Cloud,Compute,"{""InstanceType"": ""p5.48xlarge"", ""GpuCount"": 8}","{""run_id"": ""dash-run""}",111122223333
+100.00,90.00,100.00,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-20T06:00:00Z,2024-05-20T07:00:00Z,Usage,storage,Standard,1,GB-Mo,AWS,us-east-1,vol-1,Amazon Elastic Block Store,Storage,NULL,NULL,111122223333
+50.00,50.00,50.00,EUR,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-20T08:00:00Z,2024-05-20T09:00:00Z,Usage,storage,Standard,1,GB-Mo,AWS,eu-west-1,vol-2,Amazon Elastic Block Store,Storage,NULL,NULL,111122223333
+10.00,10.00,10.00,GBP,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-20T10:00:00Z,2024-05-20T11:00:00Z,Usage,storage,Standard,1,GB-Mo,AWS,eu-west-2,vol-3,Amazon Elastic Block Store,Storage,NULL,NULL,111122223333
 ', source => 'dashboards section 13');
 INSERT INTO llm_econ.run_plan (run_id, spec, provider, pricing, planned_at, usd_per_gpu_hour)
 VALUES ('dash-run', llm_econ.run_spec(1e9, 2e11, 8, 'H100', mfu => 0.40), 'aws', 'on_demand', '2024-05-15', 12.00);

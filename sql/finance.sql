@@ -84,7 +84,7 @@ SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'bad')) AS
 \set bad `cat test/data/focus/bad_date.csv`
 SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'bad')) AS error;
 SELECT pg_temp.error_report($$SELECT * FROM import_focus('')$$) AS error;
-SELECT pg_temp.error_report($$SELECT * FROM import_focus(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,2025-03-01,2025-03-02,AWS,extra\n')$$) AS error;
+SELECT pg_temp.error_report($$SELECT * FROM import_focus(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n1,1,2025-03-01,2025-03-02,AWS,111122223333,USD,2025-03-01,2025-04-01,Usage,extra\n')$$) AS error;
 SELECT count(*) AS spend_unchanged FROM spend HAVING count(*) = :spend_before;
 
 -- Bad plans are refused: unknown SKU (a hand-built spec), negative price, no known price.

@@ -45,16 +45,16 @@ SELECT * FROM sample_totals;
 -- the provider restates it ("jan v2": one line corrected, one removed, one added); then a third
 -- delivery comes as three files.  The same account's 2025-02 bill and another account's 2025-01
 -- bill are left alone by all of it.
-\set head 'BilledCost,EffectiveCost,BillingCurrency,BillingAccountId,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId,Tags'
-\set jan ',USD,111,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z'
+\set head 'BilledCost,EffectiveCost,BillingCurrency,BillingAccountId,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId,Tags'
+\set jan ',USD,111,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage'
 SELECT * FROM import_focus(:'head' || E'\n' ||
   '100.00,100.00' || :'jan' || E',2025-01-05T00:00:00Z,2025-01-06T00:00:00Z,AWS,i-1,NULL\n' ||
   '200.00,200.00' || :'jan' || E',2025-01-06T00:00:00Z,2025-01-07T00:00:00Z,AWS,i-2,NULL\n' ||
   '300.00,300.00' || :'jan' || E',2025-01-07T00:00:00Z,2025-01-08T00:00:00Z,AWS,i-3,NULL\n',
   source => 'jan-v1.csv', delivery => 'jan v1');
 SELECT * FROM import_focus(:'head' || E'\n' ||
-  E'50.00,50.00,USD,111,2025-02-01T00:00:00Z,2025-03-01T00:00:00Z,2025-02-02T00:00:00Z,2025-02-03T00:00:00Z,AWS,i-1,NULL\n' ||
-  E'70.00,70.00,USD,222,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,2025-01-02T00:00:00Z,2025-01-03T00:00:00Z,AWS,i-9,NULL\n',
+  E'50.00,50.00,USD,111,2025-02-01T00:00:00Z,2025-03-01T00:00:00Z,Usage,2025-02-02T00:00:00Z,2025-02-03T00:00:00Z,AWS,i-1,NULL\n' ||
+  E'70.00,70.00,USD,222,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage,2025-01-02T00:00:00Z,2025-01-03T00:00:00Z,AWS,i-9,NULL\n',
   source => 'other.csv', delivery => 'other');
 CREATE TEMP VIEW restated AS
   SELECT billing_account_id AS account, billing_period_start::date AS period, count(*) AS lines,
@@ -95,9 +95,9 @@ DELETE FROM spend WHERE source NOT LIKE 'sample%';
 
 -- 3. Currencies: a EUR line is never summed as USD.  Without a rate it shows as unconverted;
 -- with the rate in effect at its charge period start it is converted (100 EUR x 1.08 + 5 USD = 113 USD).
-SELECT * FROM import_focus(E'BilledCost,EffectiveCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags\n'
-  '100.00,100.00,EUR,2025-03-10T00:00:00Z,2025-03-11T00:00:00Z,Microsoft,"{""run_id"": ""eur-run""}"\n'
-  '5.00,5.00,USD,2025-03-10T00:00:00Z,2025-03-11T00:00:00Z,Microsoft,"{""run_id"": ""eur-run""}"\n',
+SELECT * FROM import_focus(E'BilledCost,EffectiveCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags,BillingAccountId,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n'
+  '100.00,100.00,EUR,2025-03-10T00:00:00Z,2025-03-11T00:00:00Z,Microsoft,"{""run_id"": ""eur-run""}",111,2025-03-01T00:00:00Z,2025-04-01T00:00:00Z,Usage\n'
+  '5.00,5.00,USD,2025-03-10T00:00:00Z,2025-03-11T00:00:00Z,Microsoft,"{""run_id"": ""eur-run""}",111,2025-03-01T00:00:00Z,2025-04-01T00:00:00Z,Usage\n',
   source => 'eur');
 SELECT run_id, billed_usd, effective_usd, unconverted_lines, unconverted_currencies FROM plan_vs_actual WHERE run_id = 'eur-run';
 SELECT "time", provider, billed_usd, lines, unconverted_lines FROM spend_daily WHERE provider = 'azure' AND "time" >= '2025-01-01';
@@ -126,8 +126,8 @@ SELECT sum(billed_usd) AS view_billed, sum(effective_usd) AS view_effective,
 -- lower efficiency.
 INSERT INTO run_plan (run_id, spec, provider, usd_per_gpu_hour, planned_at)
 VALUES ('var-1', run_spec(1e9, 2e11, 8, 'H100', mfu => 0.4), 'aws', 2.00, '2025-03-01');
-SELECT * FROM import_focus(E'BilledCost,EffectiveCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ProviderName,ConsumedQuantity,ConsumedUnit,SkuPriceDetails,Tags\n'
-  '2500.00,2500.00,USD,2025-03-10T00:00:00Z,2025-03-15T05:00:00Z,AWS,125,Hours,"{""InstanceType"": ""p5.48xlarge"", ""GpuCount"": 8}","{""run_id"": ""var-1""}"\n',
+SELECT * FROM import_focus(E'BilledCost,EffectiveCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ProviderName,ConsumedQuantity,ConsumedUnit,SkuPriceDetails,Tags,BillingAccountId,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n'
+  '2500.00,2500.00,USD,2025-03-10T00:00:00Z,2025-03-15T05:00:00Z,AWS,125,Hours,"{""InstanceType"": ""p5.48xlarge"", ""GpuCount"": 8}","{""run_id"": ""var-1""}",111,2025-03-01T00:00:00Z,2025-04-01T00:00:00Z,Usage\n',
   source => 'variance');
 SELECT run_id, planned_usd, effective_usd, variance_usd, price_variance_usd, usage_variance_usd,
        price_variance_usd + usage_variance_usd = variance_usd AS adds_up,
@@ -175,34 +175,35 @@ SELECT run_id, usd_per_gpu_hour, round(planned_usd, 2) AS planned_usd FROM run_p
 UPDATE run_plan SET provider = 'nosuchcloud' WHERE run_id = 'moved';
 DELETE FROM run_plan;
 
--- 7. Times and numbers.
+-- 7. Times and numbers.  (The files of part 7 name account 111 for 2024 and account 900 for
+-- January 2025, so that no load here replaces account 111's January 2025 bill of part 2.)
 -- a. A date-only ChargePeriodStart is UTC whatever the session's TimeZone (0.2.0 read
 -- "2024-01-01" as an offset of -01 hours, and in Asia/Tokyo it landed in December).
 SET TimeZone = 'Asia/Tokyo';
-SELECT * FROM import_focus(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n'
-  '1.00,1.00,2024-01-01,2024-01-02,AWS\n2.00,2.00,2024-01-01 00:00,2024-01-01T01:00:00,AWS\n', source => 'tokyo');
+SELECT * FROM import_focus(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n'
+  '1.00,1.00,2024-01-01,2024-01-02,AWS,111,USD,2024-01-01T00:00:00Z,2024-02-01T00:00:00Z,Usage\n2.00,2.00,2024-01-01 00:00,2024-01-01T01:00:00,AWS,111,USD,2024-01-01T00:00:00Z,2024-02-01T00:00:00Z,Usage\n', source => 'tokyo');
 SET TimeZone = 'UTC';
 SELECT charge_period_start, charge_period_end FROM spend WHERE source = 'tokyo' ORDER BY line;
 SELECT "time", billed_usd FROM spend_daily WHERE "time" < '2024-02-01';
 DELETE FROM spend WHERE source = 'tokyo';
 -- b. every bad line is an error naming the line and the column (CONTEXT); nothing is imported
 SELECT count(*) AS spend_before FROM spend \gset
-\set h 'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ConsumedQuantity,ConsumedUnit,SkuPriceDetails'
+\set h 'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ConsumedQuantity,ConsumedUnit,SkuPriceDetails,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory'
 -- a fractional GpuCount (0.2.0 rounded 0.5 to 1)
-SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,2025-01-01,2025-01-02,AWS,1,Hours,NULL\n'
-                           || E'1,1,2025-01-01,2025-01-02,AWS,1,Hours,"{""InstanceType"": ""p5.48xlarge"", ""GpuCount"": 0.5}"\n')) AS error;
+SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,2025-01-01,2025-01-02,AWS,1,Hours,NULL,900,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n'
+                           || E'1,1,2025-01-01,2025-01-02,AWS,1,Hours,"{""InstanceType"": ""p5.48xlarge"", ""GpuCount"": 0.5}",900,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n')) AS error;
 -- required fields that are NULL (0.2.0: "RAISE statement option cannot be null")
-SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\nNULL,1,2025-01-01,2025-01-02,AWS,1,Hours,NULL\n')) AS error;
-SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,,2025-01-02,AWS,1,Hours,NULL\n')) AS error;
-SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,2025-01-01,2025-01-02,NULL,1,Hours,NULL\n')) AS error;
+SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\nNULL,1,2025-01-01,2025-01-02,AWS,1,Hours,NULL,900,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n')) AS error;
+SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,,2025-01-02,AWS,1,Hours,NULL,900,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n')) AS error;
+SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,2025-01-01,2025-01-02,NULL,1,Hours,NULL,900,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n')) AS error;
 -- a number that is not one, a timestamp that is not one, a date-only one with an offset
-SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,2025-01-01,2025-01-02,AWS,1e9999,Hours,NULL\n')) AS error;
-SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,yesterday,2025-01-02,AWS,1,Hours,NULL\n')) AS error;
-SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,2025-01-01-05,2025-01-02,AWS,1,Hours,NULL\n')) AS error;
+SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,2025-01-01,2025-01-02,AWS,1e9999,Hours,NULL,900,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n')) AS error;
+SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,yesterday,2025-01-02,AWS,1,Hours,NULL,900,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n')) AS error;
+SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,2025-01-01-05,2025-01-02,AWS,1,Hours,NULL,900,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n')) AS error;
 -- c. an extreme quantity: 0.2.0 stored it and SELECT * FROM plan_vs_actual failed for everyone
-SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,2025-01-01,2025-01-02,AWS,1e12,Hours,"{""InstanceType"": ""p5.48xlarge"", ""GpuCount"": 8}"\n')) AS error;
+SELECT pg_temp.error_report(format('SELECT * FROM import_focus(%L)', :'h' || E'\n1,1,2025-01-01,2025-01-02,AWS,1e12,Hours,"{""InstanceType"": ""p5.48xlarge"", ""GpuCount"": 8}",900,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n')) AS error;
 -- a quantity that big on a line that is not GPU hours is stored as it is
-SELECT * FROM import_focus(:'h' || E'\n1,1,2025-01-01,2025-01-02,AWS,1e12,Requests,NULL\n', source => 'requests');
+SELECT * FROM import_focus(:'h' || E'\n1,1,2025-01-01,2025-01-02,AWS,1e12,Requests,NULL,900,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n', source => 'requests');
 SELECT count(*) AS views_work FROM plan_vs_actual;
 DELETE FROM spend WHERE source = 'requests';
 SELECT count(*) AS spend_unchanged FROM spend HAVING count(*) = :spend_before;
@@ -211,8 +212,8 @@ SELECT count(*) AS spend_unchanged FROM spend HAVING count(*) = :spend_before;
 -- columns are read, unknown columns stay in record; the columns spend types (costs, periods,
 -- Tags, ...) are in their columns and not repeated in record.
 SELECT provider, resource_id, billed_cost, charge_period_start, tags, record->>'x_Unknown' AS kept, record
-  FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ServiceProviderName,HostProviderName,AllocatedResourceId,x_Unknown,Tags\n'
-                    '1.50,1,2025-01-01,2025-01-02,Microsoft,Acme GPU Cloud,Microsoft,alloc-7,kept,"{""team"": ""a""}"\n', 'csv');
+  FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ServiceProviderName,HostProviderName,AllocatedResourceId,x_Unknown,Tags,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n'
+                    '1.50,1,2025-01-01,2025-01-02,Microsoft,Acme GPU Cloud,Microsoft,alloc-7,kept,"{""team"": ""a""}",900,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n', 'csv');
 
 -- 9. The staged path: \copy the file into focus_staging (one physical line per row), then
 -- load_focus().  The sample loads with the same totals; loading it again adds nothing.
@@ -230,8 +231,8 @@ SELECT * FROM sample_totals;
 SELECT * FROM load_focus(source => 'multiline');
 SELECT line, billed_cost, charge_description, run_id FROM spend WHERE source = 'multiline' ORDER BY line;
 -- and a bad staged line is named by its file line
-INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName'),
-  ('1,1,2025-01-01,2025-01-02,AWS'), ('1,x,2025-01-01,2025-01-02,AWS');
+INSERT INTO focus_staging (line) VALUES ('BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName'),
+  ('900,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage,1,1,2025-01-01,2025-01-02,AWS'), ('900,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage,1,x,2025-01-01,2025-01-02,AWS');
 SELECT pg_temp.error_report('SELECT * FROM load_focus()') AS error;
 SELECT count(*) AS staging_kept_after_error FROM focus_staging;
 DELETE FROM focus_staging;
@@ -247,9 +248,9 @@ DELETE FROM spend WHERE source = 'multiline';
 -- and the second as 2, and loading the file again adds nothing.
 SET work_mem = '64kB';
 SET hash_mem_multiplier = 1.0;
-INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId');
+INSERT INTO focus_staging (line) VALUES ('BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId');
 INSERT INTO focus_staging (line)
-SELECT format('%s,%s,2025-01-01,2025-01-02,AWS,r-%s', i % 2500 + 1, i % 2500 + 1, i % 2500)
+SELECT format('900,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage,%s,%s,2025-01-01,2025-01-02,AWS,r-%s', i % 2500 + 1, i % 2500 + 1, i % 2500)
   FROM generate_series(0, 4999) AS i ORDER BY i;
 SELECT * FROM load_focus(source => 'rounds');
 SELECT occurrence, count(*) AS lines, count(DISTINCT row_hash) AS charges, sum(billed_cost) AS billed
@@ -257,18 +258,18 @@ SELECT occurrence, count(*) AS lines, count(DISTINCT row_hash) AS charges, sum(b
 SELECT count(*) AS second_copy_is_2500_lines_later
   FROM spend a JOIN spend b ON b.row_hash = a.row_hash AND b.tenant = a.tenant
  WHERE a.source = 'rounds' AND b.source = 'rounds' AND a.occurrence = 1 AND b.occurrence = 2 AND b.line = a.line + 2500;
-INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId');
+INSERT INTO focus_staging (line) VALUES ('BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId');
 INSERT INTO focus_staging (line)
-SELECT format('%s,%s,2025-01-01,2025-01-02,AWS,r-%s', i % 2500 + 1, i % 2500 + 1, i % 2500)
+SELECT format('900,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage,%s,%s,2025-01-01,2025-01-02,AWS,r-%s', i % 2500 + 1, i % 2500 + 1, i % 2500)
   FROM generate_series(0, 4999) AS i ORDER BY i;
 SELECT * FROM load_focus(source => 'rounds again', mode => 'append');
 -- a load that fails after some of its statements (caught, so rolled back to the subtransaction
 -- around it) leaves nothing and does not disturb the next load of the transaction
 BEGIN;
-INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId');
+INSERT INTO focus_staging (line) VALUES ('BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId');
 INSERT INTO focus_staging (line)
-SELECT format('%s,%s,2025-01-01,2025-01-02,AWS,h-%s', i, i, i) FROM generate_series(1, 2500) AS i ORDER BY i;
-INSERT INTO focus_staging (line) VALUES ('1,x,2025-01-01,2025-01-02,AWS,h-bad');
+SELECT format('900,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage,%s,%s,2025-01-01,2025-01-02,AWS,h-%s', i, i, i) FROM generate_series(1, 2500) AS i ORDER BY i;
+INSERT INTO focus_staging (line) VALUES ('900,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage,1,x,2025-01-01,2025-01-02,AWS,h-bad');
 SELECT pg_temp.error_report($$SELECT * FROM load_focus(source => 'half')$$) AS error;
 SELECT count(*) AS half_loaded FROM spend WHERE source = 'half';
 DELETE FROM focus_staging WHERE line LIKE '%h-bad';
@@ -285,8 +286,8 @@ INSERT INTO focus_staging (line) VALUES (:'head'),
   ('100.00,100.00' || :'jan' || ',2025-01-05T00:00:00Z,2025-01-06T00:00:00Z,AWS,i-1,NULL'),
   ('200.00,200.00' || :'jan' || ',2025-01-06T00:00:00Z,2025-01-07T00:00:00Z,AWS,i-2,NULL');
 SELECT * FROM load_focus(source => 'staged-v1.csv', delivery => 'staged v1');
-INSERT INTO focus_staging (line) VALUES (:'head'), ('100.00,100.00,USD,111,2025-01-01,2025-02-01,2025-01-05,2025-01-06,AWS,i-1,NULL'),
-  ('250.00,250.00,USD,111,2025-01-01,2025-02-01,2025-01-06,2025-01-07,AWS,i-2,NULL');
+INSERT INTO focus_staging (line) VALUES (:'head'), ('100.00,100.00,USD,111,2025-01-01,2025-02-01,Usage,2025-01-05,2025-01-06,AWS,i-1,NULL'),
+  ('250.00,250.00,USD,111,2025-01-01,2025-02-01,Usage,2025-01-06,2025-01-07,AWS,i-2,NULL');
 SELECT * FROM load_focus(source => 'staged-v2a.csv', delivery => 'staged v2');
 INSERT INTO focus_staging (line) VALUES (:'head'),
   ('400.00,400.00' || :'jan' || ',2025-01-08T00:00:00Z,2025-01-09T00:00:00Z,AWS,i-4,NULL');
@@ -298,7 +299,7 @@ SELECT * FROM load_focus(source => 'staged-v2b.csv', delivery => 'staged v2', mo
 -- a bill with no billing period and no account (both empty): a delivery replaces the lines of the
 -- earlier delivery that had none either (found as both NULL, not by the period index's =), and
 -- no line of account 111's 2025-01 bill; on the staged path and from text alike
-\set nop ',USD,,,'
+\set nop ',USD,,,,Usage'
 INSERT INTO focus_staging (line) VALUES (:'head'),
   ('5.00,5.00' || :'nop' || ',2025-01-05T00:00:00Z,2025-01-06T00:00:00Z,AWS,i-7,NULL'),
   ('6.00,6.00' || :'nop' || ',2025-01-06T00:00:00Z,2025-01-07T00:00:00Z,AWS,i-8,NULL');
@@ -327,16 +328,16 @@ GRANT USAGE ON SEQUENCE spend_id_seq TO regress_close_a, regress_close_b;
 SET ROLE regress_close_alice;
 INSERT INTO run_plan (run_id, spec, provider, usd_per_gpu_hour, tenant)
 VALUES ('shared-run', run_spec(1e9, 2e11, 8, 'H100'), 'aws', 12.29, 'regress_close_a');
-SELECT * FROM import_focus(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags\n'
-  '100,100,2025-03-01,2025-03-02,AWS,"{""run_id"": ""shared-run""}"\n', tenant => 'regress_close_a', source => 'a');
+SELECT * FROM import_focus(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n'
+  '100,100,2025-03-01,2025-03-02,AWS,"{""run_id"": ""shared-run""}",111,USD,2025-03-01T00:00:00Z,2025-04-01T00:00:00Z,Usage\n', tenant => 'regress_close_a', source => 'a');
 RESET ROLE;
 SET ROLE regress_close_bob;
 -- the same run id: no error, nothing learnt
 INSERT INTO run_plan (run_id, spec, provider, usd_per_gpu_hour, tenant)
 VALUES ('shared-run', run_spec(1e9, 2e11, 8, 'H100'), 'aws', 2.00, 'regress_close_b');
-SELECT * FROM import_focus(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags\n'
-  '7,7,2025-03-01,2025-03-02,AWS,"{""run_id"": ""shared-run""}"\n'
-  '1,1,2025-03-01,2025-03-02,AWS,NULL\n', tenant => 'regress_close_b', source => 'b');
+SELECT * FROM import_focus(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n'
+  '7,7,2025-03-01,2025-03-02,AWS,"{""run_id"": ""shared-run""}",111,USD,2025-03-01T00:00:00Z,2025-04-01T00:00:00Z,Usage\n'
+  '1,1,2025-03-01,2025-03-02,AWS,NULL,111,USD,2025-03-01T00:00:00Z,2025-04-01T00:00:00Z,Usage\n', tenant => 'regress_close_b', source => 'b');
 SELECT run_id, tenant, status, round(planned_usd) AS planned_usd, billed_usd FROM plan_vs_actual ORDER BY status;
 -- a duplicate within one's own tenant is still an error
 INSERT INTO run_plan (run_id, spec, provider, usd_per_gpu_hour, tenant)

@@ -10,14 +10,14 @@ SET search_path = llm_econ, public;
 BEGIN;
 DELETE FROM fx_rate WHERE currency IN ('EUR', 'GBP');
 
--- 1. The FOCUS specification's correction examples (test/data/focus/spec: a ProviderName column
--- added, nothing else): May's 1,000 hours ($1,500), then June's bill correcting May: -1,000 h and
+-- 1. The FOCUS specification's correction examples (test/data/focus/spec: the mandatory columns the
+-- examples leave out added, nothing else: ProviderName, BillingAccountId, BillingCurrency USD): May's 1,000 hours ($1,500), then June's bill correcting May: -1,000 h and
 -- -$1,500, +800 h / $1,200, +200 h / $300, and a late-arriving 1,000 h / $1,500.
 \set original `cat test/data/focus/spec/scenario_1_partial_reallocation_original.csv`
 \set ledger `cat test/data/focus/spec/scenario_1_partial_reallocation_ledger.csv`
 \set late `cat test/data/focus/spec/scenario_2_late_arriving_usage_ledger.csv`
 CREATE FUNCTION pg_temp.with_provider(csv text) RETURNS text LANGUAGE sql AS $$
-  SELECT string_agg(l || CASE WHEN n = 1 THEN ',ProviderName' ELSE ',Example' END, E'\n' ORDER BY n) || E'\n'
+  SELECT string_agg(l || CASE WHEN n = 1 THEN ',ProviderName,BillingAccountId,BillingCurrency' ELSE ',Example,111,USD' END, E'\n' ORDER BY n) || E'\n'
     FROM string_to_table(rtrim(csv, E'\n'), E'\n') WITH ORDINALITY AS t(l, n) $$;
 SELECT inserted, replaced FROM import_focus(pg_temp.with_provider(:'original'), tenant => 'spec');
 SELECT inserted, replaced FROM import_focus(pg_temp.with_provider(:'ledger'), tenant => 'spec');
@@ -29,12 +29,12 @@ SELECT sum(billed_cost) AS billed, sum(consumed_quantity) AS hours FROM spend WH
 
 -- 2. Corrections of GPU usage net out: a p5.48xlarge correction of -24 hours is -192 GPU-hours.
 -- Negative GPU-hours on a line that charges money are refused (a broken line, not a correction).
-\set gpuhead 'BilledCost,EffectiveCost,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ProviderName,ChargeCategory,ChargeClass,ConsumedQuantity,ConsumedUnit,x_UsageType,ResourceId'
+\set gpuhead 'BilledCost,EffectiveCost,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ProviderName,ChargeCategory,ChargeClass,ConsumedQuantity,ConsumedUnit,x_UsageType,ResourceId,BillingAccountId,BillingCurrency'
 SELECT gpu_hours, billed_cost FROM _focus_lines(:'gpuhead' || E'\n'
-  '-2359.68,-2359.68,2025-02-01T00:00:00Z,2025-03-01T00:00:00Z,2025-01-10T00:00:00Z,2025-01-11T00:00:00Z,AWS,Usage,Correction,-24,Hrs,USE1-BoxUsage:p5.48xlarge,i-1\n'
-  '-98.32,-98.32,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,2025-01-10T00:00:00Z,2025-01-11T00:00:00Z,AWS,Usage,,-1,Hrs,USE1-BoxUsage:p5.48xlarge,i-1\n', 'corr.csv');
+  '-2359.68,-2359.68,2025-02-01T00:00:00Z,2025-03-01T00:00:00Z,2025-01-10T00:00:00Z,2025-01-11T00:00:00Z,AWS,Usage,Correction,-24,Hrs,USE1-BoxUsage:p5.48xlarge,i-1,111,USD\n'
+  '-98.32,-98.32,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,2025-01-10T00:00:00Z,2025-01-11T00:00:00Z,AWS,Usage,,-1,Hrs,USE1-BoxUsage:p5.48xlarge,i-1,111,USD\n', 'corr.csv');
 SELECT pg_temp.error_code(format('SELECT * FROM _focus_lines(%L, %L)', :'gpuhead' || E'\n'
-  '98.32,98.32,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,2025-01-10T00:00:00Z,2025-01-11T00:00:00Z,AWS,Usage,,-1,Hrs,USE1-BoxUsage:p5.48xlarge,i-1\n', 'neg.csv'));
+  '98.32,98.32,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,2025-01-10T00:00:00Z,2025-01-11T00:00:00Z,AWS,Usage,,-1,Hrs,USE1-BoxUsage:p5.48xlarge,i-1,111,USD\n', 'neg.csv'));
 
 -- 3. GPU-hours only from the lines that bill GPU time.  AWS: BoxUsage/SpotUsage/DedicatedUsage of
 -- a GPU instance (the EBS-optimized $0.00 line of the same instance, data transfer, a savings plan
@@ -42,23 +42,23 @@ SELECT pg_temp.error_code(format('SELECT * FROM _focus_lines(%L, %L)', :'gpuhead
 -- Machines meters of a GPU VM, found by x_SkuDetails' ServiceType or the meter name (its
 -- bandwidth line: none); GCP: the GPU SKU (its VM cores, a commitment fee, a GPU licence: none).
 SELECT provider, charge_description, gpus_per_instance, gpu_hours, sku
-  FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ChargeCategory,ServiceCategory,ChargeDescription,ConsumedQuantity,ConsumedUnit,x_UsageType,x_SkuMeterCategory,x_SkuMeterName,x_SkuDetails\n'
-    '98.32,98.32,2025-01-01,2025-01-02,AWS,Usage,Compute,$98.32 per On Demand Linux p5.48xlarge Instance Hour,1,Hrs,USE1-BoxUsage:p5.48xlarge,,,\n'
-    '0,0,2025-01-01,2025-01-02,AWS,Usage,Compute,$0.00 for 80000 Mbps per p5.48xlarge instance-hour,1,Hrs,USE1-EBSOptimized:p5.48xlarge,,,\n'
-    '40,40,2025-01-01,2025-01-02,AWS,Usage,Compute,Spot p5.48xlarge,1,Hrs,USW2-SpotUsage:p5.48xlarge,,,\n'
-    '99,99,2025-01-01,2025-01-02,AWS,Usage,Compute,Dedicated p5.48xlarge,1,Hrs,DedicatedUsage:p5.48xlarge,,,\n'
-    '500,500,2025-01-01,2025-01-02,AWS,Purchase,Compute,Savings Plan p5.48xlarge,1,Hrs,ComputeSP:3yrNoUpfront,,,\n'
-    '3,3,2025-01-01,2025-01-02,AWS,Usage,Networking,p5.48xlarge data transfer,1,Hrs,USE1-DataTransfer-Regional-Bytes,,,\n'
-    '98.32,98.32,2025-01-01,2025-01-02,AWS,Usage,Compute,$98.32 per On Demand Linux p5.48xlarge Instance Hour,1,Hrs,,,,\n'
-    '0,0,2025-01-01,2025-01-02,AWS,Usage,Compute,$0.00 for 80000 Mbps per p5.48xlarge instance-hour,1,Hrs,,,,\n'
-    '100,100,2025-01-01,2025-01-02,Microsoft,Usage,Compute,ND96isr H100 v5,1,1 Hour,,Virtual Machines,ND96isr H100 v5,"{""ServiceType"": ""Standard_ND96isr_H100_v5"", ""VCPUs"": 96}"\n'
-    '100,100,2025-01-01,2025-01-02,Microsoft,Usage,Compute,ND96isr H100 v5 Spot,1,Hours,,Virtual Machines,ND96isr H100 v5 Spot,\n'
-    '2,2,2025-01-01,2025-01-02,Microsoft,Usage,Compute,Standard Data Transfer Out,1,1 Hour,,Bandwidth,Standard Data Transfer Out,"{""ServiceType"": ""Standard_ND96isr_H100_v5""}"\n'
-    '11,11,2025-01-01 00:00:00 UTC,2025-01-02 00:00:00 UTC,Google,Usage,Compute,Nvidia H100 80GB GPU running in Americas,1,hour,,,,\n'
-    '4,4,2025-01-01 00:00:00 UTC,2025-01-02 00:00:00 UTC,Google,Usage,Compute,Spot Preemptible Nvidia L4 GPU running in Belgium,2,hour,,,,\n'
-    '5,5,2025-01-01 00:00:00 UTC,2025-01-02 00:00:00 UTC,Google,Usage,Compute,A3 Instance Core running in Americas,1,hour,,,,\n'
-    '6,6,2025-01-01 00:00:00 UTC,2025-01-02 00:00:00 UTC,Google,Usage,Compute,Commitment v1: Nvidia H100 80GB GPU in Americas for 1 Year,1,hour,,,,\n'
-    '1,1,2025-01-01 00:00:00 UTC,2025-01-02 00:00:00 UTC,Google,Usage,Compute,NVIDIA GRID license for Tesla T4 GPU,1,hour,,,,\n',
+  FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ChargeCategory,ServiceCategory,ChargeDescription,ConsumedQuantity,ConsumedUnit,x_UsageType,x_SkuMeterCategory,x_SkuMeterName,x_SkuDetails,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd\n'
+    '98.32,98.32,2025-01-01,2025-01-02,AWS,Usage,Compute,$98.32 per On Demand Linux p5.48xlarge Instance Hour,1,Hrs,USE1-BoxUsage:p5.48xlarge,,,,111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z\n'
+    '0,0,2025-01-01,2025-01-02,AWS,Usage,Compute,$0.00 for 80000 Mbps per p5.48xlarge instance-hour,1,Hrs,USE1-EBSOptimized:p5.48xlarge,,,,111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z\n'
+    '40,40,2025-01-01,2025-01-02,AWS,Usage,Compute,Spot p5.48xlarge,1,Hrs,USW2-SpotUsage:p5.48xlarge,,,,111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z\n'
+    '99,99,2025-01-01,2025-01-02,AWS,Usage,Compute,Dedicated p5.48xlarge,1,Hrs,DedicatedUsage:p5.48xlarge,,,,111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z\n'
+    '500,500,2025-01-01,2025-01-02,AWS,Purchase,Compute,Savings Plan p5.48xlarge,1,Hrs,ComputeSP:3yrNoUpfront,,,,111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z\n'
+    '3,3,2025-01-01,2025-01-02,AWS,Usage,Networking,p5.48xlarge data transfer,1,Hrs,USE1-DataTransfer-Regional-Bytes,,,,111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z\n'
+    '98.32,98.32,2025-01-01,2025-01-02,AWS,Usage,Compute,$98.32 per On Demand Linux p5.48xlarge Instance Hour,1,Hrs,,,,,111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z\n'
+    '0,0,2025-01-01,2025-01-02,AWS,Usage,Compute,$0.00 for 80000 Mbps per p5.48xlarge instance-hour,1,Hrs,,,,,111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z\n'
+    '100,100,2025-01-01,2025-01-02,Microsoft,Usage,Compute,ND96isr H100 v5,1,1 Hour,,Virtual Machines,ND96isr H100 v5,"{""ServiceType"": ""Standard_ND96isr_H100_v5"", ""VCPUs"": 96}",111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z\n'
+    '100,100,2025-01-01,2025-01-02,Microsoft,Usage,Compute,ND96isr H100 v5 Spot,1,Hours,,Virtual Machines,ND96isr H100 v5 Spot,,111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z\n'
+    '2,2,2025-01-01,2025-01-02,Microsoft,Usage,Compute,Standard Data Transfer Out,1,1 Hour,,Bandwidth,Standard Data Transfer Out,"{""ServiceType"": ""Standard_ND96isr_H100_v5""}",111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z\n'
+    '11,11,2025-01-01 00:00:00 UTC,2025-01-02 00:00:00 UTC,Google,Usage,Compute,Nvidia H100 80GB GPU running in Americas,1,hour,,,,,111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z\n'
+    '4,4,2025-01-01 00:00:00 UTC,2025-01-02 00:00:00 UTC,Google,Usage,Compute,Spot Preemptible Nvidia L4 GPU running in Belgium,2,hour,,,,,111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z\n'
+    '5,5,2025-01-01 00:00:00 UTC,2025-01-02 00:00:00 UTC,Google,Usage,Compute,A3 Instance Core running in Americas,1,hour,,,,,111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z\n'
+    '6,6,2025-01-01 00:00:00 UTC,2025-01-02 00:00:00 UTC,Google,Usage,Compute,Commitment v1: Nvidia H100 80GB GPU in Americas for 1 Year,1,hour,,,,,111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z\n'
+    '1,1,2025-01-01 00:00:00 UTC,2025-01-02 00:00:00 UTC,Google,Usage,Compute,NVIDIA GRID license for Tesla T4 GPU,1,hour,,,,,111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z\n',
     'clouds.csv') ORDER BY line;
 
 -- 4. mode: replace (default) makes a call the whole statement of each (tenant, provider, billing
@@ -70,11 +70,11 @@ SELECT pg_temp.error_code($$SELECT * FROM load_focus(mode => NULL)$$);
 -- status says why; a rate written in lower case (gbp) is GBP, and the variance appears.
 INSERT INTO run_plan (run_id, spec, provider, region, planned_at, usd_per_gpu_hour)
 VALUES ('books-gbp', run_spec(1e9, 2e11, 8, 'H100', mfu => 0.4), 'aws', 'us-east-1', '2025-01-01', 2.00);
-SELECT inserted FROM import_focus(E'BilledCost,EffectiveCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ProviderName,ConsumedQuantity,ConsumedUnit,SkuPriceDetails,Tags,ResourceId\n'
-  '1000.00,1000.00,USD,2025-01-05T00:00:00Z,2025-01-06T00:00:00Z,AWS,50,Hours,"{""InstanceType"": ""p5.48xlarge""}","{""run_id"": ""books-gbp""}",a\n'
-  '250.00,250.00,usd,2025-01-06T00:00:00Z,2025-01-07T00:00:00Z,AWS,,,,"{""run_id"": ""books-gbp""}",b\n'
-  '400.00,400.00,GBP,2025-01-05T00:00:00Z,2025-01-06T00:00:00Z,Other,,,,"{""run_id"": ""books-gbp""}",c\n'
-  '100.00,100.00,gbp,2025-01-06T00:00:00Z,2025-01-07T00:00:00Z,Other,,,,"{""run_id"": ""books-gbp""}",d\n');
+SELECT inserted FROM import_focus(E'BilledCost,EffectiveCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ProviderName,ConsumedQuantity,ConsumedUnit,SkuPriceDetails,Tags,ResourceId,BillingAccountId,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n'
+  '1000.00,1000.00,USD,2025-01-05T00:00:00Z,2025-01-06T00:00:00Z,AWS,50,Hours,"{""InstanceType"": ""p5.48xlarge""}","{""run_id"": ""books-gbp""}",a,111,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n'
+  '250.00,250.00,usd,2025-01-06T00:00:00Z,2025-01-07T00:00:00Z,AWS,,,,"{""run_id"": ""books-gbp""}",b,111,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n'
+  '400.00,400.00,GBP,2025-01-05T00:00:00Z,2025-01-06T00:00:00Z,Other,,,,"{""run_id"": ""books-gbp""}",c,111,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n'
+  '100.00,100.00,gbp,2025-01-06T00:00:00Z,2025-01-07T00:00:00Z,Other,,,,"{""run_id"": ""books-gbp""}",d,111,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n');
 SELECT provider, status, billed_usd, variance_usd, price_variance_usd, usage_variance_usd, actual_usd_per_gpu_hour, unconverted_lines, unconverted_currencies
   FROM plan_vs_actual WHERE run_id = 'books-gbp';
 INSERT INTO fx_rate VALUES ('gbp', '2025-01-01', 1.25, 'regress'), ('usd', '2025-01-01', 1, 'regress: USD is 1 anyway');

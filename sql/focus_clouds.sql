@@ -12,22 +12,22 @@ SET search_path = llm_econ, public;
 -- BillingCurrency and Tags (a file in EUR is not summed as USD; its run is found), and record keys
 -- the known columns by their FOCUS names.
 SELECT line, billing_currency, run_id, tags, record
-  FROM _focus_lines(E'billedcost,EFFECTIVECOST,chargeperiodstart,ChargePeriodEND,providername,billingcurrency,tags,chargeclass,x_Custom\n'
-                    '10,9,2025-01-01 00:00,2025-01-01 01:00,Microsoft,EUR,"{""run_id"": ""r1""}",Correction,a\n', 'az.csv');
+  FROM _focus_lines(E'billedcost,EFFECTIVECOST,chargeperiodstart,ChargePeriodEND,providername,billingcurrency,tags,chargeclass,x_Custom,BillingAccountId,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n'
+                    '10,9,2025-01-01 00:00,2025-01-01 01:00,Microsoft,EUR,"{""run_id"": ""r1""}",Correction,a,111,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n', 'az.csv');
 -- still one column per name, whatever the case
-SELECT pg_temp.error_code($$SELECT * FROM _focus_lines(E'BilledCost,billedcost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,1,2025-01-01,2025-01-02,AWS\n', 'dup.csv')$$);
+SELECT pg_temp.error_code($$SELECT * FROM _focus_lines(E'BilledCost,billedcost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n1,1,1,2025-01-01,2025-01-02,AWS,111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n', 'dup.csv')$$);
 -- the identity is the same whatever the header's case
-SELECT (SELECT row_hash FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,BillingCurrency,ChargeClass\n1,1,2025-01-01,2025-01-02,AWS,USD,Correction\n', 'a.csv'))
-     = (SELECT row_hash FROM _focus_lines(E'billedcost,effectivecost,chargeperiodstart,chargeperiodend,providername,billingcurrency,chargeclass\n1,1,2025-01-01,2025-01-02,AWS,USD,Correction\n', 'b.csv'))
+SELECT (SELECT row_hash FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,BillingCurrency,ChargeClass,BillingAccountId,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n1,1,2025-01-01,2025-01-02,AWS,USD,Correction,111,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n', 'a.csv'))
+     = (SELECT row_hash FROM _focus_lines(E'billedcost,effectivecost,chargeperiodstart,chargeperiodend,providername,billingcurrency,chargeclass,billingaccountid,billingperiodstart,billingperiodend,chargecategory\n1,1,2025-01-01,2025-01-02,AWS,USD,Correction,111,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n', 'b.csv'))
        AS same_identity;
 
 -- 2. Currency codes in any case: usd is USD (stored upper case, converted at 1), eur is EUR (its
 -- fx_rate applies); the identity of a line does not depend on the case of its header names.
 INSERT INTO fx_rate VALUES ('EUR', '2025-01-01', 1.25, 'regress');
-SELECT * FROM import_focus(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,BillingCurrency,ResourceId\n'
-                           '100,100,2025-01-01 00:00,2025-01-01 01:00,AWS,usd,i-1\n'
-                           '100,100,2025-01-01 00:00,2025-01-01 01:00,Microsoft,eur,vm-1\n'
-                           '100,100,2025-01-01 00:00,2025-01-01 01:00,Microsoft,Eur,vm-2\n', tenant => 'cur');
+SELECT * FROM import_focus(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,BillingCurrency,ResourceId,BillingAccountId,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n'
+                           '100,100,2025-01-01 00:00,2025-01-01 01:00,AWS,usd,i-1,111,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n'
+                           '100,100,2025-01-01 00:00,2025-01-01 01:00,Microsoft,eur,vm-1,111,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n'
+                           '100,100,2025-01-01 00:00,2025-01-01 01:00,Microsoft,Eur,vm-2,111,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n', tenant => 'cur');
 SELECT resource_id, billing_currency, _usd_per_unit(billing_currency, charge_period_start) AS usd_per_unit
   FROM spend WHERE tenant = 'cur' ORDER BY resource_id;
 -- stored by an earlier version in lower case: still converted
@@ -39,14 +39,14 @@ DELETE FROM fx_rate WHERE source = 'regress';
 SET TimeZone = 'America/New_York';
 SELECT charge_period_start AT TIME ZONE 'UTC' AS cps_utc, charge_period_end AT TIME ZONE 'UTC' AS cpe_utc,
        billing_period_start AT TIME ZONE 'UTC' AS bps_utc
-  FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,BillingPeriodStart,ProviderName\n'
-                    '1,1,2025-02-06 08:00:00 UTC,2025-02-06 09:00:00.5 UTC,2025-02-01 08:00:00 UTC,Google Cloud\n', 'bq.csv');
+  FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,BillingPeriodStart,ProviderName,BillingAccountId,BillingCurrency,BillingPeriodEnd,ChargeCategory\n'
+                    '1,1,2025-02-06 08:00:00 UTC,2025-02-06 09:00:00.5 UTC,2025-02-01 08:00:00 UTC,Google Cloud,111,USD,2025-03-01T00:00:00Z,Usage\n', 'bq.csv');
 RESET TimeZone;
-SELECT (SELECT row_hash FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,2025-02-06 08:00:00 UTC,2025-02-06 09:00:00 UTC,Google\n', 'a.csv'))
-     = (SELECT row_hash FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,2025-02-06T08:00:00Z,2025-02-06T09:00:00Z,Google\n', 'b.csv'))
+SELECT (SELECT row_hash FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n1,1,2025-02-06 08:00:00 UTC,2025-02-06 09:00:00 UTC,Google,111,USD,2025-02-01T00:00:00Z,2025-03-01T00:00:00Z,Usage\n', 'a.csv'))
+     = (SELECT row_hash FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n1,1,2025-02-06T08:00:00Z,2025-02-06T09:00:00Z,Google,111,USD,2025-02-01T00:00:00Z,2025-03-01T00:00:00Z,Usage\n', 'b.csv'))
        AS same_identity;
 -- not a time zone BigQuery writes: still refused, naming the column
-SELECT pg_temp.error_code($$SELECT * FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,2025-02-06 08:00:00 UTCX,2025-02-06 09:00:00 UTC,Google\n', 'bad.csv')$$);
+SELECT pg_temp.error_code($$SELECT * FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n1,1,2025-02-06 08:00:00 UTCX,2025-02-06 09:00:00 UTC,Google,111,USD,2025-02-01T00:00:00Z,2025-03-01T00:00:00Z,Usage\n', 'bad.csv')$$);
 
 -- 4. Run tags: AWS user:run_id, Azure Run_ID / RunId / run-id, values trimmed, numbers as their
 -- text, an empty value no run; other keys through llm_econ.run_tag_keys.
@@ -58,7 +58,7 @@ INSERT INTO tagged VALUES
 CREATE TEMP VIEW tag_lines AS
   SELECT t.n, l.run_id, l.row_hash
     FROM tagged t,
-         LATERAL _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags\n1,1,2025-01-01,2025-01-02,AWS,'
+         LATERAL _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,Tags\n1,1,2025-01-01,2025-01-02,AWS,111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage,'
                               || '"' || pg_catalog.replace(t.tags, '"', '""') || '"' || E'\n', 'tags.csv') AS l;
 SHOW llm_econ.run_tag_keys;
 SELECT n, run_id FROM tag_lines ORDER BY n;
@@ -72,9 +72,9 @@ RESET llm_econ.run_tag_keys;
 -- the setting is reserved: a misspelt one is an error
 SELECT pg_temp.error_code($$SET llm_econ.run_tag_key = 'x'$$);
 -- re-importing the AWS file with the Azure spelling of the key stores nothing more
-SELECT * FROM import_focus(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId,Tags\n'
-                           '5,5,2025-01-01,2025-01-02,AWS,i-9,"{""user:run_id"": ""r-9""}"\n', tenant => 'retag');
-SELECT * FROM import_focus(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId,Tags\n'
-                           '5,5,2025-01-01,2025-01-02,AWS,i-9,"{""RunId"": ""r-9""}"\n', tenant => 'retag', mode => 'append');
+SELECT * FROM import_focus(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId,Tags,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n'
+                           '5,5,2025-01-01,2025-01-02,AWS,i-9,"{""user:run_id"": ""r-9""}",111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n', tenant => 'retag');
+SELECT * FROM import_focus(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId,Tags,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n'
+                           '5,5,2025-01-01,2025-01-02,AWS,i-9,"{""RunId"": ""r-9""}",111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n', tenant => 'retag', mode => 'append');
 SELECT run_id, count(*) FROM spend WHERE tenant = 'retag' GROUP BY 1;
 DELETE FROM spend;

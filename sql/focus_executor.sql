@@ -7,13 +7,15 @@ SET search_path = llm_econ, public;
 \set SHOW_CONTEXT never
 \i sql/include/focus_common.sql
 
--- stage(resource, cost, start, end, provider): one line staged after the header
+-- stage(resource, cost, start, end, provider): one line staged after the header (account 111, USD,
+-- billing period the UTC month of start, Usage: the mandatory columns)
 CREATE FUNCTION pg_temp.stage(resource text, cost numeric, t0 text DEFAULT '2025-05-01 00:00', t1 text DEFAULT '2025-05-01 01:00',
                               provider text DEFAULT 'AWS') RETURNS void LANGUAGE sql AS $$
   INSERT INTO llm_econ.focus_staging (line)
-  SELECT 'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId'
+  SELECT 'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory'
    WHERE NOT EXISTS (SELECT FROM llm_econ.focus_staging s WHERE s.writer = CURRENT_USER);
-  INSERT INTO llm_econ.focus_staging (line) VALUES (format('%s,%s,%s,%s,%s,%s', cost, cost, t0, t1, provider, resource));
+  INSERT INTO llm_econ.focus_staging (line) VALUES (format('%s,%s,%s,%s,%s,%s,111,USD,%s,%s,Usage', cost, cost, t0, t1, provider, resource,
+    to_char(date_trunc('month', t0::timestamp), 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(date_trunc('month', t0::timestamp) + interval '1 month', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')));
 $$;
 -- plain(tenant, resource, cost, start, end, provider): the plain INSERT of such a line
 CREATE FUNCTION pg_temp.plain(who text, resource text, cost numeric, t0 text DEFAULT '2025-05-01 00:00',

@@ -8,9 +8,10 @@ SET search_path = llm_econ, public;
 \i sql/include/focus_common.sql
 BEGIN;
 -- The correction examples have no ProviderName; their text names the provider, "ACME Corp (acting as
--- both the data generator and invoice issuer)": the column is added as they are loaded, nothing else.
+-- both the data generator and invoice issuer)": the column is added as they are loaded, with the other
+-- mandatory columns they leave out (BillingAccountId 111, BillingCurrency USD), nothing else.
 CREATE FUNCTION pg_temp.acme(csv text) RETURNS text LANGUAGE sql AS $$
-  SELECT string_agg(l || CASE WHEN n = 1 THEN ',ProviderName' ELSE ',ACME Corp' END, E'\n' ORDER BY n) || E'\n'
+  SELECT string_agg(l || CASE WHEN n = 1 THEN ',ProviderName,BillingAccountId,BillingCurrency' ELSE ',ACME Corp,111,USD' END, E'\n' ORDER BY n) || E'\n'
     FROM string_to_table(rtrim(csv, E'\n'), E'\n') WITH ORDINALITY AS t(l, n) $$;
 CREATE FUNCTION pg_temp.load(tenant text, csv text, mode text DEFAULT 'replace')
   RETURNS TABLE (inserted bigint, skipped bigint, replaced bigint, replaced_billed_usd numeric)
@@ -103,12 +104,12 @@ SELECT inserted FROM load_focus(tenant => 'cl-bulk-staged');
 SELECT s.consumed_quantity, s.consumed_unit, s.billed_cost, s.row_hash = f.row_hash AS same_charge
   FROM spend s, _focus_lines(pg_temp.acme(:'s4_delta'), 'x') f WHERE s.tenant = 'cl-bulk-staged';
 -- null as the word in any case, bare or in parentheses; "nil" and "(none)" are not numbers
-SELECT line, consumed_quantity, record ->> 'ChargeClass' AS class FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ConsumedQuantity,ChargeClass\n'
-  '1,1,2025-05-01,2025-05-02,ACME Corp,null,(NULL)\n1,1,2025-05-01,2025-05-02,ACME Corp,Null,NULL\n1,1,2025-05-01,2025-05-02,ACME Corp,(Null),null\n', 'nulls.csv');
-SELECT pg_temp.error_code(format('SELECT * FROM _focus_lines(%L, %L)', E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ConsumedQuantity\n'
-  '1,1,2025-05-01,2025-05-02,ACME Corp,(none)\n', 'x.csv'));
-SELECT pg_temp.error_code(format('SELECT * FROM _focus_lines(%L, %L)', E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ConsumedQuantity\n'
-  '1,1,2025-05-01,2025-05-02,ACME Corp,(null\n', 'x.csv'));
+SELECT line, consumed_quantity, record ->> 'ChargeClass' AS class FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ConsumedQuantity,ChargeClass,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n'
+  '1,1,2025-05-01,2025-05-02,ACME Corp,null,(NULL),111,USD,2025-05-01T00:00:00Z,2025-06-01T00:00:00Z,Usage\n1,1,2025-05-01,2025-05-02,ACME Corp,Null,NULL,111,USD,2025-05-01T00:00:00Z,2025-06-01T00:00:00Z,Usage\n1,1,2025-05-01,2025-05-02,ACME Corp,(Null),null,111,USD,2025-05-01T00:00:00Z,2025-06-01T00:00:00Z,Usage\n', 'nulls.csv');
+SELECT pg_temp.error_code(format('SELECT * FROM _focus_lines(%L, %L)', E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ConsumedQuantity,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n'
+  '1,1,2025-05-01,2025-05-02,ACME Corp,(none),111,USD,2025-05-01T00:00:00Z,2025-06-01T00:00:00Z,Usage\n', 'x.csv'));
+SELECT pg_temp.error_code(format('SELECT * FROM _focus_lines(%L, %L)', E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ConsumedQuantity,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n'
+  '1,1,2025-05-01,2025-05-02,ACME Corp,(null,111,USD,2025-05-01T00:00:00Z,2025-06-01T00:00:00Z,Usage\n', 'x.csv'));
 
 -- 5. Open (current) billing period, scenario 1: July's R-111 line, 1,000 h / $1,500, corrected
 -- within July (ChargeClass null) to R-111 800 h / $1,200 and R-222 200 h / $300.  Replacement
@@ -347,10 +348,11 @@ SELECT provider, billed_usd, effective_usd, lines FROM spend_monthly WHERE tenan
 -- ($2.00) covering two VM_MEDIUMs ($1.00 effective each): 2.00 and 2.00; a VM_LARGE commitment
 -- ($1.50) covering a VM_LARGE: 1.50 and 1.50; a VM_LARGE commitment unused ($1.50 effective) and a
 -- VM_MEDIUM on demand ($2.00): billed 3.50, effective 3.50.
+-- (with BillingAccountId 111 and BillingCurrency USD, mandatory since 0.5.0, which the files leave out)
 CREATE FUNCTION pg_temp.add_provider(csv text, provider text) RETURNS text LANGUAGE sql AS $$
-  SELECT string_agg(CASE WHEN n = 1 THEN regexp_replace(l, '(\r?)$', ',ProviderName\1')
+  SELECT string_agg(CASE WHEN n = 1 THEN regexp_replace(l, '(\r?)$', ',ProviderName,BillingAccountId,BillingCurrency\1')
                          WHEN l IN ('', E'\r') THEN l
-                         ELSE regexp_replace(l, '(\r?)$', ',' || provider || '\1') END, E'\n' ORDER BY n)
+                         ELSE regexp_replace(l, '(\r?)$', ',' || provider || ',111,USD\1') END, E'\n' ORDER BY n)
     FROM string_to_table(csv, E'\n') WITH ORDINALITY AS t(l, n) $$;
 \set flex1 `cat test/data/focus_spec/flexibility/one_hundred_percent_utilization_with_commitment_discount_flexibility_with_1_resource.csv`
 \set flex2 `cat test/data/focus_spec/flexibility/one_hundred_percent_utilization_with_commitment_discount_flexibility_with_2_resources.csv`
@@ -459,10 +461,10 @@ SELECT tenant, run_id, billed_usd, effective_usd, gpu_hours FROM plan_vs_actual_
 -- converts at EUR's rate (1.10 here: 100 EUR = 110 USD), not 1:1 as USD (0.4.0 before the rule:
 -- no currency, 100 USD); under BillingCurrency too, that column wins and BilledCurrency stays in record.
 INSERT INTO fx_rate VALUES ('EUR', '2025-12-01', 1.10, 'regress: a round rate');
-SELECT pg_temp.put('old-eur', E'BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ProviderName,BilledCost,EffectiveCost,BilledCurrency\n'
-                              '2026-01-01T00:00:00Z,2026-02-01T00:00:00Z,2026-01-05T00:00:00Z,2026-01-06T00:00:00Z,AWS,100,100,EUR\n');
-SELECT pg_temp.put('old-both', E'BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ProviderName,BilledCost,EffectiveCost,BilledCurrency,BillingCurrency\n'
-                               '2026-01-01T00:00:00Z,2026-02-01T00:00:00Z,2026-01-05T00:00:00Z,2026-01-06T00:00:00Z,AWS,100,100,USD,EUR\n');
+SELECT pg_temp.put('old-eur', E'BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ProviderName,BilledCost,EffectiveCost,BilledCurrency,BillingAccountId,ChargeCategory\n'
+                              '2026-01-01T00:00:00Z,2026-02-01T00:00:00Z,2026-01-05T00:00:00Z,2026-01-06T00:00:00Z,AWS,100,100,EUR,111,Usage\n');
+SELECT pg_temp.put('old-both', E'BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ProviderName,BilledCost,EffectiveCost,BilledCurrency,BillingCurrency,BillingAccountId,ChargeCategory\n'
+                               '2026-01-01T00:00:00Z,2026-02-01T00:00:00Z,2026-01-05T00:00:00Z,2026-01-06T00:00:00Z,AWS,100,100,USD,EUR,111,Usage\n');
 SELECT s.tenant, s.billing_currency, s.billed_cost, m.billed_usd, m.unconverted_lines, s.record
   FROM spend s JOIN spend_monthly m USING (tenant) WHERE s.tenant IN ('old-eur', 'old-both') ORDER BY 1;
 

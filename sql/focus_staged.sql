@@ -7,6 +7,12 @@ SET search_path = llm_econ, public;
 \set SHOW_CONTEXT never
 \i sql/include/error_report.sql
 \i sql/include/focus_common.sql
+-- month_of(t): BillingPeriodStart,BillingPeriodEnd of the UTC month of the time t (mandatory columns;
+-- December 9999 ends at the last microsecond of 9999, as no later time is read)
+CREATE FUNCTION pg_temp.month_of(t text) RETURNS text LANGUAGE sql AS $$
+  SELECT to_char(m, 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || ','
+         || to_char(least(m + interval '1 month', timestamp '9999-12-31 23:59:59.999999'), 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+    FROM (SELECT date_trunc('month', t::timestamptz AT TIME ZONE 'UTC') AS m) AS x $$;
 
 CREATE TEMP TABLE by_c AS SELECT * FROM stored WHERE false;
 CREATE TEMP TABLE by_sql AS SELECT * FROM stored WHERE false;
@@ -81,9 +87,9 @@ DROP TRIGGER regress_note_row ON spend;
 DROP TRIGGER regress_note_statement ON spend;
 DELETE FROM spend;
 -- c. the foreign key on sku: a GPU type no gpu_sku key has gives no SKU; a known one its key
-INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId,SkuPriceDetails'),
-  ('1,1,2025-01-01,2025-01-02,AWS,g-1,"{""GpuType"": ""H100""}"'),
-  ('1,1,2025-01-01,2025-01-02,AWS,g-2,"{""GpuType"": ""no such gpu""}"');
+INSERT INTO focus_staging (line) VALUES ('BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId,SkuPriceDetails'),
+  ('111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage,1,1,2025-01-01,2025-01-02,AWS,g-1,"{""GpuType"": ""H100""}"'),
+  ('111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage,1,1,2025-01-01,2025-01-02,AWS,g-2,"{""GpuType"": ""no such gpu""}"');
 SELECT * FROM load_focus(source => 'gpus');
 SELECT resource_id, sku FROM spend ORDER BY resource_id;
 DELETE FROM spend;
@@ -93,8 +99,8 @@ DELETE FROM spend;
 CREATE TABLE regress_resource (id text PRIMARY KEY);
 INSERT INTO regress_resource VALUES ('known');
 ALTER TABLE spend ADD CONSTRAINT regress_resource_fk FOREIGN KEY (resource_id) REFERENCES regress_resource (id);
-INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId'),
-  ('1,1,2025-01-01,2025-01-02,AWS,known'), ('2,2,2025-01-01,2025-01-02,AWS,NULL'), ('3,3,2025-01-01,2025-01-02,AWS,unknown');
+INSERT INTO focus_staging (line) VALUES ('BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId'),
+  ('111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage,1,1,2025-01-01,2025-01-02,AWS,known'), ('111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage,2,2,2025-01-01,2025-01-02,AWS,NULL'), ('111,USD,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage,3,3,2025-01-01,2025-01-02,AWS,unknown');
 SELECT pg_temp.error_code('SELECT * FROM load_focus()') AS error;
 DELETE FROM focus_staging WHERE line LIKE '%,unknown';
 SELECT * FROM load_focus(source => 'fk');
@@ -213,12 +219,12 @@ SELECT t AS written, l.charge_period_start,
                     '2024-09-18 22:00:00.5', '2024-09-18T22:00:00.123456Z', '0001-01-01 00:00:00',
                     '9999-12-31 23:59:59.999999', '2024-09-18 24:00:00', '2024-09-18T22:00:00+02:00',
                     '2024-09-18 22:00:00.1234567', '2000-02-29 12:00:00']) WITH ORDINALITY AS x(t, n),
-       _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,' || t || ',9999-12-31T23:59:59.999999Z,AWS\n', 'csv') AS l
+       _focus_lines(E'BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n111,USD,' || pg_temp.month_of(t) || ',Usage,1,1,' || t || ',9999-12-31T23:59:59.999999Z,AWS\n', 'csv') AS l
  ORDER BY n;
 -- and the dates no calendar has are errors, as before
-SELECT pg_temp.error_report($$SELECT * FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,2023-02-29,2023-03-01,AWS\n', 'csv')$$) AS error;
-SELECT pg_temp.error_report($$SELECT * FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,2023-04-31 10:00:00,2023-05-01,AWS\n', 'csv')$$) AS error;
-SELECT pg_temp.error_report($$SELECT * FROM _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n1,1,2023-04-30 10:61:00,2023-05-01,AWS\n', 'csv')$$) AS error;
+SELECT pg_temp.error_report($$SELECT * FROM _focus_lines(E'BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n111,USD,2023-02-01T00:00:00Z,2023-03-01T00:00:00Z,Usage,1,1,2023-02-29,2023-03-01,AWS\n', 'csv')$$) AS error;
+SELECT pg_temp.error_report($$SELECT * FROM _focus_lines(E'BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n111,USD,2023-04-01T00:00:00Z,2023-05-01T00:00:00Z,Usage,1,1,2023-04-31 10:00:00,2023-05-01,AWS\n', 'csv')$$) AS error;
+SELECT pg_temp.error_report($$SELECT * FROM _focus_lines(E'BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n111,USD,2023-04-01T00:00:00Z,2023-05-01T00:00:00Z,Usage,1,1,2023-04-30 10:61:00,2023-05-01,AWS\n', 'csv')$$) AS error;
 
 -- 7. record is written directly in jsonb's binary form: it is the jsonb that jsonb_in makes of its
 -- text, byte for byte (record_image_eq compares binary images) and in every reading.  60 other
@@ -240,9 +246,9 @@ SELECT count(*) AS lines, min(k.keys) AS keys,
        bool_and(NOT l.record ? 'xy1' AND NOT l.record ? 'x5' AND l.record ->> 'x5' IS NULL AND l.record ->> 'xyyyyy12' = 'a, "b"' || E'\n' || 'c'
                 AND l.record ->> 'xyyy3' = 'prix € 3') AS values_read
   FROM wide w,
-       _focus_lines('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,' || w.names || E'\n'
-                    || '1,1,2024-01-01,2024-01-01T01:00:00Z,AWS,' || w.vals || E'\n'
-                    || '2,2,2024-01-01,2024-01-01T01:00:00Z,AWS,' || w.vals || E'\n', 'csv') AS l,
+       _focus_lines('BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,' || w.names || E'\n'
+                    || '111,USD,2024-01-01T00:00:00Z,2024-02-01T00:00:00Z,Usage,1,1,2024-01-01,2024-01-01T01:00:00Z,AWS,' || w.vals || E'\n'
+                    || '111,USD,2024-01-01T00:00:00Z,2024-02-01T00:00:00Z,Usage,2,2,2024-01-01,2024-01-01T01:00:00Z,AWS,' || w.vals || E'\n', 'csv') AS l,
        LATERAL (SELECT count(*) AS keys,
                        bool_and((l.record -> j) IS NOT DISTINCT FROM (l.record::text::jsonb -> j)) AS same_lookups
                   FROM jsonb_object_keys(l.record) AS j) AS k;
@@ -255,7 +261,7 @@ SELECT t AS written, l.billed_cost = t::numeric AS same_value, scale(l.billed_co
                     '0.000000000000000000001', '1234567890123456789.5', '-99999999999999999.9', '1E+2', '5e-999',
                     '-1.5E2', '0.0000004', '2359.68', '-5.00', '0e5', '-0E-2', '-999999999999999999',
                     '50e-1']) WITH ORDINALITY AS x(t, n),
-       _focus_lines(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n' || t
+       _focus_lines(E'BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\n111,USD,2024-01-01T00:00:00Z,2024-02-01T00:00:00Z,Usage,' || t
                     || E',1,2024-01-01,2024-01-01T01:00:00Z,AWS\n', 'csv') AS l
  ORDER BY n;
 
@@ -285,18 +291,18 @@ RESET ROLE;
 -- still hold a line break.
 DELETE FROM spend;
 DELETE FROM focus_staging;
-INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName'),
-  (E'11,1,2025-04-01,2025-04-02,AWS\r12,2,2025-04-01,2025-04-02,AWS');
+INSERT INTO focus_staging (line) VALUES ('BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName'),
+  (E'111,USD,2025-04-01T00:00:00Z,2025-05-01T00:00:00Z,Usage,11,1,2025-04-01,2025-04-02,AWS\r111,USD,2025-04-01T00:00:00Z,2025-05-01T00:00:00Z,Usage,12,2,2025-04-01,2025-04-02,AWS');
 SELECT pg_temp.error_report($$SELECT * FROM llm_econ.load_focus(source => 'two in one')$$);
 UPDATE focus_staging SET line = replace(line, E'\r', E'\n');
 SELECT pg_temp.error_report($$SELECT * FROM llm_econ.load_focus(source => 'two in one')$$);
 SELECT (SELECT count(*) FROM spend) AS stored, (SELECT count(*) FROM focus_staging) AS still_staged;
 DELETE FROM focus_staging;
-INSERT INTO focus_staging (line) VALUES (E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\nx');
+INSERT INTO focus_staging (line) VALUES (E'BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\nx');
 SELECT pg_temp.error_report($$SELECT * FROM llm_econ.load_focus(source => 'header')$$);
 DELETE FROM focus_staging;
-INSERT INTO focus_staging (line) VALUES (E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\r\n'),
-  (E'11,1,2025-04-01,2025-04-02,AWS\r\n'), (E'12,2,2025-04-01,2025-04-02,"AWS\nInc."');
+INSERT INTO focus_staging (line) VALUES (E'BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName\r\n'),
+  (E'111,USD,2025-04-01T00:00:00Z,2025-05-01T00:00:00Z,Usage,11,1,2025-04-01,2025-04-02,AWS\r\n'), (E'111,USD,2025-04-01T00:00:00Z,2025-05-01T00:00:00Z,Usage,12,2,2025-04-01,2025-04-02,"AWS\nInc."');
 SELECT * FROM load_focus(source => 'line ends at the end');
 SELECT line, billed_cost, provider FROM spend ORDER BY line;
 
@@ -306,9 +312,9 @@ DELETE FROM spend;
 CREATE TEMP TABLE long_text AS
   SELECT repeat('a GPU charge described at length; ', 300) AS compressible,
          (SELECT string_agg(md5(i::text), '' ORDER BY i) FROM generate_series(1, 400) AS i) AS random_hex;
-INSERT INTO focus_staging (line) VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ChargeDescription');
-INSERT INTO focus_staging (line) SELECT format('1,1,2025-04-01,2025-04-02,AWS,%s', compressible) FROM long_text;
-INSERT INTO focus_staging (line) SELECT format('2,2,2025-04-01,2025-04-02,AWS,%s', random_hex) FROM long_text;
+INSERT INTO focus_staging (line) VALUES ('BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ChargeDescription');
+INSERT INTO focus_staging (line) SELECT format('111,USD,2025-04-01T00:00:00Z,2025-05-01T00:00:00Z,Usage,1,1,2025-04-01,2025-04-02,AWS,%s', compressible) FROM long_text;
+INSERT INTO focus_staging (line) SELECT format('111,USD,2025-04-01T00:00:00Z,2025-05-01T00:00:00Z,Usage,2,2,2025-04-01,2025-04-02,AWS,%s', random_hex) FROM long_text;
 SELECT reltoastrelid::regclass AS staging_toast FROM pg_class WHERE oid = 'focus_staging'::regclass \gset
 SELECT length(line) AS staged_length, pg_column_size(line) < length(line) / 4 AS compressed
   FROM focus_staging ORDER BY id;

@@ -9,9 +9,9 @@ INSERT INTO fx_rate (currency, valid_from, usd_per_unit, source) VALUES
   ('GBP', '2024-12-01', 1.27, 'regress: December'), ('GBP', '2025-01-01', 1.25, 'regress: January');
 -- a. two £100 lines: 2025-01-01T00:00Z (January: 100 x 1.25 = 125.00) and 2024-12-31T23:00Z
 -- (December: 100 x 1.27 = 127.00), entered and read from New York
-SELECT inserted FROM import_focus(E'BilledCost,EffectiveCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId\n'
-  '100,100,GBP,2025-01-01T00:00:00Z,2025-01-01T01:00:00Z,Google Cloud,jan\n'
-  '100,100,GBP,2024-12-31T23:00:00Z,2025-01-01T00:00:00Z,Google Cloud,dec\n', tenant => 'fx_utc');
+SELECT inserted FROM import_focus(E'BilledCost,EffectiveCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId,BillingAccountId,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n'
+  '100,100,GBP,2025-01-01T00:00:00Z,2025-01-01T01:00:00Z,Google Cloud,jan,acct-1,2025-01-01T00:00:00Z,2025-02-01T00:00:00Z,Usage\n'
+  '100,100,GBP,2024-12-31T23:00:00Z,2025-01-01T00:00:00Z,Google Cloud,dec,acct-1,2024-12-01T00:00:00Z,2025-01-01T00:00:00Z,Usage\n', tenant => 'fx_utc');
 SELECT resource_id, billed_cost * _usd_per_unit(billing_currency, charge_period_start) AS usd,
        billed_cost * _usd_per_unit(billing_currency, charge_period_start)
          = CASE resource_id WHEN 'jan' THEN 100 * 1.25 ELSE 100 * 1.27 END AS right_rate

@@ -355,10 +355,10 @@ INSERT INTO hj_battery VALUES
          FROM llm_econ.price_history AS p WHERE p.provider OPERATOR(pg_catalog.=) '$cloud'$q$),
   (13, $q$INSERT INTO pg_temp.hj_result SELECT '$tag', 'import_focus', r::text
          FROM llm_econ.import_focus(E'BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,PricingCategory,'
-                'ConsumedQuantity,ConsumedUnit,ChargeDescription,Tags\n'
+                'ConsumedQuantity,ConsumedUnit,ChargeDescription,Tags,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n'
                 '393.28,393.28,2024-07-01T00:00:00Z,2024-07-01T04:00:00Z,Amazon Web Services,Standard,4,Hours,'
-                'p5.48xlarge on-demand,"{""run_id"": ""$run""}"\n'
-                '12.50,10.00,2024-07-01T00:00:00Z,2024-07-02T00:00:00Z,AWS,Committed,1,GB-Mo,storage,"{""run_id"": ""$run""}"\n',
+                'p5.48xlarge on-demand,"{""run_id"": ""$run""}",111,USD,2024-07-01T00:00:00Z,2024-08-01T00:00:00Z,Usage\n'
+                '12.50,10.00,2024-07-01T00:00:00Z,2024-07-02T00:00:00Z,AWS,Committed,1,GB-Mo,storage,"{""run_id"": ""$run""}",111,USD,2024-07-01T00:00:00Z,2024-08-01T00:00:00Z,Usage\n',
                 source => 'security test $tag') AS r$q$),
   (14, $q$INSERT INTO llm_econ.run_plan (run_id, spec, provider, pricing, planned_at)
          VALUES ('$run', llm_econ.run_spec(1e9, 2e10, 8, 'H100', mfu => 0.4), 'lambda', 'on_demand', '2024-07-01')$q$),

@@ -241,8 +241,8 @@ BEGIN
   INSERT INTO pg_temp.use_result
   SELECT path, 'import_focus', i::text
     FROM llm_econ.import_focus(
-           E'BilledCost,EffectiveCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags\n'
-           '10.00,9.00,USD,2024-07-01T00:00:00Z,2024-07-01T01:00:00Z,Lambda,"{""run_id"": ""trap-run""}"\n',
+           E'BilledCost,EffectiveCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ProviderName,Tags,BillingAccountId,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n'
+           '10.00,9.00,USD,2024-07-01T00:00:00Z,2024-07-01T01:00:00Z,Lambda,"{""run_id"": ""trap-run""}",111122223333,2024-07-01T00:00:00Z,2024-08-01T00:00:00Z,Usage\n',
            source => 'trap ' || path) AS i;
   INSERT INTO pg_temp.use_result
   SELECT path, 'views', (SELECT pg_catalog.count(*) FROM llm_econ.spend_daily)::text || ' '

@@ -77,7 +77,7 @@ INSERT INTO vol_call (fn, call) VALUES
   ('_is_tenant_member/1', $$_is_tenant_member(current_user)$$),
   ('_check_spec/1', $$_check_spec(ROW(1e9, 1e10, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
   ('_csv_header/2', $$_csv_header(E'a,b\n1,2\n', 'csv')$$), ('_csv_records/2', $$_csv_records(E'a,b\n1,2\n', 'csv')$$),
-  ('_focus_lines/2', $$_focus_lines(E'ChargePeriodStart,ChargePeriodEnd,ProviderName,BilledCost,EffectiveCost,ChargeDescription\n2024-06-01,2024-06-01T01:00:00Z,AWS,1,1,p5.48xlarge\n', 'csv')$$),
+  ('_focus_lines/2', $$_focus_lines(E'ChargePeriodStart,ChargePeriodEnd,ProviderName,BilledCost,EffectiveCost,ChargeDescription,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n2024-06-01,2024-06-01T01:00:00Z,AWS,1,1,p5.48xlarge,111,USD,2024-06-01T00:00:00Z,2024-07-01T00:00:00Z,Usage\n', 'csv')$$),
   ('_focus_charge_key/1', $$_focus_charge_key('{"ChargePeriodStart": "2024-06-01 00:00", "ProviderName": "AWS", "BilledCost": "1", "Tags": {"run_id": "r1", "team": "a"}}')$$),
   ('_focus_refusal/4', $$_focus_refusal('import_focus', current_user, true, true)$$),
   ('_focus_admit/5', $$_focus_admit('import_focus', current_user, 'append', NULL, false)$$),

@@ -15,6 +15,7 @@
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 
+#include "core/ascii.h"
 #include "core/charge.h"
 #include "core/csv.h"
 #include "core/focus_text.h"
@@ -733,12 +734,51 @@ time_identity(const char *s)
 }
 
 /*
+ * The identifiers of the charge identity (docs/finance.md, "How identifiers
+ * compare"): each is hashed as its provider compares it, trimmed of blanks
+ * (space, tab, CR, LF), and for Azure also without ASCII case (Azure resource
+ * ids, subscription and billing account ids are case-insensitive: Microsoft
+ * Learn, "Azure Resource Manager: resource naming", "Resource names are
+ * case-insensitive"); blank is NULL.  The same rule as llm_econ._focus_id_key
+ * (src/sql/finance.sql), which keys statements.  The line stores them as written.
+ */
+static bool
+id_column(FocusCol c)
+{
+	return c == FC_BILLING_ACCOUNT_ID || c == FC_SUB_ACCOUNT_ID || c == FC_RESOURCE_ID ||
+		c == FC_COMMITMENT_DISCOUNT_ID || c == FC_ALLOCATED_RESOURCE_ID;
+}
+
+/* Add identifier p[0..len) of provider prov to id as the provider compares it (id_column). */
+static void
+charge_id_identifier(le_charge_id *id, const char *prov, const char *p, int len)
+{
+	while (len > 0 && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+		p++, len--;
+	while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t' || p[len - 1] == '\r' || p[len - 1] == '\n'))
+		len--;
+	if (len == 0)
+		le_charge_id_field(id, NULL, 0);
+	else if (strcmp(prov, "azure") == 0)
+	{
+		char	   *f = pnstrdup(p, len);
+
+		le_ascii_fold(f, len);
+		le_charge_id_field(id, f, len);
+	}
+	else
+		le_charge_id_field(id, p, len);
+}
+
+/*
  * The charge identity: an MD5 (le_charge_id) over the provider key, then the
- * identity columns as values, then Tags without the run tags.  Never throws
- * for a value it cannot read: that value's text is used instead.
+ * identity columns as values (identifiers as their provider compares them),
+ * then Tags without the run tags.  Never throws for a value it cannot read:
+ * that value's text is used instead.  raw_ids: identifiers as written, the
+ * identity 0.4.0 computed (only to recognise stored lines when updating).
  */
 static char *
-charge_key_digest(const FocusIn *in, uint8 *digest)
+charge_key_digest_rule(const FocusIn *in, uint8 *digest, bool raw_ids)
 {
 	char	   *hex = palloc(33);
 	const char *prov;
@@ -762,6 +802,8 @@ charge_key_digest(const FocusIn *in, uint8 *digest)
 
 		if (in->v[c] == NULL)
 			le_charge_id_field(&id, NULL, 0);
+		else if (!raw_ids && id_column(c))
+			charge_id_identifier(&id, prov, in->v[c], in->len[c]);
 		else
 		{
 			if (in->norm[c])
@@ -805,6 +847,13 @@ charge_key_digest(const FocusIn *in, uint8 *digest)
 	le_charge_id_final(&id, digest);
 	le_md5_hex(digest, hex);
 	return hex;
+}
+
+/* The charge identity (binary in digest) as md5 hex text (what row_hash stores). */
+static char *
+charge_key_digest(const FocusIn *in, uint8 *digest)
+{
+	return charge_key_digest_rule(in, digest, false);
 }
 
 /* The charge identity as md5 hex text (what row_hash stores). */
@@ -1317,12 +1366,10 @@ jsonb_key_cmp(const void *a, const void *b)
 	return memcmp(x, y, lx);
 }
 
-/* Map header names to the known columns; the required ones must be there. */
+/* Map header names to the known columns; the columns FOCUS 1.0 makes mandatory must be there (22023 naming all missing). */
 void
 le_focus_header(FocusState *st, const char *what)
 {
-	const char *missing = NULL;
-
 	StaticAssertStmt(FC_CHARGE_PERIOD_END == FC_CHARGE_PERIOD_START + 1 &&
 					 FC_BILLING_PERIOD_START == FC_CHARGE_PERIOD_START + 2 &&
 					 FC_BILLING_PERIOD_END == FC_CHARGE_PERIOD_START + 3, "the period columns are consecutive");
@@ -1421,24 +1468,34 @@ le_focus_header(FocusState *st, const char *what)
 			if (st->pos[typed[t]] >= 0)
 				st->recmode[st->pos[typed[t]]] = LE_REC_TYPED;
 	}
-	if (st->pos[FC_BILLED_COST] < 0)
-		missing = "BilledCost";
-	else if (st->pos[FC_EFFECTIVE_COST] < 0)
-		missing = "EffectiveCost";
-	else if (st->pos[FC_CHARGE_PERIOD_START] < 0)
-		missing = "ChargePeriodStart";
-	else if (st->pos[FC_CHARGE_PERIOD_END] < 0)
-		missing = "ChargePeriodEnd";
-	else if (st->pos[FC_PROVIDER_NAME] < 0 && st->pos[FC_SERVICE_PROVIDER_NAME] < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
-				 errmsg("%s has no \"ProviderName\" or \"ServiceProviderName\" column", what),
-				 errdetail("Columns are found by header name (FOCUS 1.0-1.3 names).")));
-	if (missing)
-		ereport(ERROR,
-				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
-				 errmsg("%s has no \"%s\" column", what, missing),
-				 errdetail("Columns are found by header name (FOCUS 1.0-1.3 names).")));
+	/*
+	 * The columns FOCUS 1.0 makes mandatory (FOCUS 1.0 specification, each
+	 * column's "Column required: True"; ServiceProviderName is FOCUS 1.3's name
+	 * of ProviderName): a file lacking any is refused, naming all it lacks.
+	 */
+	{
+		static const FocusCol mandatory[] = {
+			FC_BILLING_ACCOUNT_ID, FC_BILLING_CURRENCY, FC_BILLING_PERIOD_START, FC_BILLING_PERIOD_END,
+			FC_CHARGE_CATEGORY, FC_CHARGE_PERIOD_START, FC_CHARGE_PERIOD_END, FC_BILLED_COST, FC_EFFECTIVE_COST
+		};
+		StringInfoData missing;
+		int			n = 0;
+
+		initStringInfo(&missing);
+		for (int m = 0; m < (int) lengthof(mandatory); m++)
+			if (st->pos[mandatory[m]] < 0)
+				appendStringInfo(&missing, "%s%s", n++ > 0 ? ", " : "", focus_col_names[mandatory[m]]);
+		if (st->pos[FC_PROVIDER_NAME] < 0 && st->pos[FC_SERVICE_PROVIDER_NAME] < 0)
+			appendStringInfo(&missing, "%sProviderName (or ServiceProviderName)", n++ > 0 ? ", " : "");
+		if (n > 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg_plural("%s lacks the mandatory FOCUS column %s (FOCUS 1.0 makes it mandatory)",
+								   "%s lacks the mandatory FOCUS columns %s (FOCUS 1.0 makes them mandatory)",
+								   n, what, missing.data),
+					 errdetail("Columns are found by header name in any case (FOCUS 1.0-1.3 names; BilledCurrency is read as BillingCurrency)."),
+					 errhint("Export the file in FOCUS 1.0 or later with every mandatory column; a column FOCUS allows to be null may be empty.")));
+	}
 }
 
 /* record for a line of a FOCUS file: the columns typed columns do not hold, as jsonb. */
@@ -1501,26 +1558,17 @@ le_focus_check_record(FocusState *st, const le_csv *r, long line)
 				 errcontext("%s line %ld", st->what, line)));
 }
 
-PG_FUNCTION_INFO_V1(le_focus_charge_key_fn);
-
-/*
- * _focus_charge_key(record jsonb): the charge identity of a stored line's
- * original record (as _focus_lines computes it on import); used to re-key
- * lines imported by earlier versions.
- */
-Datum
-le_focus_charge_key_fn(PG_FUNCTION_ARGS)
+/* in from a whole original line given as jsonb (header name -> value), as _focus_charge_key reads it. */
+static void
+focus_in_of_jsonb(Jsonb *rec, FocusIn *in)
 {
-	Jsonb	   *rec = PG_GETARG_JSONB_P(0);
-	FocusIn		in;
-
 	if (!JB_ROOT_IS_OBJECT(rec))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("record must be a JSON object (a stored line's record), got %s",
 						JB_ROOT_IS_SCALAR(rec) ? "a scalar" : "an array")));
-	memset(&in, 0, sizeof(in));
-	in.what = "record";
+	memset(in, 0, sizeof(*in));
+	in->what = "record";
 	for (int c = 0; c < FC__COUNT; c++)
 	{
 		bool		is_str;
@@ -1533,9 +1581,46 @@ le_focus_charge_key_fn(PG_FUNCTION_ARGS)
 		f.len = strlen(v);
 		if (!le_focus_field_is_null(&f))
 		{
-			in.v[c] = v;
-			in.len[c] = strlen(v);
+			in->v[c] = v;
+			in->len[c] = strlen(v);
 		}
 	}
+}
+
+PG_FUNCTION_INFO_V1(le_focus_charge_key_fn);
+
+/*
+ * _focus_charge_key(record jsonb): the charge identity of a stored line's
+ * original record (as _focus_lines computes it on import); used to re-key
+ * lines imported by earlier versions.
+ */
+Datum
+le_focus_charge_key_fn(PG_FUNCTION_ARGS)
+{
+	FocusIn		in;
+
+	focus_in_of_jsonb(PG_GETARG_JSONB_P(0), &in);
+	PG_RETURN_TEXT_P(cstring_to_text(charge_key(&in)));
+}
+
+PG_FUNCTION_INFO_V1(le_focus_charge_rekey_fn);
+
+/*
+ * _focus_charge_rekey(record jsonb, row_hash text): the 0.5.0 charge identity
+ * of a whole original line when its 0.4.0 identity (identifiers as written) is
+ * row_hash, else NULL: the 0.4.0 -> 0.5.0 update re-keys a stored line only
+ * from a line it has verified is the one that was stored (src/migrate/0.4.0--0.5.0.sql).
+ */
+Datum
+le_focus_charge_rekey_fn(PG_FUNCTION_ARGS)
+{
+	FocusIn		in;
+	uint8		digest[16];
+	char	   *old_key;
+
+	focus_in_of_jsonb(PG_GETARG_JSONB_P(0), &in);
+	old_key = charge_key_digest_rule(&in, digest, true);
+	if (strcmp(old_key, text_to_cstring(PG_GETARG_TEXT_PP(1))) != 0)
+		PG_RETURN_NULL();
 	PG_RETURN_TEXT_P(cstring_to_text(charge_key(&in)));
 }

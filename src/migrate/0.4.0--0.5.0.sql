@@ -81,6 +81,74 @@ DROP FUNCTION IF EXISTS llm_econ.run_spec(float8, float8, int4, text, float8, te
 SELECT llm_econ._update_drop_check('function', 'llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], timestamptz[])');
 DROP FUNCTION IF EXISTS llm_econ._price_changes(timestamptz[], text[], text[], text[], text[], numeric[], text[], int4[], timestamptz[]);
 
+-- issue 44: the charge identity (row_hash) hashes BillingAccountId, SubAccountId, ResourceId,
+-- CommitmentDiscountId and AllocatedResourceId as their provider compares them (trimmed of blanks;
+-- Azure's also without ASCII case: docs/finance.md, "How identifiers compare"), so a stored line
+-- whose identifiers change under that rule (any Azure line, any line with a padded identifier) is
+-- re-keyed.  Its whole line is rebuilt from the typed columns and record (as 0.2.0 -> 0.3.0 re-keyed
+-- from the whole record), and a rebuilt line is used only when its 0.4.0 identity (identifiers as
+-- written) is the stored row_hash: what is stored has lost a little (BillingCurrency is stored upper
+-- case; region is RegionId else Region, resource_id ResourceId else AllocatedResourceId), so each
+-- possible original is tried, and a line none verifies keeps its 0.4.0 identity (a NOTICE counts
+-- them).  Then the copies of one charge in a tenant's lines are numbered in import order (id), as
+-- 0.2.0 -> 0.3.0 did: lines that 0.4.0 stored as new charges because their identifiers differed only
+-- in case or blanks stay, as occurrence > 1; nothing is deleted.  Two passes, so no transient
+-- duplicate key.  _focus_charge_rekey is dropped after use.
+CREATE FUNCTION llm_econ._focus_charge_rekey(record jsonb, row_hash text) RETURNS text
+AS 'MODULE_PATHNAME', 'le_focus_charge_rekey_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+DO $rekey$
+DECLARE
+  unverified int8;
+BEGIN
+  WITH cand AS MATERIALIZED (
+    SELECT s.id, s.tenant, s.row_hash,
+           (SELECT k.h
+              FROM (VALUES (s.billing_currency), (pg_catalog.lower(s.billing_currency COLLATE pg_catalog."C"))) AS cur(v),
+                   (VALUES (s.region), (NULL)) AS reg(v),
+                   (VALUES (s.resource_id), (NULL)) AS res(v),
+                   LATERAL (SELECT llm_econ._focus_charge_rekey(s.record || pg_catalog.jsonb_build_object(
+                              'BilledCost', s.billed_cost::text, 'EffectiveCost', s.effective_cost::text,
+                              'ListCost', s.list_cost::text, 'ConsumedQuantity', s.consumed_quantity::text,
+                              'ConsumedUnit', s.consumed_unit,
+                              'ChargePeriodStart', pg_catalog.to_char(s.charge_period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'),
+                              'ChargePeriodEnd', pg_catalog.to_char(s.charge_period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'),
+                              'BillingPeriodStart', pg_catalog.to_char(s.billing_period_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'),
+                              'BillingPeriodEnd', pg_catalog.to_char(s.billing_period_end AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'),
+                              'ServiceName', s.service_name, 'ServiceCategory', s.service_category,
+                              'ChargeCategory', s.charge_category, 'ChargeDescription', s.charge_description,
+                              'PricingCategory', s.pricing_category, 'BillingCurrency', cur.v,
+                              'BillingAccountId', s.billing_account_id, 'Tags', s.tags,
+                              'RegionId', reg.v, 'ResourceId', res.v), s.row_hash) AS h) AS k
+             WHERE k.h IS NOT NULL
+             LIMIT 1) AS new_hash
+      FROM llm_econ.spend s
+     WHERE s.provider = 'azure'
+        OR EXISTS (SELECT FROM pg_catalog.unnest(ARRAY[s.billing_account_id, s.resource_id,
+                          s.record->>'SubAccountId', s.record->>'CommitmentDiscountId', s.record->>'AllocatedResourceId']) AS i(v)
+                    WHERE i.v ~ E'^[ \t\r\n]|[ \t\r\n]$')),
+  changed AS (
+    SELECT c.id, c.tenant, c.new_hash FROM cand c WHERE c.new_hash IS NOT NULL AND c.new_hash <> c.row_hash),
+  numbered AS (
+    SELECT g.id, g.h, pg_catalog.row_number() OVER (PARTITION BY g.tenant, g.h ORDER BY g.id)::int4 AS occurrence
+      FROM (SELECT c.id, c.tenant, c.new_hash AS h FROM changed c
+            UNION ALL
+            SELECT t.id, t.tenant, t.row_hash FROM llm_econ.spend t
+             WHERE (t.tenant, t.row_hash) IN (SELECT c.tenant, c.new_hash FROM changed c)
+               AND t.id NOT IN (SELECT c.id FROM changed c)) AS g),
+  moved AS (
+    UPDATE llm_econ.spend s SET row_hash = n.h, occurrence = -n.occurrence
+      FROM numbered n WHERE s.id = n.id RETURNING 1)
+  SELECT pg_catalog.count(*) FILTER (WHERE c.new_hash IS NULL) INTO unverified
+    FROM cand c, (SELECT pg_catalog.count(*) FROM moved) AS m;
+  UPDATE llm_econ.spend SET occurrence = -occurrence WHERE occurrence < 0;
+  IF unverified > 0 THEN
+    RAISE NOTICE '% FOCUS lines keep their 0.4.0 charge identity: their line could not be rebuilt from what is stored', unverified
+      USING HINT = 'A re-delivery of those lines whose identifiers differ only in case or blanks may be stored as new charges.';
+  END IF;
+END
+$rekey$;
+DROP FUNCTION llm_econ._focus_charge_rekey(jsonb, text);
+
 -- issue 47: mode replace finds a statement's stored lines by billing period and tenant, not by
 -- period alone (which read every tenant's lines of the month on each load).
 DROP INDEX llm_econ.spend_billing_period;

@@ -81,10 +81,10 @@ WITH run(tenant, run_id, provider_name, region, instance_type, gpu_type, gpus, i
                     * (0.97 + ((hashtext(r.run_id || d)::bigint & 1023) / 17050.0)), 10) AS list
          FROM run r, m, generate_series(0, r.days - 1) AS d)
 SELECT l.tenant,
-       'BilledCost,EffectiveCost,ListCost,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,'
+       'BillingAccountId,BilledCost,EffectiveCost,ListCost,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,'
        || 'ChargePeriodEnd,ChargeCategory,ChargeDescription,PricingCategory,ConsumedQuantity,ConsumedUnit,'
        || 'ServiceProviderName,RegionId,ResourceId,ServiceCategory,SkuPriceDetails,Tags' || E'\n'
-       || string_agg(concat_ws(',',
+       || string_agg(concat_ws(',', '111',
               CASE l.pricing_category WHEN 'Committed' THEN 0 ELSE l.list END,
               CASE l.pricing_category WHEN 'Committed' THEN round(l.list * 0.62, 10) ELSE l.list END,
               l.list, 'USD', pg_temp.ts(l.m0), pg_temp.ts(l.m1), pg_temp.ts(l.t), pg_temp.ts(l.t + interval '1 day'),

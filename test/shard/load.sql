@@ -104,10 +104,10 @@ WITH run(tenant, run_id, provider_name, region, instance_type, gpu_type, gpus, i
               NULL, NULL
          FROM run r, m)
 SELECT l.tenant,
-       'BilledCost,EffectiveCost,ListCost,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,'
+       'BillingAccountId,BilledCost,EffectiveCost,ListCost,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,'
        || 'ChargePeriodEnd,ChargeCategory,ChargeDescription,PricingCategory,ConsumedQuantity,ConsumedUnit,'
        || 'ServiceProviderName,RegionId,ResourceId,ServiceCategory,SkuPriceDetails,Tags' || E'\n'
-       || string_agg(concat_ws(',', l.billed, l.effective, l.list, 'USD', pg_temp.ts(l.m0), pg_temp.ts(l.m1),
+       || string_agg(concat_ws(',', '111', l.billed, l.effective, l.list, 'USD', pg_temp.ts(l.m0), pg_temp.ts(l.m1),
                                pg_temp.ts(l.t), pg_temp.ts(l.t1), l.charge_category, pg_temp.csvq(l.description),
                                coalesce(l.pricing_category, 'NULL'), coalesce(l.quantity, 'NULL'),
                                coalesce(l.unit, 'NULL'), pg_temp.csvq(l.provider_name), coalesce(l.region, 'NULL'),

@@ -84,15 +84,15 @@ SELECT * FROM llm_econ.load_price_history(source => 'mycloud export (test)');
      'lambda', 'on_demand', '2024-05-15', NULL, 'tenant_b', 'evals', 'price from the catalog'),
     ('run-b2', llm_econ.run_spec(1e8, 2e9, 2, 'L4', mfu => 0.35), 'mycloud', 'spot', '2024-04-15', NULL, 'tenant_b', 'evals', 'price from the staged history');
   SELECT * FROM llm_econ.import_focus(
-'BilledCost,EffectiveCost,ListCost,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ChargeDescription,PricingCategory,ConsumedQuantity,ConsumedUnit,ServiceProviderName,RegionId,ResourceId,ServiceName,ServiceCategory,SkuPriceDetails,Tags
-2359.68,2200.10,2359.68,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-20T00:00:00Z,2024-05-21T00:00:00Z,Usage,p5.48xlarge on-demand,Standard,24,Hours,AWS,us-east-1,i-01,Amazon Elastic Compute Cloud,Compute,"{""InstanceType"": ""p5.48xlarge"", ""GpuCount"": 8}","{""run_id"": ""run-a2""}"
-9216.00,9216.00,9216.00,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-20T00:00:00Z,2024-05-21T00:00:00Z,Usage,per On Demand Linux x1_8x Instance Hour,Standard,72,Hours,Acme,us-1,i-x1,Acme Compute,Compute,NULL,"{""run_id"": ""run-a1""}"
-100.00,100.00,100.00,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-22T00:00:00Z,2024-05-23T00:00:00Z,Usage,p5.48xlarge on-demand,Standard,1,Hours,AWS,us-east-1,i-02,Amazon Elastic Compute Cloud,Compute,"{""InstanceType"": ""p5.48xlarge"", ""GpuCount"": 8}","{""run_id"": ""run-unplanned""}"
+'BillingAccountId,BilledCost,EffectiveCost,ListCost,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ChargeDescription,PricingCategory,ConsumedQuantity,ConsumedUnit,ServiceProviderName,RegionId,ResourceId,ServiceName,ServiceCategory,SkuPriceDetails,Tags
+111,2359.68,2200.10,2359.68,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-20T00:00:00Z,2024-05-21T00:00:00Z,Usage,p5.48xlarge on-demand,Standard,24,Hours,AWS,us-east-1,i-01,Amazon Elastic Compute Cloud,Compute,"{""InstanceType"": ""p5.48xlarge"", ""GpuCount"": 8}","{""run_id"": ""run-a2""}"
+111,9216.00,9216.00,9216.00,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-20T00:00:00Z,2024-05-21T00:00:00Z,Usage,per On Demand Linux x1_8x Instance Hour,Standard,72,Hours,Acme,us-1,i-x1,Acme Compute,Compute,NULL,"{""run_id"": ""run-a1""}"
+111,100.00,100.00,100.00,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-22T00:00:00Z,2024-05-23T00:00:00Z,Usage,p5.48xlarge on-demand,Standard,1,Hours,AWS,us-east-1,i-02,Amazon Elastic Compute Cloud,Compute,"{""InstanceType"": ""p5.48xlarge"", ""GpuCount"": 8}","{""run_id"": ""run-unplanned""}"
 ', tenant => 'tenant_a', source => 'aws-2024-05.csv');
   SELECT * FROM llm_econ.import_focus(
-'BilledCost,EffectiveCost,ListCost,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ChargeDescription,PricingCategory,ConsumedQuantity,ConsumedUnit,ProviderName,RegionId,ResourceId,ServiceName,ServiceCategory,SkuPriceDetails,Tags
-59.76,59.76,59.76,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-16T00:00:00Z,2024-05-17T00:00:00Z,Usage,gpu_1x_h100_pcie,Standard,24,Hours,Lambda,us-east-1,vm-1,Cloud,Compute,"{""InstanceType"": ""gpu_1x_h100_pcie""}","{""run_id"": ""run-b1""}"
--5.00,-5.00,NULL,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,Credit,promo credit,NULL,NULL,NULL,Lambda,NULL,NULL,NULL,NULL,NULL,NULL
+'BillingAccountId,BilledCost,EffectiveCost,ListCost,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ChargeDescription,PricingCategory,ConsumedQuantity,ConsumedUnit,ProviderName,RegionId,ResourceId,ServiceName,ServiceCategory,SkuPriceDetails,Tags
+111,59.76,59.76,59.76,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-16T00:00:00Z,2024-05-17T00:00:00Z,Usage,gpu_1x_h100_pcie,Standard,24,Hours,Lambda,us-east-1,vm-1,Cloud,Compute,"{""InstanceType"": ""gpu_1x_h100_pcie""}","{""run_id"": ""run-b1""}"
+111,-5.00,-5.00,NULL,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,Credit,promo credit,NULL,NULL,NULL,Lambda,NULL,NULL,NULL,NULL,NULL,NULL
 ', tenant => 'tenant_b', source => 'lambda-2024-05.csv');
 });
 
@@ -351,7 +351,7 @@ is(q1($_, $daily), q1('fresh', $daily), "$_: spend_daily identical on the data w
 # The charges imported before the update carry the 0.3.0 charge identity: the same bill,
 # re-exported with another timestamp style and an extra column, adds nothing in either database
 # (0.2.0 hashed the raw line and would have stored it twice; mode append: only what is not stored).
-my ($bill) = $setup[2] =~ /import_focus\(\n'(BilledCost.*?)', tenant => 'tenant_a'/s;
+my ($bill) = $setup[2] =~ /import_focus\(\n'(BillingAccountId,BilledCost.*?)', tenant => 'tenant_a'/s;
 ok(defined $bill && $bill =~ /T00:00:00Z/, 'the tenant_a bill of the setup is found');
 (my $reexport = $bill) =~ s/T00:00:00Z/ 00:00:00+00:00/g;
 $reexport =~ s/\n/,x_Export\n/g;

@@ -15,9 +15,9 @@ $node->safe_psql('postgres', 'CREATE EXTENSION llm_econ');
 # server restarted: the load reads every staged page from outside the shared buffers.
 $node->safe_psql('postgres', q{
   INSERT INTO llm_econ.focus_staging (line)
-    VALUES ('BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId,ChargeDescription');
+    VALUES ('BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,BilledCost,EffectiveCost,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId,ChargeDescription');
   INSERT INTO llm_econ.focus_staging (line)
-    SELECT format('1.25,1.25,2024-09-30 00:00:00,2024-09-30 01:00:00,AWS,ring-%s,%s', i, repeat('a charge described at length ', 30))
+    SELECT format('111,USD,2024-09-01T00:00:00Z,2024-10-01T00:00:00Z,Usage,1.25,1.25,2024-09-30 00:00:00,2024-09-30 01:00:00,AWS,ring-%s,%s', i, repeat('a charge described at length ', 30))
       FROM generate_series(1, 9000) AS i;
   CHECKPOINT});
 my $pages = $node->safe_psql('postgres', q{SELECT pg_relation_size('llm_econ.focus_staging') / current_setting('block_size')::int});

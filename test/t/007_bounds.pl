@@ -117,8 +117,8 @@ $node->safe_psql('postgres', q{
   GRANT USAGE ON SEQUENCE llm_econ.spend_id_seq TO writer;
   GRANT SELECT ON bounds_input TO writer;
   CREATE FUNCTION focus_head(extra text) RETURNS text LANGUAGE sql AS $$
-    SELECT 'BilledCost,EffectiveCost,BillingAccountId,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ProviderName,' || extra || E'\n'
-           || '1,1,111,2025-01-01,2025-02-01,2025-01-02,2025-01-03,AWS,' $$;
+    SELECT 'BilledCost,EffectiveCost,BillingAccountId,BillingCurrency,ChargeCategory,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ProviderName,' || extra || E'\n'
+           || '1,1,111,USD,Usage,2025-01-01,2025-02-01,2025-01-02,2025-01-03,AWS,' $$;
   GRANT EXECUTE ON FUNCTION focus_head(text) TO PUBLIC;
   -- 3,000 Tags keys of 1e131071 (56 kB)
   INSERT INTO bounds_input SELECT 'tags_keys', focus_head('Tags') || '"{' || string_agg(format('""k%s"":1e131071', i), ',') || E'}"\n'
