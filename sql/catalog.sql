@@ -4,12 +4,21 @@ SET TimeZone = 'UTC';
 SET IntervalStyle = postgres;
 SET search_path = llm_econ, public;
 
--- Every function, its volatility, strictness and parallel safety.
--- Pure calculations are IMMUTABLE STRICT PARALLEL SAFE; anything that reads a table is STABLE.
+-- Functions breaking the house rules on their declaration (must be empty): pure calculations
+-- are IMMUTABLE STRICT PARALLEL SAFE and anything reading a table or a setting is STABLE
+-- (volatility.sql checks both by calling each function); writers are VOLATILE PARALLEL UNSAFE;
+-- a SECURITY DEFINER function is an internal (_-prefixed) trigger or helper, VOLATILE.
 SELECT p.oid::regprocedure AS function, p.provolatile AS volatility, p.proisstrict AS strict,
-       p.proparallel AS parallel, p.prosecdef AS security_definer
+       p.proparallel AS parallel, p.prosecdef AS security_definer,
+       concat_ws('; ',
+         CASE WHEN p.provolatile = 'i' AND p.proparallel <> 's' THEN 'IMMUTABLE but not PARALLEL SAFE' END,
+         CASE WHEN p.provolatile = 'v' AND p.proparallel <> 'u' THEN 'VOLATILE but not PARALLEL UNSAFE' END,
+         CASE WHEN p.prosecdef AND p.proname NOT LIKE '\_%' THEN 'SECURITY DEFINER on a user-facing function' END,
+         CASE WHEN p.prosecdef AND p.provolatile <> 'v' THEN 'SECURITY DEFINER but not VOLATILE' END) AS problem
   FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
  WHERE n.nspname = 'llm_econ'
+   AND ((p.provolatile = 'i' AND p.proparallel <> 's') OR (p.provolatile = 'v' AND p.proparallel <> 'u')
+        OR (p.prosecdef AND (p.proname NOT LIKE '\_%' OR p.provolatile <> 'v')))
  ORDER BY p.oid::regprocedure::text COLLATE "C";
 
 -- Objects without a comment (must be none).

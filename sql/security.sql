@@ -147,9 +147,10 @@ SELECT c.relname, c.relkind,
  ORDER BY 1;
 SELECT c.relname, has_sequence_privilege('public', c.oid, 'USAGE') AS usage, has_sequence_privilege('public', c.oid, 'UPDATE') AS upd
   FROM pg_class c WHERE c.relnamespace = 'llm_econ'::regnamespace AND c.relkind = 'S' ORDER BY 1;
--- PUBLIC may execute every function but the trigger functions and the internal ones below (abuse.sql lists them)
-SELECT count(*) AS functions, count(*) FILTER (WHERE has_function_privilege('public', p.oid, 'EXECUTE')) AS executable_by_public
-  FROM pg_proc p WHERE p.pronamespace = 'llm_econ'::regnamespace;
+-- PUBLIC may execute every user-facing (not _-prefixed) function: one it may not (must be empty)
+SELECT p.oid::regprocedure AS not_executable_by_public FROM pg_proc p
+ WHERE p.pronamespace = 'llm_econ'::regnamespace AND p.proname NOT LIKE '\_%'
+   AND NOT has_function_privilege('public', p.oid, 'EXECUTE') ORDER BY 1;
 -- Internal (_-prefixed) functions PUBLIC may execute: only those a user-facing path runs as the
 -- caller (an invoker function, a view, a column default, a policy or an invoker trigger calls
 -- them, or the C library's SPI queries do), each with its reason.  Tests only, triggers run as

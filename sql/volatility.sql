@@ -5,15 +5,14 @@ SET IntervalStyle = postgres;
 SET search_path = llm_econ, public;
 SET client_min_messages = warning;
 
--- 1. Declared: every function by language and volatility (i immutable, s stable, v volatile);
+-- 1. Declared: the languages and volatilities in use (i immutable, s stable, v volatile);
 -- strictness and parallel safety (s safe, u unsafe) are in part 4.
 CREATE TEMP VIEW vol_fn AS
   SELECT p.oid, p.proname || '/' || p.pronargs AS fn, l.lanname AS lang, p.provolatile AS vol,
          p.proisstrict AS strict, p.proparallel AS parallel, p.prorettype = 'trigger'::regtype AS is_trigger, p.prosrc
     FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
    WHERE p.pronamespace = 'llm_econ'::regnamespace;
-SELECT lang, vol, count(*) AS functions, string_agg(fn, ', ' ORDER BY fn) AS names
-  FROM vol_fn GROUP BY 1, 2 ORDER BY 1, 2;
+SELECT lang, vol FROM vol_fn GROUP BY 1, 2 ORDER BY 1, 2;
 
 -- 2. From the bodies (SQL and PL/pgSQL): an IMMUTABLE function names no table or view of the
 -- schema, calls no function of the schema that is not IMMUTABLE (by name: a name with any
@@ -39,60 +38,34 @@ SELECT f.fn, 'uses ' || (regexp_match(f.prosrc, '(now\(|current_(user|setting|ti
 
 -- 3. Observed, for every function that is not VOLATILE (C functions too, whose bodies SQL cannot
 -- read): call it with good arguments and count the scans of the schema's tables it caused
--- (pg_stat_xact_user_tables counts this transaction's scans, SPI's included).  By design the C
--- functions run_spec (the constructor), price_at, estimate_cost(spec, provider, ...) and _sku_key
--- read gpu_sku/gpu_sku_alias and the price tables and are STABLE; every other C function
--- computes from its arguments alone and is IMMUTABLE.
-CREATE TEMP TABLE vol_call (fn text COLLATE "C" PRIMARY KEY, call text NOT NULL, tables text);
+-- (pg_stat_xact_user_tables counts this transaction's scans, SPI's included).  The call is the
+-- one robustness.sql makes with good arguments (sql/include/good_calls.sql), unless vol_call
+-- below names a call of its own (arguments that reach a setting or a table the good ones do not).
+CREATE TEMP TABLE vol_call (fn text COLLATE "C" PRIMARY KEY, call text NOT NULL, tables text, failed text);
 INSERT INTO vol_call (fn, call) VALUES
-  ('_today_utc/0', $$_today_utc()$$),
-  ('run_spec/41', $$run_spec(7e9, 1.4e12, 64, 'h100', mfu => 0.45)$$),
-  ('training_flops/2', $$training_flops(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
-  ('mfu_time/1', $$mfu_time(SPEC)$$), ('gpu_hours/1', $$gpu_hours(SPEC)$$), ('energy_kwh/2', $$energy_kwh(SPEC, 1.2)$$),
-  ('achieved_mfu/2', $$achieved_mfu(SPEC, '100 hours')$$), ('estimate_cost/2', $$estimate_cost(SPEC, 2.49)$$),
-  ('memory_per_gpu/1', $$memory_per_gpu(SPEC)$$), ('fits_hbm/1', $$fits_hbm(SPEC)$$), ('comm_bytes/1', $$comm_bytes(SPEC)$$),
-  ('comm_breakdown/1', $$comm_breakdown(SPEC)$$), ('plan_parallelism/1', $$plan_parallelism(SPEC)$$),
-  ('carbon_kg/3', $$carbon_kg(SPEC, 0.4, 1.2)$$), ('checkpoint_plan/3', $$checkpoint_plan(SPEC, '90 seconds', '30 days')$$),
-  ('cost_breakdown/15', $$cost_breakdown(SPEC, 2.49)$$),
-  ('estimate_cost/6', $$estimate_cost(SPEC, 'lambda', 'on_demand', '2024-07-01')$$),
-  ('price_at/6', $$price_at('H100', 'lambda', 'on_demand', '2024-07-01')$$),
-  ('_latest_prices/7', $$_latest_prices('H100-SXM5', 'lambda', 'on_demand', '2024-07-01', NULL, NULL, NULL)$$),
-  ('_check_pricing/1', $$_check_pricing('spot')$$), ('_check_name/2', $$_check_name('us-east-1', 'region')$$),
-  ('_sku_key/1', $$_sku_key('h100')$$),
-  ('_sku_itype/1', $$_sku_itype('p5.48xlarge')$$), ('_check_where/2', $$_check_where('gcp', 'us-central1')$$),
-  ('_check_max_age/1', $$_check_max_age('1 day')$$), ('_shift/2', $$_shift('2024-07-01', '-1 month')$$),
-  ('_name_key/1', $$_name_key('H100 80GB')$$),
-  ('_sku_of_name/3', $$_sku_of_name('azure', 'Standard_NC40ads_H100_v5', 'H100')$$), ('_skypilot_cloud_shape/1', $$_skypilot_cloud_shape('aws')$$),
-  ('_known_gpus/1', $$_known_gpus('p5.48xlarge')$$), ('_sku_map/1', $$_sku_map(ARRAY['H100', 'p5.48xlarge'])$$), ('_source_kind/0', $$_source_kind()$$),
-  ('_series_id/5', $$_series_id('H100-SXM5', 'gcp', 'on_demand', NULL, 'a3-highgpu-8g')$$),
-  ('price_twap/6', $$price_twap('H100-SXM5', 'gcp', 'on_demand', '[2024-06-01, 2024-07-01)')$$),
-  ('cheapest_offers/6', $$cheapest_offers(SPEC, '2024-07-01')$$),
-  ('_skypilot_offers/2', $$_skypilot_offers('gcp', E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\na2-highgpu-1g,,,0.7,us-central1\n,A100,1,2.9,us-central1\n')$$),
-  ('_price_changes/10', $$_price_changes('{2024-01-01}', '{lambda}', '{H100-SXM5}', '{r1}', '{on_demand}', '{1.5}', '{x}', '{1}', NULL, 'skypilot:lambda')$$),
-  ('price_twap_coverage/7', $$price_twap_coverage('H100-SXM5', 'gcp', 'on_demand', '[2024-06-01, 2024-07-01)')$$),
-  ('_check_source_kinds/1', $$_check_source_kinds('{catalog}')$$),
-  ('_usd/1', $$_usd(1.234567)$$), ('_sku_find/1', $$_sku_find('h100')$$), ('_skypilot_clouds/0', $$_skypilot_clouds()$$),
-  ('_staged_history/0', $$_staged_history()$$),
-  ('tco_per_gpu_hour/5', $$tco_per_gpu_hour('H100', 4, 0.7, 0.10, 1.2)$$),
-  ('_is_tenant_member/1', $$_is_tenant_member(current_user)$$),
-  ('_check_spec/1', $$_check_spec(ROW(1e9, 1e10, 'H100-SXM5', 8, 8, 0.4, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, NULL, NULL, NULL, NULL, 1, NULL, 1, 1, 0, 'none', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
-  ('_csv_header/2', $$_csv_header(E'a,b\n1,2\n', 'csv')$$), ('_csv_records/2', $$_csv_records(E'a,b\n1,2\n', 'csv')$$),
-  ('_focus_lines/2', $$_focus_lines(E'ChargePeriodStart,ChargePeriodEnd,ProviderName,BilledCost,EffectiveCost,ChargeDescription,BillingAccountId,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory\n2024-06-01,2024-06-01T01:00:00Z,AWS,1,1,p5.48xlarge,111,USD,2024-06-01T00:00:00Z,2024-07-01T00:00:00Z,Usage\n', 'csv')$$),
+  -- Tags naming the run and a team: the identity leaves out the keys llm_econ.run_tag_keys names
   ('_focus_charge_key/1', $$_focus_charge_key('{"ChargePeriodStart": "2024-06-01 00:00", "ProviderName": "AWS", "BilledCost": "1", "Tags": {"run_id": "r1", "team": "a"}}')$$),
-  ('_focus_refusal/4', $$_focus_refusal('import_focus', current_user, true, true)$$),
-  ('_focus_admit/5', $$_focus_admit('import_focus', current_user, 'append', NULL, false)$$),
-  ('_usd_per_unit/2', $$_usd_per_unit('EUR', '2024-06-01')$$),
-  ('_focus_id_key/2', $$_focus_id_key('azure', ' /Subscriptions/AAAA-1111 ')$$),
-  ('step_breakdown/2', $$step_breakdown(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
+  -- a month: its length depends on TimeZone, as the good arguments' days do not
+  ('_shift/2', $$_shift('2024-07-01', '-1 month')$$),
+  -- dates as text, read in the session's TimeZone
+  ('_price_changes/10', $$_price_changes('{2024-01-01}', '{lambda}', '{H100-SXM5}', '{r1}', '{on_demand}', '{1.5}', '{x}', '{1}', NULL, 'skypilot:lambda')$$),
+  -- SPEC (the default spec below): its offers' ages move with TimeZone
+  ('cheapest_offers/6', $$cheapest_offers(SPEC, '2024-07-01')$$),
+  -- a GCP catalog: reads gcp_machine_family
+  ('_skypilot_offers/2', $$_skypilot_offers('gcp', E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\na2-highgpu-1g,,,0.7,us-central1\n,A100,1,2.9,us-central1\n')$$),
+  -- calibrated => true: reads observed_run
   ('predicted_mfu/3', $$predicted_mfu(calibrated => true, spec => ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
+  -- calibrated => true: reads observed_run
   ('predicted_time/3', $$predicted_time(calibrated => true, spec => ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec)$$),
-  ('cheapest_plan/7', $$cheapest_plan(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec, '30 days', '2024-07-01', max_gpus => 64, calibrated => true)$$),
-  ('_observed_mfu/3', $$_observed_mfu(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec, 1e5, NULL)$$),
-  ('_plan_offers/3', $$_plan_offers('2024-07-01', NULL, NULL)$$),
-  ('_gpu_family/1', $$_gpu_family('H100-80GB-HBM3')$$),
-  ('_sku_contradiction/4', $$_sku_contradiction('H100-NVL', 'H100_NVLINK_80GB', 81920, 8)$$),
-  ('_sku_by_facts/6', $$_sku_by_facts(ARRAY['H100-NVL', 'H100-SXM5'], 'H100', 'H100-SXM5', 'H100_NVLINK_80GB', 81920, 8)$$),
-  ('_billing_month/4', $$_billing_month('2025-02-01 08:00+00', '2025-03-01 08:00+00', NULL, NULL)$$);
+  -- calibrated => true: reads observed_run
+  ('cheapest_plan/7', $$cheapest_plan(ROW(7e9, 1.4e12, 'H100-SXM5', 64, 8, 0.45, 'bf16', 989e12, 80e9, 450e9, 50e9, 700, 32, 4096, 32, 2048, 1, 512, 2, 2, 1, 'selective', 'adamw', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3.35e12, 'hopper', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::run_spec, '30 days', '2024-07-01', max_gpus => 64, calibrated => true)$$);
+-- (not echoed: the good values are part of the test, not of its output)
+\set ECHO none
+\i sql/include/good_calls.sql
+\set ECHO all
+INSERT INTO vol_call (fn, call)
+  SELECT f.fn, pg_temp.rb_call(f.fn) FROM vol_fn f
+   WHERE f.vol <> 'v' AND NOT f.is_trigger AND f.fn NOT IN (SELECT fn FROM vol_call) AND pg_temp.rb_call(f.fn) IS NOT NULL;
 -- every function that is not VOLATILE has a call (must be empty)
 -- (trigger functions cannot be called directly: the INSERTs of part 5 run them)
 SELECT fn AS without_call FROM vol_fn WHERE vol <> 'v' AND NOT is_trigger AND fn NOT IN (SELECT fn FROM vol_call) ORDER BY 1;
@@ -107,7 +80,12 @@ BEGIN
   FOR c IN SELECT fn, call FROM vol_call ORDER BY fn LOOP
     SELECT jsonb_object_agg(relname, coalesce(seq_scan, 0) + coalesce(idx_scan, 0)) INTO before
       FROM pg_stat_xact_user_tables WHERE schemaname = 'llm_econ';
-    EXECUTE format('SELECT count(*) FROM (SELECT * FROM llm_econ.%s) AS r', replace(c.call, 'SPEC', spec));
+    BEGIN
+      EXECUTE format('SELECT count(*) FROM (SELECT * FROM llm_econ.%s) AS r', replace(c.call, 'SPEC', spec));
+    EXCEPTION WHEN OTHERS THEN
+      UPDATE vol_call SET failed = SQLSTATE || ': ' || SQLERRM WHERE fn = c.fn;
+      CONTINUE;
+    END;
     SELECT jsonb_object_agg(relname, coalesce(seq_scan, 0) + coalesce(idx_scan, 0)) INTO after
       FROM pg_stat_xact_user_tables WHERE schemaname = 'llm_econ';
     UPDATE vol_call SET tables = (SELECT string_agg(k, ', ' ORDER BY k COLLATE "C") FROM jsonb_object_keys(after) AS k
@@ -139,7 +117,7 @@ BEGIN
   END IF;
   UPDATE vol_setting SET saved = current_setting(name);
   FOR c IN SELECT fn, call FROM vol_call vc JOIN vol_fn f USING (fn)
-            WHERE f.vol <> 'v' AND (SELECT prorettype FROM pg_proc WHERE oid = f.oid) <> 'void'::regtype ORDER BY fn LOOP
+            WHERE f.vol <> 'v' AND vc.failed IS NULL AND (SELECT prorettype FROM pg_proc WHERE oid = f.oid) <> 'void'::regtype ORDER BY fn LOOP
     EXECUTE format('CREATE TEMP TABLE vol_a AS SELECT * FROM llm_econ.%s AS r', replace(c.call, 'SPEC', spec));
     FOR s IN SELECT * FROM vol_setting LOOP PERFORM set_config(s.name, s.changed, true); END LOOP;
     EXECUTE format('CREATE TEMP TABLE vol_b AS SELECT * FROM llm_econ.%s AS r', replace(c.call, 'SPEC', spec));
@@ -157,8 +135,8 @@ SELECT f.fn, f.lang FROM vol_fn f JOIN vol_call c USING (fn) WHERE f.vol = 'i' A
 SELECT f.fn, f.lang FROM vol_fn f JOIN vol_call c USING (fn) WHERE f.vol = 's' AND c.setting_dependent ORDER BY 1;
 -- IMMUTABLE functions observed reading a table (must be empty)
 SELECT f.fn, f.lang, c.tables FROM vol_fn f JOIN vol_call c USING (fn) WHERE f.vol = 'i' AND c.tables IS NOT NULL ORDER BY 1;
--- STABLE functions and the tables they read
-SELECT f.fn, f.lang, c.tables FROM vol_fn f JOIN vol_call c USING (fn) WHERE f.vol = 's' ORDER BY 1;
+-- calls that raised, so that nothing was observed (must be empty)
+SELECT fn, call, failed FROM vol_call WHERE failed IS NOT NULL ORDER BY 1;
 -- STABLE functions that read none of the schema's tables, and why they are not IMMUTABLE: each
 -- must have a reason here (must list no "no reason")
 SELECT f.fn, coalesce(r.reason, 'no reason') AS why_stable
@@ -175,7 +153,7 @@ SELECT f.fn, coalesce(r.reason, 'no reason') AS why_stable
 
 -- 4. Writers (VOLATILE) are PARALLEL UNSAFE; IMMUTABLE functions are PARALLEL SAFE, and STRICT
 -- unless listed with a reason (must list no "no reason").
-SELECT fn, lang, parallel FROM vol_fn WHERE vol = 'v' ORDER BY 1;
+SELECT fn AS volatile_not_parallel_unsafe, lang, parallel FROM vol_fn WHERE vol = 'v' AND parallel <> 'u' ORDER BY 1;
 SELECT fn AS immutable_not_parallel_safe FROM vol_fn WHERE vol = 'i' AND parallel <> 's' ORDER BY 1;
 SELECT f.fn, coalesce(r.reason, 'no reason') AS why_not_strict
   FROM vol_fn f
