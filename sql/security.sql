@@ -241,8 +241,10 @@ SELECT p.oid::regprocedure AS security_definer, p.proconfig
 SELECT count(*) AS unpinned_security_definers
   FROM pg_proc p WHERE p.pronamespace = 'llm_econ'::regnamespace AND p.prosecdef
    AND NOT coalesce('search_path=pg_catalog, pg_temp' = ANY (p.proconfig), false);
-SELECT l.lanname, count(*) AS functions,
-       count(*) FILTER (WHERE EXISTS (SELECT 1 FROM unnest(p.proconfig) c WHERE c LIKE 'search_path=%')) AS search_path_pinned
+-- per language, whether all or none of its functions pin search_path (plpgsql: all; c, sql: none)
+SELECT l.lanname,
+       bool_and(EXISTS (SELECT 1 FROM unnest(p.proconfig) c WHERE c LIKE 'search_path=%')) AS all_pinned,
+       bool_or(EXISTS (SELECT 1 FROM unnest(p.proconfig) c WHERE c LIKE 'search_path=%')) AS any_pinned
   FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
  WHERE p.pronamespace = 'llm_econ'::regnamespace GROUP BY 1 ORDER BY 1;
 
@@ -276,7 +278,7 @@ WITH objects AS (
                               AND d.refclassid = 'pg_extension'::regclass
                               AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'llm_econ')) AS member
          FROM objects o)
-SELECT classid AS catalog, count(*) AS objects, count(*) FILTER (WHERE member) AS extension_members,
+SELECT classid AS catalog, count(*) > 0 AS has_objects, bool_and(member) AS all_members,
        string_agg(pg_describe_object(classid, objid, 0), ', ') FILTER (WHERE NOT member) AS not_members
   FROM members GROUP BY 1 ORDER BY classid::regclass::text COLLATE "C";
 -- ... and the schema itself is the extension's, owned by the installing superuser
