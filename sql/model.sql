@@ -27,6 +27,15 @@ SELECT round((extract(epoch FROM mfu_time(s)) / 3600)::numeric, 1) AS hours,
        round(estimate_cost(s, 2.49), -2) AS usd
   FROM run_spec(7e9, 1.4e12, 256, 'H100-SXM5', mfu => 0.45) AS s;
 
+-- Cost per million tokens: the 256-GPU run above, 36,700.0 GPU-hours x $2.49 = $91,382.99 for
+-- 1.4e12 tokens: $0.065274 per million (by hand: 6 x 7e9 x 1.4e12 / (0.45 x 989e12) / 3600 h);
+-- at half the price, half; the same run on 1,024 GPUs, the same.  A bad spec or price is 22023.
+SELECT round(usd_per_million_tokens(s, 2.49), 6) AS usd_per_m,
+       round(usd_per_million_tokens(s, 1.245), 6) AS half_price,
+       round(usd_per_million_tokens(run_spec(7e9, 1.4e12, 1024, 'H100-SXM5', mfu => 0.45), 2.49), 6) AS on_1024_gpus
+  FROM run_spec(7e9, 1.4e12, 256, 'H100-SXM5', mfu => 0.45) AS s;
+SELECT usd_per_million_tokens(run_spec(7e9, 1.4e12, 256, 'H100-SXM5', mfu => 0.45), -1);
+
 -- Cost does not depend on the GPU count under ideal scaling.
 SELECT count(DISTINCT round(gpu_hours(run_spec(7e9, 1.4e12, g, 'H100-SXM5', mfu => 0.45))::numeric, 6)) AS distinct_gpu_hours
   FROM unnest(ARRAY[8, 64, 256, 1024, 4096]) AS g;

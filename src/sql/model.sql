@@ -29,3 +29,13 @@ CREATE OR REPLACE FUNCTION llm_econ.estimate_cost(spec llm_econ.run_spec, usd_pe
 AS 'MODULE_PATHNAME', 'le_estimate_cost_fn' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ.estimate_cost(llm_econ.run_spec, numeric) IS
   'compute cost in USD: gpu_hours · usd_per_gpu_hour (unrounded numeric)';
+
+-- Cost per million training tokens: offers and runs of different sizes compare on one figure.
+CREATE OR REPLACE FUNCTION llm_econ.usd_per_million_tokens(spec llm_econ.run_spec, usd_per_gpu_hour numeric) RETURNS numeric
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT llm_econ.estimate_cost(spec, usd_per_gpu_hour) OPERATOR(pg_catalog./) (spec).n_tokens::numeric
+         OPERATOR(pg_catalog.*) 1000000;
+END;
+COMMENT ON FUNCTION llm_econ.usd_per_million_tokens(llm_econ.run_spec, numeric) IS
+  'compute cost in USD per million training tokens: estimate_cost(spec, usd_per_gpu_hour) · 10⁶ / n_tokens (unrounded numeric)';
