@@ -4,7 +4,9 @@
 # Run as root after `make install` (PG_CONFIG: which PostgreSQL, default the system's 15):
 #   bash test/bench/bench_install.sh            REPS=9 by default
 # A throwaway cluster of that PostgreSQL's binaries runs as postgres on PORT (default 35433).
-# Goal (issue 18): the install script under 200 KB and CREATE EXTENSION under 0.3 s.
+# Goal (issue 42): CREATE EXTENSION under 0.5 s, median of 9 (issue 18's 200 KB size goal is dropped: the
+# shipped scripts are the sources as written, comments included).  The backend's CPU time is printed too:
+# on a shared machine it moves less with the load than the wall time.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
@@ -35,16 +37,34 @@ median_create() {
   done
   printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'
 }
+# median backend CPU time (user + system, ms) of CREATE EXTENSION (version $1) over REPS runs
+median_cpu() {
+  local v=$1 i c cpus=()
+  for i in $(seq "$REPS"); do
+    q -c "DROP DATABASE IF EXISTS bench_install" -c "CREATE DATABASE bench_install"
+    c=$(runuser -u postgres -- "$BINDIR/psql" -X -q -At -h "$DB" -p "$PORT" -d bench_install <<SQL
+SELECT pg_backend_pid() AS pid \\gset
+\\set before \`awk '{print \$14 + \$15}' /proc/:pid/stat\`
+CREATE EXTENSION llm_econ VERSION '$v';
+\\set after \`awk '{print \$14 + \$15}' /proc/:pid/stat\`
+SELECT (:after - :before) * 1000 / $(getconf CLK_TCK);
+SQL
+)
+    cpus+=("$c")
+  done
+  printf '%s\n' "${cpus[@]}" | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'
+}
 
 size_now=$(stat -c %s "$SHARE/llm_econ--$VER.sql")
 size_old=$(stat -c %s "$SHARE/llm_econ--0.1.0.sql")
 data_kb=$(du -sk "$SHARE/llm_econ" | cut -f1)
 echo "== machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $("$PG_CONFIG" --version), fsync off, jit off"
-echo "install script $VER: $size_now bytes ($(( size_now / 1024 )) KB; goal < 200 KB: $([ "$size_now" -lt 204800 ] && echo met || echo missed)), plus $data_kb KB of data files read by COPY"
+echo "install script $VER: $size_now bytes ($(( size_now / 1024 )) KB, readable: no size goal), plus $data_kb KB of data files read by COPY"
 echo "install script 0.1.0 (data as INSERTs): $size_old bytes ($(( size_old / 1024 )) KB)"
 now=$(median_create "$VER")
+now_cpu=$(median_cpu "$VER")
 old=$(median_create 0.1.0)
-echo "CREATE EXTENSION llm_econ ($VER): median $now ms of $REPS (goal < 300 ms: $(awk -v t="$now" 'BEGIN {print (t < 300 ? "met" : "missed")}'))"
+echo "CREATE EXTENSION llm_econ ($VER): median $now ms of $REPS (goal < 500 ms: $(awk -v t="$now" 'BEGIN {print (t < 500 ? "met" : "missed")}')), backend CPU median $now_cpu ms"
 echo "CREATE EXTENSION llm_econ VERSION '0.1.0': median $old ms of $REPS (ratio $VER / 0.1.0: $(awk -v a="$now" -v b="$old" 'BEGIN {printf "%.2f", a / b}'))"
 
 # Where the time goes: the same script run statement by statement through psql (MODULE_PATHNAME
