@@ -1,4 +1,4 @@
-# TAP test: oversized CSV input (a 100,000,000-comma header or record, a 100 MB quoted field), a 100,000-offer plan search and FOCUS JSON numbers that print 131,072 characters (issue 43), sent by a role with no grants or a tenant writer under a 1 s statement_timeout, are cut off within 1.5 s and use under 100 MB beyond their input; prints the figures.
+# TAP test: oversized CSV input (a 100,000,000-comma header or record, a 100 MB quoted field), a 100,000-offer plan search and FOCUS JSON numbers that print 131,072 characters (issue 43), sent by a role with no grants or a tenant writer under a 1 s statement_timeout, are cut off within 2 s of reading their input alone and use under 100 MB beyond it; prints the figures.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -61,7 +61,10 @@ sub check_case
   my ($code, $s, $mb, $msg) = attack($sql, $role);
   my $extra = $mb - $in_mb;
   ok((grep { $_ eq $code } @$codes), "$label: ends with " . join(' or ', @$codes) . " (got $code $msg)");
-  ok($s < 1.5, sprintf("%s: cut off within 1.5 s (took %.3f s; reading the input alone %.3f s)", $label, $s, $in_s));
+  # Against the same input read alone in the same run, so that a loaded machine slows both: the
+  # unbounded readers this guards against ran 9 to 14 s past their 1-2 s timeouts.
+  ok($s < $in_s + 2.0, sprintf("%s: cut off within 2 s of reading the input alone (took %.3f s; reading the input alone %.3f s)",
+                               $label, $s, $in_s));
   ok($mb > 0 && $extra < 100,
      sprintf("%s: peak backend memory under 100 MB beyond its input (%.0f MB: %.0f MB peak, %.0f MB reading the input)",
              $label, $extra, $mb, $in_mb));
