@@ -1,6 +1,6 @@
 -- Real cloud exports' column sets (issue 44, "Test on real files"): one January of GPU training
 -- written in the exact columns, in the exact order, of the Azure Cost Management FocusCost
--- versions documented by microsoft/finops-toolkit (1.0, 1.0r2, 1.2-preview),
+-- versions documented by microsoft/finops-toolkit (1.0-preview(v1), 1.0, 1.0r2, 1.2-preview),
 -- and of AWS Data Exports' "FOCUS 1.0 with AWS columns"; each
 -- staged and loaded as a delivery (focus_stage, load_focus).  Sources, commits and how the files
 -- were made: test/data/focus/exports/README.md.  Every expected figure below was computed from the
@@ -34,6 +34,7 @@ CREATE TEMP VIEW export_figures AS
 CREATE TEMP TABLE expected_figures (tenant text, currency text, lines bigint, billed numeric, effective numeric,
                                     gpu_hours numeric, sub_accounts bigint, statements bigint);
 INSERT INTO expected_figures VALUES
+  ('azure FocusCost 1.0-preview(v1)', 'EUR', 9, 12752.29701111111111, 1708.06021111111111, 586, 2, 2),
   ('azure FocusCost 1.0',             'EUR', 9, 12752.29701111111111, 1708.06021111111111, 586, 2, 2),
   ('azure FocusCost 1.0r2',           'EUR', 9, 12752.29701111111111, 1708.06021111111111, 586, 2, 2),
   ('azure FocusCost 1.2-preview',     'EUR', 9, 12752.29701111111111, 1708.06021111111111, 586, 2, 2),
@@ -49,6 +50,18 @@ CREATE TEMP VIEW export_lines AS
   SELECT tenant, line, charge_category, pricing, instance_type, gpus_per_instance AS gpus, consumed_quantity,
          consumed_unit, gpu_hours, run_id
     FROM spend;
+
+-- Azure FocusCost 1.0-preview(v1) (94 columns): UsageQuantity and UsageUnit are ConsumedQuantity
+-- and ConsumedUnit, Region is the region; ChargeSubcategory says what FOCUS 1.0's
+-- CommitmentDiscountStatus says (line 5, "Unused Commitment": no GPU time), PricingCategory is
+-- written On-Demand / Commitment-Based / Dynamic.  Times are written without seconds (2025-01-01T00:00Z).
+\copy focus_stage (line) FROM 'test/data/focus/exports/azure_focuscost_1.0-preview.csv' WITH (FORMAT csv, DELIMITER E'\x1f', QUOTE E'\x1e')
+SELECT inserted, skipped, replaced FROM load_focus(tenant => 'azure FocusCost 1.0-preview(v1)', source => 'azure_focuscost_1.0-preview.csv');
+SELECT * FROM export_check WHERE tenant = 'azure FocusCost 1.0-preview(v1)';
+SELECT line, charge_category, pricing, instance_type, gpus, consumed_quantity, consumed_unit, gpu_hours, run_id
+  FROM export_lines WHERE tenant = 'azure FocusCost 1.0-preview(v1)' ORDER BY line;
+SELECT region, record ->> 'ChargeSubcategory' AS charge_subcategory, count(*) FROM spend
+ WHERE tenant = 'azure FocusCost 1.0-preview(v1)' GROUP BY 1, 2 ORDER BY 2 NULLS LAST;
 
 -- Azure FocusCost 1.0 (96 columns, times without seconds) and 1.0r2 (the same columns, times with
 -- seconds): the same figures.  1.0r2 differs only in how times are written, so appending it to the

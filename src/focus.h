@@ -59,6 +59,7 @@ typedef enum FocusCol
 	FC_X_SKU_METER_CATEGORY,
 	FC_X_SKU_METER_NAME,
 	FC_COMMITMENT_DISCOUNT_STATUS,	/* Unused: a commitment's unused hours, no GPU time */
+	FC_CHARGE_SUBCATEGORY,		/* FOCUS 1.0-preview: "Unused Commitment" is Unused */
 	FC__COUNT
 } FocusCol;
 

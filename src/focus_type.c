@@ -36,7 +36,8 @@ static const char *const focus_col_names[FC__COUNT] = {
 	"ResourceId", "RegionId", "Region", "AvailabilityZone",
 	"PricingCategory", "PricingQuantity", "PricingUnit", "ConsumedQuantity", "ConsumedUnit",
 	"CommitmentDiscountId", "AllocatedMethodId", "AllocatedResourceId", "Tags", "x_run_id",
-	"x_UsageType", "x_SkuDetails", "x_SkuMeterCategory", "x_SkuMeterName", "CommitmentDiscountStatus"
+	"x_UsageType", "x_SkuDetails", "x_SkuMeterCategory", "x_SkuMeterName", "CommitmentDiscountStatus",
+	"ChargeSubcategory"
 };
 
 /*
@@ -1182,14 +1183,18 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 	nulls[O_PRICING] = true;
 	if (in->v[FC_PRICING_CATEGORY])
 	{
+		/*
+		 * FOCUS 1.0's values in any case, and FOCUS 1.0-preview's On-Demand
+		 * and Commitment-Based (Azure's FocusCost 1.0-preview).
+		 */
 		char	   *pc = col_cstr(in, FC_PRICING_CATEGORY);
 
 		nulls[O_PRICING] = false;
-		if (strcmp(pc, "Standard") == 0)
+		if (pg_strcasecmp(pc, "Standard") == 0 || pg_strcasecmp(pc, "On-Demand") == 0)
 			values[O_PRICING] = CStringGetTextDatum("on_demand");
-		else if (strcmp(pc, "Dynamic") == 0)
+		else if (pg_strcasecmp(pc, "Dynamic") == 0)
 			values[O_PRICING] = CStringGetTextDatum("spot");
-		else if (strcmp(pc, "Committed") == 0)
+		else if (pg_strcasecmp(pc, "Committed") == 0 || pg_strcasecmp(pc, "Commitment-Based") == 0)
 			values[O_PRICING] = CStringGetTextDatum("reserved");
 		else
 			nulls[O_PRICING] = true;
@@ -1325,8 +1330,14 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 	 */
 	nulls[O_GPU_HOURS] = true;
 	unit = col_cstr(in, FC_CONSUMED_UNIT);
-	/* FOCUS: a commitment's Unused line consumed nothing (AWS's unused RI line has no quantity) */
-	if (col_is(in, FC_COMMITMENT_DISCOUNT_STATUS, "Unused"))
+	/*
+	 * FOCUS: a commitment's Unused line consumed nothing (AWS's unused RI line
+	 * has no quantity; Azure writes the unused hours).  FOCUS 1.0-preview said
+	 * it with ChargeSubcategory "Unused Commitment" (CommitmentDiscountStatus
+	 * came in 1.0; finops-toolkit reads one as the other).
+	 */
+	if (col_is(in, FC_COMMITMENT_DISCOUNT_STATUS, "Unused") ||
+		(in->v[FC_COMMITMENT_DISCOUNT_STATUS] == NULL && col_is(in, FC_CHARGE_SUBCATEGORY, "Unused Commitment")))
 		gpu_line = false;
 	if (gpu_line && have_gpus && unit && !nulls[O_QUANTITY] && unit_is_hours(unit))
 	{
