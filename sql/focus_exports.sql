@@ -1,6 +1,6 @@
 -- Real cloud exports' column sets (issue 44, "Test on real files"): one January of GPU training
 -- written in the exact columns, in the exact order, of the Azure Cost Management FocusCost
--- versions documented by microsoft/finops-toolkit (1.0-preview(v1), 1.0, 1.0r2, 1.2-preview),
+-- versions documented by microsoft/finops-toolkit (1.0-preview(v1), 1.0, 1.0r2, 1.2-preview, 1.2),
 -- and of AWS Data Exports' "FOCUS 1.0 with AWS columns"; each
 -- staged and loaded as a delivery (focus_stage, load_focus).  Sources, commits and how the files
 -- were made: test/data/focus/exports/README.md.  Every expected figure below was computed from the
@@ -38,6 +38,7 @@ INSERT INTO expected_figures VALUES
   ('azure FocusCost 1.0',             'EUR', 9, 12752.29701111111111, 1708.06021111111111, 586, 2, 2),
   ('azure FocusCost 1.0r2',           'EUR', 9, 12752.29701111111111, 1708.06021111111111, 586, 2, 2),
   ('azure FocusCost 1.2-preview',     'EUR', 9, 12752.29701111111111, 1708.06021111111111, 586, 2, 2),
+  ('azure FocusCost 1.2',             'EUR', 9, 12752.29701111111111, 1708.06021111111111, 586, 2, 2),
   ('aws FOCUS_1_0_AWS',               'USD', 10, 4274.79832258, 4274.79832258, 464, 2, 2);
 -- each tenant's figures beside the expected ones; right is true only when all are equal
 CREATE TEMP VIEW export_check AS
@@ -91,6 +92,15 @@ SELECT inserted, skipped, replaced FROM load_focus(tenant => 'azure FocusCost 1.
 SELECT * FROM export_check WHERE tenant = 'azure FocusCost 1.2-preview';
 SELECT record ->> 'SkuMeter' AS sku_meter, record ->> 'InvoiceId' AS invoice_id, record ->> 'x_ServiceModel' AS service_model, count(*)
   FROM spend WHERE tenant = 'azure FocusCost 1.2-preview' AND line = 2 GROUP BY 1, 2, 3;
+
+-- Azure FocusCost 1.2 (104 columns, finops-hub's schema): no x_SkuDetails nor x_SkuMeterName; the VM
+-- size is SkuPriceDetails' x_ServiceType (Azure's AdditionalInfo with its properties prefixed x_),
+-- else the meter name in SkuMeter (line 10: no SkuPriceDetails, "NC24ads A100 v4 Spot").
+\copy focus_stage (line) FROM 'test/data/focus/exports/azure_focuscost_1.2.csv' WITH (FORMAT csv, DELIMITER E'\x1f', QUOTE E'\x1e')
+SELECT inserted, skipped, replaced FROM load_focus(tenant => 'azure FocusCost 1.2', source => 'azure_focuscost_1.2.csv');
+SELECT * FROM export_check WHERE tenant = 'azure FocusCost 1.2';
+SELECT line, charge_category, pricing, instance_type, gpus, consumed_quantity, consumed_unit, gpu_hours, run_id
+  FROM export_lines WHERE tenant = 'azure FocusCost 1.2' ORDER BY line;
 
 -- AWS Data Exports, FOCUS 1.0 with AWS columns (48 columns): x_UsageType tells instance hours
 -- (BoxUsage, SpotUsage) from the EBS-optimized line, the savings plan's fee and unused part; runs

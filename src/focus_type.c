@@ -37,7 +37,7 @@ static const char *const focus_col_names[FC__COUNT] = {
 	"PricingCategory", "PricingQuantity", "PricingUnit", "ConsumedQuantity", "ConsumedUnit",
 	"CommitmentDiscountId", "AllocatedMethodId", "AllocatedResourceId", "Tags", "x_run_id",
 	"x_UsageType", "x_SkuDetails", "x_SkuMeterCategory", "x_SkuMeterName", "CommitmentDiscountStatus",
-	"ChargeSubcategory"
+	"ChargeSubcategory", "SkuMeter"
 };
 
 /*
@@ -1085,22 +1085,28 @@ azure_vm_usage(const FocusIn *in)
 
 /*
  * The Azure VM size of a line: x_SkuDetails' ServiceType
- * ("Standard_ND96isr_H100_v5"), else the meter name ("ND96isr H100 v5",
- * "ND96isr H100 v5 Spot", "ND96isr H100 v5 Low Priority") as a size.
+ * ("Standard_ND96isr_H100_v5"), or SkuPriceDetails' x_ServiceType (FocusCost
+ * 1.2 has no x_SkuDetails: SkuPriceDetails is Azure's AdditionalInfo with its
+ * property names prefixed x_), else the meter name ("ND96isr H100 v5",
+ * "ND96isr H100 v5 Spot", "ND96isr H100 v5 Low Priority") as a size, from
+ * x_SkuMeterName or its FOCUS 1.1 name SkuMeter.
  */
 static char *
-azure_vm_size(FocusIn *in)
+azure_vm_size(FocusIn *in, Jsonb *details)
 {
 	bool		is_str;
 	char	   *t = NULL;
+	FocusCol	meter = in->v[FC_X_SKU_METER_NAME] ? FC_X_SKU_METER_NAME : FC_SKU_METER;
 
 	if (in->v[FC_X_SKU_DETAILS])
 		t = jsonb_key_text(col_object(in, FC_X_SKU_DETAILS), "ServiceType", &is_str);
-	if (t == NULL && in->v[FC_X_SKU_METER_NAME])
+	if (t == NULL)
+		t = jsonb_key_text(details, "x_ServiceType", &is_str);
+	if (t == NULL && in->v[meter])
 	{
 		StringInfoData b;
-		int			n = in->len[FC_X_SKU_METER_NAME];
-		const char *m = in->v[FC_X_SKU_METER_NAME];
+		int			n = in->len[meter];
+		const char *m = in->v[meter];
 
 		if (n > 5 && pg_strncasecmp(m + n - 5, " Spot", 5) == 0)
 			n -= 5;
@@ -1260,7 +1266,7 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 	{
 		gpu_line = gpu_line && azure_vm_usage(in);
 		if (itype == NULL && gpu_line)
-			itype = azure_vm_size(in);
+			itype = azure_vm_size(in, details);
 	}
 	else if (strcmp(in->provkey, "gcp") == 0)
 	{
