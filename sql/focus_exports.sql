@@ -1,7 +1,7 @@
 -- Real cloud exports' column sets (issue 44, "Test on real files"): one January of GPU training
 -- written in the exact columns, in the exact order, of the Azure Cost Management FocusCost
 -- versions documented by microsoft/finops-toolkit (1.0-preview(v1), 1.0, 1.0r2, 1.2-preview, 1.2),
--- and of AWS Data Exports' "FOCUS 1.0 with AWS columns"; each
+-- of AWS Data Exports' "FOCUS 1.0 with AWS columns" and of Google's FOCUS BigQuery view; each
 -- staged and loaded as a delivery (focus_stage, load_focus).  Sources, commits and how the files
 -- were made: test/data/focus/exports/README.md.  Every expected figure below was computed from the
 -- files' cells with Python (csv, Decimal) before anything was loaded, and is compared for equality.
@@ -31,6 +31,9 @@ CREATE TEMP VIEW export_figures AS
 --   4,274.79832258 billed, 2,359.68 + 1,320.96 + 0 + 179.04 + 0.00 + 98.318 + 1.29032258 + 20.00 +
 --   395.51 - 100.00 = 4,274.79832258 effective; GPU-hours 24 x 8 (BoxUsage p5.48xlarge) + 24 x 8
 --   (the same at the savings plan rate) + 10 x 8 (SpotUsage p4d.24xlarge) = 464; 2 accounts, 2 statements.
+--  GCP: USD 1,415.808 + 99.5072 + 119.808 + 4.2 + 12.24 + 1 + 120 - 15 = 1,757.5632 (BilledCost =
+--   EffectiveCost in the view); GPU-hours 460,800 s / 3,600 (8 H100 for 16 h) + 36,000 s / 3,600
+--   (an L4, 10 h) + 18,000 s / 3,600 (a spot L4, 5 h) = 143; 1 sub-account, 1 statement.
 CREATE TEMP TABLE expected_figures (tenant text, currency text, lines bigint, billed numeric, effective numeric,
                                     gpu_hours numeric, sub_accounts bigint, statements bigint);
 INSERT INTO expected_figures VALUES
@@ -39,7 +42,8 @@ INSERT INTO expected_figures VALUES
   ('azure FocusCost 1.0r2',           'EUR', 9, 12752.29701111111111, 1708.06021111111111, 586, 2, 2),
   ('azure FocusCost 1.2-preview',     'EUR', 9, 12752.29701111111111, 1708.06021111111111, 586, 2, 2),
   ('azure FocusCost 1.2',             'EUR', 9, 12752.29701111111111, 1708.06021111111111, 586, 2, 2),
-  ('aws FOCUS_1_0_AWS',               'USD', 10, 4274.79832258, 4274.79832258, 464, 2, 2);
+  ('aws FOCUS_1_0_AWS',               'USD', 10, 4274.79832258, 4274.79832258, 464, 2, 2),
+  ('gcp FOCUS BigQuery view',         'USD', 8, 1757.5632, 1757.5632, 143, 1, 1);
 -- each tenant's figures beside the expected ones; right is true only when all are equal
 CREATE TEMP VIEW export_check AS
   SELECT e.tenant, f.currency, f.lines, f.billed, f.effective, f.gpu_hours, f.sub_accounts, f.statements,
@@ -110,6 +114,17 @@ SELECT inserted, skipped, replaced FROM load_focus(tenant => 'aws FOCUS_1_0_AWS'
 SELECT * FROM export_check WHERE tenant = 'aws FOCUS_1_0_AWS';
 SELECT line, charge_category, pricing, instance_type, gpus, consumed_quantity, consumed_unit, gpu_hours, run_id
   FROM export_lines WHERE tenant = 'aws FOCUS_1_0_AWS' ORDER BY line;
+
+-- Google's FOCUS BigQuery view (44 columns; its nested columns written as BigQuery's
+-- TO_JSON_STRING writes them): ChargeCategory and PricingCategory in lower case (usage, standard,
+-- committed), GPU SKUs measured in seconds (ConsumedUnit "seconds", the billing export's usage.unit),
+-- Tags an array of {key, value, x_type, x_inherited, x_namespace}, times in BigQuery's "... UTC".
+\copy focus_stage (line) FROM 'test/data/focus/exports/gcp_focus_view.csv' WITH (FORMAT csv, DELIMITER E'\x1f', QUOTE E'\x1e')
+SELECT inserted, skipped, replaced FROM load_focus(tenant => 'gcp FOCUS BigQuery view', source => 'gcp_focus_view.csv');
+SELECT * FROM export_check WHERE tenant = 'gcp FOCUS BigQuery view';
+SELECT line, charge_category, pricing, instance_type, gpus, consumed_quantity, consumed_unit, gpu_hours, run_id
+  FROM export_lines WHERE tenant = 'gcp FOCUS BigQuery view' ORDER BY line;
+SELECT line, tags FROM spend WHERE tenant = 'gcp FOCUS BigQuery view' AND line IN (2, 6) ORDER BY line;
 
 -- Every file at once: all right, nothing left staged.
 SELECT * FROM export_check ORDER BY tenant;

@@ -223,6 +223,88 @@ col_object(const FocusIn *in, FocusCol c)
 	return j;
 }
 
+/* The value of key, or of Key, in a JSON object container (NULL when neither is there). */
+static JsonbValue *
+container_key_either(JsonbContainer *c, const char *key, const char *Key)
+{
+	JsonbValue	k;
+	JsonbValue *v;
+
+	k.type = jbvString;
+	k.val.string.val = (char *) key;
+	k.val.string.len = strlen(key);
+	v = findJsonbValueFromContainer(c, JB_FOBJECT, &k);
+	if (v == NULL)
+	{
+		k.val.string.val = (char *) Key;
+		v = findJsonbValueFromContainer(c, JB_FOBJECT, &k);
+	}
+	return v;
+}
+
+/*
+ * Tags as a JSON object: j itself when it is one.  FOCUS makes Tags a JSON
+ * object; Google's FOCUS BigQuery view writes an array of {key, value,
+ * x_type, x_inherited, x_namespace} (a resource's labels, system labels, its
+ * project's labels, then tags), read as the object of its pairs, the first
+ * value of a key kept (a resource's own label before its project's).  NULL
+ * for anything else (an array of other things, a scalar).
+ */
+static Jsonb *
+tags_object(Jsonb *j)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken t;
+	JsonbParseState *ps = NULL;
+	JsonbValue **keys,
+			  **vals;
+	int			n = 0;
+
+	if (JB_ROOT_IS_OBJECT(j) && !JB_ROOT_IS_SCALAR(j))
+		return j;
+	if (!JB_ROOT_IS_ARRAY(j) || JB_ROOT_IS_SCALAR(j))
+		return NULL;
+	keys = palloc(sizeof(JsonbValue *) * (JB_ROOT_COUNT(j) + 1));
+	vals = palloc(sizeof(JsonbValue *) * (JB_ROOT_COUNT(j) + 1));
+	it = JsonbIteratorInit(&j->root);
+	while ((t = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		if (t != WJB_ELEM)
+			continue;
+		if (v.type != jbvBinary || !JsonContainerIsObject(v.val.binary.data))
+			return NULL;
+		keys[n] = container_key_either(v.val.binary.data, "key", "Key");
+		vals[n] = container_key_either(v.val.binary.data, "value", "Value");
+		if (keys[n] == NULL || keys[n]->type != jbvString || vals[n] == NULL)
+			return NULL;
+		n++;
+	}
+	pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
+	/* backwards: of equal keys a jsonb object keeps the last pushed, here the first written */
+	for (int i = n - 1; i >= 0; i--)
+	{
+		pushJsonbValue(&ps, WJB_KEY, keys[i]);
+		pushJsonbValue(&ps, WJB_VALUE, vals[i]);
+	}
+	return JsonbValueToJsonb(pushJsonbValue(&ps, WJB_END_OBJECT, NULL));
+}
+
+/* Tags as a jsonb object (tags_object; NULL when NULL; anything else is an error). */
+static Jsonb *
+col_tags(const FocusIn *in)
+{
+	char	   *s = col_cstr(in, FC_TAGS);
+	Jsonb	   *j;
+
+	if (s == NULL)
+		return NULL;
+	j = tags_object(DatumGetJsonbP(input_named(jsonb_in, s, in, focus_col_names[FC_TAGS])));
+	if (j == NULL)
+		line_error(in, focus_col_names[FC_TAGS], ERRCODE_BAD_COPY_FILE_FORMAT, s, "not a JSON object");
+	return j;
+}
+
 /*
  * Numbers in JSON values are printed (numeric_out) only when short: 1e131071 is 8 bytes of
  * JSON and 131,072 characters printed (the CSV columns' numbers are not: their exponent has at
@@ -832,11 +914,7 @@ charge_key_digest_rule(const FocusIn *in, uint8 *digest, bool raw_ids)
 
 		/* not JSON: its text (le_jsonb_in_soft raises nothing for that, and catches nothing) */
 		if (le_jsonb_in_soft(s, &d))
-		{
-			tags = DatumGetJsonbP(d);
-			if (!JB_ROOT_IS_OBJECT(tags) || JB_ROOT_IS_SCALAR(tags))
-				tags = NULL;
-		}
+			tags = tags_object(DatumGetJsonbP(d));
 		if (tags)
 			t = tags_identity(tags, &tlen);
 		else
@@ -1007,6 +1085,19 @@ unit_is_hours(const char *u)
 		u += 2;
 	return pg_strcasecmp(u, "hour") == 0 || pg_strcasecmp(u, "hours") == 0 || pg_strcasecmp(u, "hr") == 0 ||
 		pg_strcasecmp(u, "hrs") == 0 || pg_strcasecmp(u, "h") == 0;
+}
+
+/*
+ * A ConsumedUnit that means seconds: second(s), also after "1 ".  Google's
+ * FOCUS BigQuery view writes the billing export's usage.unit, the base unit,
+ * which is seconds for VM and GPU time (priced per hour: usage.pricing_unit).
+ */
+static bool
+unit_is_seconds(const char *u)
+{
+	if (strncmp(u, "1 ", 2) == 0)
+		u += 2;
+	return pg_strcasecmp(u, "second") == 0 || pg_strcasecmp(u, "seconds") == 0;
 }
 
 /*
@@ -1190,8 +1281,9 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 	if (in->v[FC_PRICING_CATEGORY])
 	{
 		/*
-		 * FOCUS 1.0's values in any case, and FOCUS 1.0-preview's On-Demand
-		 * and Commitment-Based (Azure's FocusCost 1.0-preview).
+		 * FOCUS 1.0's values in any case (Google's FOCUS BigQuery view writes
+		 * standard and committed), and FOCUS 1.0-preview's On-Demand and
+		 * Commitment-Based (Azure's FocusCost 1.0-preview).
 		 */
 		char	   *pc = col_cstr(in, FC_PRICING_CATEGORY);
 
@@ -1225,7 +1317,7 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 	out_text(values, nulls, O_ACCOUNT, in, FC_BILLING_ACCOUNT_ID);
 
 	/* tags and the run */
-	tags = col_object(in, FC_TAGS);
+	tags = col_tags(in);
 	in->tags = tags;
 	in->tags_parsed = true;
 	nulls[O_TAGS] = (tags == NULL);
@@ -1345,7 +1437,7 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 	if (col_is(in, FC_COMMITMENT_DISCOUNT_STATUS, "Unused") ||
 		(in->v[FC_COMMITMENT_DISCOUNT_STATUS] == NULL && col_is(in, FC_CHARGE_SUBCATEGORY, "Unused Commitment")))
 		gpu_line = false;
-	if (gpu_line && have_gpus && unit && !nulls[O_QUANTITY] && unit_is_hours(unit))
+	if (gpu_line && have_gpus && unit && !nulls[O_QUANTITY] && (unit_is_hours(unit) || unit_is_seconds(unit)))
 	{
 		Datum		gh = DirectFunctionCall2(numeric_mul, values[O_QUANTITY],
 											 DirectFunctionCall1(int4_numeric, Int32GetDatum(gpus)));
@@ -1356,6 +1448,10 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 			(!DatumGetBool(DirectFunctionCall2(numeric_gt, values[O_BILLED], zero)) &&
 			 !DatumGetBool(DirectFunctionCall2(numeric_gt, values[O_EFFECTIVE], zero)));
 
+		/* seconds: GPU-seconds / 3,600, without the division's trailing zeros (460800 s x 1 is 128) */
+		if (!unit_is_hours(unit))
+			gh = DirectFunctionCall1(numeric_trim_scale,
+									 DirectFunctionCall2(numeric_div, gh, DirectFunctionCall1(int4_numeric, Int32GetDatum(3600))));
 		if (DatumGetBool(DirectFunctionCall2(numeric_gt, DirectFunctionCall1(numeric_abs, gh), max)))
 			line_error(in, "ConsumedQuantity", ERRCODE_INVALID_PARAMETER_VALUE, col_cstr(in, FC_CONSUMED_QUANTITY),
 					   "GPU-hours (ConsumedQuantity x GPUs) must be in [-%s, %s]", LE_FOCUS_MAX_GPU_HOURS, LE_FOCUS_MAX_GPU_HOURS);
