@@ -125,6 +125,18 @@ SELECT * FROM export_check WHERE tenant = 'gcp FOCUS BigQuery view';
 SELECT line, charge_category, pricing, instance_type, gpus, consumed_quantity, consumed_unit, gpu_hours, run_id
   FROM export_lines WHERE tenant = 'gcp FOCUS BigQuery view' ORDER BY line;
 SELECT line, tags FROM spend WHERE tenant = 'gcp FOCUS BigQuery view' AND line IN (2, 6) ORDER BY line;
+-- a key written twice (a resource's label, then its project's): the first value is kept, so the run
+-- is the resource's; the same tags written as an object name the same charge
+CREATE TEMP VIEW gcp_tags AS
+  SELECT form, l.run_id, l.tags, l.row_hash
+    FROM (VALUES ('array', '[{"key":"run_id","value":"r-resource","x_type":"label"},{"key":"run_id","value":"r-project","x_type":"project_label","x_inherited":true},{"key":"team","value":"ml"}]'),
+                 ('object', '{"team":"ml","run_id":"r-resource"}')) AS t(form, tags),
+         LATERAL _focus_lines(E'BilledCost,EffectiveCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ProviderName,BillingAccountId,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,Tags\n'
+                              '1,1,USD,2025-01-10 08:00:00 UTC,2025-01-11 08:00:00 UTC,Google Cloud,012345-6789AB-CDEF01,'
+                              '2025-01-01 08:00:00 UTC,2025-01-31 08:00:00 UTC,usage,'
+                              || '"' || pg_catalog.replace(t.tags, '"', '""') || '"' || E'\n', 'tags.csv') AS l;
+SELECT form, run_id, tags FROM gcp_tags ORDER BY form;
+SELECT count(DISTINCT row_hash) AS identities FROM gcp_tags;
 
 -- Every file at once: all right, nothing left staged.
 SELECT * FROM export_check ORDER BY tenant;
