@@ -59,6 +59,8 @@ typedef enum FocusCol
 	FC_X_SKU_METER_CATEGORY,
 	FC_X_SKU_METER_NAME,
 	FC_COMMITMENT_DISCOUNT_STATUS,	/* Unused: a commitment's unused hours, no GPU time */
+	FC_CHARGE_SUBCATEGORY,		/* FOCUS 1.0-preview: "Unused Commitment" is Unused */
+	FC_SKU_METER,				/* FOCUS 1.1+: Azure's meter name (FocusCost 1.2: x_SkuMeterName's new name) */
 	FC__COUNT
 } FocusCol;
 

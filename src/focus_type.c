@@ -36,7 +36,8 @@ static const char *const focus_col_names[FC__COUNT] = {
 	"ResourceId", "RegionId", "Region", "AvailabilityZone",
 	"PricingCategory", "PricingQuantity", "PricingUnit", "ConsumedQuantity", "ConsumedUnit",
 	"CommitmentDiscountId", "AllocatedMethodId", "AllocatedResourceId", "Tags", "x_run_id",
-	"x_UsageType", "x_SkuDetails", "x_SkuMeterCategory", "x_SkuMeterName", "CommitmentDiscountStatus"
+	"x_UsageType", "x_SkuDetails", "x_SkuMeterCategory", "x_SkuMeterName", "CommitmentDiscountStatus",
+	"ChargeSubcategory", "SkuMeter"
 };
 
 /*
@@ -219,6 +220,88 @@ col_object(const FocusIn *in, FocusCol c)
 	j = DatumGetJsonbP(input_named(jsonb_in, s, in, focus_col_names[c]));
 	if (!JB_ROOT_IS_OBJECT(j) || JB_ROOT_IS_SCALAR(j))
 		line_error(in, focus_col_names[c], ERRCODE_BAD_COPY_FILE_FORMAT, s, "not a JSON object");
+	return j;
+}
+
+/* The value of key, or of Key, in a JSON object container (NULL when neither is there). */
+static JsonbValue *
+container_key_either(JsonbContainer *c, const char *key, const char *Key)
+{
+	JsonbValue	k;
+	JsonbValue *v;
+
+	k.type = jbvString;
+	k.val.string.val = (char *) key;
+	k.val.string.len = strlen(key);
+	v = findJsonbValueFromContainer(c, JB_FOBJECT, &k);
+	if (v == NULL)
+	{
+		k.val.string.val = (char *) Key;
+		v = findJsonbValueFromContainer(c, JB_FOBJECT, &k);
+	}
+	return v;
+}
+
+/*
+ * Tags as a JSON object: j itself when it is one.  FOCUS makes Tags a JSON
+ * object; Google's FOCUS BigQuery view writes an array of {key, value,
+ * x_type, x_inherited, x_namespace} (a resource's labels, system labels, its
+ * project's labels, then tags), read as the object of its pairs, the first
+ * value of a key kept (a resource's own label before its project's).  NULL
+ * for anything else (an array of other things, a scalar).
+ */
+static Jsonb *
+tags_object(Jsonb *j)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken t;
+	JsonbParseState *ps = NULL;
+	JsonbValue **keys,
+			  **vals;
+	int			n = 0;
+
+	if (JB_ROOT_IS_OBJECT(j) && !JB_ROOT_IS_SCALAR(j))
+		return j;
+	if (!JB_ROOT_IS_ARRAY(j) || JB_ROOT_IS_SCALAR(j))
+		return NULL;
+	keys = palloc(sizeof(JsonbValue *) * (JB_ROOT_COUNT(j) + 1));
+	vals = palloc(sizeof(JsonbValue *) * (JB_ROOT_COUNT(j) + 1));
+	it = JsonbIteratorInit(&j->root);
+	while ((t = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		if (t != WJB_ELEM)
+			continue;
+		if (v.type != jbvBinary || !JsonContainerIsObject(v.val.binary.data))
+			return NULL;
+		keys[n] = container_key_either(v.val.binary.data, "key", "Key");
+		vals[n] = container_key_either(v.val.binary.data, "value", "Value");
+		if (keys[n] == NULL || keys[n]->type != jbvString || vals[n] == NULL)
+			return NULL;
+		n++;
+	}
+	pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
+	/* backwards: of equal keys a jsonb object keeps the last pushed, here the first written */
+	for (int i = n - 1; i >= 0; i--)
+	{
+		pushJsonbValue(&ps, WJB_KEY, keys[i]);
+		pushJsonbValue(&ps, WJB_VALUE, vals[i]);
+	}
+	return JsonbValueToJsonb(pushJsonbValue(&ps, WJB_END_OBJECT, NULL));
+}
+
+/* Tags as a jsonb object (tags_object; NULL when NULL; anything else is an error). */
+static Jsonb *
+col_tags(const FocusIn *in)
+{
+	char	   *s = col_cstr(in, FC_TAGS);
+	Jsonb	   *j;
+
+	if (s == NULL)
+		return NULL;
+	j = tags_object(DatumGetJsonbP(input_named(jsonb_in, s, in, focus_col_names[FC_TAGS])));
+	if (j == NULL)
+		line_error(in, focus_col_names[FC_TAGS], ERRCODE_BAD_COPY_FILE_FORMAT, s, "not a JSON object");
 	return j;
 }
 
@@ -831,11 +914,7 @@ charge_key_digest_rule(const FocusIn *in, uint8 *digest, bool raw_ids)
 
 		/* not JSON: its text (le_jsonb_in_soft raises nothing for that, and catches nothing) */
 		if (le_jsonb_in_soft(s, &d))
-		{
-			tags = DatumGetJsonbP(d);
-			if (!JB_ROOT_IS_OBJECT(tags) || JB_ROOT_IS_SCALAR(tags))
-				tags = NULL;
-		}
+			tags = tags_object(DatumGetJsonbP(d));
 		if (tags)
 			t = tags_identity(tags, &tlen);
 		else
@@ -1009,6 +1088,19 @@ unit_is_hours(const char *u)
 }
 
 /*
+ * A ConsumedUnit that means seconds: second(s), also after "1 ".  Google's
+ * FOCUS BigQuery view writes the billing export's usage.unit, the base unit,
+ * which is seconds for VM and GPU time (priced per hour: usage.pricing_unit).
+ */
+static bool
+unit_is_seconds(const char *u)
+{
+	if (strncmp(u, "1 ", 2) == 0)
+		u += 2;
+	return pg_strcasecmp(u, "second") == 0 || pg_strcasecmp(u, "seconds") == 0;
+}
+
+/*
  * The GPU model of a GCP GPU SKU line ("Nvidia H100 80GB GPU running in
  * Americas", "Spot Preemptible Nvidia L4 GPU running in Belgium": "H100
  * 80GB", "L4"), NULL for any other line, commitment fees ("Commitment v1:
@@ -1084,22 +1176,28 @@ azure_vm_usage(const FocusIn *in)
 
 /*
  * The Azure VM size of a line: x_SkuDetails' ServiceType
- * ("Standard_ND96isr_H100_v5"), else the meter name ("ND96isr H100 v5",
- * "ND96isr H100 v5 Spot", "ND96isr H100 v5 Low Priority") as a size.
+ * ("Standard_ND96isr_H100_v5"), or SkuPriceDetails' x_ServiceType (FocusCost
+ * 1.2 has no x_SkuDetails: SkuPriceDetails is Azure's AdditionalInfo with its
+ * property names prefixed x_), else the meter name ("ND96isr H100 v5",
+ * "ND96isr H100 v5 Spot", "ND96isr H100 v5 Low Priority") as a size, from
+ * x_SkuMeterName or its FOCUS 1.1 name SkuMeter.
  */
 static char *
-azure_vm_size(FocusIn *in)
+azure_vm_size(FocusIn *in, Jsonb *details)
 {
 	bool		is_str;
 	char	   *t = NULL;
+	FocusCol	meter = in->v[FC_X_SKU_METER_NAME] ? FC_X_SKU_METER_NAME : FC_SKU_METER;
 
 	if (in->v[FC_X_SKU_DETAILS])
 		t = jsonb_key_text(col_object(in, FC_X_SKU_DETAILS), "ServiceType", &is_str);
-	if (t == NULL && in->v[FC_X_SKU_METER_NAME])
+	if (t == NULL)
+		t = jsonb_key_text(details, "x_ServiceType", &is_str);
+	if (t == NULL && in->v[meter])
 	{
 		StringInfoData b;
-		int			n = in->len[FC_X_SKU_METER_NAME];
-		const char *m = in->v[FC_X_SKU_METER_NAME];
+		int			n = in->len[meter];
+		const char *m = in->v[meter];
 
 		if (n > 5 && pg_strncasecmp(m + n - 5, " Spot", 5) == 0)
 			n -= 5;
@@ -1182,14 +1280,19 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 	nulls[O_PRICING] = true;
 	if (in->v[FC_PRICING_CATEGORY])
 	{
+		/*
+		 * FOCUS 1.0's values in any case (Google's FOCUS BigQuery view writes
+		 * standard and committed), and FOCUS 1.0-preview's On-Demand and
+		 * Commitment-Based (Azure's FocusCost 1.0-preview).
+		 */
 		char	   *pc = col_cstr(in, FC_PRICING_CATEGORY);
 
 		nulls[O_PRICING] = false;
-		if (strcmp(pc, "Standard") == 0)
+		if (pg_strcasecmp(pc, "Standard") == 0 || pg_strcasecmp(pc, "On-Demand") == 0)
 			values[O_PRICING] = CStringGetTextDatum("on_demand");
-		else if (strcmp(pc, "Dynamic") == 0)
+		else if (pg_strcasecmp(pc, "Dynamic") == 0)
 			values[O_PRICING] = CStringGetTextDatum("spot");
-		else if (strcmp(pc, "Committed") == 0)
+		else if (pg_strcasecmp(pc, "Committed") == 0 || pg_strcasecmp(pc, "Commitment-Based") == 0)
 			values[O_PRICING] = CStringGetTextDatum("reserved");
 		else
 			nulls[O_PRICING] = true;
@@ -1214,7 +1317,7 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 	out_text(values, nulls, O_ACCOUNT, in, FC_BILLING_ACCOUNT_ID);
 
 	/* tags and the run */
-	tags = col_object(in, FC_TAGS);
+	tags = col_tags(in);
 	in->tags = tags;
 	in->tags_parsed = true;
 	nulls[O_TAGS] = (tags == NULL);
@@ -1255,7 +1358,7 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 	{
 		gpu_line = gpu_line && azure_vm_usage(in);
 		if (itype == NULL && gpu_line)
-			itype = azure_vm_size(in);
+			itype = azure_vm_size(in, details);
 	}
 	else if (strcmp(in->provkey, "gcp") == 0)
 	{
@@ -1325,10 +1428,16 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 	 */
 	nulls[O_GPU_HOURS] = true;
 	unit = col_cstr(in, FC_CONSUMED_UNIT);
-	/* FOCUS: a commitment's Unused line consumed nothing (AWS's unused RI line has no quantity) */
-	if (col_is(in, FC_COMMITMENT_DISCOUNT_STATUS, "Unused"))
+	/*
+	 * FOCUS: a commitment's Unused line consumed nothing (AWS's unused RI line
+	 * has no quantity; Azure writes the unused hours).  FOCUS 1.0-preview said
+	 * it with ChargeSubcategory "Unused Commitment" (CommitmentDiscountStatus
+	 * came in 1.0; finops-toolkit reads one as the other).
+	 */
+	if (col_is(in, FC_COMMITMENT_DISCOUNT_STATUS, "Unused") ||
+		(in->v[FC_COMMITMENT_DISCOUNT_STATUS] == NULL && col_is(in, FC_CHARGE_SUBCATEGORY, "Unused Commitment")))
 		gpu_line = false;
-	if (gpu_line && have_gpus && unit && !nulls[O_QUANTITY] && unit_is_hours(unit))
+	if (gpu_line && have_gpus && unit && !nulls[O_QUANTITY] && (unit_is_hours(unit) || unit_is_seconds(unit)))
 	{
 		Datum		gh = DirectFunctionCall2(numeric_mul, values[O_QUANTITY],
 											 DirectFunctionCall1(int4_numeric, Int32GetDatum(gpus)));
@@ -1339,6 +1448,10 @@ le_focus_type(FocusState *st, FocusIn *in, Datum record, Datum *values, bool *nu
 			(!DatumGetBool(DirectFunctionCall2(numeric_gt, values[O_BILLED], zero)) &&
 			 !DatumGetBool(DirectFunctionCall2(numeric_gt, values[O_EFFECTIVE], zero)));
 
+		/* seconds: GPU-seconds / 3,600, without the division's trailing zeros (460800 s x 1 is 128) */
+		if (!unit_is_hours(unit))
+			gh = DirectFunctionCall1(numeric_trim_scale,
+									 DirectFunctionCall2(numeric_div, gh, DirectFunctionCall1(int4_numeric, Int32GetDatum(3600))));
 		if (DatumGetBool(DirectFunctionCall2(numeric_gt, DirectFunctionCall1(numeric_abs, gh), max)))
 			line_error(in, "ConsumedQuantity", ERRCODE_INVALID_PARAMETER_VALUE, col_cstr(in, FC_CONSUMED_QUANTITY),
 					   "GPU-hours (ConsumedQuantity x GPUs) must be in [-%s, %s]", LE_FOCUS_MAX_GPU_HOURS, LE_FOCUS_MAX_GPU_HOURS);
