@@ -291,7 +291,9 @@ else
 fi
 check "u0 the 0.4.0 loads on Citus = on the single node" "$ua" "$ub"
 t=$(date +%s%3N)
-rc=0; out=$(SQ_DB=upd sq coord -c "ALTER EXTENSION llm_econ UPDATE" -c "SHOW citus.enable_ddl_propagation" 2>&1) || rc=$?
+# (in a transaction block: the script switches DDL propagation off for itself, and must switch it back on
+# before the next statement of the transaction)
+rc=0; out=$(SQ_DB=upd sq coord -c "BEGIN" -c "ALTER EXTENSION llm_econ UPDATE" -c "SHOW citus.enable_ddl_propagation" -c "COMMIT" 2>&1) || rc=$?
 check "u1 ALTER EXTENSION llm_econ UPDATE on the coordinator succeeds, DDL propagation on again after it ($(( $(date +%s%3N) - t )) ms)" "$rc/$out" "0/on"
 SQ_DB=upd sq single -c "ALTER EXTENSION llm_econ UPDATE" || fail "u1 the update on the single node"
 V=$(SQ_DB=upd sq single -c "SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'")
