@@ -65,10 +65,24 @@ COMMENT ON COLUMN llm_econ.run_spec.fp8_attention IS 'with dtype fp8, whether at
 COMMENT ON COLUMN llm_econ.run_spec.fsdp_reshard IS 'ZeRO-3/FSDP: whether parameters are resharded between micro-batches; NULL = the stack''s default (torch stacks with pp > 1 keep them unsharded)';
 -- Stored specs get what the 0.5.0 constructor writes for a spec that names neither (stack
 -- 'megatron', fp8_attention false): same answers as NULL, and an updated database equals a fresh
--- one (TAP 002).  The plans' freeze trigger is switched off by name for this one statement.
-ALTER TABLE llm_econ.run_plan DISABLE TRIGGER run_plan_freeze;
-UPDATE llm_econ.run_plan SET spec.stack = 'megatron', spec.fp8_attention = false WHERE (spec).stack IS NULL;
-ALTER TABLE llm_econ.run_plan ENABLE TRIGGER run_plan_freeze;
+-- one (TAP 002).  The plans' freeze trigger is switched off for this one statement.  On Citus each node
+-- does this to the plans it stores (its shards of run_plan, whose freeze trigger is run_plan_freeze_<shard
+-- id>), after its own ALTER TYPE above: _update_local_tables (src/migrate/update_head.sql).
+DO $plans$
+DECLARE
+  t regclass;
+  trg name;
+BEGIN
+  FOR t IN SELECT llm_econ._update_local_tables('llm_econ.run_plan') LOOP
+    SELECT g.tgname INTO STRICT trg FROM pg_catalog.pg_trigger g
+     WHERE g.tgrelid OPERATOR(pg_catalog.=) t AND NOT g.tgisinternal
+       AND g.tgfoid OPERATOR(pg_catalog.=) 'llm_econ._freeze_plan()'::pg_catalog.regprocedure;
+    EXECUTE pg_catalog.format('ALTER TABLE %s DISABLE TRIGGER %I', t, trg);
+    EXECUTE pg_catalog.format('UPDATE %s SET spec.stack = ''megatron'', spec.fp8_attention = false WHERE (spec).stack IS NULL', t);
+    EXECUTE pg_catalog.format('ALTER TABLE %s ENABLE TRIGGER %I', t, trg);
+  END LOOP;
+END
+$plans$;
 ALTER TABLE llm_econ.observed_run DISABLE TRIGGER observed_run_check;
 UPDATE llm_econ.observed_run SET spec.stack = 'megatron', spec.fp8_attention = false WHERE (spec).stack IS NULL;
 ALTER TABLE llm_econ.observed_run ENABLE TRIGGER observed_run_check;
@@ -98,8 +112,13 @@ CREATE FUNCTION llm_econ._focus_charge_rekey(record jsonb, row_hash text) RETURN
 AS 'MODULE_PATHNAME', 'le_focus_charge_rekey_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 DO $rekey$
 DECLARE
-  unverified int8;
+  t regclass;
+  n int8;
+  unverified int8 := 0;
 BEGIN
+  -- (each node re-keys the lines it stores: on Citus its shards of spend, which hold whole tenants)
+  FOR t IN SELECT llm_econ._update_local_tables('llm_econ.spend') LOOP
+    EXECUTE pg_catalog.format($q$
   WITH cand AS MATERIALIZED (
     SELECT s.id, s.tenant, s.row_hash,
            (SELECT k.h
@@ -121,7 +140,7 @@ BEGIN
                               'RegionId', reg.v, 'ResourceId', res.v), s.row_hash) AS h) AS k
              WHERE k.h IS NOT NULL
              LIMIT 1) AS new_hash
-      FROM llm_econ.spend s
+      FROM %1$s s
      WHERE s.provider = 'azure'
         OR EXISTS (SELECT FROM pg_catalog.unnest(ARRAY[s.billing_account_id, s.resource_id,
                           s.record->>'SubAccountId', s.record->>'CommitmentDiscountId', s.record->>'AllocatedResourceId']) AS i(v)
@@ -132,15 +151,18 @@ BEGIN
     SELECT g.id, g.h, pg_catalog.row_number() OVER (PARTITION BY g.tenant, g.h ORDER BY g.id)::int4 AS occurrence
       FROM (SELECT c.id, c.tenant, c.new_hash AS h FROM changed c
             UNION ALL
-            SELECT t.id, t.tenant, t.row_hash FROM llm_econ.spend t
+            SELECT t.id, t.tenant, t.row_hash FROM %1$s t
              WHERE (t.tenant, t.row_hash) IN (SELECT c.tenant, c.new_hash FROM changed c)
                AND t.id NOT IN (SELECT c.id FROM changed c)) AS g),
   moved AS (
-    UPDATE llm_econ.spend s SET row_hash = n.h, occurrence = -n.occurrence
+    UPDATE %1$s s SET row_hash = n.h, occurrence = -n.occurrence
       FROM numbered n WHERE s.id = n.id RETURNING 1)
-  SELECT pg_catalog.count(*) FILTER (WHERE c.new_hash IS NULL) INTO unverified
-    FROM cand c, (SELECT pg_catalog.count(*) FROM moved) AS m;
-  UPDATE llm_econ.spend SET occurrence = -occurrence WHERE occurrence < 0;
+  SELECT pg_catalog.count(*) FILTER (WHERE c.new_hash IS NULL)
+    FROM cand c, (SELECT pg_catalog.count(*) FROM moved) AS m
+    $q$, t) INTO n;
+    unverified := unverified + n;
+    EXECUTE pg_catalog.format('UPDATE %s SET occurrence = -occurrence WHERE occurrence < 0', t);
+  END LOOP;
   IF unverified > 0 THEN
     RAISE NOTICE '% FOCUS lines keep their 0.4.0 charge identity: their line could not be rebuilt from what is stored', unverified
       USING HINT = 'A re-delivery of those lines whose identifiers differ only in case or blanks may be stored as new charges.';
@@ -151,5 +173,6 @@ DROP FUNCTION llm_econ._focus_charge_rekey(jsonb, text);
 
 -- issue 47: mode replace finds a statement's stored lines by billing period and tenant, not by
 -- period alone (which read every tenant's lines of the month on each load).
-DROP INDEX llm_econ.spend_billing_period;
-CREATE INDEX spend_billing_period ON llm_econ.spend (billing_period_start, tenant);
+-- (through _update_ddl: on Citus, the shards of spend get the new index too)
+SELECT llm_econ._update_ddl('DROP INDEX llm_econ.spend_billing_period');
+SELECT llm_econ._update_ddl('CREATE INDEX spend_billing_period ON llm_econ.spend (billing_period_start, tenant)');

@@ -1,4 +1,4 @@
--- update_head.sql: the start of every built update script: pins search_path and creates the check a migration runs before each DROP.
+-- update_head.sql: the start of every built update script: pins search_path, creates the check a migration runs before each DROP and the helpers that make the update work on Citus.
 SET search_path = pg_catalog, pg_temp;
 
 -- A migration drops a function or view only when CREATE OR REPLACE cannot change it (its signature,
@@ -62,4 +62,61 @@ BEGIN
             HINT = 'Save the definitions of those objects (pg_get_viewdef for a view) and drop them, run ALTER EXTENSION llm_econ UPDATE, '
                    'then create them again against the new definition (CHANGELOG.md says what changed).';
   END IF;
+END $$;
+
+-- On Citus.  ALTER EXTENSION llm_econ UPDATE on the coordinator runs this script there, then has every
+-- worker run it (with DDL propagation off there), so every node updates its own copy of the extension.
+-- But PostgreSQL gives each statement of an extension script the whole script as its query text, and
+-- Citus forwards DDL on a distributed table (spend, run_plan: their indexes, triggers, policies) to the
+-- workers as that text: "cannot insert multiple commands into a prepared statement".  So on the
+-- coordinator the script runs with citus.enable_ddl_propagation off (until update_tail.sql puts it
+-- back): each node changes only its own objects, and
+--   * DDL that must reach the shards goes through _update_ddl, one statement at a time (which Citus
+--     then propagates as that one statement);
+--   * data changes go through _update_local_tables: each node changes the rows it stores, after its
+--     own ALTER TYPE (the coordinator's script runs before the workers' have changed theirs).
+-- Without Citus (or with propagation already off, as on the workers) nothing here changes a setting.
+DO $$
+BEGIN
+  IF EXISTS (SELECT FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'citus')
+     AND pg_catalog.current_setting('citus.enable_ddl_propagation', true) OPERATOR(pg_catalog.=) 'on' THEN
+    PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'off', true);
+    PERFORM pg_catalog.set_config('llm_econ_update.citus_ddl_propagation', 'on', true);
+  END IF;
+END $$;
+
+-- Runs one DDL statement; on a Citus coordinator, with DDL propagation on, so that Citus applies it to
+-- the shards of a distributed table and the workers' copies too.  Dropped by update_tail.sql.
+CREATE FUNCTION llm_econ._update_ddl(statement text) RETURNS void
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF pg_catalog.current_setting('llm_econ_update.citus_ddl_propagation', true) OPERATOR(pg_catalog.=) 'on' THEN
+    PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'on', true);
+    EXECUTE statement;
+    PERFORM pg_catalog.set_config('citus.enable_ddl_propagation', 'off', true);
+  ELSE
+    EXECUTE statement;
+  END IF;
+END $$;
+
+-- The tables that hold rel's rows on this node: rel itself, or for a Citus table (distributed or
+-- reference) its shards placed on this node (none on a coordinator without shards).  A migration's
+-- UPDATE of rel runs on each of them.  Dropped by update_tail.sql.
+CREATE FUNCTION llm_econ._update_local_tables(rel regclass) RETURNS SETOF regclass
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF NOT EXISTS (SELECT FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'citus') THEN
+    RETURN NEXT rel;
+    RETURN;
+  END IF;
+  -- (Citus's catalogs, read through EXECUTE: they exist only where Citus is installed)
+  RETURN QUERY EXECUTE
+    'SELECT $1 WHERE NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p WHERE p.logicalrelid OPERATOR(pg_catalog.=) $1)
+     UNION ALL
+     SELECT pg_catalog.shard_name($1, s.shardid)::pg_catalog.regclass
+       FROM pg_catalog.pg_dist_shard s
+       JOIN pg_catalog.pg_dist_placement pl ON pl.shardid OPERATOR(pg_catalog.=) s.shardid
+      WHERE s.logicalrelid OPERATOR(pg_catalog.=) $1
+        AND pl.groupid OPERATOR(pg_catalog.=) (SELECT g.groupid FROM pg_catalog.pg_dist_local_group g)'
+    USING rel;
 END $$;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/citus/run.sh: llm_econ on Citus 13.2 (coordinator + 2 workers on loopback): the layout of topology.sql, the README queries equal to a single node's, model functions on the workers, imports reaching every node, a worker down; ends with "N passed, M failed".
+# test/citus/run.sh: llm_econ on Citus 13.2 (coordinator + 2 workers on loopback): the layout of topology.sql, the README queries equal to a single node's, model functions on the workers, imports reaching every node, a worker down, ALTER EXTENSION UPDATE from 0.4.0; ends with "N passed, M failed".
 #
 # usage (as root, Debian 12): PG_CONFIG=/path/to/pg_config bash test/citus/run.sh
 # PG_CONFIG (default Debian's PostgreSQL 15) names the PostgreSQL to run on; llm_econ must be
@@ -38,10 +38,10 @@ trap 'exit 130' INT TERM
 export PGOPTIONS="-c statement_timeout=120s" PGCONNECT_TIMEOUT=10 PGTZ=UTC
 # psql on one node (coord, worker1, worker2, single = a plain database on the coordinator's server)
 sq() {
-  local node=$1 port db=econ; shift
+  local node=$1 port db=${SQ_DB:-econ}; shift
   case $node in
     coord) port=$COORD_PORT ;; worker1) port=$WORKER1_PORT ;; worker2) port=$WORKER2_PORT ;;
-    single) port=$COORD_PORT; db=single ;;
+    single) port=$COORD_PORT; db=${SQ_DB:+${SQ_DB}_}single ;;
   esac
   "$CITUS_PGBIN/psql" -X -q -At -v ON_ERROR_STOP=1 -h "$CITUS_SOCKET" -p "$port" -U postgres -d "$db" "$@"
 }
@@ -269,3 +269,81 @@ check "d6 prices answer on the coordinator (its own copy)" "$(sq coord -c "$fp" 
 bash "$HERE/cluster.sh" start worker2 "$DIR"
 check "d7 worker2 back: spend as before the outage" "$(sq coord -c "SELECT count(*) || ':' || sum(billed_cost) FROM llm_econ.spend" 2>&1)" "$before_spend"
 compare_queries "d8 worker2 back: the README queries = single node again"
+
+phase "(u) ALTER EXTENSION llm_econ UPDATE from 0.4.0 on Citus (database upd), as docs/scale-out.md says"
+# A second database on the same cluster (Citus keeps its metadata per database), and its single-node twin.
+t=$(date +%s%3N)
+for n in coord worker1 worker2; do
+  port=$(case $n in coord) echo "$COORD_PORT" ;; worker1) echo "$WORKER1_PORT" ;; worker2) echo "$WORKER2_PORT" ;; esac)
+  "$CITUS_PGBIN/psql" -X -q -h "$CITUS_SOCKET" -p "$port" -U postgres -d postgres -c "CREATE DATABASE upd" >/dev/null
+  SQ_DB=upd sq $n -c "CREATE EXTENSION citus"
+done
+"$CITUS_PGBIN/psql" -X -q -h "$CITUS_SOCKET" -p "$COORD_PORT" -U postgres -d postgres -c "CREATE DATABASE upd_single" >/dev/null
+SQ_DB=upd sq coord -c "SELECT citus_set_coordinator_host('127.0.0.1', $COORD_PORT)" \
+                   -c "SELECT citus_add_node('127.0.0.1', $WORKER1_PORT)" -c "SELECT citus_add_node('127.0.0.1', $WORKER2_PORT)" >/dev/null
+if SQ_DB=upd sq coord -c "CREATE EXTENSION llm_econ VERSION '0.4.0'" && SQ_DB=upd sq coord -f "$HERE/topology.sql" >/dev/null \
+   && SQ_DB=upd sq single -c "CREATE EXTENSION llm_econ VERSION '0.4.0'" \
+   && ua=$(SQ_DB=upd sq coord -v datadir="$ROOT/test/data/focus" -f "$HERE/update_data.sql" 2>&1) \
+   && ub=$(SQ_DB=upd sq single -v datadir="$ROOT/test/data/focus" -f "$HERE/update_data.sql" 2>&1); then
+  pass "u0 0.4.0 on Citus (topology.sql) and on a single node, spend and plans of two tenants ($(( $(date +%s%3N) - t )) ms)"
+else
+  fail "u0 0.4.0 with data: ${ua:-} ${ub:-}"; exit 1
+fi
+check "u0 the 0.4.0 loads on Citus = on the single node" "$ua" "$ub"
+t=$(date +%s%3N)
+# (in a transaction block: the script switches DDL propagation off for itself, and must switch it back on
+# before the next statement of the transaction)
+rc=0; out=$(SQ_DB=upd sq coord -c "BEGIN" -c "ALTER EXTENSION llm_econ UPDATE" -c "SHOW citus.enable_ddl_propagation" -c "COMMIT" 2>&1) || rc=$?
+check "u1 ALTER EXTENSION llm_econ UPDATE on the coordinator succeeds, DDL propagation on again after it ($(( $(date +%s%3N) - t )) ms)" "$rc/$out" "0/on"
+SQ_DB=upd sq single -c "ALTER EXTENSION llm_econ UPDATE" || fail "u1 the update on the single node"
+V=$(SQ_DB=upd sq single -c "SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'")
+check "u2 extversion $V on the coordinator and both workers" \
+  "$(for n in coord worker1 worker2; do SQ_DB=upd sq $n -c "SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'"; done | paste -sd' ')" "$V $V $V"
+# what every shard on the workers has: the new index, the freeze trigger (enabled), the tenant policy
+SHARDS="SELECT c.relname,
+       (SELECT string_agg(pg_get_indexdef(i.indexrelid), '; ') FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid
+         WHERE i.indrelid = c.oid AND ic.relname LIKE 'spend_billing_period%'),
+       (SELECT string_agg(t.tgname || ':' || t.tgenabled::text, ',') FROM pg_trigger t WHERE t.tgrelid = c.oid AND NOT t.tgisinternal),
+       (SELECT string_agg(p.polname, ',') FROM pg_policy p WHERE p.polrelid = c.oid)
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+ WHERE n.nspname = 'llm_econ' AND c.relkind = 'r' AND c.relname ~ '^(spend|run_plan)_[0-9]+$' ORDER BY 1"
+for n in worker1 worker2; do
+  SQ_DB=upd sq $n -F ' ' -c "SET citus.show_shards_for_app_name_prefixes = '*'" -c "$SHARDS" >"$DIR/upd.shards.$n"
+done
+cat "$DIR/upd.shards.worker1" "$DIR/upd.shards.worker2" | sed 's/^/   /'
+check "u3 all 8 shards of spend on the workers have spend_billing_period_<shard> on (billing_period_start, tenant) and spend_tenant" \
+  "$(cat "$DIR/upd.shards.worker1" "$DIR/upd.shards.worker2" | awk '$1 ~ /^spend_/' | sed -nE 's/^spend_([0-9]+) CREATE INDEX spend_billing_period_\1 ON llm_econ\.spend_\1 USING btree \(billing_period_start, tenant\)  spend_tenant$/ok/p' | wc -l)" 8
+check "u4 all 8 shards of run_plan on the workers have run_plan_freeze_<shard> enabled and run_plan_tenant" \
+  "$(cat "$DIR/upd.shards.worker1" "$DIR/upd.shards.worker2" | awk '$1 ~ /^run_plan_/' | sed -nE 's/^run_plan_([0-9]+)  run_plan_freeze_\1:O run_plan_tenant$/ok/p' | wc -l)" 8
+PF="SELECT string_agg(concat_ws('|', tenant, run_id, (spec).stack, (spec).fp8_attention, usd_per_gpu_hour, planned_usd), ' ' ORDER BY tenant, run_id) FROM llm_econ.run_plan"
+check "u5 stored plans got stack megatron, fp8_attention false and kept their frozen price and USD: = the single node's" \
+  "$(SQ_DB=upd sq coord -c "$PF")" "$(SQ_DB=upd sq single -c "$PF")"
+check "u5 ... (3 plans, every one megatron)" "$(SQ_DB=upd sq coord -c "SELECT count(*) || ':' || count(*) FILTER (WHERE (spec).stack = 'megatron' AND NOT (spec).fp8_attention) FROM llm_econ.run_plan")" "3:3"
+SF="SELECT count(*) || ':' || md5(string_agg(concat_ws('|', tenant, row_hash, occurrence, billed_cost), ',' ORDER BY tenant, row_hash, occurrence)) FROM llm_econ.spend"
+check "u6 spend after the update (charge identities re-keyed on each worker's shards) = the single node's" \
+  "$(SQ_DB=upd sq coord -c "$SF")" "$(SQ_DB=upd sq single -c "$SF")"
+# the tenants' writers load FOCUS after the update: import_focus and load_focus, modes replace and append
+for n in coord single; do
+  SQ_DB=upd sq $n -v datadir="$ROOT/test/data/focus" -f - >"$DIR/upd.load.$n" 2>&1 <<SQL || echo "failed" >>"$DIR/upd.load.$n"
+SET ROLE w_pretrain;
+\\set f13 \`cat :'datadir'/focus_1.3_runs.csv\`
+SELECT 'team_pretrain', * FROM llm_econ.import_focus(:'f13', 'team_pretrain', 'focus_1.3_runs.csv');
+SELECT 'team_pretrain', * FROM llm_econ.import_focus(:'f13', 'team_pretrain', 'focus_1.3_runs.csv', mode => 'append');
+SET ROLE w_search;
+\\copy llm_econ.focus_stage (line) FROM '$ROOT/test/data/focus/focus_1.3_runs.csv' $STAGE
+SELECT 'team_search', * FROM llm_econ.load_focus('team_search', 'focus_1.3_runs.csv');
+\\copy llm_econ.focus_stage (line) FROM '$ROOT/test/data/focus/focus_1.3_runs.csv' $STAGE
+SELECT 'team_search', * FROM llm_econ.load_focus('team_search', 'focus_1.3_runs.csv', mode => 'append');
+SQL
+done
+cat "$DIR/upd.load.coord" | sed 's/^/   /'
+check "u7 after the update, the writers' import_focus and load_focus (replace, append) on Citus = the single node's" \
+  "$(cat "$DIR/upd.load.coord")" "$(cat "$DIR/upd.load.single")"
+check "u7 ... replace replaced the owner's 9 lines, append skipped 9, the staged loads stored 9 then skipped 9" \
+  "$(cut -d'|' -f2-4 "$DIR/upd.load.coord" | paste -sd' ')" "9|0|9 0|9|0 9|0|0 0|9|0"
+ra=0; rb=0
+a=$(SQ_DB=upd sq single -c "SET ROLE r_both" -v anchor="2025-02-15 00:00+00" -f "$HERE/roles.sql" 2>&1) || ra=$?
+b=$(SQ_DB=upd sq coord -c "SET ROLE r_both" -v anchor="2025-02-15 00:00+00" -f "$HERE/roles.sql" 2>&1) || rb=$?
+check "u8 r_both: every finance view answers after the update, on Citus and on the single node" "$ra/$rb/$(grep -m1 ERROR <<<"$a$b")" "0/0/"
+if [ "$a" = "$b" ]; then pass "u8 r_both: $(grep -c '^== ' <<<"$a") views, $(grep -vc '^== ' <<<"$a") rows identical"
+else fail "u8 r_both: outputs differ"; diff <(echo "$a") <(echo "$b") | head -30; fi
