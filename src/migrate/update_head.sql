@@ -1,5 +1,7 @@
--- update_head.sql: the start of every built update script: pins search_path, creates the check a migration runs before each DROP and the helpers that make the update work on Citus.
-SET search_path = pg_catalog, pg_temp;
+-- update_head.sql: the start of every built update script: creates the check a migration runs before each DROP and the helpers that make the update work on Citus.
+-- No SET search_path here: ALTER EXTENSION runs the script with search_path = pg_catalog, pg_temp
+-- (the extension's schema, pg_catalog since 0.4.0, then pg_temp) and restores the session's own at
+-- the end, unless the script SETs it again, which would outlive the update (until 0.5.0 it did).
 
 -- A migration drops a function or view only when CREATE OR REPLACE cannot change it (its signature,
 -- return type or columns change); everything else is replaced in place by src/sql, so objects of users

@@ -441,4 +441,15 @@ else
 }
 is(q1('deps', q{SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'}), $target, 'deps: updated to the current version');
 
+# The update leaves the session's settings as they were: search_path (the script pins its own, which
+# PostgreSQL restores at the script's end only if the script does not SET it again), alone and in a
+# transaction block.
+q1('postgres', 'CREATE DATABASE settings');
+q1('settings', q{CREATE EXTENSION llm_econ VERSION '0.4.0'});
+is(q1('settings', q{SET search_path = public, llm_econ; ALTER EXTENSION llm_econ UPDATE; SHOW search_path}), 'public, llm_econ',
+   "0.4.0 -> 0.5.0 leaves the session's search_path as it was");
+q1('settings', q{DROP EXTENSION llm_econ; CREATE EXTENSION llm_econ VERSION '0.4.0'});
+is(q1('settings', q{BEGIN; SET LOCAL search_path = public, llm_econ; ALTER EXTENSION llm_econ UPDATE; SHOW search_path; COMMIT}),
+   'public, llm_econ', "... and inside a transaction block");
+
 done_testing();
