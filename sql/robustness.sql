@@ -70,6 +70,7 @@ INSERT INTO rb_good VALUES
   ('_mark_seen/3', 'seen', 'timestamptz[]', 'ARRAY[''2023-02-01 00:00+00'']::timestamptz[]'),
   ('_reraise/5', 'sqlstate', 'text', '''22023'''), ('_reraise/5', 'message', 'text', '''robustness'''),
   ('_reraise/5', 'detail', 'text', 'NULL'), ('_reraise/5', 'hint', 'text', 'NULL'), ('_reraise/5', 'context', 'text', 'NULL'),
+  (NULL, 'gpus_per_instance', 'int4', '8'),
   (NULL, 'include_suspect', 'boolean', 'false'), (NULL, 'withdraw_missing', 'boolean', 'NULL'),
   (NULL, 'accelerator', 'text', '''H100'''),
   ('_shift/2', 't', 'timestamptz', '''2024-07-01 00:00+00'''), ('_shift/2', 'by', 'interval', '''-400 days'''),

@@ -56,7 +56,10 @@ INSERT INTO vol_call (fn, call) VALUES
   ('cost_breakdown/15', $$cost_breakdown(SPEC, 2.49)$$),
   ('estimate_cost/6', $$estimate_cost(SPEC, 'lambda', 'on_demand', '2024-07-01')$$),
   ('price_at/6', $$price_at('H100', 'lambda', 'on_demand', '2024-07-01')$$),
-  ('_latest_prices/7', $$_latest_prices('H100-SXM5', 'lambda', 'on_demand', '2024-07-01', NULL, NULL, NULL)$$),
+  ('_latest_prices/8', $$_latest_prices('H100-SXM5', 'lambda', 'on_demand', '2024-07-01', NULL, NULL, NULL)$$),
+  ('_billed_gpus/3', $$_billed_gpus(12, 8, 8)$$),
+  ('_run_offers/10', $$_run_offers('H100-SXM5', 12, 8, 'lambda', 'on_demand', '2024-07-01', NULL, NULL)$$),
+  ('_run_price/8', $$_run_price('H100-SXM5', 12, 8, 'lambda', 'on_demand', '2024-07-01', NULL, NULL)$$),
   ('_check_pricing/1', $$_check_pricing('spot')$$), ('_check_name/2', $$_check_name('us-east-1', 'region')$$),
   ('_sku_key/1', $$_sku_key('h100')$$),
   ('_sku_itype/1', $$_sku_itype('p5.48xlarge')$$), ('_check_where/2', $$_check_where('gcp', 'us-central1')$$),
@@ -179,7 +182,8 @@ SELECT fn, lang, parallel FROM vol_fn WHERE vol = 'v' ORDER BY 1;
 SELECT fn AS immutable_not_parallel_safe FROM vol_fn WHERE vol = 'i' AND parallel <> 's' ORDER BY 1;
 SELECT f.fn, coalesce(r.reason, 'no reason') AS why_not_strict
   FROM vol_fn f
-  LEFT JOIN (VALUES ('_check_max_age/1', 'a NULL max_age means no bound and passes through'),
+  LEFT JOIN (VALUES ('_billed_gpus/3', 'a NULL gpus_per_instance is a machine of unknown size (bills the run''s GPUs)'),
+                    ('_check_max_age/1', 'a NULL max_age means no bound and passes through'),
                     ('_check_pricing/1', 'a NULL pricing passes through as NULL, as STRICT would'),
                     ('_check_source_kinds/1', 'NULL source_kinds passes through as NULL (all kinds), as STRICT would'),
                     ('_observed_mfu/3', 'one of tokens_per_second and step_seconds is NULL: the other is the measure'),

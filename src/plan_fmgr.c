@@ -116,7 +116,7 @@ PG_FUNCTION_INFO_V1(le_billed_gpus_fn);
  * _billed_gpus(n_gpus, gpus_per_instance, gpus_per_node): the GPUs a run of n_gpus pays on
  * machines of gpus_per_instance GPUs (NULL = size unknown: n_gpus), the search's rule
  * (le_billed_gpus); NULL when such machines cannot carry the run.  n_gpus or gpus_per_node
- * NULL: NULL.  Out of range: 22023.
+ * NULL: NULL.  A count below 1: 22023 naming it.
  */
 Datum
 le_billed_gpus_fn(PG_FUNCTION_ARGS)
@@ -126,10 +126,10 @@ le_billed_gpus_fn(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(2))
 		PG_RETURN_NULL();
-	le_check(le_check_range("n_gpus", PG_GETARG_INT32(0), 1, 0, LE_SEARCH_MAX_GPUS, 0, &err), &err);
-	le_check(le_check_range("gpus_per_node", PG_GETARG_INT32(2), 1, 0, LE_SEARCH_MAX_GPUS, 0, &err), &err);
+	le_check(le_check_range("n_gpus", PG_GETARG_INT32(0), 1, 0, INT_MAX, 0, &err), &err);
+	le_check(le_check_range("gpus_per_node", PG_GETARG_INT32(2), 1, 0, INT_MAX, 0, &err), &err);
 	if (!PG_ARGISNULL(1))
-		le_check(le_check_range("gpus_per_instance", PG_GETARG_INT32(1), 1, 0, LE_SEARCH_MAX_GPUS, 0, &err), &err);
+		le_check(le_check_range("gpus_per_instance", PG_GETARG_INT32(1), 1, 0, INT_MAX, 0, &err), &err);
 	billed = le_billed_gpus(PG_GETARG_INT32(0), PG_ARGISNULL(1) ? 0 : PG_GETARG_INT32(1), PG_GETARG_INT32(2));
 	if (billed == 0)
 		PG_RETURN_NULL();

@@ -355,6 +355,22 @@ le_estimate_cost_at_fn(PG_FUNCTION_ARGS)
 							 PG_GETARG_TIMESTAMPTZ(3), region, max_age, &found);
 	if (!found)
 	{
+		bool		priced;
+
+		/* prices there, but no machine that can carry the run: say so */
+		(void) le_price_lookup(sku, NULL, PG_GETARG_TEXT_PP(1), PG_GETARG_TEXT_PP(2),
+							   PG_GETARG_TIMESTAMPTZ(3), region, max_age, &priced);
+		if (priced)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("no machine of provider \"%s\" priced for sku \"%s\" can carry a run of %d GPUs",
+							text_to_cstring(PG_GETARG_TEXT_PP(1)), sku, (int) s.num[LE_F_N_GPUS]),
+					 errdetail("A run rents whole machines; beyond one machine it needs machines of at least gpus_per_node (%d) GPUs.",
+							   (int) s.num[LE_F_GPUS_PER_NODE]),
+					 errhint("Run on fewer GPUs, or pass a price: estimate_cost(spec, usd_per_gpu_hour).")));
+	}
+	if (!found)
+	{
 		const char *pr = le_check_pricing(PG_GETARG_TEXT_PP(2));
 		char	   *prov = text_to_cstring(PG_GETARG_TEXT_PP(1));
 		const char *at = timestamptz_to_str(PG_GETARG_TIMESTAMPTZ(3));

@@ -90,6 +90,14 @@ BEGIN
                                                 llm_econ._check_pricing(NEW.pricing), NEW.planned_at, NEW.region, NULL);
     IF NEW.usd_per_gpu_hour IS NULL THEN
       PERFORM llm_econ._check_where(NEW.provider, NEW.region);   -- unknown provider or region: 22023 with close matches
+      IF llm_econ.price_at((NEW.spec).sku, NEW.provider, NEW.pricing, NEW.planned_at, NEW.region) IS NOT NULL THEN
+        RAISE EXCEPTION 'no machine of provider "%" priced for sku "%" can carry a run of % GPUs', NEW.provider,
+                        (NEW.spec).sku, (NEW.spec).n_gpus
+          USING ERRCODE = 'invalid_parameter_value',
+                DETAIL = pg_catalog.format('A run rents whole machines; beyond one machine it needs machines of at least gpus_per_node (%s) GPUs.',
+                                           (NEW.spec).gpus_per_node),
+                HINT = 'Give usd_per_gpu_hour, or plan the run on fewer GPUs.';
+      END IF;
       RAISE EXCEPTION 'no % price is known for sku "%" from provider "%" at %', NEW.pricing, (NEW.spec).sku,
                       NEW.provider, NEW.planned_at
         USING ERRCODE = 'invalid_parameter_value',
