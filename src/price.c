@@ -27,12 +27,15 @@ static SPIPlanPtr price_plan;
 
 /*
  * What a run pays per GPU-hour of its own GPUs from provider ($4) at "at" ($6): the machine
- * that makes it cheapest (llm_econ._run_price: whole instances, idle GPUs paid).
+ * that makes it cheapest (whole instances, idle GPUs paid).  llm_econ._run_price's body, over
+ * the set-returning _run_offers, which the planner inlines: one cached plan (a call of the
+ * scalar SQL function would plan its body again on every call, three times slower).
  */
 static const char *const run_price_sql =
-"SELECT llm_econ._run_price($1, $2, $3,"
+"SELECT pg_catalog.min(o.run_usd_per_gpu_hour)"
+"  FROM llm_econ._run_offers($1, $2, $3,"
 "         pg_catalog.lower(pg_catalog.btrim($4) COLLATE pg_catalog.\"C\") COLLATE pg_catalog.\"default\","
-"         $5, $6, $7, $8)";
+"         $5, $6, $7, $8) o";
 static SPIPlanPtr run_price_plan;
 
 /* Validate a pricing kind (any case, blanks around ignored); returns its canonical name. */
