@@ -35,7 +35,7 @@ is(q1('postgres', q{SELECT string_agg(path, ' ') FROM pg_extension_update_paths(
 # The same user data, added the same way in both databases: a user GPU, aliases, an MFU row,
 # prices by hand, by SkyPilot catalog and by staged history, grants, plans and FOCUS bills of two
 # tenants.  Everything time-dependent is given explicitly, the plans' prices too: they are what the
-# price table holds for them (acme 1.75, Lambda's gpu_1x_h100_pcie 2.29, mycloud's L4 spot 0.64 / 2),
+# price table holds for them (acme 1.75, Lambda's gpu_1x_h100_pcie 2.29 for a 1-GPU run, mycloud's L4 spot 0.64 / 2),
 # given because the library serves the schema of its own version only (update before use,
 # docs/internals.md): at 0.1.0 the plan trigger's price_at call would reach a lookup that is not there.
 # The gpu_sku columns were renamed in 0.3.0 (units): the setup names them as the installed version
@@ -83,7 +83,7 @@ SELECT * FROM llm_econ.load_price_history(source => 'mycloud export (test)');
   INSERT INTO llm_econ.run_plan (run_id, spec, provider, pricing, planned_at, usd_per_gpu_hour, tenant, team, notes) VALUES
     ('run-a1', llm_econ.run_spec(7e9, 1.4e11, 64, 'X1-TEST', mfu => 0.45), 'acme', 'on_demand', '2024-05-15', 1.75, 'tenant_a', 'pretrain', 'price from acme'),
     ('run-a2', llm_econ.run_spec(1e9, 2e10, 8, 'Hopper-80', mfu => 0.40), 'aws', 'on_demand', '2024-05-15', 3.90, 'tenant_a', 'pretrain', 'given price'),
-    ('run-b1', llm_econ.run_spec(3e9, 6e10, 8, 'H100-PCIe', mfu => 0.40, n_layers => 32, d_model => 2560, n_heads => 32, seq_len => 2048),
+    ('run-b1', llm_econ.run_spec(3e9, 6e10, 1, 'H100-PCIe', mfu => 0.40, n_layers => 32, d_model => 2560, n_heads => 32, seq_len => 2048),
      'lambda', 'on_demand', '2024-05-15', 2.29, 'tenant_b', 'evals', 'price from the catalog'),
     ('run-b2', llm_econ.run_spec(1e8, 2e9, 2, 'L4', mfu => 0.35), 'mycloud', 'spot', '2024-04-15', 0.32, 'tenant_b', 'evals', 'price from the staged history');
   SELECT * FROM llm_econ.import_focus(
