@@ -73,7 +73,8 @@ SELECT price_at('A100-80GB', 'aws', 'on_demand', '2024-03-04', 'us-east-1', max_
        price_at('A100-80GB', 'aws', 'on_demand', '2024-03-06', 'us-east-1', max_age => '5 days') AS new_price_5d;
 -- estimate_cost takes the same bound: the lab run (50M params, 43B tokens, 1 GPU, MFU 0.4) at 4.5
 SELECT round(estimate_cost(run_spec(5e7, 4.3e10, 1, 'A100-80GB', mfu => 0.40), 'aws', 'on_demand', '2024-05-31',
-                           max_age => '45 days'), 2) AS cost_45d;     -- 28.7 h x 4.5 = 129.21
+                           max_age => '45 days'), 2) AS cost_45d;     -- 28.7 h x 4.5 x 8 = 1033.65
+-- (the run rents AWS's only A100 80GB machine, the 8-GPU p4de.24xlarge: 8 GPUs billed, issue 45)
 
 -- cheapest_offers: age counts from the last sighting at or before "at" (2024-05-31 - 2024-04-23
 -- = 38 days); an offer seen again after "at" has age 0.

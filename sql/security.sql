@@ -158,6 +158,7 @@ SELECT p.oid::regprocedure AS not_executable_by_public FROM pg_proc p
 -- an internal function executable by PUBLIC without a reason, and a listed one that no longer is
 -- (must be empty).
 WITH allowed(fn, reason) AS (VALUES
+  ('_billed_gpus', 'cheapest_offers, estimate_cost and run_plan, through _run_offers, as the caller'),
   ('_billing_month', 'monthly views (finance.sql) as the reader'),
   ('_check_max_age', 'price lookups (price_twap, cheapest_offers, price.c) as the caller'),
   ('_check_name', 'price and plan lookups (guard, prices, price.c, sku.c) as the caller'),
@@ -188,6 +189,8 @@ WITH allowed(fn, reason) AS (VALUES
   ('_price_changes', 'the importers, through _store_prices, as the caller'),
   ('_record_prices', 'the importers (invoker) as the caller'),
   ('_reraise', 'import_skypilot_catalog (invoker) as the caller'),
+  ('_run_offers', 'cheapest_offers and _run_price as the caller'),
+  ('_run_price', 'estimate_cost (price.c SPI) and run_plan''s freeze trigger as the caller'),
   ('_series_id', 'price_series'' generated column and price lookups as the writer or caller'),
   ('_shift', 'price lookups as the caller'),
   ('_sku_find', 'the importers and finance functions as the caller'),

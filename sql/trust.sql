@@ -38,7 +38,8 @@ ROLLBACK;
 SELECT price_at('A100-40GB', 'gcp', 'on_demand', '2023-01-01', 'northamerica-northeast2') AS host_only_a100,
        price_at('a3-megagpu-8g', 'gcp', 'on_demand', '2024-08-17 11:00+00', 'us-central1') AS host_only_mega,
        price_at('A100-40GB', 'gcp', 'on_demand', '2023-01-01', 'us-central1') AS us_central1;
--- so the cheapest A100 40GB on demand in 2023 is a real one (first row), not $0.81
+-- so the cheapest A100 40GB on demand in 2023 is a real one (first row), not $0.81 (an 8-GPU run rents
+-- a2-highgpu-8g: a2-megagpu-16g at 3.48 per GPU bills 16 GPUs, 55.74 an hour against 8 · 3.67 = 29.39)
 SELECT provider, region, usd_per_gpu_hour, instance_type
   FROM cheapest_offers(run_spec(7e9, 1.4e12, 8, 'A100-40GB'), '2023-01-01', 'on_demand') LIMIT 1;
 -- no shipped GCP on-demand price is more than 3x from the median of the other regions' offers of

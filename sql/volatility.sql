@@ -157,7 +157,8 @@ SELECT fn AS volatile_not_parallel_unsafe, lang, parallel FROM vol_fn WHERE vol 
 SELECT fn AS immutable_not_parallel_safe FROM vol_fn WHERE vol = 'i' AND parallel <> 's' ORDER BY 1;
 SELECT f.fn, coalesce(r.reason, 'no reason') AS why_not_strict
   FROM vol_fn f
-  LEFT JOIN (VALUES ('_check_max_age/1', 'a NULL max_age means no bound and passes through'),
+  LEFT JOIN (VALUES ('_billed_gpus/3', 'a NULL gpus_per_instance is a machine of unknown size: the run bills its own GPUs'),
+                    ('_check_max_age/1', 'a NULL max_age means no bound and passes through'),
                     ('_check_pricing/1', 'a NULL pricing passes through as NULL, as STRICT would'),
                     ('_check_source_kinds/1', 'NULL source_kinds passes through as NULL (all kinds), as STRICT would'),
                     ('_observed_mfu/3', 'one of tokens_per_second and step_seconds is NULL: the other is the measure'),

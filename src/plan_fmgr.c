@@ -7,11 +7,10 @@
 #include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
-#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
-#include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/tuplestore.h"
 
 #include "core/step.h"
@@ -21,6 +20,9 @@
 
 /* At most this many offers are read (the bound check_search in src/core/search.c puts on n_offers). */
 #define PLAN_MAX_OFFERS 10000000
+
+/* The offers query, built once per backend from offers_sql_fmt. */
+static char *offers_sql = NULL;
 
 /*
  * Offers in effect at $1 (pricing $2, max_age $3) with their SKU's hardware.
@@ -38,9 +40,9 @@ static const char *const offers_sql_fmt =
 " ORDER BY o.sku, 20 NULLS FIRST, o.provider, o.pricing, o.region NULLS FIRST, o.instance_type NULLS FIRST";
 
 /*
- * 0.4.0 on: the network of the offer's instance type, per GPU (llm_econ.instance_type's
+ * The network of the offer's instance type, per GPU (llm_econ.instance_type's
  * network_gbit_per_s / gpus; NULL = unknown: the offer serves single-instance plans only).
- * A database without the table (not yet updated) gets the model's figure for every offer.
+ * The library serves the schema of its own version (update before use: docs/internals.md).
  */
 static const char *const offers_net_col =
 "(it.network_gbit_per_s OPERATOR(pg_catalog./) it.gpus)::pg_catalog.float8";
@@ -108,6 +110,32 @@ require_arg(FunctionCallInfo fcinfo, int i, const char *name)
 				 errmsg("%s must not be NULL", name)));
 }
 
+PG_FUNCTION_INFO_V1(le_billed_gpus_fn);
+
+/*
+ * _billed_gpus(n_gpus, gpus_per_instance, gpus_per_node): the GPUs a run of n_gpus pays on
+ * machines of gpus_per_instance GPUs (NULL = size unknown: n_gpus), the search's rule
+ * (le_billed_gpus); NULL when such machines cannot carry the run.  n_gpus or gpus_per_node
+ * NULL: NULL.  A count below 1: 22023 naming it.
+ */
+Datum
+le_billed_gpus_fn(PG_FUNCTION_ARGS)
+{
+	le_error	err;
+	int			billed;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(2))
+		PG_RETURN_NULL();
+	le_check(le_check_range("n_gpus", PG_GETARG_INT32(0), 1, 0, INT_MAX, 0, &err), &err);
+	le_check(le_check_range("gpus_per_node", PG_GETARG_INT32(2), 1, 0, INT_MAX, 0, &err), &err);
+	if (!PG_ARGISNULL(1))
+		le_check(le_check_range("gpus_per_instance", PG_GETARG_INT32(1), 1, 0, INT_MAX, 0, &err), &err);
+	billed = le_billed_gpus(PG_GETARG_INT32(0), PG_ARGISNULL(1) ? 0 : PG_GETARG_INT32(1), PG_GETARG_INT32(2));
+	if (billed == 0)
+		PG_RETURN_NULL();
+	PG_RETURN_INT32(billed);
+}
+
 PG_FUNCTION_INFO_V1(le_cheapest_plan_fn);
 
 /*
@@ -140,8 +168,6 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 	Datum		args[3];
 	char		argnulls[3] = {' ', ' ', ' '};
 	uint64		n_found;
-	bool		has_net;
-	char	   *offers_sql;
 	double	   *sku_net;		/* per hw entry: its offers' network per GPU in Gbit/s, NaN = unknown */
 	bool		calibrated = false;
 	LeCalib    *calib = NULL;
@@ -183,7 +209,7 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 	}
 
 	/* calibration (mfu_calibration, as the caller may see it): read before the offers */
-	if (PG_NARGS() > 6 && !PG_ARGISNULL(6) && PG_GETARG_BOOL(6))
+	if (!PG_ARGISNULL(6) && PG_GETARG_BOOL(6))
 	{
 		calibrated = true;
 		n_calib = le_calibration_load(&calib);
@@ -204,13 +230,8 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	/* one row past the limit is enough to refuse: SPI stops there, not after every offer */
-	{
-		Oid			nsp = get_namespace_oid("llm_econ", true);
-
-		has_net = OidIsValid(nsp) && OidIsValid(get_relname_relid("instance_type", nsp));
-	}
-	offers_sql = psprintf(offers_sql_fmt, has_net ? offers_net_col : "NULL::pg_catalog.float8",
-						  has_net ? offers_net_join : "");
+	if (offers_sql == NULL)
+		offers_sql = MemoryContextStrdup(TopMemoryContext, psprintf(offers_sql_fmt, offers_net_col, offers_net_join));
 	if (SPI_execute_with_args(offers_sql, 3, argtypes, args, argnulls, true, PLAN_MAX_OFFERS + 1) != SPI_OK_SELECT)
 		elog(ERROR, "cheapest_plan: reading offers failed");
 	n_found = SPI_processed;
@@ -286,7 +307,7 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 			DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(o->price)));
 		/* unknown instance size: kept for any GPU count, as cheapest_offers keeps it */
 		core_offers[n_offers].gpus_per_instance = gpi_null ? 0 : DatumGetInt32(gpi);
-		core_offers[n_offers].single_instance = has_net && isnan(net);
+		core_offers[n_offers].single_instance = isnan(net);
 		core_offers[n_offers].mfu_factor = 0;
 		if (calibrated)
 		{

@@ -2,7 +2,6 @@
 #include "llm_econ.h"
 #include "core/series.h"
 
-#include "catalog/namespace.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -10,76 +9,34 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/formatting.h"
-#include "utils/lsyscache.h"
 #include "utils/varlena.h"
 
 /*
- * The cheapest price in effect at $4 over the series of sku $1 from provider
- * $2 at pricing $3, in region $5 (NULL: any; as given, lower- or upper-cased), of instance type $6
- * (NULL: any; compared as llm_econ._name_key), last seen no more than $7
- * before $4 (NULL: any age, carried until withdrawn): the query of
- * llm_econ._latest_prices, written out so that it needs nothing newer than
- * price_series (the library serves databases not yet updated to this version
- * too).  The first %s is how an observation belongs to its series: by
- * series_id since 0.3.0, by the coalesced key in a database still at 0.2.0;
- * the second when it was last seen: last_seen_at since 0.4.0, else observed_at
- * (series_match below).
+ * The price lookup is SQL's, defined once: llm_econ._latest_prices (src/sql/prices.sql) gives
+ * every series' price in effect at "at" (suspect prices, withdrawals, slices of a GPU and
+ * prices last seen more than max_age before "at" left out; regions compared ASCII
+ * case-insensitively); price_at is the cheapest of them.  The library serves the schema of its
+ * own version (update before use: docs/internals.md), so the query is fixed.
  */
-static const char *const price_sql_fmt =
-"SELECT pg_catalog.min(o.usd_per_gpu_hour)"
-"  FROM llm_econ.price_series s"
-" CROSS JOIN LATERAL ("
-"       SELECT p.observed_at, p.usd_per_gpu_hour, %s AS seen FROM llm_econ.price_snapshot p"
-"        WHERE %s"
-"          AND p.observed_at OPERATOR(pg_catalog.<=) $4"
-"        ORDER BY p.observed_at DESC LIMIT 1) o"
-" WHERE s.sku OPERATOR(pg_catalog.=) $1"
-"   AND s.provider OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.btrim($2) COLLATE pg_catalog.\"C\") COLLATE pg_catalog.\"default\""
-"   AND s.pricing OPERATOR(pg_catalog.=) $3"
-"   AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5 COLLATE pg_catalog.\"C\") COLLATE pg_catalog.\"default\", pg_catalog.upper($5 COLLATE pg_catalog.\"C\") COLLATE pg_catalog.\"default\"]))"
-"   AND ($6 IS NULL OR pg_catalog.lower(pg_catalog.translate(s.instance_type, ' -_', '') COLLATE pg_catalog.\"C\")"
-"                      OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate($6, ' -_', '') COLLATE pg_catalog.\"C\"))"
-"   AND o.usd_per_gpu_hour IS NOT NULL%s"
-"   AND ($7 IS NULL OR o.seen OPERATOR(pg_catalog.>=) ($4 OPERATOR(pg_catalog.-) $7))";
+static const char *const price_sql =
+"SELECT pg_catalog.min(l.usd_per_gpu_hour)"
+"  FROM llm_econ._latest_prices($1,"
+"         pg_catalog.lower(pg_catalog.btrim($2) COLLATE pg_catalog.\"C\") COLLATE pg_catalog.\"default\","
+"         $3, $4, $5, $6, $7, false) l";
+static SPIPlanPtr price_plan;
 
 /*
- * 0.4.0 on: a slice of a GPU (llm_econ.instance_type.gpus < 1) is no whole GPU's price.  The
- * third %s of price_sql_fmt; empty in a database without instance_type.
+ * What a run pays per GPU-hour of its own GPUs from provider ($4) at "at" ($6): the machine
+ * that makes it cheapest (whole instances, idle GPUs paid).  llm_econ._run_price's body, over
+ * the set-returning _run_offers, which the planner inlines: one cached plan (a call of the
+ * scalar SQL function would plan its body again on every call, three times slower).
  */
-static const char *const no_slice_sql =
-"   AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i"
-"                    WHERE i.provider OPERATOR(pg_catalog.=) s.provider"
-"                      AND pg_catalog.lower(i.instance_type COLLATE pg_catalog.\"C\") OPERATOR(pg_catalog.=) pg_catalog.lower(s.instance_type COLLATE pg_catalog.\"C\")"
-"                      AND i.gpus OPERATOR(pg_catalog.<) 1::pg_catalog.numeric)";
-
-/*
- * The plans of price_sql_fmt: [2] with series_id and last_seen_at (0.4.0 on), [1] with
- * series_id (0.3.0), [0] with the key (0.2.0); +3 with no_slice_sql (instance_type, 0.4.0).
- */
-static SPIPlanPtr price_plan[6];
-
-/*
- * Which columns the database's price_snapshot has: 2 with last_seen_at (0.4.0 on), 1 with
- * series_id (0.3.0), 0 neither (0.2.0); *seen is what the query reads as the last sighting.
- * Catalog cache lookups, cheap enough per call, and right at once after ALTER EXTENSION UPDATE.
- */
-static int
-series_match(const char **predicate, const char **seen)
-{
-	Oid			nsp = get_namespace_oid("llm_econ", true);
-	Oid			rel = OidIsValid(nsp) ? get_relname_relid("price_snapshot", nsp) : InvalidOid;
-	bool		by_id = OidIsValid(rel) && get_attnum(rel, "series_id") != InvalidAttrNumber;
-	bool		has_seen = OidIsValid(rel) && get_attnum(rel, "last_seen_at") != InvalidAttrNumber;
-
-	*predicate = by_id ? "p.series_id OPERATOR(pg_catalog.=) s.series_id" :
-		"p.sku OPERATOR(pg_catalog.=) s.sku AND p.provider OPERATOR(pg_catalog.=) s.provider"
-		" AND p.pricing OPERATOR(pg_catalog.=) s.pricing"
-		" AND coalesce(p.region, '') OPERATOR(pg_catalog.=) coalesce(s.region, '')"
-		" AND coalesce(p.instance_type, '') OPERATOR(pg_catalog.=) coalesce(s.instance_type, '')";
-	*seen = has_seen ? "coalesce(p.last_seen_at, p.observed_at)" : "p.observed_at";
-	return has_seen && by_id ? 2 : by_id ? 1 : 0;
-}
-
+static const char *const run_price_sql =
+"SELECT pg_catalog.min(o.run_usd_per_gpu_hour)"
+"  FROM llm_econ._run_offers($1, $2, $3,"
+"         pg_catalog.lower(pg_catalog.btrim($4) COLLATE pg_catalog.\"C\") COLLATE pg_catalog.\"default\","
+"         $5, $6, $7, $8) o";
+static SPIPlanPtr run_price_plan;
 
 /* Validate a pricing kind (any case, blanks around ignored); returns its canonical name. */
 const char *
@@ -198,6 +155,16 @@ shift_outside(TimestampTz t, const Interval *by, int sign)
 	return 0;
 }
 
+/* Bind max_age: a bound reaching back past the earliest timestamp bounds nothing (shift_outside). */
+static Interval *
+age_bound(TimestampTz at, Interval *max_age)
+{
+	check_max_age(max_age);
+	if (max_age && shift_outside(at, max_age, -1) < 0)
+		return NULL;
+	return max_age;
+}
+
 /*
  * The cheapest price of sku (a gpu_sku key; itype: only that machine type,
  * or NULL) from provider in effect at "at", in region (NULL: any region), last
@@ -213,18 +180,11 @@ le_price_lookup(const char *sku, const char *itype, text *provider, text *pricin
 	char		nulls[8] = "       ";
 	bool		isnull;
 	Datum		d;
-	const char *predicate;
-	const char *seen;
-	char	   *sql = NULL;
-	int			variant;
 
 	le_check_name("provider", VARDATA_ANY(provider), VARSIZE_ANY_EXHDR(provider));
 	if (region)
 		le_check_name("region", VARDATA_ANY(region), VARSIZE_ANY_EXHDR(region));
-	check_max_age(max_age);
-	/* a bound reaching back past the earliest timestamp bounds nothing (shift_outside) */
-	if (max_age && shift_outside(at, max_age, -1) < 0)
-		max_age = NULL;
+	max_age = age_bound(at, max_age);
 	args[0] = CStringGetTextDatum(sku);
 	args[1] = PointerGetDatum(provider);
 	args[2] = CStringGetTextDatum(le_check_pricing(pricing));
@@ -238,23 +198,7 @@ le_price_lookup(const char *sku, const char *itype, text *provider, text *pricin
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	variant = series_match(&predicate, &seen);
-	{
-		Oid			nsp = get_namespace_oid("llm_econ", true);
-
-		if (OidIsValid(nsp) && OidIsValid(get_relname_relid("instance_type", nsp)))
-			variant += 3;
-	}
-	/*
-	 * 0.4.0 on, a price the import checks found suspect is no answer (as in cheapest_offers):
-	 * the series' latest observation that is not suspect counts (the GCP history's 11.06 where a
-	 * catalog listed a suspect 5.38 for a3-highgpu-8g).
-	 */
-	if (price_plan[variant] == NULL)
-		sql = psprintf(price_sql_fmt, seen,
-					   variant >= 3 ? psprintf("%s AND p.suspect IS NULL", predicate) : predicate,
-					   variant >= 3 ? no_slice_sql : "");
-	if (SPI_execute_plan(le_spi_plan(&price_plan[variant], sql, 7, types), args, nulls, true, 1) != SPI_OK_SELECT)
+	if (SPI_execute_plan(le_spi_plan(&price_plan, price_sql, 7, types), args, nulls, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "price lookup failed");
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	if (!isnull)
@@ -264,6 +208,49 @@ le_price_lookup(const char *sku, const char *itype, text *provider, text *pricin
 	if (isnull)
 		check_where(provider, region);	/* unknown provider or region: an error, not NULL */
 	/* detoast only now: a short-header copy would otherwise be expanded in SPI's context */
+	return isnull ? NULL : DatumGetNumeric(d);
+}
+
+/*
+ * What a run of n_gpus GPUs (gpus_per_node per node) on sku pays per GPU-hour of its own GPUs
+ * from provider at "at" (llm_econ._run_price); *found as in le_price_lookup.
+ */
+static Numeric
+run_price_lookup(const char *sku, int n_gpus, int gpus_per_node, text *provider, text *pricing,
+				 TimestampTz at, text *region, Interval *max_age, bool *found)
+{
+	Oid			types[8] = {TEXTOID, INT4OID, INT4OID, TEXTOID, TEXTOID, TIMESTAMPTZOID, TEXTOID, INTERVALOID};
+	Datum		args[8];
+	char		nulls[9] = "        ";
+	bool		isnull;
+	Datum		d;
+
+	le_check_name("provider", VARDATA_ANY(provider), VARSIZE_ANY_EXHDR(provider));
+	if (region)
+		le_check_name("region", VARDATA_ANY(region), VARSIZE_ANY_EXHDR(region));
+	max_age = age_bound(at, max_age);
+	args[0] = CStringGetTextDatum(sku);
+	args[1] = Int32GetDatum(n_gpus);
+	args[2] = Int32GetDatum(gpus_per_node);
+	args[3] = PointerGetDatum(provider);
+	args[4] = CStringGetTextDatum(le_check_pricing(pricing));
+	args[5] = TimestampTzGetDatum(at);
+	args[6] = PointerGetDatum(region);
+	nulls[6] = region ? ' ' : 'n';
+	args[7] = PointerGetDatum(max_age);
+	nulls[7] = max_age ? ' ' : 'n';
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute_plan(le_spi_plan(&run_price_plan, run_price_sql, 8, types), args, nulls, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "run price lookup failed");
+	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (!isnull)
+		d = SPI_datumTransfer(d, false, -1);
+	SPI_finish();
+	*found = !isnull;
+	if (isnull)
+		check_where(provider, region);
 	return isnull ? NULL : DatumGetNumeric(d);
 }
 
@@ -332,7 +319,7 @@ le_price_at_fn(PG_FUNCTION_ARGS)
 	price = le_price_lookup(sku, itype, PG_GETARG_TEXT_PP(1), PG_GETARG_TEXT_PP(2),
 							PG_GETARG_TIMESTAMPTZ(3),
 							PG_ARGISNULL(4) ? NULL : PG_GETARG_TEXT_PP(4),
-							(PG_NARGS() < 6 || PG_ARGISNULL(5)) ? NULL : PG_GETARG_INTERVAL_P(5), &found);
+							PG_ARGISNULL(5) ? NULL : PG_GETARG_INTERVAL_P(5), &found);
 	if (!found)
 		PG_RETURN_NULL();
 	PG_RETURN_NUMERIC(price);
@@ -342,7 +329,8 @@ PG_FUNCTION_INFO_V1(le_estimate_cost_at_fn);
 
 /*
  * estimate_cost(spec, provider, pricing, at, region, max_age): gpu_hours at
- * the price in effect at "at"; an error when no price is known.
+ * what the run pays per GPU-hour of its GPUs in effect at "at", renting whole machines
+ * (the cheapest machine for it: llm_econ._run_price); an error when no price is known.
  */
 Datum
 le_estimate_cost_at_fn(PG_FUNCTION_ARGS)
@@ -359,13 +347,31 @@ le_estimate_cost_at_fn(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3))
 		PG_RETURN_NULL();
 	le_spec_read(fcinfo, PG_GETARG_DATUM(0), &s);
-	le_check(le_check_fields(&s, LE_BIT(LE_F_SKU), &err), &err);
+	le_check(le_check_fields(&s, LE_BIT(LE_F_SKU) | LE_BIT(LE_F_GPUS_PER_NODE), &err), &err);
 	le_check(le_gpu_hours(&s, &hours, &err), &err);
 	sku = pnstrdup(s.text[LE_F_SKU], s.textlen[LE_F_SKU]);
 	region = PG_ARGISNULL(4) ? NULL : PG_GETARG_TEXT_PP(4);
-	max_age = (PG_NARGS() < 6 || PG_ARGISNULL(5)) ? NULL : PG_GETARG_INTERVAL_P(5);	/* 0.2.0 SQL: 5 arguments */
-	price = le_price_lookup(sku, NULL, PG_GETARG_TEXT_PP(1), PG_GETARG_TEXT_PP(2),
-							PG_GETARG_TIMESTAMPTZ(3), region, max_age, &found);
+	max_age = PG_ARGISNULL(5) ? NULL : PG_GETARG_INTERVAL_P(5);
+	/* the run rents whole machines: the one that makes it cheapest, idle GPUs paid */
+	price = run_price_lookup(sku, (int) s.num[LE_F_N_GPUS], (int) s.num[LE_F_GPUS_PER_NODE],
+							 PG_GETARG_TEXT_PP(1), PG_GETARG_TEXT_PP(2),
+							 PG_GETARG_TIMESTAMPTZ(3), region, max_age, &found);
+	if (!found)
+	{
+		bool		priced;
+
+		/* prices there, but no machine that can carry the run: say so */
+		(void) le_price_lookup(sku, NULL, PG_GETARG_TEXT_PP(1), PG_GETARG_TEXT_PP(2),
+							   PG_GETARG_TIMESTAMPTZ(3), region, max_age, &priced);
+		if (priced)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("no machine of provider \"%s\" priced for sku \"%s\" can carry a run of %d GPUs",
+							text_to_cstring(PG_GETARG_TEXT_PP(1)), sku, (int) s.num[LE_F_N_GPUS]),
+					 errdetail("A run rents whole machines; beyond one machine it needs machines of at least gpus_per_node (%d) GPUs.",
+							   (int) s.num[LE_F_GPUS_PER_NODE]),
+					 errhint("Run on fewer GPUs, or pass a price: estimate_cost(spec, usd_per_gpu_hour).")));
+	}
 	if (!found)
 	{
 		const char *pr = le_check_pricing(PG_GETARG_TEXT_PP(2));

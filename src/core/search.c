@@ -120,6 +120,32 @@ poll_interrupt(const le_search_in *in, long *work, long units, le_search_stats *
 	return stats->canceled;
 }
 
+/*
+ * How a run of n_gpus GPUs rents machines of gpus_per_instance GPUs (0 = size unknown) of a
+ * SKU whose NVLink domain is gpus_per_node GPUs: whole instances, idle GPUs paid, and a run
+ * beyond one instance only on node-sized instances (a smaller machine has no NVLink to the
+ * next).  The one rule of cheapest_plan (below), cheapest_offers, estimate_cost(spec,
+ * provider, ...) and run_plan's frozen price (SQL llm_econ._billed_gpus).  Returns the GPUs
+ * billed, ceil(n / g) * g (n for an unknown size), or 0 when such machines cannot carry the
+ * run (also for n_gpus < 1 or a negative size).
+ */
+int
+le_billed_gpus(int n_gpus, int gpus_per_instance, int gpus_per_node)
+{
+	long		instances;
+
+	if (n_gpus < 1 || gpus_per_instance < 0)
+		return 0;
+	if (gpus_per_instance == 0)
+		return n_gpus;
+	if (n_gpus > gpus_per_instance && gpus_per_instance < gpus_per_node)
+		return 0;
+	instances = ((long) n_gpus + gpus_per_instance - 1) / gpus_per_instance;
+	if (instances * gpus_per_instance > 2147483647L)
+		return 0;
+	return (int) (instances * gpus_per_instance);
+}
+
 /* Slot of a GPU count in the per-SKU table: counts below a node by value, whole nodes after. */
 static long
 slot_of(int n, int node)
@@ -517,14 +543,12 @@ sku_done:
 
 				if (r->wall_s / f > in->deadline_s)
 					continue;
-				/* whole instances; a run beyond one instance needs node-sized instances */
-				if (of->gpus_per_instance > 0)	/* 0: size unknown, any count */
-				{
-					if (r->n_gpus % of->gpus_per_instance != 0)
-						continue;
-					if (r->n_gpus > of->gpus_per_instance && of->gpus_per_instance < node)
-						continue;
-				}
+				/*
+				 * whole instances (le_billed_gpus); the search chooses the GPU count, so it
+				 * keeps the counts that fill their instances (idle GPUs would only add cost)
+				 */
+				if (le_billed_gpus(r->n_gpus, of->gpus_per_instance, node) != r->n_gpus)
+					continue;
 				/* an instance of unknown network: single-instance plans only */
 				if (of->single_instance &&
 					r->n_gpus > (of->gpus_per_instance > 0 ? of->gpus_per_instance : node))

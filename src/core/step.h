@@ -243,6 +243,9 @@ typedef struct le_search_stats
 extern le_status le_cheapest_plans(const le_search_in *in, le_plan_row *out, int cap,
 								   int *n_out, le_search_stats *stats, le_error *err);
 
+/* GPUs a run of n_gpus bills on machines of gpus_per_instance (0 = unknown); 0 = cannot carry it. */
+extern int	le_billed_gpus(int n_gpus, int gpus_per_instance, int gpus_per_node);
+
 /* The step input of a plan row (model of in + hardware of its SKU + its layout). */
 extern void le_plan_step_in(const le_search_in *in, const le_plan_row *row, le_step_in *out);
 

@@ -176,3 +176,13 @@ DROP FUNCTION llm_econ._focus_charge_rekey(jsonb, text);
 -- (through _update_ddl: on Citus, the shards of spend get the new index too)
 SELECT llm_econ._update_ddl('DROP INDEX llm_econ.spend_billing_period');
 SELECT llm_econ._update_ddl('CREATE INDEX spend_billing_period ON llm_econ.spend (billing_period_start, tenant)');
+
+-- issue 42/45 (one price lookup, runs rent whole machines): _latest_prices gains include_suspect
+-- (suspect prices out of every lookup), cheapest_offers returns instances and billed_gpus.  The
+-- lookup's dependents inside the extension (_plan_offers) go with it; src/sql defines all again.
+SELECT llm_econ._update_drop_check('function', 'llm_econ.cheapest_offers(llm_econ.run_spec, timestamptz, text, interval, text[], boolean)');
+DROP FUNCTION IF EXISTS llm_econ.cheapest_offers(llm_econ.run_spec, timestamptz, text, interval, text[], boolean);
+SELECT llm_econ._update_drop_check('function', 'llm_econ._plan_offers(timestamptz, text, interval)');
+DROP FUNCTION IF EXISTS llm_econ._plan_offers(timestamptz, text, interval);
+SELECT llm_econ._update_drop_check('function', 'llm_econ._latest_prices(text, text, text, timestamptz, text, text, interval)');
+DROP FUNCTION IF EXISTS llm_econ._latest_prices(text, text, text, timestamptz, text, text, interval);

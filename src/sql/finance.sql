@@ -15,7 +15,7 @@ COMMENT ON COLUMN llm_econ.run_plan.provider IS 'where it runs (lower case)';
 COMMENT ON COLUMN llm_econ.run_plan.pricing IS 'on_demand, spot or reserved';
 COMMENT ON COLUMN llm_econ.run_plan.region IS 'region; NULL = cheapest region';
 COMMENT ON COLUMN llm_econ.run_plan.planned_at IS 'when the plan was made: the price in effect then is frozen';
-COMMENT ON COLUMN llm_econ.run_plan.usd_per_gpu_hour IS 'the price planned with: given, or price_at(spec.sku, provider, pricing, planned_at, region) when inserted as NULL';
+COMMENT ON COLUMN llm_econ.run_plan.usd_per_gpu_hour IS 'the price planned with, per GPU-hour of the run''s GPUs: given, or when inserted as NULL the provider''s cheapest machine for the run at planned_at (whole machines, idle GPUs paid; estimate_cost(spec, provider, ...))';
 COMMENT ON COLUMN llm_econ.run_plan.planned_gpu_hours IS 'gpu_hours(spec), frozen';
 COMMENT ON COLUMN llm_econ.run_plan.planned_usd IS 'estimate_cost(spec, usd_per_gpu_hour), frozen';
 COMMENT ON COLUMN llm_econ.run_plan.tenant IS 'the role that owns the plan (row-level security)';
@@ -82,8 +82,22 @@ BEGIN
   END IF;
   PERFORM llm_econ._sku_key((NEW.spec).sku);          -- unknown SKU: 22023 with close matches
   IF NEW.usd_per_gpu_hour IS NULL THEN
-    NEW.usd_per_gpu_hour := llm_econ.price_at((NEW.spec).sku, NEW.provider, NEW.pricing, NEW.planned_at, NEW.region);
+    -- the run rents whole machines: what it pays per GPU-hour of its own GPUs at the machine that
+    -- makes it cheapest (estimate_cost(spec, provider, ...)'s price; idle GPUs paid)
+    PERFORM llm_econ._check_name(NEW.provider, 'provider'), llm_econ._check_name(NEW.region, 'region');
+    NEW.usd_per_gpu_hour := llm_econ._run_price(llm_econ._sku_key((NEW.spec).sku), (NEW.spec).n_gpus, (NEW.spec).gpus_per_node,
+                                                pg_catalog.lower(pg_catalog.btrim(NEW.provider) COLLATE pg_catalog."C"),
+                                                llm_econ._check_pricing(NEW.pricing), NEW.planned_at, NEW.region, NULL);
     IF NEW.usd_per_gpu_hour IS NULL THEN
+      PERFORM llm_econ._check_where(NEW.provider, NEW.region);   -- unknown provider or region: 22023 with close matches
+      IF llm_econ.price_at((NEW.spec).sku, NEW.provider, NEW.pricing, NEW.planned_at, NEW.region) IS NOT NULL THEN
+        RAISE EXCEPTION 'no machine of provider "%" priced for sku "%" can carry a run of % GPUs', NEW.provider,
+                        (NEW.spec).sku, (NEW.spec).n_gpus
+          USING ERRCODE = 'invalid_parameter_value',
+                DETAIL = pg_catalog.format('A run rents whole machines; beyond one machine it needs machines of at least gpus_per_node (%s) GPUs.',
+                                           (NEW.spec).gpus_per_node),
+                HINT = 'Give usd_per_gpu_hour, or plan the run on fewer GPUs.';
+      END IF;
       RAISE EXCEPTION 'no % price is known for sku "%" from provider "%" at %', NEW.pricing, (NEW.spec).sku,
                       NEW.provider, NEW.planned_at
         USING ERRCODE = 'invalid_parameter_value',

@@ -131,10 +131,10 @@ COMMENT ON COLUMN llm_econ.mfu_calibration.stack IS 'software stack of the runs 
 COMMENT ON COLUMN llm_econ.mfu_calibration.dtype IS 'compute dtype of the runs; NULL = every dtype (set together with stack)';
 GRANT SELECT ON llm_econ.mfu_calibration TO PUBLIC;
 
--- The offers cheapest_plan prices plans with, through the price machinery cheapest_offers uses
--- (_latest_prices): per price series, the observation in effect at "at" (the latest at or before
--- it; withdrawn series left out), of one pricing (NULL = all), no older than max_age (NULL = no
--- bound), suspect prices (flagged by the import checks) left out.
+-- The offers cheapest_plan prices plans with, through the one price lookup (_latest_prices): per
+-- price series, the price in effect at "at" (the latest not suspect at or before it; withdrawn
+-- series left out), of one pricing (NULL = all), no older than max_age (NULL = no bound).  The
+-- search rents whole machines by the rule of _billed_gpus (src/core/search.c).
 CREATE OR REPLACE FUNCTION llm_econ._plan_offers(at timestamptz, pricing text, max_age interval)
 RETURNS TABLE (sku text, provider text, region text, instance_type text, pricing text,
                usd_per_gpu_hour numeric, gpus_per_instance int4, observed_at timestamptz)
@@ -146,8 +146,7 @@ BEGIN ATOMIC
            WHERE llm_econ._check_pricing($2) IS NULL
               OR s.pricing OPERATOR(pg_catalog.=) llm_econ._check_pricing($2)) AS ps
    CROSS JOIN LATERAL llm_econ._latest_prices(ps.sku, ps.provider, ps.pricing, $1, NULL, NULL,
-                                              llm_econ._check_max_age($3)) AS l
-   WHERE l.suspect IS NULL;
+                                              llm_econ._check_max_age($3)) AS l;
 END;
 COMMENT ON FUNCTION llm_econ._plan_offers(timestamptz, text, interval) IS
   'internal: the offers cheapest_plan prices with, in effect at "at", of one pricing (NULL = all)';

@@ -18,15 +18,24 @@ CREATE OR REPLACE FUNCTION llm_econ._shift(t timestamptz, by interval) RETURNS t
 AS 'MODULE_PATHNAME', 'le_shift_fn' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION llm_econ._shift(timestamptz, interval) IS 'internal: t + by, or -infinity/infinity when the sum is outside the timestamp range (no error)';
 
--- The as-of core every lookup shares: for each series of (sku, provider, pricing) in region
--- (NULL = any; as given, lower- or upper-cased, so the series key's index still serves) and of instance type itype (NULL = any), its latest observation
--- at or before "at", unless that observation is a withdrawal or was last seen (last_seen_at, else
--- observed_at) more than max_age before "at" (NULL = no bound: carried until withdrawn).  One index probe per series (price_snapshot_one_observation, by series_id), so the cost grows with
--- the number of series and log(history), not with the history.  A plain SQL function: the
+CREATE OR REPLACE FUNCTION llm_econ._check_source_kinds(kinds text[]) RETURNS text[]
+AS 'MODULE_PATHNAME', 'le_check_source_kinds_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._check_source_kinds(text[]) IS
+  'internal: the kinds (catalog, history, seed, manual; any case) canonical, NULL for NULL; else 22023 listing the valid ones';
+
+-- The price lookup, defined once (issue 42): for each series of (sku, provider, pricing) in region
+-- (NULL = any; compared ASCII case-insensitively: 'east coast (ny2)' finds 'East Coast (NY2)',
+-- never by the database collation) and of instance type itype (NULL = any), its latest observation
+-- at or before "at" that the import did not flag suspect (include_suspect: any), unless that
+-- observation is a withdrawal or was last seen (last_seen_at, else observed_at) more than max_age
+-- before "at" (NULL = no bound: carried until withdrawn); slices of a GPU left out.  price_at,
+-- estimate_cost, cheapest_offers, cheapest_plan (_plan_offers) and run_plan's frozen price all read
+-- it.  One index probe per series (price_snapshot_one_observation, by series_id), so the cost grows
+-- with the number of series and log(history), not with the history.  A plain SQL function: the
 -- planner inlines it, and sku, provider and pricing are equalities on price_series' key even in
 -- a generic plan.
 CREATE OR REPLACE FUNCTION llm_econ._latest_prices(sku text, provider text, pricing text, at timestamptz, region text,
-                                        itype text, max_age interval)
+                                        itype text, max_age interval, include_suspect boolean DEFAULT false)
 RETURNS TABLE (provider text, region text, instance_type text, pricing text,
                observed_at timestamptz, usd_per_gpu_hour numeric, gpus_per_instance int4,
                source_kind text, suspect text, last_seen_at timestamptz)
@@ -41,12 +50,13 @@ BEGIN ATOMIC
            FROM llm_econ.price_snapshot p
           WHERE p.series_id OPERATOR(pg_catalog.=) s.series_id
             AND p.observed_at OPERATOR(pg_catalog.<=) $4
+            AND (p.suspect IS NULL OR $8 IS TRUE)
           ORDER BY p.observed_at DESC
           LIMIT 1) o
    WHERE s.sku OPERATOR(pg_catalog.=) $1
      AND s.provider OPERATOR(pg_catalog.=) $2
      AND s.pricing OPERATOR(pg_catalog.=) $3
-     AND ($5 IS NULL OR s.region OPERATOR(pg_catalog.=) ANY (ARRAY[$5, pg_catalog.lower($5 COLLATE pg_catalog."C") COLLATE pg_catalog."default", pg_catalog.upper($5 COLLATE pg_catalog."C") COLLATE pg_catalog."default"]))
+     AND ($5 IS NULL OR pg_catalog.lower(s.region COLLATE pg_catalog."C") OPERATOR(pg_catalog.=) pg_catalog.lower($5 COLLATE pg_catalog."C"))
      AND ($6 IS NULL OR llm_econ._name_key(s.instance_type) OPERATOR(pg_catalog.=) llm_econ._name_key($6))
      AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i   -- a slice of a GPU is no whole GPU's price
                       WHERE i.provider OPERATOR(pg_catalog.=) s.provider
@@ -55,8 +65,59 @@ BEGIN ATOMIC
      AND o.usd_per_gpu_hour IS NOT NULL
      AND ($7 IS NULL OR o.last_seen_at OPERATOR(pg_catalog.>=) llm_econ._shift($4, OPERATOR(pg_catalog.-) $7));
 END;
-COMMENT ON FUNCTION llm_econ._latest_prices(text, text, text, timestamptz, text, text, interval) IS
-  'internal: the price in effect at "at" of every series of a SKU, provider and pricing (region, instance type NULL = any), with its last sighting';
+COMMENT ON FUNCTION llm_econ._latest_prices(text, text, text, timestamptz, text, text, interval, boolean) IS
+  'internal: the price in effect at "at" of every series of a SKU, provider and pricing (region, instance type NULL = any; suspect prices out unless asked), with its last sighting';
+
+-- A run rents whole machines (issue 45): the GPUs a run of n_gpus pays on machines of
+-- gpus_per_instance GPUs (NULL = size unknown: n_gpus), ceil(n / g) * g, or NULL when such
+-- machines cannot carry it (beyond one machine only node-sized machines, gpus_per_node): the rule
+-- of cheapest_plan's search, in C (src/core/search.c, le_billed_gpus).
+CREATE OR REPLACE FUNCTION llm_econ._billed_gpus(n_gpus int4, gpus_per_instance int4, gpus_per_node int4) RETURNS int4
+AS 'MODULE_PATHNAME', 'le_billed_gpus_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION llm_econ._billed_gpus(int4, int4, int4) IS
+  'internal: GPUs a run of n_gpus pays renting whole machines of gpus_per_instance (NULL = unknown size); NULL when they cannot carry it';
+
+-- Per (provider, region, pricing) of sku, the machine that makes a run of n_gpus GPUs
+-- (gpus_per_node per node) cheapest at "at": every usable machine's price (_latest_prices) times
+-- the GPUs it bills (_billed_gpus), the lowest kept (ties: the instance type's name).  Also what the
+-- run pays per GPU-hour of its own GPUs, usd_per_gpu_hour · billed_gpus / n_gpus (the price
+-- itself when the run fills its machines).  provider, pricing NULL: the caller loops over them.
+CREATE OR REPLACE FUNCTION llm_econ._run_offers(sku text, n_gpus int4, gpus_per_node int4, provider text, pricing text,
+                                     at timestamptz, region text, max_age interval,
+                                     source_kinds text[] DEFAULT NULL, include_suspect boolean DEFAULT false)
+RETURNS TABLE (provider text, region text, instance_type text, pricing text,
+               observed_at timestamptz, usd_per_gpu_hour numeric, gpus_per_instance int4,
+               source_kind text, suspect text, last_seen_at timestamptz,
+               instances int4, billed_gpus int4, run_usd_per_gpu_hour numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT DISTINCT ON (l.provider, l.region, l.pricing)
+         l.provider, l.region, l.instance_type, l.pricing, l.observed_at, l.usd_per_gpu_hour,
+         l.gpus_per_instance, l.source_kind, l.suspect, l.last_seen_at,
+         b.billed OPERATOR(pg_catalog./) l.gpus_per_instance, b.billed,
+         CASE WHEN b.billed OPERATOR(pg_catalog.=) $2 THEN l.usd_per_gpu_hour
+              ELSE l.usd_per_gpu_hour OPERATOR(pg_catalog.*) b.billed::numeric OPERATOR(pg_catalog./) $2::numeric END
+    FROM llm_econ._latest_prices($1, $4, $5, $6, $7, NULL, $8, $10) l
+   CROSS JOIN LATERAL (SELECT llm_econ._billed_gpus($2, l.gpus_per_instance, $3) AS billed) b
+   WHERE b.billed IS NOT NULL
+     AND ($9 IS NULL OR l.source_kind OPERATOR(pg_catalog.=) ANY (llm_econ._check_source_kinds($9)))
+   ORDER BY l.provider, l.region, l.pricing, l.usd_per_gpu_hour OPERATOR(pg_catalog.*) b.billed::numeric, l.instance_type;
+END;
+COMMENT ON FUNCTION llm_econ._run_offers(text, int4, int4, text, text, timestamptz, text, interval, text[], boolean) IS
+  'internal: per region of a provider and pricing, the machine that makes a run of n_gpus cheapest at "at", with the instances and GPUs it bills';
+
+-- What a run pays per GPU-hour of its own GPUs from a provider at "at": the cheapest region
+-- (region NULL) and machine of _run_offers.  estimate_cost(spec, provider, ...) and run_plan's
+-- frozen price; NULL when no machine of the provider can carry the run.
+CREATE OR REPLACE FUNCTION llm_econ._run_price(sku text, n_gpus int4, gpus_per_node int4, provider text, pricing text,
+                                    at timestamptz, region text, max_age interval) RETURNS numeric
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT pg_catalog.min(o.run_usd_per_gpu_hour)
+    FROM llm_econ._run_offers($1, $2, $3, $4, $5, $6, $7, $8) o;
+END;
+COMMENT ON FUNCTION llm_econ._run_price(text, int4, int4, text, text, timestamptz, text, interval) IS
+  'internal: USD per GPU-hour of the run''s own GPUs at the provider''s cheapest machine for it (whole machines, idle GPUs paid)';
 
 CREATE OR REPLACE FUNCTION llm_econ.price_at(sku text, provider text, pricing text DEFAULT 'on_demand',
                                   at timestamptz DEFAULT pg_catalog.now(), region text DEFAULT NULL,
@@ -72,7 +133,7 @@ CREATE OR REPLACE FUNCTION llm_econ.estimate_cost(spec llm_econ.run_spec, provid
 RETURNS numeric
 AS 'MODULE_PATHNAME', 'le_estimate_cost_at_fn' LANGUAGE C STABLE PARALLEL SAFE COST 100;
 COMMENT ON FUNCTION llm_econ.estimate_cost(llm_econ.run_spec, text, text, timestamptz, text, interval) IS
-  'compute cost in USD at the provider''s price in effect at "at" (see price_at; max_age bounds the observation''s age); an error when no price is known';
+  'compute cost in USD renting the provider''s cheapest machine for the run in effect at "at" (idle GPUs paid; max_age bounds the price''s age); an error when no price is known';
 
 CREATE OR REPLACE FUNCTION llm_econ._check_pricing(pricing text) RETURNS text
 AS 'MODULE_PATHNAME', 'le_check_pricing_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
@@ -143,28 +204,30 @@ BEGIN
   WITH series AS (
          SELECT s.* FROM llm_econ.price_series s
           WHERE s.sku = key AND s.provider = prov AND s.pricing = pr
-            AND (price_twap_coverage.region IS NULL OR s.region = ANY (ARRAY[price_twap_coverage.region, pg_catalog.lower(price_twap_coverage.region COLLATE pg_catalog."C") COLLATE pg_catalog."default", pg_catalog.upper(price_twap_coverage.region COLLATE pg_catalog."C") COLLATE pg_catalog."default"]))
+            AND (price_twap_coverage.region IS NULL   -- ASCII case-insensitive, as _latest_prices
+                 OR pg_catalog.lower(s.region COLLATE pg_catalog."C") = pg_catalog.lower(price_twap_coverage.region COLLATE pg_catalog."C"))
             AND (itype IS NULL OR llm_econ._name_key(s.instance_type) = llm_econ._name_key(itype))
             AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i   -- a slice of a GPU is no whole GPU's price
                              WHERE i.provider = s.provider AND pg_catalog.lower(i.instance_type COLLATE pg_catalog."C") = pg_catalog.lower(s.instance_type COLLATE pg_catalog."C")
                                AND i.gpus < 1::numeric)),
        obs AS (     -- each series: its observation in effect at the start, and those inside the period;
-                    -- for a run (spec), a price of an instance it cannot use counts as no offer
-                    -- (cheapest_offers' rule: more GPUs than one instance needs gpus_per_node)
+                    -- for a run (spec), a price of an instance that cannot carry it counts as no
+                    -- offer (_billed_gpus, the rule of cheapest_offers and cheapest_plan); a price
+                    -- the import flagged suspect counts nowhere, as in _latest_prices
          SELECT s.series_id, o.observed_at,
-                CASE WHEN run_gpus IS NULL OR o.gpus IS NULL OR run_gpus <= o.gpus OR o.gpus >= node_gpus
+                CASE WHEN run_gpus IS NULL OR llm_econ._billed_gpus(run_gpus, o.gpus, node_gpus) IS NOT NULL
                      THEN o.usd_per_gpu_hour END AS usd_per_gpu_hour, o.seen
            FROM series s
           CROSS JOIN LATERAL (
                 (SELECT p.observed_at, p.usd_per_gpu_hour, coalesce(p.last_seen_at, p.observed_at) AS seen, p.gpus_per_instance AS gpus
                    FROM llm_econ.price_snapshot p
-                  WHERE p.series_id = s.series_id
+                  WHERE p.series_id = s.series_id AND p.suspect IS NULL
                     AND p.observed_at <= pg_catalog.lower(during)
                   ORDER BY p.observed_at DESC LIMIT 1)
                 UNION ALL
                 (SELECT p.observed_at, p.usd_per_gpu_hour, coalesce(p.last_seen_at, p.observed_at), p.gpus_per_instance
                    FROM llm_econ.price_snapshot p
-                  WHERE p.series_id = s.series_id
+                  WHERE p.series_id = s.series_id AND p.suspect IS NULL
                     AND p.observed_at > pg_catalog.lower(during) AND p.observed_at < pg_catalog.upper(during))) o),
        spans AS (   -- [a, b): when each observation holds (until max_age after it was last seen), clipped to the period
          SELECT greatest(obs.observed_at, pg_catalog.lower(during)) AS a,
@@ -206,44 +269,33 @@ END $$;
 COMMENT ON FUNCTION llm_econ.price_twap(text, text, text, tstzrange, text, interval) IS
   'time-weighted average $/GPU-hour of the cheapest series in effect over the period (region NULL = any); NULL when nothing was in effect';
 
-CREATE OR REPLACE FUNCTION llm_econ._check_source_kinds(kinds text[]) RETURNS text[]
-AS 'MODULE_PATHNAME', 'le_check_source_kinds_fn' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION llm_econ._check_source_kinds(text[]) IS
-  'internal: the kinds (catalog, history, seed, manual; any case) canonical, NULL for NULL; else 22023 listing the valid ones';
-
--- Every (provider, region, pricing) offer of the spec's SKU in effect at "at" that a run of the
--- spec's size can use (a run on more GPUs than one instance holds needs instances of at least
--- gpus_per_node GPUs; offers of unknown size are kept and show NULL), the cheapest usable
--- instance type of each, with the run's wall time and cost there, cheapest first.
+-- Every (provider, region, pricing) offer of the spec's SKU in effect at "at" that can carry a run
+-- of the spec's size, at the machine that makes the run cheapest there (_run_offers: whole
+-- machines, idle GPUs paid; offers of unknown size are kept and show NULL instances), with the
+-- run's wall time and its cost at billed_gpus, cheapest first.
 CREATE OR REPLACE FUNCTION llm_econ.cheapest_offers(spec llm_econ.run_spec, at timestamptz DEFAULT pg_catalog.now(),
                                          pricing text DEFAULT NULL, max_age interval DEFAULT NULL,
                                          source_kinds text[] DEFAULT NULL, include_suspect boolean DEFAULT false)
 RETURNS TABLE (provider text, region text, pricing text, usd_per_gpu_hour numeric,
                observed_at timestamptz, wall_time interval, cost_usd numeric,
-               instance_type text, gpus_per_instance int4, age interval, source_kind text)
+               instance_type text, gpus_per_instance int4, age interval, source_kind text,
+               instances int4, billed_gpus int4)
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
   SELECT o.provider, o.region, o.pricing, o.usd_per_gpu_hour, o.observed_at,
-         llm_econ.mfu_time($1), llm_econ.estimate_cost($1, o.usd_per_gpu_hour),
+         llm_econ.mfu_time($1), llm_econ.estimate_cost($1, o.run_usd_per_gpu_hour),
          o.instance_type, o.gpus_per_instance,
-         $2 OPERATOR(pg_catalog.-) LEAST(o.last_seen_at, $2), o.source_kind
-    FROM (SELECT DISTINCT ON (l.provider, l.region, l.pricing) l.*
-            FROM (SELECT DISTINCT ps.provider, ps.pricing FROM llm_econ.price_series ps
-                   WHERE ps.sku OPERATOR(pg_catalog.=) ($1).sku
-                     AND (llm_econ._check_pricing($3) IS NULL
-                          OR ps.pricing OPERATOR(pg_catalog.=) llm_econ._check_pricing($3))) AS pp
-           CROSS JOIN LATERAL llm_econ._latest_prices(($1).sku, pp.provider, pp.pricing, $2, NULL, NULL,
-                                                      llm_econ._check_max_age($4)) AS l
-           WHERE ($5 IS NULL OR l.source_kind OPERATOR(pg_catalog.=) ANY (llm_econ._check_source_kinds($5)))
-             AND ($6 OR l.suspect IS NULL)
-             AND (l.gpus_per_instance IS NULL
-                  OR ($1).n_gpus OPERATOR(pg_catalog.<=) l.gpus_per_instance
-                  OR l.gpus_per_instance OPERATOR(pg_catalog.>=) ($1).gpus_per_node)
-           ORDER BY l.provider, l.region, l.pricing, l.usd_per_gpu_hour, l.instance_type) AS o
+         $2 OPERATOR(pg_catalog.-) LEAST(o.last_seen_at, $2), o.source_kind, o.instances, o.billed_gpus
+    FROM (SELECT DISTINCT ps.provider, ps.pricing FROM llm_econ.price_series ps
+           WHERE ps.sku OPERATOR(pg_catalog.=) ($1).sku
+             AND (llm_econ._check_pricing($3) IS NULL
+                  OR ps.pricing OPERATOR(pg_catalog.=) llm_econ._check_pricing($3))) AS pp
+   CROSS JOIN LATERAL llm_econ._run_offers(($1).sku, ($1).n_gpus, ($1).gpus_per_node, pp.provider, pp.pricing, $2,
+                                           NULL, llm_econ._check_max_age($4), $5, $6) AS o
    ORDER BY 7, 1, 2, 3;
 END;
 COMMENT ON FUNCTION llm_econ.cheapest_offers(llm_econ.run_spec, timestamptz, text, interval, text[], boolean) IS
-  'the offers of the spec''s SKU in effect at "at" that a run of its size can use, the cheapest instance type of each, with wall time, cost and age, cheapest first';
+  'the offers of the spec''s SKU in effect at "at" that can carry a run of its size, the machine that makes it cheapest in each, with wall time, cost (billed GPUs) and age, cheapest first';
 
 -- Dashboard views: a "time" column, no arrays, numeric money, the caller's privileges.
 CREATE OR REPLACE VIEW llm_econ.price_history WITH (security_invoker = true) AS

@@ -82,7 +82,8 @@ $node->safe_psql('orig', q{
   INSERT INTO llm_econ.run_plan (run_id, spec, provider, pricing, planned_at, usd_per_gpu_hour, tenant, team, notes) VALUES
     ('run-a1', llm_econ.run_spec(7e9, 1.4e11, 64, 'X1-TEST', mfu => 0.45), 'acme', 'on_demand', '2024-05-15', NULL, 'tenant_a', 'pretrain', 'price from acme'),
     ('run-a2', llm_econ.run_spec(1e9, 2e10, 8, 'Hopper-80', mfu => 0.40), 'aws', 'on_demand', '2024-05-15', 3.90, 'tenant_a', 'pretrain', 'given price'),
-    ('run-b1', llm_econ.run_spec(3e9, 6e10, 8, 'H100-PCIe', mfu => 0.40), 'lambda', 'on_demand', '2024-05-15', NULL, 'tenant_b', 'evals', 'price from the catalog'),
+    -- one GPU: Lambda's only H100 PCIe machine is gpu_1x_h100_pcie, and a run rents whole machines (its bill is one)
+    ('run-b1', llm_econ.run_spec(3e9, 6e10, 1, 'H100-PCIe', mfu => 0.40), 'lambda', 'on_demand', '2024-05-15', NULL, 'tenant_b', 'evals', 'price from the catalog'),
     ('run-b2', llm_econ.run_spec(1e8, 2e9, 2, 'L4', mfu => 0.35), 'mycloud', 'spot', '2024-04-15', NULL, 'tenant_b', 'evals', 'price from the staged history');
   SELECT * FROM llm_econ.import_focus(
 'BillingAccountId,BilledCost,EffectiveCost,ListCost,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ChargeDescription,PricingCategory,ConsumedQuantity,ConsumedUnit,ServiceProviderName,RegionId,ResourceId,ServiceName,ServiceCategory,SkuPriceDetails,Tags

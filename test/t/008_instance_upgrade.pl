@@ -45,6 +45,8 @@ is(q1($prices), join("\n",
    'Standard_NV36ads_A10_v5 A10 on_demand 3.20 1', 'Standard_NV36ads_A10_v5 A10 spot 0.80 1',
    'Standard_NV6ads_A10_v5 A10 on_demand 2.724 -', 'Standard_NV6ads_A10_v5 A10 spot 0.681 -'),
    'the update corrects them as 0.4.0 would have stored them');
+# price_at after the update to the library's own version (update before use: docs/internals.md)
+q1(q{ALTER EXTENSION llm_econ UPDATE});
 is(q1(q{SELECT concat_ws(' ', llm_econ.price_at('H100', 'azure', 'spot', '2025-01-02'), llm_econ.price_at('A10', 'azure', 'spot', '2025-01-02'),
                          llm_econ.price_at('H100-NVL', 'azure', 'spot', '2025-01-02'))}),
    '11.061 0.80 6.98', 'price_at after the update: the 8-GPU ND96is, a whole A10, the H100 NVL under its own SKU');

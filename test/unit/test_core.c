@@ -785,6 +785,7 @@ main(void)
 	test_charge();
 	test_step();
 	test_step_spec();
+	test_rent();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

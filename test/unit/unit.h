@@ -33,5 +33,6 @@ extern void test_md5(void);
 extern void test_charge(void);
 extern void test_step(void);
 extern void test_step_spec(void);
+extern void test_rent(void);
 
 #endif
