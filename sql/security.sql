@@ -158,6 +158,7 @@ SELECT count(*) AS functions, count(*) FILTER (WHERE has_function_privilege('pub
 -- (must be empty).
 WITH allowed(fn, reason) AS (VALUES
   ('_billing_month', 'monthly views (finance.sql) as the reader'),
+  ('_catalog_sku', 'import_skypilot_catalog (invoker) as the caller'),
   ('_check_max_age', 'price lookups (price_twap, cheapest_offers, price.c) as the caller'),
   ('_check_name', 'price and plan lookups (guard, prices, price.c, sku.c) as the caller'),
   ('_check_pricing', 'price and plan lookups as the caller'),
@@ -190,8 +191,8 @@ WITH allowed(fn, reason) AS (VALUES
   ('_series_id', 'price_series'' generated column and price lookups as the writer or caller'),
   ('_shift', 'price lookups as the caller'),
   ('_sku_find', 'the importers and finance functions as the caller'),
-  ('_sku_by_facts', 'import_skypilot_catalog (invoker) as the caller'),
-  ('_sku_contradiction', 'import_skypilot_catalog, through _sku_by_facts, as the caller'),
+  ('_sku_by_facts', 'import_skypilot_catalog, through _catalog_sku, as the caller'),
+  ('_sku_contradiction', 'import_skypilot_catalog, through _catalog_sku and _sku_by_facts, as the caller'),
   ('_sku_itype', 'price lookups as the caller'),
   ('_sku_key', 'price lookups, bill and finance functions as the caller'),
   ('_sku_map', 'import_skypilot_catalog (invoker) as the caller'),

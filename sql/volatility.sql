@@ -92,6 +92,7 @@ INSERT INTO vol_call (fn, call) VALUES
   ('_gpu_family/1', $$_gpu_family('H100-80GB-HBM3')$$),
   ('_sku_contradiction/4', $$_sku_contradiction('H100-NVL', 'H100_NVLINK_80GB', 81920, 8)$$),
   ('_sku_by_facts/6', $$_sku_by_facts(ARRAY['H100-NVL', 'H100-SXM5'], 'H100', 'H100-SXM5', 'H100_NVLINK_80GB', 81920, 8)$$),
+  ('_catalog_sku/6', $$_catalog_sku('fluidstack', 'H100_NVLINK_80GB::8', 'H100', NULL, 81920, 8)$$),
   ('_billing_month/4', $$_billing_month('2025-02-01 08:00+00', '2025-03-01 08:00+00', NULL, NULL)$$);
 -- every function that is not VOLATILE has a call (must be empty)
 -- (trigger functions cannot be called directly: the INSERTs of part 5 run them)
