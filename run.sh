@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run.sh: the README's two commands. "./run.sh demo" installs what is missing, builds, installs and
 # runs the demo in a throwaway cluster (MONTH=YYYY-MM picks the month it prices); "./run.sh test"
-# runs every test. Debian 12, as root.
+# runs every test. Debian 12, as root. "./run.sh import-catalogs DIR [--at TIMESTAMP]" imports every
+# cloud's vms.csv of a SkyPilot catalog checkout into a database you name (src/import_catalogs.sh).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -101,5 +102,6 @@ tests() {
 case "${1:-}" in
   demo) demo ;;
   test) tests ;;
-  *) echo "usage: ./run.sh demo | ./run.sh test" >&2; exit 2 ;;
+  import-catalogs) shift; exec bash src/import_catalogs.sh "$@" ;;
+  *) echo "usage: ./run.sh demo | ./run.sh test | ./run.sh import-catalogs DIR [--at TIMESTAMP] [-- PSQL_OPTIONS]" >&2; exit 2 ;;
 esac
