@@ -4,6 +4,7 @@
 # runs every test. Debian 12, as root. "./run.sh import-catalogs DIR [--at TIMESTAMP]" imports every
 # cloud's vms.csv of a SkyPilot catalog checkout into a database you name (src/import_catalogs.sh).
 set -euo pipefail
+CALLER_DIR=$PWD   # import-catalogs resolves the directory it is given from here
 cd "$(dirname "$0")"
 
 # Debian packages the build and the tests need (PostgreSQL 15 is Debian 12's own).
@@ -102,6 +103,6 @@ tests() {
 case "${1:-}" in
   demo) demo ;;
   test) tests ;;
-  import-catalogs) shift; exec bash src/import_catalogs.sh "$@" ;;
+  import-catalogs) shift; script=$PWD/src/import_catalogs.sh; cd "$CALLER_DIR"; exec bash "$script" "$@" ;;
   *) echo "usage: ./run.sh demo | ./run.sh test | ./run.sh import-catalogs DIR [--at TIMESTAMP] [-- PSQL_OPTIONS]" >&2; exit 2 ;;
 esac
