@@ -315,7 +315,7 @@ GRANT SELECT, INSERT, DELETE ON llm_econ.price_history_staging TO regress_llm_vi
 GRANT USAGE ON SEQUENCE llm_econ.price_history_staging_id_seq TO regress_llm_victim;
 
 -- The battery: one statement per item, run by \gexec; $tag is clean or hostile, $cloud the cloud
--- each run imports into (cudo, nebius), $run its plan.  The battery's own operators are qualified;
+-- each run imports into (spheron, paperspace: clouds whose file names follow no rule), $run its plan.  The battery's own operators are qualified;
 -- the imports are of other GPUs than the price lookups', so both runs see the same prices.
 CREATE TEMP TABLE hj_result (tag text, item text COLLATE "C", value text);
 CREATE TEMP TABLE hj_battery (n int PRIMARY KEY, sql text);
@@ -384,9 +384,9 @@ INSERT INTO hj_battery VALUES
 
 SET ROLE regress_llm_victim;
 SET search_path = "$user", public;
-SELECT replace(replace(replace(sql, '$tag', 'clean'), '$cloud', 'cudo'), '$run', 'plan-clean') FROM hj_battery ORDER BY n \gexec
+SELECT replace(replace(replace(sql, '$tag', 'clean'), '$cloud', 'spheron'), '$run', 'plan-clean') FROM hj_battery ORDER BY n \gexec
 SET search_path = regress_llm_evil, pg_catalog, "$user", public;
-SELECT replace(replace(replace(sql, '$tag', 'hostile'), '$cloud', 'nebius'), '$run', 'plan-hostile') FROM hj_battery ORDER BY n \gexec
+SELECT replace(replace(replace(sql, '$tag', 'hostile'), '$cloud', 'paperspace'), '$run', 'plan-hostile') FROM hj_battery ORDER BY n \gexec
 RESET search_path;
 RESET ROLE;
 -- the same answers with either search_path
@@ -406,8 +406,8 @@ SELECT * FROM regress_llm_evil.hits();
 
 -- Clean up: the victim's rows, both roles and everything the attacker owns.
 DELETE FROM llm_econ.run_plan WHERE run_id IN ('plan-clean', 'plan-hostile');
-DELETE FROM llm_econ.price_snapshot WHERE provider IN ('cudo', 'nebius');
-DELETE FROM llm_econ.price_series WHERE provider IN ('cudo', 'nebius');
+DELETE FROM llm_econ.price_snapshot WHERE provider IN ('spheron', 'paperspace');
+DELETE FROM llm_econ.price_series WHERE provider IN ('spheron', 'paperspace');
 DROP OWNED BY regress_llm_attacker, regress_llm_victim CASCADE;
 DROP ROLE regress_llm_attacker, regress_llm_victim;
 SELECT count(*) AS llm_econ_installed FROM pg_extension WHERE extname = 'llm_econ';

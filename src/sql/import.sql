@@ -378,6 +378,13 @@ COMMENT ON FUNCTION llm_econ._reraise(text, text, text, text, text) IS
 -- What a SkyPilot catalog of each cloud looks like: its instance type names and its regions
 -- (sky/catalog/data_fetchers/fetch_<cloud>.py write them as the provider's APIs return them).
 -- A file whose names or regions mostly do not fit is another cloud's file.  NULL = no rule.
+-- The names of the other clouds follow the instance types of their published catalogs
+-- (skypilot-catalog catalogs/v5..v8, the GPU and CPU rows read for
+-- test/data/skypilot/accelerator_names.csv; sql/catalog_names.sql checks that every one fits its
+-- cloud and that the Lambda and RunPod samples fit no other); their regions have no rule.  A
+-- Lambda name ends in a word with a letter (gpu_8x_a100_80gb_sxm4), SimplePod's in its vCPUs
+-- (gpu_1x_rtx3060ti_14).  No rule: paperspace (its types are GPU names: A100, H100x8, GPU+),
+-- spheron (provider ids), kubernetes, vsphere.
 CREATE OR REPLACE FUNCTION llm_econ._skypilot_cloud_shape(cloud text, OUT name_re text, OUT region_re text)
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC
@@ -385,8 +392,30 @@ BEGIN ATOMIC
     ('aws', '^[a-z][a-z0-9-]*\.[a-z0-9-]+$', '^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-[0-9]+$'),
     ('gcp', '^[a-z][a-z0-9]*-[a-z0-9]+(-[a-z0-9]+)*$', '^[a-z]+-[a-z]+[0-9]+$'),
     ('azure', '^(Standard|Basic)_[A-Za-z0-9_-]+$', '^[a-z]+[0-9]?$'),
-    ('lambda', '^gpu_[0-9]+x_[a-z0-9_]+$', '^[a-z]+-[a-z]+-[0-9]+$'),
-    ('runpod', '^[0-9]+x_[A-Za-z0-9_-]+_(SECURE|COMMUNITY)$', '^[A-Z]{2}(-[A-Z]+-[0-9]+)?$')) AS v(c, n, r)
+    ('lambda', '^gpu_[0-9]+x_([a-z0-9]+_)*[a-z0-9]*[a-z][a-z0-9]*$', '^[a-z]+-[a-z]+-[0-9]+$'),
+    ('runpod', '^[0-9]+x_[A-Za-z0-9_-]+_(SECURE|COMMUNITY)$', '^[A-Z]{2}(-[A-Z]+-[0-9]+)?$'),
+    ('cudo', '^[a-z0-9-]+_[0-9]+x[0-9]+v[0-9]+gb$', NULL),
+    ('daytona', '^([0-9]+x-[A-Za-z0-9]+|cpu-[0-9]+x-[0-9]+gb)$', NULL),
+    ('do', '^(s|g|gd|m|m3|c|c2|so|so1_5|gpu)-[a-z0-9-]+$', NULL),
+    ('fluidstack', '^(rec[A-Za-z0-9]{14,}|[A-Z0-9_]+::[0-9]+)$', NULL),
+    ('hyperbolic', '^[0-9]+x-[A-Za-z0-9]+-[0-9]+-[0-9]+$', NULL),
+    ('hyperstack', '^n[0-9]+-[A-Za-z0-9-]+x[0-9]+(-[A-Za-z]+)?$', NULL),
+    ('ibm', '^[a-z]+[0-9]*[a-z]?-[0-9]+x[0-9]+(x[0-9]+[a-z0-9]+)?$', NULL),
+    ('jarvislabs', '^([0-9]+x_[A-Za-z0-9]+|CPU)_[0-9]+V_[0-9]+G$', NULL),
+    ('lium', '^[A-Za-z0-9-]+_[0-9]+x$', NULL),
+    ('mithril', '^[a-z0-9]+-[a-z0-9]+\.[a-z0-9]+\.[0-9]+x(_[0-9]+cpu)?$', NULL),
+    ('nebius', '^(cpu|gpu)-[a-z0-9-]+_([0-9]+gpu-)?[0-9]+vcpu-[0-9]+gb$', NULL),
+    ('oci', '^(VM|BM)\.[A-Za-z0-9.$_-]+$', NULL),
+    ('ovhcloud', '^[a-z][a-z0-9]*(-[a-z]+)?-[0-9]+$', NULL),
+    ('scaleway', '^[A-Z0-9]+(-[A-Z0-9]+)*$', NULL),
+    ('primeintellect', '^[a-z0-9_]+__[0-9]+x[A-Za-z0-9_]+__[0-9]+__[0-9]+(__[A-Z]+)*$', NULL),
+    ('scp', '^[a-z][0-9]v[0-9]+[a-z][0-9]+$', NULL),
+    ('seeweb', '^[eE]CS[0-9A-Z]+$', NULL),
+    ('shadeform', '^[a-z]+_[A-Za-z0-9-]+$', NULL),
+    ('simplepod', '^gpu_[0-9]+x_[a-z0-9]+_[0-9]+$', NULL),
+    ('vast', '^[0-9]+x-[A-Za-z0-9_]+(-[0-9]+)+$', NULL),
+    ('verda', '^([0-9]+[A-Z][A-Z0-9]*(\.[0-9]+[A-Z])+|CPU(\.[0-9]+[A-Z])+)$', NULL),
+    ('yotta', '^[0-9]+x[0-9]+v[0-9]+g_[A-Za-z0-9_]+_(SECURE|COMMUNITY)$', NULL)) AS v(c, n, r)
    WHERE v.c OPERATOR(pg_catalog.=) $1;
 END;
 COMMENT ON FUNCTION llm_econ._skypilot_cloud_shape(text) IS
@@ -522,7 +551,7 @@ CREATE OR REPLACE FUNCTION llm_econ._catalog_sku(cloud text, instance_type text,
     gpu_mib int4, gpus int4, OUT sku text, OUT why text)
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
-  SELECT bf.sku, bf.why
+  SELECT CASE WHEN m.ambiguous IS NULL THEN bf.sku END, coalesce(m.ambiguous, bf.why)
     FROM (SELECT 1) AS one
     LEFT JOIN llm_econ.instance_type it
            ON it.provider OPERATOR(pg_catalog.=) $1
@@ -531,25 +560,35 @@ BEGIN ATOMIC
                                     llm_econ._sku_find($3 OPERATOR(pg_catalog.||) CASE $4 WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END),
                                     llm_econ._sku_find($3)] AS names,
                               llm_econ._gpu_family($3) AS family,
+                              coalesce($2, '') OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||) coalesce($3, '') AS names_text,
                               CASE WHEN it.gpus IS NULL THEN $6 WHEN it.gpus OPERATOR(pg_catalog.>=) 1::numeric THEN it.gpus::int4 END AS gpus) AS c
    -- GpuInfo's figure as the catalogs write it: MiB per GPU (SkyPilot's schema); below 1024 it is
    -- GB (Shadeform's and RunPod's v8 catalogs: 80 for an A100 80GB; no GPU has under 1 GiB); the
-   -- machine's total when that, and not the figure itself, is a part the names can mean (Vast's v5
-   -- and PrimeIntellect's v8 catalogs: 196608 for 8 RTX 3090, 655360 for 8 A100 80GB)
+   -- machine's total when that, and not the figure itself, is a part the names can mean (Vast's
+   -- and PrimeIntellect's catalogs: 196608 for 8 RTX 3090, 655360 for 8 A100 80GB).  When both
+   -- readings fit, each another part (81920 MiB for 2 A100: 80 GB each, or 40 GB each as Vast
+   -- writes it) that the names (a size, a form they spell) do not choose between, the row says
+   -- nothing for sure and is skipped, unless instance_type knows the machine.
+   LEFT JOIN LATERAL (
+         SELECT (SELECT pg_catalog.string_agg(g.sku, ', ' ORDER BY g.sku COLLATE "C") FROM llm_econ.gpu_sku g
+                  WHERE (g.sku OPERATOR(pg_catalog.=) ANY (c.names) OR llm_econ._gpu_family(g.sku) OPERATOR(pg_catalog.=) c.family)
+                    AND llm_econ._sku_contradiction(g.sku, '', $5, NULL) IS NULL
+                    AND llm_econ._sku_contradiction(g.sku, c.names_text, NULL, NULL) IS NULL) AS per_gpu,
+                (SELECT pg_catalog.string_agg(g.sku, ', ' ORDER BY g.sku COLLATE "C") FROM llm_econ.gpu_sku g
+                  WHERE c.gpus OPERATOR(pg_catalog.>) 1
+                    AND (g.sku OPERATOR(pg_catalog.=) ANY (c.names) OR llm_econ._gpu_family(g.sku) OPERATOR(pg_catalog.=) c.family)
+                    AND llm_econ._sku_contradiction(g.sku, '', ($5 OPERATOR(pg_catalog./) c.gpus), NULL) IS NULL
+                    AND llm_econ._sku_contradiction(g.sku, c.names_text, NULL, NULL) IS NULL) AS total
+          WHERE $5 OPERATOR(pg_catalog.>=) 1024) AS f ON true
    CROSS JOIN LATERAL (
          SELECT CASE WHEN $5 IS NULL OR $5 OPERATOR(pg_catalog.<=) 0 THEN NULL::int4
                      WHEN $5 OPERATOR(pg_catalog.<) 1024 THEN $5 OPERATOR(pg_catalog.*) 1024
-                     WHEN c.gpus OPERATOR(pg_catalog.>) 1
-                          AND NOT EXISTS (SELECT 1 FROM llm_econ.gpu_sku g
-                                           WHERE (g.sku OPERATOR(pg_catalog.=) ANY (c.names) OR llm_econ._gpu_family(g.sku) OPERATOR(pg_catalog.=) c.family)
-                                             AND llm_econ._sku_contradiction(g.sku, '', $5, NULL) IS NULL)
-                          AND EXISTS (SELECT 1 FROM llm_econ.gpu_sku g
-                                       WHERE (g.sku OPERATOR(pg_catalog.=) ANY (c.names) OR llm_econ._gpu_family(g.sku) OPERATOR(pg_catalog.=) c.family)
-                                         AND llm_econ._sku_contradiction(g.sku, '', ($5 OPERATOR(pg_catalog./) c.gpus), NULL) IS NULL)
-                       THEN $5 OPERATOR(pg_catalog./) c.gpus
-                     ELSE $5 END AS mib) AS m
-   CROSS JOIN LATERAL llm_econ._sku_by_facts(c.names, c.family, llm_econ._sku_find(c.family),
-         coalesce($2, '') OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||) coalesce($3, ''), m.mib, c.gpus) AS bf;
+                     WHEN f.per_gpu IS NULL AND f.total IS NOT NULL THEN $5 OPERATOR(pg_catalog./) c.gpus
+                     ELSE $5 END AS mib,
+                CASE WHEN it.sku IS NULL AND f.per_gpu IS NOT NULL AND f.total IS NOT NULL AND f.per_gpu OPERATOR(pg_catalog.<>) f.total
+                  THEN pg_catalog.format('GpuInfo''s %s MiB is %s per GPU, or %s if it is the total of the %s GPUs; the names do not say which',
+                                         $5, f.per_gpu, f.total, c.gpus) END AS ambiguous) AS m
+   CROSS JOIN LATERAL llm_econ._sku_by_facts(c.names, c.family, llm_econ._sku_find(c.family), c.names_text, m.mib, c.gpus) AS bf;
 END;
 COMMENT ON FUNCTION llm_econ._catalog_sku(text, text, text, text, int4, int4) IS
   'internal: the SKU import_skypilot_catalog gives one catalog machine shape (names checked against GpuInfo memory, form and GPU count), or why none';
@@ -737,7 +776,7 @@ BEGIN
                     c, cv.n_bad_names, cv.n_names, cv.n_bad_regions, cv.n_regions, c
       USING ERRCODE = 'invalid_parameter_value',
             DETAIL = pg_catalog.format('Instance types that do not fit %s: %s. Regions that do not fit %s: %s.',
-                                       shape.name_re, coalesce(cv.bad_names, 'none'), shape.region_re, coalesce(cv.bad_regions, 'none')),
+                                       shape.name_re, coalesce(cv.bad_names, 'none'), coalesce(shape.region_re, '(no rule)'), coalesce(cv.bad_regions, 'none')),
             HINT = 'Is this another cloud''s vms.csv? Import it with that cloud''s name.';
   END IF;
   IF cv.n_bad_regions > 0 THEN
