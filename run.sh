@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # run.sh: the README's two commands. "./run.sh demo" installs what is missing, builds, installs and
 # runs the demo in a throwaway cluster (MONTH=YYYY-MM picks the month it prices); "./run.sh test"
-# runs every test. Debian 12, as root.
+# runs every test. Debian 12, as root. "./run.sh import-catalogs DIR [--at TIMESTAMP]" imports every
+# cloud's vms.csv of a SkyPilot catalog checkout into a database you name (src/import_catalogs.sh).
 set -euo pipefail
+CALLER_DIR=$PWD   # import-catalogs resolves the directory it is given from here
 cd "$(dirname "$0")"
 
 # Debian packages the build and the tests need (PostgreSQL 15 is Debian 12's own).
@@ -101,5 +103,6 @@ tests() {
 case "${1:-}" in
   demo) demo ;;
   test) tests ;;
-  *) echo "usage: ./run.sh demo | ./run.sh test" >&2; exit 2 ;;
+  import-catalogs) shift; script=$PWD/src/import_catalogs.sh; cd "$CALLER_DIR"; exec bash "$script" "$@" ;;
+  *) echo "usage: ./run.sh demo | ./run.sh test | ./run.sh import-catalogs DIR [--at TIMESTAMP] [-- PSQL_OPTIONS]" >&2; exit 2 ;;
 esac

@@ -265,14 +265,14 @@ SELECT count(*) AS disagreements
   LEFT JOIN llm_econ._sku_map(ARRAY['Regress-Box.1', 'regress-box.1', 'REGRESS-BOX-2', 'a10g', 'H100', 'h100 sxm5', 'p5.48xlarge']) AS m
     ON m.name = n
  WHERE m.sku IS DISTINCT FROM llm_econ._sku_find(n) OR m.gpus_per_instance IS DISTINCT FROM llm_econ._known_gpus(n);
--- (as cloud vast: made-up names fit no shape rule of lambda's, which refuses them since 0.4.0)
-SELECT (llm_econ.import_skypilot_catalog('vast', E'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region,AvailabilityZone\n'
+-- (as cloud spheron: made-up names fit no cloud's name rule, and spheron has none)
+SELECT (llm_econ.import_skypilot_catalog('spheron', E'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region,AvailabilityZone\n'
           'regress-box.1,L4,8,1,1,16.0,,r1,r1a\nREGRESS-BOX-2,L4,2,1,1,3.0,,r1,r1a\nregress-box-3,a10g,1,1,1,1.1,,r1,r1a',
           '2025-06-01')).inserted;
 SELECT instance_type, sku, gpus_per_instance, usd_per_gpu_hour FROM llm_econ.price_snapshot
- WHERE provider = 'vast' AND observed_at = '2025-06-01' ORDER BY instance_type;
-DELETE FROM llm_econ.price_snapshot WHERE provider = 'vast' AND observed_at = '2025-06-01';
-DELETE FROM llm_econ.price_import WHERE provider = 'vast' AND observed_at = '2025-06-01';
+ WHERE provider = 'spheron' AND observed_at = '2025-06-01' ORDER BY instance_type;
+DELETE FROM llm_econ.price_snapshot WHERE provider = 'spheron' AND observed_at = '2025-06-01';
+DELETE FROM llm_econ.price_import WHERE provider = 'spheron' AND observed_at = '2025-06-01';
 DELETE FROM llm_econ.gpu_sku_alias WHERE source = 'regress';
 
 -- 12. Every dashboard view against a figure computed another way (issue 31, point 4): by hand

@@ -160,6 +160,7 @@ SELECT p.oid::regprocedure AS not_executable_by_public FROM pg_proc p
 WITH allowed(fn, reason) AS (VALUES
   ('_billed_gpus', 'cheapest_offers, estimate_cost and run_plan, through _run_offers, as the caller'),
   ('_billing_month', 'monthly views (finance.sql) as the reader'),
+  ('_catalog_sku', 'import_skypilot_catalog (invoker) as the caller'),
   ('_check_max_age', 'price lookups (price_twap, cheapest_offers, price.c) as the caller'),
   ('_check_name', 'price and plan lookups (guard, prices, price.c, sku.c) as the caller'),
   ('_check_pricing', 'price and plan lookups as the caller'),
@@ -194,8 +195,8 @@ WITH allowed(fn, reason) AS (VALUES
   ('_series_id', 'price_series'' generated column and price lookups as the writer or caller'),
   ('_shift', 'price lookups as the caller'),
   ('_sku_find', 'the importers and finance functions as the caller'),
-  ('_sku_by_facts', 'import_skypilot_catalog (invoker) as the caller'),
-  ('_sku_contradiction', 'import_skypilot_catalog, through _sku_by_facts, as the caller'),
+  ('_sku_by_facts', 'import_skypilot_catalog, through _catalog_sku, as the caller'),
+  ('_sku_contradiction', 'import_skypilot_catalog, through _catalog_sku and _sku_by_facts, as the caller'),
   ('_sku_itype', 'price lookups as the caller'),
   ('_sku_key', 'price lookups, bill and finance functions as the caller'),
   ('_sku_map', 'import_skypilot_catalog (invoker) as the caller'),
@@ -320,7 +321,7 @@ GRANT SELECT, INSERT, DELETE ON llm_econ.price_history_staging TO regress_llm_vi
 GRANT USAGE ON SEQUENCE llm_econ.price_history_staging_id_seq TO regress_llm_victim;
 
 -- The battery: one statement per item, run by \gexec; $tag is clean or hostile, $cloud the cloud
--- each run imports into (cudo, nebius), $run its plan.  The battery's own operators are qualified;
+-- each run imports into (spheron, paperspace: clouds whose file names follow no rule), $run its plan.  The battery's own operators are qualified;
 -- the imports are of other GPUs than the price lookups', so both runs see the same prices.
 CREATE TEMP TABLE hj_result (tag text, item text COLLATE "C", value text);
 CREATE TEMP TABLE hj_battery (n int PRIMARY KEY, sql text);
@@ -389,9 +390,9 @@ INSERT INTO hj_battery VALUES
 
 SET ROLE regress_llm_victim;
 SET search_path = "$user", public;
-SELECT replace(replace(replace(sql, '$tag', 'clean'), '$cloud', 'cudo'), '$run', 'plan-clean') FROM hj_battery ORDER BY n \gexec
+SELECT replace(replace(replace(sql, '$tag', 'clean'), '$cloud', 'spheron'), '$run', 'plan-clean') FROM hj_battery ORDER BY n \gexec
 SET search_path = regress_llm_evil, pg_catalog, "$user", public;
-SELECT replace(replace(replace(sql, '$tag', 'hostile'), '$cloud', 'nebius'), '$run', 'plan-hostile') FROM hj_battery ORDER BY n \gexec
+SELECT replace(replace(replace(sql, '$tag', 'hostile'), '$cloud', 'paperspace'), '$run', 'plan-hostile') FROM hj_battery ORDER BY n \gexec
 RESET search_path;
 RESET ROLE;
 -- the same answers with either search_path
@@ -411,8 +412,8 @@ SELECT * FROM regress_llm_evil.hits();
 
 -- Clean up: the victim's rows, both roles and everything the attacker owns.
 DELETE FROM llm_econ.run_plan WHERE run_id IN ('plan-clean', 'plan-hostile');
-DELETE FROM llm_econ.price_snapshot WHERE provider IN ('cudo', 'nebius');
-DELETE FROM llm_econ.price_series WHERE provider IN ('cudo', 'nebius');
+DELETE FROM llm_econ.price_snapshot WHERE provider IN ('spheron', 'paperspace');
+DELETE FROM llm_econ.price_series WHERE provider IN ('spheron', 'paperspace');
 DROP OWNED BY regress_llm_attacker, regress_llm_victim CASCADE;
 DROP ROLE regress_llm_attacker, regress_llm_victim;
 SELECT count(*) AS llm_econ_installed FROM pg_extension WHERE extname = 'llm_econ';

@@ -78,7 +78,7 @@ INSERT INTO rb_good VALUES
   -- the catalog identity rule (issue 45)
   (NULL, 'candidates', 'text[]', 'ARRAY[''H100-SXM5'']'), (NULL, 'family', 'text', '''H100'''),
   (NULL, 'family_default', 'text', '''H100-SXM5'''), (NULL, 'names', 'text', '''p5.48xlarge H100'''),
-  (NULL, 'gpu_mib', 'int4', '81920'), (NULL, 'gpus', 'int4', '8'),
+  (NULL, 'gpu_mib', 'int4', '81920'), (NULL, 'gpus', 'int4', '8'), (NULL, 'variant', 'text', '''sxm'''),
   (NULL, 'gpus_per_instance', 'int4', '8'),
   -- FOCUS
   (NULL, 'csv', 'text', 'E''a,b\n1,2\n'''), (NULL, 'what', 'text', '''csv'''),

@@ -94,11 +94,25 @@ static const char *const col_names[LE_COL__COUNT] = {
 	[LE_COL_GPU_INFO] = "GpuInfo",
 };
 
-/* See catalog.h: GpuInfo's first SizeInMiB, e.g. "{'Gpus': [{... 'MemoryInfo': {'SizeInMiB': 81920}}], ...}". */
+/* s[0..n) starts with the C string t, ignoring ASCII case. */
+static int
+starts_ci(const char *s, size_t n, const char *t)
+{
+	size_t		i;
+
+	for (i = 0; t[i]; i++)
+		if (i >= n || (s[i] | 0x20) != (t[i] | 0x20))
+			return 0;
+	return 1;
+}
+
+/* See catalog.h: GpuInfo's first SizeInMiB, e.g. "{'Gpus': [{... 'MemoryInfo': {'SizeInMiB': 81920}}], ...}".
+ * The key in any case: DigitalOcean's catalogs write it "sizeinmib" (skypilot-catalog
+ * catalogs/v5/do/vms.csv at 0e419765, v6 at 1fbe7331). */
 int32_t
 le_gpuinfo_mib(const char *s, size_t n)
 {
-	static const char key[] = "SizeInMiB";
+	static const char key[] = "sizeinmib";
 	size_t		kn = sizeof(key) - 1;
 
 	for (size_t i = 0; s && i + kn <= n; i++)
@@ -107,7 +121,7 @@ le_gpuinfo_mib(const char *s, size_t n)
 		int64_t		v = 0;
 		size_t		digits = 0;
 
-		if (memcmp(s + i, key, kn) != 0)
+		if (!starts_ci(s + i, n - i, key))
 			continue;
 		/* the closing quote, the colon and blanks; then a count, maybe written as a float (.0) */
 		while (j < n && (s[j] == '\'' || s[j] == '"' || s[j] == ':' || s[j] == ' '))
@@ -962,6 +976,10 @@ read_row(le_catalog *c, le_error *err)
 					le_str		gi = field_str(c, LE_COL_GPU_INFO);
 
 					o->gpu_mib = le_gpuinfo_mib(gi.p, gi.n);
+					/* the form factor GpuInfo names when the instance type does not: Scaleway's
+					 * H100-1-80G is "NVIDIA H100 PCIe" (skypilot-catalog catalogs/v5/scaleway/vms.csv) */
+					if (o->variant == LE_VARIANT_NONE)
+						o->variant = le_variant_of(gi.p, gi.n);
 				}
 				/* a row counts once: in its on-demand offer when it has one */
 				offer_price(o, price[p], (le_str) {NULL, 0}, val[p], (p == 0 || !price[0].p) ? 1 : 0);

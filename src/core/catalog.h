@@ -56,7 +56,7 @@ typedef enum le_num_status
  */
 extern le_num_status le_num_syntax(const char *s, size_t n, le_str *trim, int *negative, int *zero);
 /*
- * The memory per GPU a SkyPilot GpuInfo field states: the first 'SizeInMiB': N of its
+ * The memory per GPU a SkyPilot GpuInfo field states: the first 'SizeInMiB': N (the key in any case) of its
  * Python-dict text, 1..16777216 MiB; 0 when the field says none (or an unreadable one).
  */
 extern int32_t le_gpuinfo_mib(const char *s, size_t n);

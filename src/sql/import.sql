@@ -363,7 +363,8 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE
 BEGIN ATOMIC
   SELECT ARRAY['aws', 'azure', 'cudo', 'daytona', 'do', 'fluidstack', 'gcp', 'hyperbolic', 'hyperstack', 'ibm',
                    'jarvislabs', 'kubernetes', 'lambda', 'lium', 'mithril', 'nebius', 'oci', 'ovhcloud', 'paperspace',
-                   'primeintellect', 'runpod', 'scaleway', 'scp', 'seeweb', 'shadeform', 'simplepod', 'vast', 'vsphere'];
+                   'primeintellect', 'runpod', 'scaleway', 'scp', 'seeweb', 'shadeform', 'simplepod', 'spheron', 'vast',
+                   'verda', 'vsphere', 'yotta'];
 END;
 COMMENT ON FUNCTION llm_econ._skypilot_clouds() IS 'internal: the cloud names import_skypilot_catalog accepts (every cloud of skypilot-catalog catalogs/v5..v8)';
 
@@ -377,6 +378,13 @@ COMMENT ON FUNCTION llm_econ._reraise(text, text, text, text, text) IS
 -- What a SkyPilot catalog of each cloud looks like: its instance type names and its regions
 -- (sky/catalog/data_fetchers/fetch_<cloud>.py write them as the provider's APIs return them).
 -- A file whose names or regions mostly do not fit is another cloud's file.  NULL = no rule.
+-- The names of the other clouds follow the instance types of their published catalogs
+-- (skypilot-catalog catalogs/v5..v8, the GPU and CPU rows read for
+-- test/data/skypilot/accelerator_names.csv; sql/catalog_names.sql checks that every one fits its
+-- cloud and that the Lambda and RunPod samples fit no other); their regions have no rule.  A
+-- Lambda name ends in a word with a letter (gpu_8x_a100_80gb_sxm4), SimplePod's in its vCPUs
+-- (gpu_1x_rtx3060ti_14).  No rule: paperspace (its types are GPU names: A100, H100x8, GPU+),
+-- spheron (provider ids), kubernetes, vsphere.
 CREATE OR REPLACE FUNCTION llm_econ._skypilot_cloud_shape(cloud text, OUT name_re text, OUT region_re text)
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC
@@ -384,8 +392,30 @@ BEGIN ATOMIC
     ('aws', '^[a-z][a-z0-9-]*\.[a-z0-9-]+$', '^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-[0-9]+$'),
     ('gcp', '^[a-z][a-z0-9]*-[a-z0-9]+(-[a-z0-9]+)*$', '^[a-z]+-[a-z]+[0-9]+$'),
     ('azure', '^(Standard|Basic)_[A-Za-z0-9_-]+$', '^[a-z]+[0-9]?$'),
-    ('lambda', '^gpu_[0-9]+x_[a-z0-9_]+$', '^[a-z]+-[a-z]+-[0-9]+$'),
-    ('runpod', '^[0-9]+x_[A-Za-z0-9_-]+_(SECURE|COMMUNITY)$', '^[A-Z]{2}(-[A-Z]+-[0-9]+)?$')) AS v(c, n, r)
+    ('lambda', '^gpu_[0-9]+x_([a-z0-9]+_)*[a-z0-9]*[a-z][a-z0-9]*$', '^[a-z]+-[a-z]+-[0-9]+$'),
+    ('runpod', '^[0-9]+x_[A-Za-z0-9_-]+_(SECURE|COMMUNITY)$', '^[A-Z]{2}(-[A-Z]+-[0-9]+)?$'),
+    ('cudo', '^[a-z0-9-]+_[0-9]+x[0-9]+v[0-9]+gb$', NULL),
+    ('daytona', '^([0-9]+x-[A-Za-z0-9]+|cpu-[0-9]+x-[0-9]+gb)$', NULL),
+    ('do', '^(s|g|gd|m|m3|c|c2|so|so1_5|gpu)-[a-z0-9-]+$', NULL),
+    ('fluidstack', '^(rec[A-Za-z0-9]{14,}|[A-Z0-9_]+::[0-9]+)$', NULL),
+    ('hyperbolic', '^[0-9]+x-[A-Za-z0-9]+-[0-9]+-[0-9]+$', NULL),
+    ('hyperstack', '^n[0-9]+-[A-Za-z0-9-]+x[0-9]+(-[A-Za-z]+)?$', NULL),
+    ('ibm', '^[a-z]+[0-9]*[a-z]?-[0-9]+x[0-9]+(x[0-9]+[a-z0-9]+)?$', NULL),
+    ('jarvislabs', '^([0-9]+x_[A-Za-z0-9]+|CPU)_[0-9]+V_[0-9]+G$', NULL),
+    ('lium', '^[A-Za-z0-9-]+_[0-9]+x$', NULL),
+    ('mithril', '^[a-z0-9]+-[a-z0-9]+\.[a-z0-9]+\.[0-9]+x(_[0-9]+cpu)?$', NULL),
+    ('nebius', '^(cpu|gpu)-[a-z0-9-]+_([0-9]+gpu-)?[0-9]+vcpu-[0-9]+gb$', NULL),
+    ('oci', '^(VM|BM)\.[A-Za-z0-9.$_-]+$', NULL),
+    ('ovhcloud', '^[a-z][a-z0-9]*(-[a-z]+)?-[0-9]+$', NULL),
+    ('scaleway', '^[A-Z0-9]+(-[A-Z0-9]+)*$', NULL),
+    ('primeintellect', '^[a-z0-9_]+__[0-9]+x[A-Za-z0-9_]+__[0-9]+__[0-9]+(__[A-Z]+)*$', NULL),
+    ('scp', '^[a-z][0-9]v[0-9]+[a-z][0-9]+$', NULL),
+    ('seeweb', '^[eE]CS[0-9A-Z]+$', NULL),
+    ('shadeform', '^[a-z]+_[A-Za-z0-9-]+$', NULL),
+    ('simplepod', '^gpu_[0-9]+x_[a-z0-9]+_[0-9]+$', NULL),
+    ('vast', '^[0-9]+x-[A-Za-z0-9_]+(-[0-9]+)+$', NULL),
+    ('verda', '^([0-9]+[A-Z][A-Z0-9]*(\.[0-9]+[A-Z])+|CPU(\.[0-9]+[A-Z])+)$', NULL),
+    ('yotta', '^[0-9]+x[0-9]+v[0-9]+g_[A-Za-z0-9_]+_(SECURE|COMMUNITY)$', NULL)) AS v(c, n, r)
    WHERE v.c OPERATOR(pg_catalog.=) $1;
 END;
 COMMENT ON FUNCTION llm_econ._skypilot_cloud_shape(text) IS
@@ -414,21 +444,26 @@ END;
 COMMENT ON FUNCTION llm_econ._sku_of_name(text, text, text) IS
   'internal: the gpu_sku key an instance type''s name says (H100 NVL, A100 80GB, PCIe, ...), which wins over a generic accelerator name';
 
--- The family an accelerator name or SKU key names once memory and form are taken out
--- (H100-80GB-HBM3, H100-NVL and H100-SXM5 are all H100; A100-SXM4-80GB is A100).
+-- The family an accelerator name or SKU key names once memory and form are taken out, without
+-- separators (H100-80GB-HBM3, H100-NVL and H100-SXM5 are all H100; A100-SXM4-80GB, Hyperstack's
+-- A100-80G-PCIe-NVLink (an NVLink bridge, not the NVL part) and Spheron's A100_80G_SXM4 are A100;
+-- RTX5090_PCIE and RTX-5090 are RTX5090).
 CREATE OR REPLACE FUNCTION llm_econ._gpu_family(name text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC
-  SELECT pg_catalog.upper(pg_catalog.regexp_replace($1 COLLATE pg_catalog."C", '[-_ ]?([0-9]+ ?GB|SXM[0-9]*|PCIE|HBM[0-9]*E?|NVL)(?![a-z0-9])', '', 'gi'));
+  SELECT pg_catalog.upper(pg_catalog.regexp_replace(
+           pg_catalog.regexp_replace($1 COLLATE pg_catalog."C", '[-_ ]?([0-9]+ ?GB|SXM[0-9]*|PCIE|HBM[0-9]*E?|NVLINK|NVL)(?![a-z0-9])|[-_ ][0-9]+G(?![a-z0-9])', '', 'gi'),
+           '[-_ ]', '', 'g'));
 END;
 COMMENT ON FUNCTION llm_econ._gpu_family(text) IS
-  'internal: an accelerator name or SKU key without its memory and form spellings (H100-80GB-HBM3 -> H100)';
+  'internal: an accelerator name or SKU key without its memory and form spellings and separators (H100-80GB-HBM3 -> H100)';
 
 -- Why a SKU contradicts a catalog row's own facts, or NULL when it does not: the memory per GPU
--- (GpuInfo's MiB, else a size the names spell: "80GB") within 6 % of the SKU's HBM (MiB read
--- as GiB or as 2^20 bytes over 10^9 GB: clouds write both; a spelled size may be the machine's
--- total), the form factor the names spell (PCIe, SXM, NVL; NVLINK is not NVL), and a GPU count
--- a machine of the part holds (at most its node size or 8, or a known machine type's count).
+-- (GpuInfo's MiB as _catalog_sku reads it, else a size the names spell: "80GB", "80G") within 6 %
+-- of the SKU's HBM (MiB read as GiB or as 2^20 bytes over 10^9 GB: clouds write both; a spelled
+-- size may be the machine's total), the form factor the names spell (PCIe, "pci", SXM, NVL; NVLINK is not NVL;
+-- names spelling both PCIe and SXM fit no form), and a GPU count a machine of the part holds (at
+-- most its node size or 8, or a known machine type's count).
 CREATE OR REPLACE FUNCTION llm_econ._sku_contradiction(sku text, names text, gpu_mib int4, gpus int4) RETURNS text
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
@@ -450,14 +485,17 @@ BEGIN ATOMIC
          END
     FROM (SELECT 1) AS one
     LEFT JOIN llm_econ.gpu_sku g ON g.sku OPERATOR(pg_catalog.=) $1
-    CROSS JOIN LATERAL (SELECT (pg_catalog.regexp_match($2 COLLATE pg_catalog."C", '(?<![0-9.])([0-9]{1,4}) ?GB(?![a-z])', 'i'))[1]::numeric AS gb,
-                               CASE WHEN $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'pcie' THEN 'PCIe'
+    CROSS JOIN LATERAL (SELECT coalesce((pg_catalog.regexp_match($2 COLLATE pg_catalog."C", '(?<![0-9.])([0-9]{1,4}) ?GB(?![a-z])', 'i'))[1],
+                                        (pg_catalog.regexp_match($2 COLLATE pg_catalog."C", '(?<![0-9.])([0-9]{1,4})G(?![A-Za-z0-9])'))[1])::numeric AS gb,
+                               CASE WHEN $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'pcie|pci(?![a-z])'
+                                         AND $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'sxm' THEN 'PCIe and SXM'
+                                    WHEN $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'pcie|pci(?![a-z])' THEN 'PCIe'
                                     WHEN $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'sxm' THEN 'SXM'
                                     WHEN $2 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'nvl(?!ink)' THEN 'NVL' END AS form) AS f
     CROSS JOIN LATERAL (SELECT CASE WHEN g.sku COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'pcie' THEN 'PCIe'
                                     WHEN g.sku COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'nvl' THEN 'NVL'
                                     WHEN g.sku COLLATE pg_catalog."C" OPERATOR(pg_catalog.~*) 'sxm' OR (g.vendor OPERATOR(pg_catalog.=) 'NVIDIA' AND g.nvlink_gb_per_s IS NOT NULL
-                                                                          AND llm_econ._gpu_family(g.sku) OPERATOR(pg_catalog.~) '^(A100|H100|H200|V100)')
+                                                                          AND llm_econ._gpu_family(g.sku) OPERATOR(pg_catalog.~) '^(A100|A800|H100|H800|H200|V100)')
                                       THEN 'SXM' END AS form) AS k;
 END;
 COMMENT ON FUNCTION llm_econ._sku_contradiction(text, text, int4, int4) IS
@@ -488,16 +526,72 @@ BEGIN ATOMIC
            (SELECT pg_catalog.bool_or(fam.dflt) FROM fam WHERE fam.no IS NULL) AS dflt_ok,
            (SELECT pg_catalog.string_agg(d.no, '; ' ORDER BY d.i)
               FROM (SELECT c.no, pg_catalog.min(c.i) AS i FROM c GROUP BY c.no) AS d) AS refused,
-           (SELECT pg_catalog.string_agg(fam.s, ', ' ORDER BY fam.s COLLATE "C") FROM fam WHERE fam.no IS NULL) AS family_ok)
+           (SELECT pg_catalog.string_agg(fam.s, ', ' ORDER BY fam.s COLLATE "C") FROM fam WHERE fam.no IS NULL) AS family_ok,
+           -- no name is a SKU: what refused each part of the accelerator's family
+           (SELECT pg_catalog.string_agg(fam.no, '; ' ORDER BY fam.s COLLATE "C") FROM fam) AS family_refused)
   SELECT coalesce(p.by_name, CASE WHEN p.n_family = 1 OR p.dflt_ok THEN p.by_family END),
          CASE WHEN p.by_name IS NULL AND NOT (p.n_family = 1 OR coalesce(p.dflt_ok, false)) THEN
            CASE WHEN p.n_family > 1 THEN pg_catalog.format('the facts fit %s; the names do not say which', p.family_ok)
                 WHEN p.refused IS NOT NULL THEN p.refused
+                ELSE p.family_refused
            END END
     FROM pick p;
 END;
 COMMENT ON FUNCTION llm_econ._sku_by_facts(text[], text, text, text, int4, int4) IS
   'internal: the SKU a catalog row is, from its names checked against its own facts (memory, form, GPU count), and why not when none fits';
+
+-- The identity rule of import_skypilot_catalog for one machine shape of a catalog (its instance
+-- type, accelerator name, the instance type's pcie/sxm hint, GpuInfo's memory and the GPU count),
+-- in one place: the import calls it once per shape, and the accelerator-name table over every
+-- published catalog (sql/catalog_names.sql) runs each name through it.  The candidates, best
+-- first: the SKU instance_type knows for the machine type, the name rule (_sku_of_name), the
+-- aliases of the instance type, of the accelerator with the hint and of the accelerator; then the
+-- accelerator's family.  A known machine type's GPU count is the one judged.
+CREATE OR REPLACE FUNCTION llm_econ._catalog_sku(cloud text, instance_type text, accelerator text, variant text,
+    gpu_mib int4, gpus int4, OUT sku text, OUT why text)
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+  SELECT CASE WHEN m.ambiguous IS NULL THEN bf.sku END, coalesce(m.ambiguous, bf.why)
+    FROM (SELECT 1) AS one
+    LEFT JOIN llm_econ.instance_type it
+           ON it.provider OPERATOR(pg_catalog.=) $1
+          AND pg_catalog.lower(it.instance_type COLLATE pg_catalog."C") OPERATOR(pg_catalog.=) pg_catalog.lower($2 COLLATE pg_catalog."C")
+   CROSS JOIN LATERAL (SELECT ARRAY[it.sku, llm_econ._sku_of_name($1, $2, $3), llm_econ._sku_find($2),
+                                    llm_econ._sku_find($3 OPERATOR(pg_catalog.||) CASE $4 WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END),
+                                    llm_econ._sku_find($3)] AS names,
+                              llm_econ._gpu_family($3) AS family,
+                              coalesce($2, '') OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||) coalesce($3, '') AS names_text,
+                              CASE WHEN it.gpus IS NULL THEN $6 WHEN it.gpus OPERATOR(pg_catalog.>=) 1::numeric THEN it.gpus::int4 END AS gpus) AS c
+   -- GpuInfo's figure as the catalogs write it: MiB per GPU (SkyPilot's schema); below 1024 it is
+   -- GB (Shadeform's and RunPod's v8 catalogs: 80 for an A100 80GB; no GPU has under 1 GiB); the
+   -- machine's total when that, and not the figure itself, is a part the names can mean (Vast's
+   -- and PrimeIntellect's catalogs: 196608 for 8 RTX 3090, 655360 for 8 A100 80GB).  When both
+   -- readings fit, each another part (81920 MiB for 2 A100: 80 GB each, or 40 GB each as Vast
+   -- writes it) that the names (a size, a form they spell) do not choose between, the row says
+   -- nothing for sure and is skipped, unless instance_type knows the machine.
+   LEFT JOIN LATERAL (
+         SELECT (SELECT pg_catalog.string_agg(g.sku, ', ' ORDER BY g.sku COLLATE "C") FROM llm_econ.gpu_sku g
+                  WHERE (g.sku OPERATOR(pg_catalog.=) ANY (c.names) OR llm_econ._gpu_family(g.sku) OPERATOR(pg_catalog.=) c.family)
+                    AND llm_econ._sku_contradiction(g.sku, '', $5, NULL) IS NULL
+                    AND llm_econ._sku_contradiction(g.sku, c.names_text, NULL, NULL) IS NULL) AS per_gpu,
+                (SELECT pg_catalog.string_agg(g.sku, ', ' ORDER BY g.sku COLLATE "C") FROM llm_econ.gpu_sku g
+                  WHERE c.gpus OPERATOR(pg_catalog.>) 1
+                    AND (g.sku OPERATOR(pg_catalog.=) ANY (c.names) OR llm_econ._gpu_family(g.sku) OPERATOR(pg_catalog.=) c.family)
+                    AND llm_econ._sku_contradiction(g.sku, '', ($5 OPERATOR(pg_catalog./) c.gpus), NULL) IS NULL
+                    AND llm_econ._sku_contradiction(g.sku, c.names_text, NULL, NULL) IS NULL) AS total
+          WHERE $5 OPERATOR(pg_catalog.>=) 1024) AS f ON true
+   CROSS JOIN LATERAL (
+         SELECT CASE WHEN $5 IS NULL OR $5 OPERATOR(pg_catalog.<=) 0 THEN NULL::int4
+                     WHEN $5 OPERATOR(pg_catalog.<) 1024 THEN $5 OPERATOR(pg_catalog.*) 1024
+                     WHEN f.per_gpu IS NULL AND f.total IS NOT NULL THEN $5 OPERATOR(pg_catalog./) c.gpus
+                     ELSE $5 END AS mib,
+                CASE WHEN it.sku IS NULL AND f.per_gpu IS NOT NULL AND f.total IS NOT NULL AND f.per_gpu OPERATOR(pg_catalog.<>) f.total
+                  THEN pg_catalog.format('GpuInfo''s %s MiB is %s per GPU, or %s if it is the total of the %s GPUs; the names do not say which',
+                                         $5, f.per_gpu, f.total, c.gpus) END AS ambiguous) AS m
+   CROSS JOIN LATERAL llm_econ._sku_by_facts(c.names, c.family, llm_econ._sku_find(c.family), c.names_text, m.mib, c.gpus) AS bf;
+END;
+COMMENT ON FUNCTION llm_econ._catalog_sku(text, text, text, text, int4, int4) IS
+  'internal: the SKU import_skypilot_catalog gives one catalog machine shape (names checked against GpuInfo memory, form and GPU count), or why none';
 
 CREATE OR REPLACE FUNCTION llm_econ.import_skypilot_catalog(cloud text, catalog_csv text, observed_at timestamptz,
     withdraw_missing boolean DEFAULT NULL,
@@ -573,16 +667,11 @@ BEGIN
            LEFT JOIN llm_econ.instance_type it
                   ON it.provider = c AND pg_catalog.lower(it.instance_type COLLATE pg_catalog."C") = pg_catalog.lower(r.instance_type COLLATE pg_catalog."C")
            LEFT JOIN llm_econ.gpu_sku_alias al ON pg_catalog.lower(al.alias COLLATE pg_catalog."C") = pg_catalog.lower(r.instance_type COLLATE pg_catalog."C")
-           LEFT JOIN map mi ON mi.n = r.instance_type
            LEFT JOIN map mv ON mv.n = r.accelerator || CASE r.variant WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END
            LEFT JOIN map ma ON ma.n = r.accelerator
-           LEFT JOIN map mf ON mf.n = llm_econ._gpu_family(r.accelerator)
            -- the first name whose SKU the row's own facts (GpuInfo memory, spelled size and form,
            -- GPU count) do not contradict; else the one SKU of the accelerator's family they fit
-           CROSS JOIN LATERAL llm_econ._sku_by_facts(
-                 ARRAY[it.sku, llm_econ._sku_of_name(c, r.instance_type, r.accelerator), mi.sku, mv.sku, ma.sku],
-                 llm_econ._gpu_family(r.accelerator), mf.sku, coalesce(r.instance_type, '') || ' ' || coalesce(r.accelerator, ''),
-                 r.gpu_mib, CASE WHEN it.gpus IS NULL THEN r.gpus_per_instance WHEN it.gpus >= 1::numeric THEN it.gpus::int4 END) AS bf),
+           CROSS JOIN LATERAL llm_econ._catalog_sku(c, r.instance_type, r.accelerator, r.variant, r.gpu_mib, r.gpus_per_instance) AS bf),
        parsed AS MATERIALIZED (
          SELECT r.*, h.sku, h.fact_why, h.catalog_sku, h.known_gpus
            FROM raw r
@@ -687,7 +776,7 @@ BEGIN
                     c, cv.n_bad_names, cv.n_names, cv.n_bad_regions, cv.n_regions, c
       USING ERRCODE = 'invalid_parameter_value',
             DETAIL = pg_catalog.format('Instance types that do not fit %s: %s. Regions that do not fit %s: %s.',
-                                       shape.name_re, coalesce(cv.bad_names, 'none'), shape.region_re, coalesce(cv.bad_regions, 'none')),
+                                       shape.name_re, coalesce(cv.bad_names, 'none'), coalesce(shape.region_re, '(no rule)'), coalesce(cv.bad_regions, 'none')),
             HINT = 'Is this another cloud''s vms.csv? Import it with that cloud''s name.';
   END IF;
   IF cv.n_bad_regions > 0 THEN

@@ -54,6 +54,10 @@ mkdir -p "$WORK/test/t"
 cp "$REPO/Makefile" "$REPO/llm_econ.control" "$WORK/"
 cp "${tests[@]}" "$WORK/test/t/"
 cp "$REPO"/test/t/*.pm "$WORK/test/t/" 2>/dev/null || true   # modules the tests share (LeAttack.pm)
+# what 009_import_catalogs.pl runs: the import command and the catalog samples it builds a checkout from
+mkdir -p "$WORK/src" "$WORK/test/data/skypilot"
+cp "$REPO/src/import_catalogs.sh" "$WORK/src/"
+cp "$REPO"/test/data/skypilot/lambda_20*.csv "$REPO"/test/data/skypilot/runpod_2024-01-08.csv "$WORK/test/data/skypilot/"
 rel=()
 for f in "${tests[@]}"; do rel+=("test/t/$(basename "$f")"); done
 chmod 755 "$WORK"

@@ -465,6 +465,22 @@ test_catalog_pieces(void)
 	CHECK(le_variant_of("sx", 2) == LE_VARIANT_NONE, "shorter than the word");
 	CHECK(strcmp(le_variant_label(LE_VARIANT_PCIE), "pcie") == 0 && strcmp(le_variant_label(LE_VARIANT_SXM), "sxm") == 0 &&
 		  le_variant_label(LE_VARIANT_NONE) == NULL, "variant labels");
+
+	/* GpuInfo's memory as skypilot-catalog writes it (test/data/skypilot/accelerator_names.csv) */
+	{
+		static const char lambda[] = "{'Gpus': [{'Name': 'V100', 'Manufacturer': 'NVIDIA', 'Count': 8.0, 'MemoryInfo': {'SizeInMiB': 16384}}], 'TotalGpuMemoryInMiB': 16384}";
+		/* catalogs/v5/do/vms.csv at 0e419765: the keys in lower case */
+		static const char doc[] = "{'gpus': [{'name': 'h100', 'manufacturer': 'nvidia', 'count': 1.0, 'memoryinfo': {'sizeinmib': 81559}}], 'totalgpumemoryinmib': 81559}";
+		/* catalogs/v8/primeintellect/vms.csv: JSON, its quotes doubled by the CSV and undone by the reader */
+		static const char json[] = "{\"Gpus\":[{\"Name\":\"A100-80GB\",\"Count\":1,\"MemoryInfo\":{\"SizeInMiB\":81920}}],\"TotalGpuMemoryInMiB\":81920}";
+		static const char zero[] = "{'Gpus': [{'Name': 'RTX PRO 6000 96GB', 'Count': 1.0, 'MemoryInfo': {'SizeInMiB': 0}}], 'TotalGpuMemoryInMiB': 0}";
+
+		CHECK(le_gpuinfo_mib(lambda, strlen(lambda)) == 16384, "GpuInfo: SizeInMiB");
+		CHECK(le_gpuinfo_mib(doc, strlen(doc)) == 81559, "GpuInfo: sizeinmib in lower case (DigitalOcean)");
+		CHECK(le_gpuinfo_mib(json, strlen(json)) == 81920, "GpuInfo: JSON");
+		CHECK(le_gpuinfo_mib(zero, strlen(zero)) == 0, "GpuInfo: 0 is not given");
+		CHECK(le_gpuinfo_mib("H100_80GB_SXM5", 14) == 0 && le_gpuinfo_mib(NULL, 0) == 0, "GpuInfo: a name alone gives no memory");
+	}
 }
 
 /* ---- catalogs: errors ---- */
