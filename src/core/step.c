@@ -5,38 +5,41 @@
 #include <string.h>
 
 /*
- * Per-generation efficiency figures.  Nothing here is fitted to the
- * validation rows (test/unit/test_step.c prints them against this model).
+ * Per-generation kernel rates: the achieved share of the dense peak of each
+ * kernel family, from published kernel benchmarks.  data/kernel_rates.csv is
+ * the cited source of every number (one row per generation, dtype and
+ * kernel, with its source); test/unit/test_step.c reads it and fails if this
+ * table and the file disagree.  Nothing here is fitted to an end-to-end
+ * training run (data/mfu_validation.csv and the holdout rows only validate).
  *
- * mamf: the highest share of the dense peak a bf16 matmul reaches on the part,
- *   "Maximum Achievable Matmul FLOPS" measured with mamf-finder.py and
- *   published in S. Bekman, Machine Learning Engineering, compute/accelerator/
- *   README.md (github.com/stas00/ml-engineering): A100 SXM 271.2 of 312 TFLOP/s
- *   (86.9 %), H100 SXM 794.5 of 989 (80.3 %), B200 about 1745 of 2250 (77.6 %),
- *   MI250X 147.0 of 191.5 per GCD (76.7 %), MI300X 781.9 of 1300 (60.1 %).
- * attn: share of the peak the fused attention kernel reaches over forward +
- *   backward (counting, as its authors do, the backward at 2.5x the forward):
- *   FlashAttention-2 on A100, head dim 128, causal: about 170-190 TFLOP/s of 312
- *   (Dao 2023, arXiv 2307.08691, Fig. 6), taken as 0.58; FlashAttention-3 on
- *   H100: forward up to 740 TFLOP/s (75 %), backward slower (Shah et al. 2024,
- *   arXiv 2407.08608, §4.1), taken as 0.55 over both.  Blackwell and AMD: no
- *   figure found; assumed like Hopper (Blackwell) or 0.40 (AMD, other).
- * other: conservative figures for parts without a measurement.
+ * gemm: the highest share of the dense peak a matmul reaches on the part,
+ *   "Maximum Achievable Matmul FLOPS" (S. Bekman, Machine Learning
+ *   Engineering, MAMF table, bf16); fp8 on Hopper: a cuBLASLt FP8 GEMM
+ *   benchmark (the CSV row); elsewhere the bf16 share is assumed.
+ * attn_fa2 / attn_fa3: share over forward + backward (counting, as the
+ *   authors do, the backward at 2.5x the forward's FLOPs) of FlashAttention-2
+ *   (Dao 2023, arXiv 2307.08691) and FlashAttention-3 (Shah et al. 2024,
+ *   arXiv 2407.08608); attn_fp8: FlashAttention-3's FP8 forward (share of the
+ *   fp8 peak; no FP8 backward is published).  0 = no figure: the stack's
+ *   other kernel is used.
  */
 typedef struct le_gen_figures
 {
 	const char *name;
-	double		mamf;
-	double		attn;
+	double		mamf;			/* gemm, bf16 */
+	double		mamf_fp8;		/* gemm, fp8 (share of the fp8 peak) */
+	double		attn_fa2;		/* FlashAttention-2, bf16 */
+	double		attn_fa3;		/* FlashAttention-3 / fused (cuDNN) attention, bf16; 0 = none */
+	double		attn_fp8;		/* FlashAttention-3 FP8 forward; 0 = none */
 } le_gen_figures;
 
 static const le_gen_figures le_gen_table[LE_GEN__COUNT] = {
-	{"ampere", 0.869, 0.58},
-	{"hopper", 0.803, 0.55},
-	{"blackwell", 0.776, 0.55},
-	{"cdna2", 0.767, 0.40},
-	{"cdna3", 0.601, 0.40},
-	{"other", 0.600, 0.40},
+	{"ampere", 0.869, 0, 0.58, 0, 0},
+	{"hopper", 0.803, 0.813, 0.35, 0.55, 0.61},
+	{"blackwell", 0.776, 0.776, 0.35, 0.55, 0},
+	{"cdna2", 0.767, 0, 0.40, 0, 0},
+	{"cdna3", 0.601, 0.601, 0.40, 0, 0},
+	{"other", 0.600, 0.600, 0.40, 0, 0},
 };
 
 /*
@@ -138,6 +141,48 @@ const char *
 le_gpu_gen_name(le_gpu_gen g)
 {
 	return (g >= 0 && g < LE_GEN__COUNT) ? le_gen_table[g].name : "other";
+}
+
+/*
+ * A kernel rate of the table above by the names data/kernel_rates.csv uses
+ * (generation, dtype, kernel): the share, or -1 when the table has none.
+ * "any", "any", "hbm_stream" is the streaming share of HBM bandwidth.
+ */
+double
+le_kernel_rate(const char *gen, const char *dtype, const char *kernel)
+{
+	const le_gen_figures *g = NULL;
+	int			fp8 = strcmp(dtype, "fp8") == 0;
+	double		v;
+
+	if (strcmp(kernel, "hbm_stream") == 0)
+		return strcmp(gen, "any") == 0 && strcmp(dtype, "any") == 0 ? LE_HBM_EFF : -1;
+	for (int i = 0; i < LE_GEN__COUNT; i++)
+		if (strcmp(gen, le_gen_table[i].name) == 0)
+			g = &le_gen_table[i];
+	if (g == NULL || (!fp8 && strcmp(dtype, "bf16") != 0))
+		return -1;
+	if (strcmp(kernel, "gemm") == 0)
+		v = fp8 ? g->mamf_fp8 : g->mamf;
+	else if (strcmp(kernel, "attn_fa2") == 0)
+		v = fp8 ? 0 : g->attn_fa2;
+	else if (strcmp(kernel, "attn_fa3") == 0)
+		v = fp8 ? g->attn_fp8 : g->attn_fa3;
+	else
+		v = 0;
+	return v > 0 ? v : -1;
+}
+
+/*
+ * Share of the bf16 peak of the attention kernel a stack runs: Megatron-LM
+ * with Transformer Engine runs the fused (cuDNN / FlashAttention-3 class)
+ * kernel where the part has one, FlashAttention-2 elsewhere.
+ */
+static double
+attn_share(const le_gen_figures *g, int stack)
+{
+	(void) stack;
+	return g->attn_fa3 > 0 ? g->attn_fa3 : g->attn_fa2;
 }
 
 /*
@@ -490,7 +535,7 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	attn_fwd_flops = mla ? b * (s / cp) * le_attn_score_flops(&at, s) / tp : 4.0 * b * (s / cp) * s * h / tp;
 	if (in->flash)
 	{
-		t_attn_f = 0.5 * attn_fwd_flops / (in->peak_flops * g->attn);
+		t_attn_f = 0.5 * attn_fwd_flops / (in->peak_flops * attn_share(g, in->stack));
 		t_attn_b = LE_FLASH_BWD * t_attn_f + LE_KERNEL_GAP_S;
 		t_attn_f += LE_KERNEL_GAP_S;	/* one fused kernel each way */
 	}

@@ -139,6 +139,13 @@ extern void le_step_eval(const le_step_in *in, le_step_out *out);
 extern double le_gemm_seconds(le_gpu_gen gen, double peak, double hbm_bw, double elem_bytes,
 							  double m, double n, double k, double batch);
 
+/*
+ * A kernel rate of the compiled table (step.c) by data/kernel_rates.csv's
+ * names: generation, dtype (bf16, fp8, any), kernel (gemm, attn_fa2,
+ * attn_fa3, hbm_stream); the achieved share, or -1 when there is none.
+ */
+extern double le_kernel_rate(const char *gen, const char *dtype, const char *kernel);
+
 /* Expected largest of n standard normal draws (Blom 1958); 0 for n <= 1. */
 extern double le_expected_max_normal(double n);
 

@@ -238,6 +238,66 @@ test_validation_rows(void)
 	free(buf);
 }
 
+/*
+ * data/kernel_rates.csv is the cited source of the compiled kernel rates
+ * (step.c): every row has a source and its share equals the compiled one, and
+ * every compiled rate has a row (le_kernel_rate over every generation, dtype
+ * and kernel).
+ */
+static void
+test_kernel_rates(void)
+{
+	static const char *const gens[] = {"ampere", "hopper", "blackwell", "cdna2", "cdna3", "other"};
+	static const char *const dts[] = {"bf16", "fp8"};
+	static const char *const ks[] = {"gemm", "attn_fa2", "attn_fa3"};
+	size_t		len;
+	char	   *buf = slurp("data/kernel_rates.csv", &len);
+	le_csv		r;
+	le_csv_field hdr[16];
+	int			nh = 0,
+				rows = 0,
+				compiled = 1;	/* any/any/hbm_stream */
+
+	CHECK(buf != NULL, "data/kernel_rates.csv readable (run from the repository root)");
+	if (!buf)
+		return;
+	le_csv_init(&r, buf, len, unit_alloc, NULL);
+	if (le_csv_next(&r) == LE_CSV_RECORD)
+	{
+		nh = r.nfields < 16 ? r.nfields : 16;
+		memcpy(hdr, r.fields, sizeof(le_csv_field) * nh);
+	}
+	while (le_csv_next(&r) == LE_CSV_RECORD)
+	{
+		const le_csv_field *F = r.fields;
+		char		g[32],
+					d[16],
+					k[32];
+		double		share,
+					have;
+
+#define C(nm) (F[col(hdr, nh, nm)])
+		snprintf(g, sizeof(g), "%.*s", (int) C("generation").len, C("generation").ptr);
+		snprintf(d, sizeof(d), "%.*s", (int) C("dtype").len, C("dtype").ptr);
+		snprintf(k, sizeof(k), "%.*s", (int) C("kernel").len, C("kernel").ptr);
+		share = fnum(&C("share"));
+		CHECK(C("source").len > 10, "kernel_rates %s/%s/%s: a source", g, d, k);
+#undef C
+		have = le_kernel_rate(g, d, k);
+		CHECK(have > 0 && fabs(have - share) < 1e-12, "kernel_rates %s/%s/%s: csv %g, compiled %g", g, d, k, share, have);
+		rows++;
+	}
+	for (size_t i = 0; i < sizeof(gens) / sizeof(gens[0]); i++)
+		for (size_t j = 0; j < 2; j++)
+			for (size_t x = 0; x < 3; x++)
+				compiled += le_kernel_rate(gens[i], dts[j], ks[x]) > 0;
+	CHECK(rows == compiled, "kernel_rates.csv has %d rows, the compiled table %d rates", rows, compiled);
+	CHECK(le_kernel_rate("hopper", "bf16", "nothing") < 0 && le_kernel_rate("nowhere", "bf16", "gemm") < 0,
+		  "unknown kernel or generation: -1");
+	le_csv_free(&r);
+	free(buf);
+}
+
 /* A GPT-3-like layout on A100 used by the behaviour tests. */
 static le_step_in
 base_in(void)
@@ -812,6 +872,7 @@ test_step_mla(void)
 void
 test_step(void)
 {
+	test_kernel_rates();
 	test_gemm_curve();
 	test_step_phases();
 	test_scale_losses();
