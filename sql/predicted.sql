@@ -70,7 +70,7 @@ SELECT abs(sum(seconds) FILTER (WHERE phase <> 'total') / max(seconds) FILTER (W
 -- tensor-parallel rank (Narayanan et al. 2021 §3.2, §4.1): 2 · 2048 · 12288 · 2 / 8 bytes at 0.8 of
 -- 25 GB/s = 0.629 ms per micro-batch.
 SELECT round(((max(seconds) FILTER (WHERE phase = 'pp_bubble') - 64 * 0.000629146)
-              / (sum(seconds) FILTER (WHERE phase IN ('compute', 'tp_comm', 'cp_comm', 'ep_comm')) + 64 * 0.000629146))::numeric, 6) AS bubble_share,
+              / (sum(seconds) FILTER (WHERE phase IN ('compute', 'memory_bound_ops', 'tp_comm', 'cp_comm', 'ep_comm')) + 64 * 0.000629146))::numeric, 6) AS bubble_share,
        round(7 / 64.0, 6) AS expected
   FROM step_breakdown((SELECT spec FROM val_result WHERE "row" = 'K2'), false);
 -- Interleaving (vpp) divides the bubble: Llama 3 (L1) runs vpp 2; the same layout without it.

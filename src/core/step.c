@@ -5,38 +5,41 @@
 #include <string.h>
 
 /*
- * Per-generation efficiency figures.  Nothing here is fitted to the
- * validation rows (test/unit/test_step.c prints them against this model).
+ * Per-generation kernel rates: the achieved share of the dense peak of each
+ * kernel family, from published kernel benchmarks.  data/kernel_rates.csv is
+ * the cited source of every number (one row per generation, dtype and
+ * kernel, with its source); test/unit/test_step.c reads it and fails if this
+ * table and the file disagree.  Nothing here is fitted to an end-to-end
+ * training run (data/mfu_validation.csv and the holdout rows only validate).
  *
- * mamf: the highest share of the dense peak a bf16 matmul reaches on the part,
- *   "Maximum Achievable Matmul FLOPS" measured with mamf-finder.py and
- *   published in S. Bekman, Machine Learning Engineering, compute/accelerator/
- *   README.md (github.com/stas00/ml-engineering): A100 SXM 271.2 of 312 TFLOP/s
- *   (86.9 %), H100 SXM 794.5 of 989 (80.3 %), B200 about 1745 of 2250 (77.6 %),
- *   MI250X 147.0 of 191.5 per GCD (76.7 %), MI300X 781.9 of 1300 (60.1 %).
- * attn: share of the peak the fused attention kernel reaches over forward +
- *   backward (counting, as its authors do, the backward at 2.5x the forward):
- *   FlashAttention-2 on A100, head dim 128, causal: about 170-190 TFLOP/s of 312
- *   (Dao 2023, arXiv 2307.08691, Fig. 6), taken as 0.58; FlashAttention-3 on
- *   H100: forward up to 740 TFLOP/s (75 %), backward slower (Shah et al. 2024,
- *   arXiv 2407.08608, §4.1), taken as 0.55 over both.  Blackwell and AMD: no
- *   figure found; assumed like Hopper (Blackwell) or 0.40 (AMD, other).
- * other: conservative figures for parts without a measurement.
+ * gemm: the highest share of the dense peak a matmul reaches on the part,
+ *   "Maximum Achievable Matmul FLOPS" (S. Bekman, Machine Learning
+ *   Engineering, MAMF table, bf16); fp8 on Hopper: a cuBLASLt FP8 GEMM
+ *   benchmark (the CSV row); elsewhere the bf16 share is assumed.
+ * attn_fa2 / attn_fa3: share over forward + backward (counting, as the
+ *   authors do, the backward at 2.5x the forward's FLOPs) of FlashAttention-2
+ *   (Dao 2023, arXiv 2307.08691) and FlashAttention-3 (Shah et al. 2024,
+ *   arXiv 2407.08608); attn_fp8: FlashAttention-3's FP8 forward (share of the
+ *   fp8 peak; no FP8 backward is published).  0 = no figure: the stack's
+ *   other kernel is used.
  */
 typedef struct le_gen_figures
 {
 	const char *name;
-	double		mamf;
-	double		attn;
+	double		mamf;			/* gemm, bf16 */
+	double		mamf_fp8;		/* gemm, fp8 (share of the fp8 peak) */
+	double		attn_fa2;		/* FlashAttention-2, bf16 */
+	double		attn_fa3;		/* FlashAttention-3 / fused (cuDNN) attention, bf16; 0 = none */
+	double		attn_fp8;		/* FlashAttention-3 FP8 forward; 0 = none */
 } le_gen_figures;
 
 static const le_gen_figures le_gen_table[LE_GEN__COUNT] = {
-	{"ampere", 0.869, 0.58},
-	{"hopper", 0.803, 0.55},
-	{"blackwell", 0.776, 0.55},
-	{"cdna2", 0.767, 0.40},
-	{"cdna3", 0.601, 0.40},
-	{"other", 0.600, 0.40},
+	{"ampere", 0.869, 0, 0.58, 0, 0},
+	{"hopper", 0.803, 0.813, 0.35, 0.55, 0.61},
+	{"blackwell", 0.776, 0.776, 0.35, 0.55, 0},
+	{"cdna2", 0.767, 0, 0.40, 0, 0},
+	{"cdna3", 0.601, 0.601, 0.40, 0, 0},
+	{"other", 0.600, 0.600, 0.40, 0, 0},
 };
 
 /*
@@ -113,7 +116,7 @@ static const le_gen_figures le_gen_table[LE_GEN__COUNT] = {
 #define LE_GPU_SPREAD_Z 4.0790977866881	/* le_expected_max_normal(27648) */
 
 static const char *const le_phase_names[LE_PH__COUNT] = {
-	"compute", "tp_comm", "cp_comm", "ep_comm", "pp_bubble", "dp_comm_exposed", "optimizer", "total"
+	"compute", "memory_bound_ops", "tp_comm", "cp_comm", "ep_comm", "pp_bubble", "dp_comm_exposed", "optimizer", "total"
 };
 
 /* Name of a phase (the row label of step_breakdown). */
@@ -141,6 +144,55 @@ le_gpu_gen_name(le_gpu_gen g)
 }
 
 /*
+ * A kernel rate of the table above by the names data/kernel_rates.csv uses
+ * (generation, dtype, kernel): the share, or -1 when the table has none.
+ * "any", "any", "hbm_stream" is the streaming share of HBM bandwidth.
+ */
+double
+le_kernel_rate(const char *gen, const char *dtype, const char *kernel)
+{
+	const le_gen_figures *g = NULL;
+	int			fp8 = strcmp(dtype, "fp8") == 0;
+	double		v;
+
+	if (strcmp(kernel, "hbm_stream") == 0)
+		return strcmp(gen, "any") == 0 && strcmp(dtype, "any") == 0 ? LE_HBM_EFF : -1;
+	for (int i = 0; i < LE_GEN__COUNT; i++)
+		if (strcmp(gen, le_gen_table[i].name) == 0)
+			g = &le_gen_table[i];
+	if (g == NULL || (!fp8 && strcmp(dtype, "bf16") != 0))
+		return -1;
+	if (strcmp(kernel, "gemm") == 0)
+		v = fp8 ? g->mamf_fp8 : g->mamf;
+	else if (strcmp(kernel, "attn_fa2") == 0)
+		v = fp8 ? 0 : g->attn_fa2;
+	else if (strcmp(kernel, "attn_fa3") == 0)
+		v = fp8 ? g->attn_fp8 : g->attn_fa3;
+	else
+		v = 0;
+	return v > 0 ? v : -1;
+}
+
+/*
+ * Share of the bf16 peak of the attention kernel a stack runs: Megatron-LM
+ * with Transformer Engine runs the fused (cuDNN / FlashAttention-3 class)
+ * kernel where the part has one, FlashAttention-2 elsewhere.
+ */
+static double
+attn_share(const le_gen_figures *g, int stack)
+{
+	/*
+	 * The torch stacks call scaled_dot_product_attention, whose flash backend
+	 * is FlashAttention-2 since PyTorch 2.2 (its release notes: SDPA "via
+	 * FlashAttention-v2 integration"); FlashAttention-3 is not one of its
+	 * backends.
+	 */
+	if (stack != LE_STACK_MEGATRON)
+		return g->attn_fa2;
+	return g->attn_fa3 > 0 ? g->attn_fa3 : g->attn_fa2;
+}
+
+/*
  * One GEMM (m x k) by (k x n), batch times: the FLOPs at the part's best
  * matmul rate plus the operand and result traffic at the streaming HBM rate.
  * Summing the two sides (rather than taking the larger, as a roofline does;
@@ -151,18 +203,25 @@ le_gpu_gen_name(le_gpu_gen g)
  * tokens per micro-batch.  elem_bytes: 2 for bf16/fp16 operands (the MAMF
  * figures are bf16; for fp8 the same share of the fp8 peak is assumed).
  */
-double
-le_gemm_seconds(le_gpu_gen gen, double peak, double hbm_bw, double elem_bytes,
-				double m, double n, double k, double batch)
+static double
+gemm_time(double share, double peak, double hbm_bw, double elem_bytes,
+		  double m, double n, double k, double batch)
 {
 	double		flops = 2.0 * m * n * k * batch;
 	double		bytes = elem_bytes * (m * k + k * n + m * n) * batch;
 
-	if (gen < 0 || gen >= LE_GEN__COUNT)
-		gen = LE_GEN_OTHER;
 	if (m <= 0 || n <= 0 || k <= 0 || batch <= 0)
 		return 0;
-	return flops / (peak * le_gen_table[gen].mamf) + bytes / (hbm_bw * LE_HBM_EFF) + LE_KERNEL_GAP_S;
+	return flops / (peak * share) + bytes / (hbm_bw * LE_HBM_EFF) + LE_KERNEL_GAP_S;
+}
+
+double
+le_gemm_seconds(le_gpu_gen gen, double peak, double hbm_bw, double elem_bytes,
+				double m, double n, double k, double batch)
+{
+	if (gen < 0 || gen >= LE_GEN__COUNT)
+		gen = LE_GEN_OTHER;
+	return gemm_time(le_gen_table[gen].mamf, peak, hbm_bw, elem_bytes, m, n, k, batch);
 }
 
 /*
@@ -216,21 +275,60 @@ le_straggler_factor(double n_gpus)
 	return 1.0 + LE_GPU_SPREAD / (2.0 * LE_GPU_SPREAD_Z) * le_expected_max_normal(n_gpus);
 }
 
+/*
+ * The GEMMs of the linear layers: with fp8 (issue 46, "FP8 as trained") on
+ * the fp8 peak at the part's fp8 matmul share with 1-byte operands, else at
+ * the training dtype's peak and the bf16 matmul share (MAMF).
+ */
+static double
+lin(const le_step_in *in, double m, double n, double k, double batch)
+{
+	const le_gen_figures *g = &le_gen_table[(in->gen >= 0 && in->gen < LE_GEN__COUNT) ? in->gen : LE_GEN_OTHER];
+
+	if (in->fp8)
+		return gemm_time(g->mamf_fp8 > 0 ? g->mamf_fp8 : g->mamf, in->peak_flops, in->hbm_bw, 1.0, m, n, k, batch);
+	return gemm_time(g->mamf, in->peak_flops, in->hbm_bw, in->param_bytes > 0 ? in->param_bytes : 2.0, m, n, k, batch);
+}
+
+/*
+ * GEMMs that stay in 16 bits under fp8 (the output layer, eager attention's
+ * batched GEMMs): the bf16 peak, half the fp8 peak (H100 SXM 989 / 1979,
+ * B200 2250 / 4500, MI300X 1307 / 2615 dense TFLOP/s: NVIDIA and AMD
+ * datasheets), 2-byte operands.  Without fp8 the same as lin().
+ */
+static double
+hi(const le_step_in *in, double m, double n, double k, double batch)
+{
+	const le_gen_figures *g = &le_gen_table[(in->gen >= 0 && in->gen < LE_GEN__COUNT) ? in->gen : LE_GEN_OTHER];
+
+	if (in->fp8)
+		return gemm_time(g->mamf, in->peak_flops / 2.0, in->hbm_bw, 2.0, m, n, k, batch);
+	return gemm_time(g->mamf, in->peak_flops, in->hbm_bw, in->param_bytes > 0 ? in->param_bytes : 2.0, m, n, k, batch);
+}
+
 /* Forward + backward (dX and dW) of one GEMM: backward runs two GEMMs with the shapes swapped. */
 static double
 gemm_fwd(const le_step_in *in, double m, double n, double k, double batch)
 {
-	return le_gemm_seconds(in->gen, in->peak_flops, in->hbm_bw, in->param_bytes > 0 ? in->param_bytes : 2.0,
-						   m, n, k, batch);
+	return lin(in, m, n, k, batch);
 }
 
 static double
 gemm_bwd(const le_step_in *in, double m, double n, double k, double batch)
 {
-	double		eb = in->param_bytes > 0 ? in->param_bytes : 2.0;
+	return lin(in, m, k, n, batch) + lin(in, k, n, m, batch);
+}
 
-	return le_gemm_seconds(in->gen, in->peak_flops, in->hbm_bw, eb, m, k, n, batch) +
-		le_gemm_seconds(in->gen, in->peak_flops, in->hbm_bw, eb, k, n, m, batch);
+static double
+hi_fwd(const le_step_in *in, double m, double n, double k, double batch)
+{
+	return hi(in, m, n, k, batch);
+}
+
+static double
+hi_bwd(const le_step_in *in, double m, double n, double k, double batch)
+{
+	return hi(in, m, k, n, batch) + hi(in, k, n, m, batch);
 }
 
 static int
@@ -313,6 +411,10 @@ le_step_check(const le_step_in *in, le_error *err)
 	TRY(check_int("recompute", in->recompute, LE_RC_NONE, LE_RC_FULL, err));
 	TRY(check_int("sequence_parallel", in->sequence_parallel, 0, 1, err));
 	TRY(check_int("flash", in->flash, 0, 1, err));
+	TRY(check_int("fp8", in->fp8, 0, 1, err));
+	TRY(check_int("fp8_attention", in->fp8_attention, 0, 1, err));
+	TRY(check_int("dropout", in->dropout, 0, 1, err));
+	TRY(check_int("stack", in->stack, LE_STACK_MEGATRON, LE_STACK_TORCH_EAGER, err));
 	if (in->grad_bytes != 0)
 		TRY(le_check_range("grad_bytes", in->grad_bytes, 1, 0, 8, 0, err));
 	if (in->param_bytes != 0)
@@ -350,6 +452,106 @@ static double
 link_seconds(double bytes, double bw)
 {
 	return bytes / (bw * LE_LINK_EFF);
+}
+
+/*
+ * Memory-bound ops of the torch stacks, op by op (issue 46): per layer and
+ * micro-batch, forward and backward seconds at the streaming share of HBM
+ * (roofline: these ops execute a few FLOPs per byte, far below any part's
+ * ridge point, so bytes / bandwidth is their time).  Per token, in bytes
+ * (bf16 activations, 2 bytes; fp32 intermediates 4), with hn the width the
+ * norms and residual adds run on (h/tp with sequence parallelism, which
+ * torchtitan applies to them, else h), q and k the rotary widths and fl the
+ * FFN's inner width on this GPU (× top_k for MoE).  A SwiGLU shape is taken
+ * as Llama's block (RMSNorm, rotary), a GELU shape as GPT's (LayerNorm,
+ * learned positions); dropout after attention and MLP when the spec has it.
+ *
+ * torch_eager, one kernel per op, each reading its inputs from HBM and
+ *   writing its output (the Llama reference model's code, as torchtitan runs
+ *   it):
+ *   RMSNorm x.float(), pow(2), mean, x·rsqrt, type_as, ·weight: 6 + 8 + 4 +
+ *     8 + 6 + 4 = 36 B per element, twice per layer; LayerNorm one native
+ *     kernel, 4 B;
+ *   rotary q.float(), view_as_complex · freqs, type_as: 6 + 8 + 6 = 20 B per
+ *     element of q and k;
+ *   two residual adds, 6 B each (read two, write one);
+ *   SwiGLU silu (4 B) and the product (6 B) per element of fl, GELU 4 B;
+ *   dropout 5 B per element (read, write, a 1-byte mask), twice.
+ * torch_compile: Inductor fuses each chain of pointwise ops and reductions
+ *   between two GEMMs or attention calls into one kernel that reads its
+ *   inputs once and writes its outputs once: residual add + the next norm
+ *   read 4 and write 4 B (twice per layer); rotary 4 B; SwiGLU 6 B (read
+ *   two, write one), GELU 4 B; dropout fused into the add, its mask 1 B.
+ * Backward: each op's backward reads the output gradient and the saved
+ *   input and writes the input gradient: twice the forward's bytes (a stated
+ *   assumption).  Eager attention's score tensors are counted as for
+ *   Megatron (5·a·s²·b/t, moved 2x forward and 3x backward).
+ */
+static void
+torch_ops(const le_step_in *in, const le_attn_shape *at, double M, double tp, double f, double topk,
+		  double act_scores, double hbm, double *mem_f, double *mem_b)
+{
+	double		h = in->d_model;
+	double		hn = (in->sequence_parallel || tp == 1) ? h / tp : h;
+	double		fl = topk * f / tp;
+	double		qk = at->kv_rank > 0 ? (at->heads * at->d_rope + at->d_rope) / tp :
+		(at->heads + at->kv_heads) * at->d_qk / tp;
+	int			llama = in->swiglu;
+	double		fwd;
+
+	if (in->stack == LE_STACK_TORCH_EAGER)
+		fwd = 2.0 * (llama ? 36.0 : 4.0) * hn + (llama ? 20.0 * qk : 0) + 2.0 * 6.0 * hn +
+			(llama ? 10.0 : 4.0) * fl + (in->dropout ? 2.0 * 5.0 * hn : 0);
+	else
+		fwd = 2.0 * 8.0 * hn + (llama ? 4.0 * qk : 0) + (llama ? 6.0 : 4.0) * fl +
+			(in->dropout ? 2.0 * 1.0 * hn : 0);
+	*mem_f = (M * fwd + LE_ELEM_FWD * act_scores) / hbm;
+	*mem_b = (M * 2.0 * fwd + LE_ELEM_BWD * act_scores) / hbm;
+}
+
+/*
+ * FP8 scaling and casts of the linear layers (issue 46, "FP8 as trained";
+ * tensorwise dynamic scaling as torchao's Float8Linear and Transformer
+ * Engine's delayed/current scaling do it): every GEMM input is cast to fp8
+ * forward (with a transposed copy for the weight-gradient GEMM) and every
+ * output gradient backward; the weights once per micro-batch (torch) or once
+ * per step (Transformer Engine caches them across micro-batches,
+ * is_first_microbatch).  Bytes per element: torch_eager 7 (amax: read 2;
+ * cast: read 2, write 1; transpose: read 1, write 1), torch_compile 4 (one
+ * fused kernel: read 2, write the two fp8 copies), megatron 2 (the cast
+ * fused into the kernel producing the input, which writes the two fp8 copies)
+ * for activations and 4 for gradients and weights.  GEMM inputs per token:
+ * QKV and FC1 read h, the attention output projection h/tp, FC2 fl;
+ * output gradients (h + 2·h_kv)/tp, h, (ffn matrices - 1)·fl, h.
+ */
+static void
+fp8_casts(const le_step_in *in, const le_attn_shape *at, double M, double tp, double f, double topk,
+		  double hkv, double m, double hbm, double *mem_f, double *mem_b)
+{
+	double		h = in->d_model;
+	double		fl = topk * f / tp;
+	double		fmats = in->swiglu ? 3.0 : 2.0;
+	double		x_in = 2.0 * h + h / tp + fl;
+	double		x_g = (h + 2.0 * hkv) / tp + 2.0 * h + (fmats - 1.0) * fl;
+	double		experts = in->n_experts > 0 ? in->n_experts / (double) (in->ep > 0 ? in->ep : 1) : 1.0;
+	double		w = ((at->kv_rank > 0 ? le_attn_params(at) : h * (h + 2.0 * hkv) + h * h) + fmats * h * f * experts) / tp;
+	double		ca,
+				cg,
+				cw;
+
+	if (in->stack == LE_STACK_TORCH_EAGER)
+		ca = cg = cw = 7.0;
+	else if (in->stack == LE_STACK_TORCH_COMPILE)
+		ca = cg = cw = 4.0;
+	else
+	{
+		ca = 2.0;
+		cg = cw = 4.0;
+	}
+	if (in->stack == LE_STACK_MEGATRON)
+		cw /= m;				/* once per step */
+	*mem_f += (M * ca * x_in + cw * w) / hbm;
+	*mem_b += M * cg * x_g / hbm;
 }
 
 /*
@@ -396,6 +598,11 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 				t_r = 0,
 				t_attn_f = 0,
 				t_attn_b = 0,
+				mem_f = 0,
+				mem_b = 0,
+				mem_r = 0,
+				mem_logits = 0,
+				mem_phase,
 				attn_fwd_flops,
 				act,
 				act_scores,
@@ -490,8 +697,19 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	attn_fwd_flops = mla ? b * (s / cp) * le_attn_score_flops(&at, s) / tp : 4.0 * b * (s / cp) * s * h / tp;
 	if (in->flash)
 	{
-		t_attn_f = 0.5 * attn_fwd_flops / (in->peak_flops * g->attn);
+		/*
+		 * With fp8 attention stays in bf16 (peak / 2) unless fp8_attention:
+		 * then the forward runs FlashAttention-3's FP8 kernel where the part
+		 * has a published rate; the backward stays bf16 (no FP8 backward is
+		 * published; data/kernel_rates.csv).
+		 */
+		double		p16 = in->fp8 ? in->peak_flops / 2.0 : in->peak_flops;
+		double		share = attn_share(g, in->stack);
+
+		t_attn_f = 0.5 * attn_fwd_flops / (p16 * share);
 		t_attn_b = LE_FLASH_BWD * t_attn_f + LE_KERNEL_GAP_S;
+		if (in->fp8 && in->fp8_attention && g->attn_fp8 > 0)
+			t_attn_f = 0.5 * attn_fwd_flops / (in->peak_flops * g->attn_fp8);
 		t_attn_f += LE_KERNEL_GAP_S;	/* one fused kernel each way */
 	}
 	else
@@ -500,13 +718,13 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 
 		if (mla)				/* Q·K^T over d_qk, then the scores times V of d_v */
 		{
-			t_attn_f = gemm_fwd(in, s / cp, s, at.d_qk, batch) + gemm_fwd(in, s / cp, at.d_v, s, batch);
-			t_attn_b = gemm_bwd(in, s / cp, s, at.d_qk, batch) + gemm_bwd(in, s / cp, at.d_v, s, batch);
+			t_attn_f = hi_fwd(in, s / cp, s, at.d_qk, batch) + hi_fwd(in, s / cp, at.d_v, s, batch);
+			t_attn_b = hi_bwd(in, s / cp, s, at.d_qk, batch) + hi_bwd(in, s / cp, at.d_v, s, batch);
 		}
 		else
 		{
-			t_attn_f = 2 * gemm_fwd(in, s / cp, s, hd, batch);
-			t_attn_b = 2 * gemm_bwd(in, s / cp, s, hd, batch);
+			t_attn_f = 2 * hi_fwd(in, s / cp, s, hd, batch);
+			t_attn_b = 2 * hi_bwd(in, s / cp, s, hd, batch);
 		}
 	}
 	t_f += t_attn_f;
@@ -531,8 +749,23 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	else
 		act = (10.0 + 24.0 / tp) * (s / cp) * b * h;
 	act_scores = in->flash ? 0 : 5.0 * a * (s / cp) * s * b / tp;
-	t_f += LE_ELEM_FWD * (act + act_scores) / hbm;
-	t_b += LE_ELEM_BWD * (act + act_scores) / hbm;
+	if (in->stack == LE_STACK_MEGATRON)
+	{
+		/*
+		 * Megatron-LM with Transformer Engine: fused kernels (norm into the
+		 * GEMM's input, bias + activation, bias + dropout + residual add,
+		 * fused rotary, fused attention) each write what the layer stores and
+		 * read it back: 0.4.0's count above, kept.
+		 */
+		mem_f = LE_ELEM_FWD * (act + act_scores) / hbm;
+		mem_b = LE_ELEM_BWD * (act + act_scores) / hbm;
+	}
+	else
+		torch_ops(in, &at, M, tp, f, topk, act_scores, hbm, &mem_f, &mem_b);
+	if (in->fp8)
+		fp8_casts(in, &at, M, tp, f, topk, hkv, m, hbm, &mem_f, &mem_b);
+	t_f += mem_f;
+	t_b += mem_b;
 
 	/*
 	 * Recomputation: a whole forward again (full) or the attention core and
@@ -540,9 +773,15 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	 * also runs the up projections again (DeepSeek-V3 §3.2.3; memory.c).
 	 */
 	if (in->recompute == LE_RC_FULL)
+	{
 		t_r = t_f;
+		mem_r = mem_f;
+	}
 	else if (in->recompute == LE_RC_SELECTIVE && !in->flash)
+	{
 		t_r = t_attn_f + LE_ELEM_FWD * act_scores / hbm;
+		mem_r = LE_ELEM_FWD * act_scores / hbm;
+	}
 	if (in->recompute == LE_RC_SELECTIVE && mla)
 		t_r += t_up_f;
 
@@ -597,7 +836,12 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	 */
 	if (moe && ep > 1)
 	{
-		double		S = (M / tp) * topk * h * pb;
+		/*
+		 * fp8: the dispatches (forward, and the gradients' backward) carry fp8
+		 * activations, the combines bf16 (DeepSeek-V3 report, arXiv
+		 * 2412.19437, §3.3.2 "Low-Precision Communication"): 1.5 bytes on average
+		 */
+		double		S = (M / tp) * topk * h * (in->fp8 ? 1.5 : pb);
 		double		n_coll = 4 + (in->recompute == LE_RC_FULL ? 2 : 0);
 		double		bw = tp * cp * ep <= in->gpus_per_node ? in->nvlink_bw : in->net_bw;
 
@@ -607,8 +851,9 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	/* The last stage also runs the output layer and the loss over the vocabulary (fp32 logits). */
 	if (V > 0)
 	{
-		t_logits = gemm_fwd(in, M, V / tp, h, 1) + gemm_bwd(in, M, V / tp, h, 1) +
-			(LE_ELEM_FWD + LE_ELEM_BWD) * 4.0 * M * V / tp / hbm;
+		/* in 16 bits under fp8 too (torchao and Transformer Engine leave the output layer out of fp8) */
+		mem_logits = (LE_ELEM_FWD + LE_ELEM_BWD) * 4.0 * M * V / tp / hbm;
+		t_logits = hi_fwd(in, M, V / tp, h, 1) + hi_bwd(in, M, V / tp, h, 1) + mem_logits;
 	}
 
 	/*
@@ -633,6 +878,9 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 		t_f *= layer_scale;
 		t_b *= layer_scale;
 		t_r *= layer_scale;
+		mem_f *= layer_scale;
+		mem_b *= layer_scale;
+		mem_r *= layer_scale;
 	}
 
 	/*
@@ -647,6 +895,10 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 		t_b *= slow;
 		t_r *= slow;
 		t_logits *= slow;
+		mem_f *= slow;
+		mem_b *= slow;
+		mem_r *= slow;
+		mem_logits *= slow;
 	}
 
 	/*
@@ -674,7 +926,13 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	layer_stage = ceil(L / pp);
 	busy_mb = layer_stage * (t_f + t_b + t_r + t_tp + t_cp + t_ep) + t_logits + t_p2p;
 	compute = m * (layer_stage * (t_f + t_b + t_r) + t_logits);
-	out->phase[LE_PH_COMPUTE] = compute;
+	/*
+	 * The memory-bound ops are part of the GPU work above (the pipeline and
+	 * the overlaps see them as compute); step_breakdown shows them apart.
+	 */
+	mem_phase = m * (layer_stage * (mem_f + mem_b + mem_r) + mem_logits);
+	out->phase[LE_PH_COMPUTE] = compute - mem_phase;
+	out->phase[LE_PH_MEMORY_BOUND] = mem_phase;
 	out->phase[LE_PH_TP_COMM] = m * layer_stage * t_tp;
 	out->phase[LE_PH_CP_COMM] = m * layer_stage * t_cp;
 	out->phase[LE_PH_EP_COMM] = m * layer_stage * t_ep;
@@ -752,8 +1010,9 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	opt_params = in->zero_stage >= 1 ? local_params / dpg : local_params;
 	out->phase[LE_PH_OPTIMIZER] = opt_params * (24.0 + gb + pb) / hbm;
 
-	out->phase[LE_PH_TOTAL] = 0;
-	for (int p = 0; p < LE_PH_TOTAL; p++)
+	/* summed as before 0.5.0 (compute whole, then the other phases in order), so that totals keep their digits */
+	out->phase[LE_PH_TOTAL] = compute;
+	for (int p = LE_PH_TP_COMM; p < LE_PH_TOTAL; p++)
 		out->phase[LE_PH_TOTAL] += out->phase[p];
 
 	/*

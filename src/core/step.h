@@ -72,6 +72,10 @@ typedef struct le_step_in
 	int			recompute;		/* le_recompute */
 	int			sequence_parallel;	/* 1: Megatron sequence parallelism (tp > 1) */
 	int			flash;			/* 1: FlashAttention kernels, 0: eager attention */
+	int			fp8;			/* 1: dtype fp8: the linear layers' GEMMs on the fp8 peak (peak_flops),
+								 * attention and the rest on the bf16 peak, peak_flops / 2 */
+	int			fp8_attention;	/* 1: with fp8, the attention forward in FP8 too */
+	int			dropout;		/* 1: dropout after attention and MLP (the torch stacks time it) */
 	double		grad_bytes;		/* 2 (bf16) or 4 (fp32 main grads); 0 = 2 */
 	double		param_bytes;	/* bytes of a weight/activation as computed with
 								 * (GEMM operands, tp/cp/ep traffic); 0 = 2 */
@@ -89,6 +93,7 @@ typedef struct le_step_in
 typedef enum le_step_phase
 {
 	LE_PH_COMPUTE,
+	LE_PH_MEMORY_BOUND,			/* 0.5.0: norms, activations, rotary, residual adds, dropout, casts */
 	LE_PH_TP_COMM,
 	LE_PH_CP_COMM,
 	LE_PH_EP_COMM,
@@ -138,6 +143,13 @@ extern void le_step_eval(const le_step_in *in, le_step_out *out);
  */
 extern double le_gemm_seconds(le_gpu_gen gen, double peak, double hbm_bw, double elem_bytes,
 							  double m, double n, double k, double batch);
+
+/*
+ * A kernel rate of the compiled table (step.c) by data/kernel_rates.csv's
+ * names: generation, dtype (bf16, fp8, any), kernel (gemm, attn_fa2,
+ * attn_fa3, hbm_stream); the achieved share, or -1 when there is none.
+ */
+extern double le_kernel_rate(const char *gen, const char *dtype, const char *kernel);
 
 /* Expected largest of n standard normal draws (Blom 1958); 0 for n <= 1. */
 extern double le_expected_max_normal(double n);

@@ -62,9 +62,18 @@ le_step_model_from_spec(const le_spec *s, int dp_overlap, le_step_in *in, le_err
 	in->sequence_parallel = le_num_or(s, LE_F_SEQUENCE_PARALLEL, 1) != 0;
 	in->flash = le_num_or(s, LE_F_ATTENTION, LE_ATT_FLASH) == LE_ATT_FLASH;
 	in->grad_bytes = le_num_or(s, LE_F_GRAD_DTYPE, LE_GD_BF16) == LE_GD_FP32 ? 4.0 : 2.0;
-	/* operands of the GEMMs and of tp/cp/ep traffic: fp32/tf32 4 bytes, fp8 1, bf16/fp16 2 (as memory.c) */
+	/*
+	 * operands of the GEMMs and of tp/cp/ep, pipeline and weight traffic:
+	 * fp32/tf32 4 bytes, bf16/fp16 2; fp8 (0.5.0) 2 as well: only the linear
+	 * layers' GEMM operands are fp8 (step.c, lin()), the activations, their
+	 * gradients and the gathered weights travel in bf16 (Megatron-LM and
+	 * torchtitan defaults; issue 46)
+	 */
 	dtype = (int) s->num[LE_F_DTYPE];
-	in->param_bytes = (dtype == LE_DT_FP32 || dtype == LE_DT_TF32) ? 4.0 : dtype == LE_DT_FP8 ? 1.0 : 2.0;
+	in->param_bytes = (dtype == LE_DT_FP32 || dtype == LE_DT_TF32) ? 4.0 : 2.0;
+	in->fp8 = dtype == LE_DT_FP8;
+	in->fp8_attention = le_num_or(s, LE_F_FP8_ATTENTION, 0) != 0;
+	in->dropout = le_num_or(s, LE_F_DROPOUT, 0) != 0;
 	/* framework conventions: see step.h; tensor-parallel and expert traffic exposed */
 	in->dp_overlap = dp_overlap ? 1 : 0;
 	in->stack = (int) le_num_or(s, LE_F_STACK, LE_STACK_MEGATRON);

@@ -54,7 +54,8 @@ test_from_spec(void)
 	le_spec_set_text(&s, LE_F_FFN_ACT, "swiglu", 6);
 	le_spec_set_text(&s, LE_F_DTYPE, "fp8", 3);
 	CHECK(le_step_from_spec(&s, 1, &in, &e) == LE_OK && in.grad_bytes == 4 && in.swiglu == 1 &&
-		  in.param_bytes == 1 && in.dp_overlap == 1, "fp32 grads, swiglu, fp8 operands, overlap: %s", e.message);
+		  in.param_bytes == 2 && in.fp8 == 1 && in.fp8_attention == 0 && in.dp_overlap == 1,
+		  "fp32 grads, swiglu, fp8 GEMMs (activations and traffic in bf16), overlap: %s", e.message);
 }
 
 static void
