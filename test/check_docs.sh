@@ -43,7 +43,7 @@ $n{ultragpu_a100} = grep { $_->[4] =~ /^a2-ultragpu/ && $_->[5] eq "A100" && $_-
 my @figures = (
   ["README.md", qr/\((\d+) GPU parts/, "gpu_sku"],
   ["README.md", qr/mean error 5 % on the (\d+) published runs/, "mfu_validation"],
-  ["README.md", qr/35 % on\s+(\d+) it was not/, "mfu_holdout"],
+  ["README.md", qr/\d+ % on\s+(\d+) it was not/, "mfu_holdout"],
   ["README.md", qr/On runs it was not built from the model is much less accurate: (\d+) published runs/, "mfu_holdout"],
   ["docs/prices.md", qr/`gpu_sku`: (\d+) parts/, "gpu_sku"],
   ["docs/prices.md", qr/`gpu_sku_alias`: (\d+) names/, "gpu_sku_alias"],
