@@ -722,7 +722,8 @@ fuzz_memory_comm(const le_spec *s, int checked_all, int rel_ok)
 		/* pp: one row, or an NVLink and a network row when only neighbouring stages share a node */
 		int			pp_rows = s->num[LE_F_PP] <= 1 ? 0 :
 			(s->num[LE_F_N_GPUS] > s->num[LE_F_GPUS_PER_NODE] && stride < s->num[LE_F_GPUS_PER_NODE]) ? 2 : 1;
-		int			want = (dp > 1 ? ((int) s->num[LE_F_ZERO_STAGE] == 0 ? 1 : 2) : 0) +
+		/* gradients are reduced over the dp·cp ranks holding the same weights (0.5.0) */
+		int			want = (dp * le_num_or(s, LE_F_CP, 1) > 1 ? ((int) s->num[LE_F_ZERO_STAGE] == 0 ? 1 : 2) : 0) +
 			(s->num[LE_F_TP] > 1) + (le_num_or(s, LE_F_CP, 1) > 1) + (le_num_or(s, LE_F_EP, 1) > 1) + pp_rows;
 		double		sb = 0,
 					ss = 0;
