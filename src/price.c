@@ -166,6 +166,32 @@ age_bound(TimestampTz at, Interval *max_age)
 }
 
 /*
+ * The one price query both lookups run: its first column of one row, copied into the caller's
+ * context.  *found is false when it is NULL, and then an unknown provider or region is an error.
+ */
+static Numeric
+price_query(SPIPlanPtr *plan, const char *sql, int nargs, Oid *types, Datum *args, const char *nulls,
+			text *provider, text *region, bool *found)
+{
+	bool		isnull;
+	Datum		d;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute_plan(le_spi_plan(plan, sql, nargs, types), args, nulls, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "price lookup failed");
+	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (!isnull)
+		d = SPI_datumTransfer(d, false, -1);	/* copied into the caller's context */
+	SPI_finish();
+	*found = !isnull;
+	if (isnull)
+		check_where(provider, region);	/* unknown provider or region: an error, not NULL */
+	/* detoast only now: a short-header copy would otherwise be expanded in SPI's context */
+	return isnull ? NULL : DatumGetNumeric(d);
+}
+
+/*
  * The cheapest price of sku (a gpu_sku key; itype: only that machine type,
  * or NULL) from provider in effect at "at", in region (NULL: any region), last
  * seen no more than max_age before "at" (NULL: any age).  *found is false when nothing is known;
@@ -178,8 +204,6 @@ le_price_lookup(const char *sku, const char *itype, text *provider, text *pricin
 	Oid			types[7] = {TEXTOID, TEXTOID, TEXTOID, TIMESTAMPTZOID, TEXTOID, TEXTOID, INTERVALOID};
 	Datum		args[7];
 	char		nulls[8] = "       ";
-	bool		isnull;
-	Datum		d;
 
 	le_check_name("provider", VARDATA_ANY(provider), VARSIZE_ANY_EXHDR(provider));
 	if (region)
@@ -196,19 +220,7 @@ le_price_lookup(const char *sku, const char *itype, text *provider, text *pricin
 	args[6] = PointerGetDatum(max_age);
 	nulls[6] = max_age ? ' ' : 'n';
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	if (SPI_execute_plan(le_spi_plan(&price_plan, price_sql, 7, types), args, nulls, true, 1) != SPI_OK_SELECT)
-		elog(ERROR, "price lookup failed");
-	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-	if (!isnull)
-		d = SPI_datumTransfer(d, false, -1);	/* copied into the caller's context */
-	SPI_finish();
-	*found = !isnull;
-	if (isnull)
-		check_where(provider, region);	/* unknown provider or region: an error, not NULL */
-	/* detoast only now: a short-header copy would otherwise be expanded in SPI's context */
-	return isnull ? NULL : DatumGetNumeric(d);
+	return price_query(&price_plan, price_sql, 7, types, args, nulls, provider, region, found);
 }
 
 /*
@@ -222,8 +234,6 @@ run_price_lookup(const char *sku, int n_gpus, int gpus_per_node, text *provider,
 	Oid			types[8] = {TEXTOID, INT4OID, INT4OID, TEXTOID, TEXTOID, TIMESTAMPTZOID, TEXTOID, INTERVALOID};
 	Datum		args[8];
 	char		nulls[9] = "        ";
-	bool		isnull;
-	Datum		d;
 
 	le_check_name("provider", VARDATA_ANY(provider), VARSIZE_ANY_EXHDR(provider));
 	if (region)
@@ -240,18 +250,7 @@ run_price_lookup(const char *sku, int n_gpus, int gpus_per_node, text *provider,
 	args[7] = PointerGetDatum(max_age);
 	nulls[7] = max_age ? ' ' : 'n';
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	if (SPI_execute_plan(le_spi_plan(&run_price_plan, run_price_sql, 8, types), args, nulls, true, 1) != SPI_OK_SELECT)
-		elog(ERROR, "run price lookup failed");
-	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-	if (!isnull)
-		d = SPI_datumTransfer(d, false, -1);
-	SPI_finish();
-	*found = !isnull;
-	if (isnull)
-		check_where(provider, region);
-	return isnull ? NULL : DatumGetNumeric(d);
+	return price_query(&run_price_plan, run_price_sql, 8, types, args, nulls, provider, region, found);
 }
 
 /* The last SKU name this call site resolved, its key and machine type (a query usually repeats one). */
