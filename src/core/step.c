@@ -555,6 +555,88 @@ fp8_casts(const le_step_in *in, const le_attn_shape *at, double M, double tp, do
 }
 
 /*
+ * Selective recomputation as the torch stacks run it: torchtitan's op-level
+ * selective activation checkpointing (torchtitan, parallelize_llama.py,
+ * _apply_ac_to_transformer_block with selective_ac_option "op", unchanged from
+ * its first version to 2025): inside each transformer block the outputs of
+ * aten.mm, of scaled_dot_product_attention and of the reduce-scatter are
+ * saved, except every second mm of the block (the policy counts the block's
+ * mm calls from 1 and recomputes the even ones); every other op (norms,
+ * rotary, activations, products, residual adds, casts) is recomputed in the
+ * backward.  So the recomputation is the forward of the even-numbered GEMMs
+ * plus the forward's memory-bound work.  The GEMMs in the order the block
+ * calls them: Llama's attention wq, wk, wv, wo, then its FFN w1, w3, w2 (the
+ * reference model's w2(silu(w1(x)) * w3(x))), so wk, wo and w3 are
+ * recomputed; a GELU block's fc1, fc2 (wk, wo, fc2); latent attention as
+ * DeepSeek-V3's model calls it (wq_a, wq_b or wq, wkv_a, wkv_b, wo); an MoE
+ * block its router, then the experts' w1, w3, w2 (counted as three mm calls,
+ * an assumption: their grouped GEMM is not in the policy's list).  Eager
+ * attention's batched GEMMs are not saved either: with attention 'eager'
+ * the attention core is recomputed too.  *flops: the recomputed GEMM FLOPs
+ * per micro-batch and layer.
+ */
+static double
+torch_sac_gemms(const le_step_in *in, const le_attn_shape *at, double M, double tp, double h,
+				double hkv, double f, double fmats, double topk, double ep, double *flops)
+{
+	double		t[9],
+				fl[9],
+				r = 0;
+	int			n = 0;
+
+#define MM(m_, n_, k_, b_) do { t[n] = gemm_fwd(in, (m_), (n_), (k_), (b_)); fl[n] = 2.0 * (m_) * (n_) * (k_) * (b_); n++; } while (0)
+	if (at->kv_rank > 0)
+	{
+		double		nq = at->heads * at->d_qk / tp,
+					nkv = at->heads * (at->d_qk - at->d_rope + at->d_v) / tp;
+
+		if (at->q_rank > 0)
+		{
+			MM(M, at->q_rank, h, 1);
+			MM(M, nq, at->q_rank, 1);
+		}
+		else
+			MM(M, nq, h, 1);
+		MM(M, at->kv_rank + at->d_rope, h, 1);
+		MM(M, nkv, at->kv_rank, 1);
+		MM(M, h, at->heads * at->d_v / tp, 1);
+	}
+	else
+	{
+		MM(M, h / tp, h, 1);	/* wq */
+		MM(M, hkv / tp, h, 1);	/* wk */
+		MM(M, hkv / tp, h, 1);	/* wv */
+		MM(M, h, h / tp, 1);	/* wo */
+	}
+	if (in->n_experts > 0)
+	{
+		double		per_expert = M * topk * ep / in->n_experts,
+					local = in->n_experts / ep;
+
+		MM(M, in->n_experts, h, 1);	/* router */
+		MM(per_expert, f / tp, h, local);
+		if (fmats > 2)
+			MM(per_expert, f / tp, h, local);
+		MM(per_expert, h, f / tp, local);
+	}
+	else
+	{
+		MM(M, f / tp, h, 1);	/* w1 (fc1) */
+		if (fmats > 2)
+			MM(M, f / tp, h, 1);	/* w3 */
+		MM(M, h, f / tp, 1);	/* w2 (fc2) */
+	}
+#undef MM
+	*flops = 0;
+	for (int i = 1; i < n; i += 2)
+	{
+		r += t[i];
+		*flops += fl[i];
+	}
+	return r;
+}
+
+/*
  * The model.  Per micro-batch and layer on one GPU: the GEMMs of attention
  * and FFN at the shapes the GPU sees, the attention core, the memory-bound
  * element-wise work, and the tensor-, context- and expert-parallel traffic;
@@ -622,7 +704,8 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 				dpg,
 				dp_bw,
 				t_dp,
-				t_bucket;
+				t_bucket,
+				sac_flops = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->dp = (int) dp;
@@ -777,12 +860,19 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 		t_r = t_f;
 		mem_r = mem_f;
 	}
+	else if (in->recompute == LE_RC_SELECTIVE && in->stack != LE_STACK_MEGATRON)
+	{
+		/* op-level: the even-numbered GEMMs and every memory-bound op (torch_sac_gemms) */
+		t_r = torch_sac_gemms(in, &at, M, tp, h, hkv, f, fmats, topk, ep, &sac_flops) + mem_f +
+			(in->flash ? 0 : t_attn_f);
+		mem_r = mem_f;
+	}
 	else if (in->recompute == LE_RC_SELECTIVE && !in->flash)
 	{
 		t_r = t_attn_f + LE_ELEM_FWD * act_scores / hbm;
 		mem_r = LE_ELEM_FWD * act_scores / hbm;
 	}
-	if (in->recompute == LE_RC_SELECTIVE && mla)
+	if (in->recompute == LE_RC_SELECTIVE && mla && in->stack == LE_STACK_MEGATRON)
 		t_r += t_up_f;
 
 	/*
@@ -1029,9 +1119,11 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 
 		if (in->recompute == LE_RC_FULL)
 			rec = fwd;
+		else if (in->recompute == LE_RC_SELECTIVE && in->stack != LE_STACK_MEGATRON)
+			rec = L * (sac_flops * tp / M + (in->flash ? 0 : attn_tok_layer));	/* per token, the layer's whole width */
 		else if (in->recompute == LE_RC_SELECTIVE && !in->flash)
 			rec = L * attn_tok_layer;
-		if (in->recompute == LE_RC_SELECTIVE && mla)	/* the up projections, forward */
+		if (in->recompute == LE_RC_SELECTIVE && mla && in->stack == LE_STACK_MEGATRON)	/* the up projections, forward */
 			rec += L * 2.0 * ((at.q_rank > 0 ? at.q_rank : h) * a * at.d_qk + at.kv_rank * a * (at.d_qk - at.d_rope + at.d_v));
 		out->model_flops = 6.0 * n_act * out->tokens;
 		out->hw_flops = out->tokens * (layer_scale * (3.0 * fwd + rec) + 6.0 * h * V);
