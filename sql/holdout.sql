@@ -2,14 +2,15 @@
 SET search_path = llm_econ, public;
 
 -- ---- the holdout table, exactly as sql/predicted.sql builds the validation table --------------------
--- Each row as a run_spec built by the public constructor from the shipped SKU; the network per GPU and
--- the compute precision are the row's (the sources' clusters differ: 50 to 400 Gbit/s per GPU).
+-- Each row as a run_spec built by the public constructor from the shipped SKU; the network per GPU, the
+-- compute precision and the software stack are the row's (the sources' clusters differ: 50 to 400 Gbit/s
+-- per GPU; llm-foundry's Composer FSDP and IBM's fms-fsdp ran PyTorch without torch.compile: torch_eager).
 CREATE TEMP TABLE hold (
   "row" text, framework text, source text, model text, n_params float8, n_layers int, d_model int, n_heads int,
   n_kv_heads int, ffn_hidden int, swiglu int, vocab_size int, seq_len int, global_batch int,
   micro_batch int, gpu text, n_gpus int, inter_node_gbit_per_s float8, tp int, pp int, cp int, vpp int,
   recompute text, sequence_parallel int, flash int, zero_stage int, grad_bytes int, dp_overlap int, dtype text,
-  flop_convention text, published_tflops_per_gpu float8, published_fraction_of_peak float8, note text);
+  flop_convention text, published_tflops_per_gpu float8, published_fraction_of_peak float8, note text, stack text);
 \copy hold FROM 'data/mfu_holdout.csv' CSV HEADER
 CREATE TEMP TABLE hold_spec AS
 SELECT h.*, run_spec(h.n_params, 1e12, h.n_gpus,
@@ -23,7 +24,7 @@ SELECT h.*, run_spec(h.n_params, 1e12, h.n_gpus,
                      sequence_parallel => h.sequence_parallel = 1,
                      attention => CASE WHEN h.flash = 1 THEN 'flash' ELSE 'eager' END,
                      grad_dtype => CASE WHEN h.grad_bytes = 4 THEN 'fp32' ELSE 'bf16' END,
-                     inter_node_gbit_per_s => h.inter_node_gbit_per_s) AS spec
+                     inter_node_gbit_per_s => h.inter_node_gbit_per_s, stack => h.stack) AS spec
   FROM hold h;
 -- FLOPs per step in each source's convention (as sql/predicted.sql): narayanan_eq3 96·B·s·l·h²·(1 + s/6h
 -- + V/16lh) (Narayanan et al. 2021 eq. 3, recompute counted: Megatron-DeepSpeed's count); korthikanti_mfu
@@ -90,5 +91,6 @@ SELECT h."row", h.model, h.n_gpus, h.published_fraction_of_peak AS published_mfu
                                     ffn_hidden => h.ffn_hidden, ffn_act => 'swiglu', vocab_size => h.vocab_size,
                                     seq_len => h.seq_len, micro_batch => h.micro_batch, global_batch => h.global_batch,
                                     zero_stage => h.zero_stage, recompute => h.recompute, sequence_parallel => false,
-                                    inter_node_gbit_per_s => 8 * h.inter_node_gbit_per_s))::numeric, 3) AS predicted_mfu_per_gpu_reading
+                                    inter_node_gbit_per_s => 8 * h.inter_node_gbit_per_s, stack => h.stack))::numeric, 3)
+         AS predicted_mfu_per_gpu_reading
   FROM hold_spec h WHERE h.framework LIKE 'PyTorch FSDP%' ORDER BY length(h."row"), h."row";
