@@ -92,6 +92,7 @@ static const char *const col_names[LE_COL__COUNT] = {
 	[LE_COL_VCPUS] = "vCPUs",
 	[LE_COL_MEMORY_GIB] = "MemoryGiB",
 	[LE_COL_GPU_INFO] = "GpuInfo",
+	[LE_COL_UPSTREAM_CLOUD_ID] = "UpstreamCloudId",
 };
 
 /* s[0..n) starts with the C string t, ignoring ASCII case. */
@@ -396,14 +397,18 @@ contains_ci(const char *s, size_t n, const char *t)
 	return 0;
 }
 
-/* pcie when the instance type says "pcie", sxm when it says "sxm" (any case), else none. */
+/* pcie when the instance type says "pcie", or "pci" not followed by a letter (Cudo's
+ * intel-ice-lake-a100-pci), sxm when it says "sxm" (any case), else none. */
 le_variant
 le_variant_of(const char *itype, size_t n)
 {
 	if (itype == NULL)
 		return LE_VARIANT_NONE;
-	if (contains_ci(itype, n, "pcie"))
-		return LE_VARIANT_PCIE;
+	for (size_t i = 0; i + 3 <= n; i++)
+		if (le_ascii_eq_ci(itype + i, 3, "pci", 3) &&
+			(i + 3 == n || !((itype[i + 3] | 0x20) >= 'a' && (itype[i + 3] | 0x20) <= 'z') ||
+			 (itype[i + 3] | 0x20) == 'e'))
+			return LE_VARIANT_PCIE;
 	if (contains_ci(itype, n, "sxm"))
 		return LE_VARIANT_SXM;
 	return LE_VARIANT_NONE;
@@ -980,6 +985,16 @@ read_row(le_catalog *c, le_error *err)
 					 * H100-1-80G is "NVIDIA H100 PCIe" (skypilot-catalog catalogs/v5/scaleway/vms.csv) */
 					if (o->variant == LE_VARIANT_NONE)
 						o->variant = le_variant_of(gi.p, gi.n);
+				}
+				/* else the one the provider's own name for the machine says: PrimeIntellect's
+				 * runpod__1xA100_80GB__8__117 is "NVIDIA A100 80GB PCIe" there, its
+				 * runpod__1xA100_80GB__16__125 "NVIDIA A100-SXM4-80GB" (skypilot-catalog
+				 * catalogs/v7/primeintellect/vms.csv at 0e770cca) */
+				if (o->variant == LE_VARIANT_NONE)
+				{
+					le_str		up = field_str(c, LE_COL_UPSTREAM_CLOUD_ID);
+
+					o->variant = le_variant_of(up.p, up.n);
 				}
 				/* a row counts once: in its on-demand offer when it has one */
 				offer_price(o, price[p], (le_str) {NULL, 0}, val[p], (p == 0 || !price[0].p) ? 1 : 0);

@@ -28,6 +28,7 @@ typedef enum le_cat_col
 	LE_COL_VCPUS,
 	LE_COL_MEMORY_GIB,
 	LE_COL_GPU_INFO,
+	LE_COL_UPSTREAM_CLOUD_ID,	/* PrimeIntellect: the machine as its provider names it */
 	LE_COL__COUNT
 } le_cat_col;
 

@@ -560,7 +560,9 @@ BEGIN ATOMIC
                                     llm_econ._sku_find($3 OPERATOR(pg_catalog.||) CASE $4 WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END),
                                     llm_econ._sku_find($3)] AS names,
                               llm_econ._gpu_family($3) AS family,
-                              coalesce($2, '') OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||) coalesce($3, '') AS names_text,
+                              -- the form the row's other names state (GpuInfo's name, UpstreamCloudId) is a fact too
+                              coalesce($2, '') OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||) coalesce($3, '')
+                                OPERATOR(pg_catalog.||) CASE $4 WHEN 'pcie' THEN ' PCIe' WHEN 'sxm' THEN ' SXM' ELSE '' END AS names_text,
                               CASE WHEN it.gpus IS NULL THEN $6 WHEN it.gpus OPERATOR(pg_catalog.>=) 1::numeric THEN it.gpus::int4 END AS gpus) AS c
    -- GpuInfo's figure as the catalogs write it: MiB per GPU (SkyPilot's schema); below 1024 it is
    -- GB (Shadeform's and RunPod's v8 catalogs: 80 for an A100 80GB; no GPU has under 1 GiB); the
