@@ -462,7 +462,7 @@ COMMENT ON FUNCTION llm_econ._gpu_family(text) IS
 -- (GpuInfo's MiB as _catalog_sku reads it, else a size the names spell: "80GB", "80G") within 6 %
 -- of the SKU's HBM (MiB read as GiB or as 2^20 bytes over 10^9 GB: clouds write both; a spelled
 -- size may be the machine's total), the form factor the names spell (PCIe, "pci", SXM, NVL; NVLINK is not NVL;
--- names spelling both PCIe and SXM fit no form), and a GPU count a machine of the part holds (at
+-- names spelling both PCIe and SXM fit no form; an NVL part is a PCIe card), and a GPU count a machine of the part holds (at
 -- most its node size or 8, or a known machine type's count).
 CREATE OR REPLACE FUNCTION llm_econ._sku_contradiction(sku text, names text, gpu_mib int4, gpus int4) RETURNS text
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -477,7 +477,10 @@ BEGIN ATOMIC
                 AND pg_catalog.abs(f.gb - g.hbm_gb::numeric) > 0.06 * g.hbm_gb::numeric
                 AND ($4 IS NULL OR pg_catalog.abs(f.gb - g.hbm_gb::numeric * $4) > 0.06 * g.hbm_gb::numeric * $4)
              THEN pg_catalog.format('the name says %s GB; %s has %s GB', f.gb, g.sku, g.hbm_gb)
+           -- the NVL parts are PCIe cards (two bridged by NVLink): "pcie" in a name fits them
+           -- (Cudo's epyc-genoa-h100-nvl-pcie, catalogs/v7/cudo/vms.csv at 8b5326cd)
            WHEN f.form IS NOT NULL AND k.form IS NOT NULL AND f.form OPERATOR(pg_catalog.<>) k.form
+                AND NOT (f.form OPERATOR(pg_catalog.=) 'PCIe' AND k.form OPERATOR(pg_catalog.=) 'NVL')
              THEN pg_catalog.format('the name says %s; %s is %s', f.form, g.sku, k.form)
            WHEN $4 IS NOT NULL AND $4 > GREATEST(g.gpus_per_node, 8)
                 AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i WHERE i.sku OPERATOR(pg_catalog.=) g.sku AND i.gpus OPERATOR(pg_catalog.=) $4::numeric)
