@@ -383,7 +383,8 @@ COMMENT ON FUNCTION llm_econ._reraise(text, text, text, text, text) IS
 -- test/data/skypilot/accelerator_names.csv; sql/catalog_names.sql checks that every one fits its
 -- cloud and that the Lambda and RunPod samples fit no other); their regions have no rule.  A
 -- Lambda name ends in a word with a letter (gpu_8x_a100_80gb_sxm4), SimplePod's in its vCPUs
--- (gpu_1x_rtx3060ti_14).  No rule: paperspace (its types are GPU names: A100, H100x8, GPU+),
+-- (gpu_1x_rtx3060ti_14); Shadeform's is its provider's, then the GPU in capitals
+-- (excesssupply_H200_sxm5x8_NVLINK in v7, crusoe_L40Sx10 in v8).  No rule: paperspace (its types are GPU names: A100, H100x8, GPU+),
 -- spheron (provider ids), kubernetes, vsphere.
 CREATE OR REPLACE FUNCTION llm_econ._skypilot_cloud_shape(cloud text, OUT name_re text, OUT region_re text)
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
@@ -411,7 +412,7 @@ BEGIN ATOMIC
     ('primeintellect', '^[a-z0-9_]+__[0-9]+x[A-Za-z0-9_]+__[0-9]+__[0-9]+(__[A-Z]+)*$', NULL),
     ('scp', '^[a-z][0-9]v[0-9]+[a-z][0-9]+$', NULL),
     ('seeweb', '^[eE]CS[0-9A-Z]+$', NULL),
-    ('shadeform', '^[a-z]+_[A-Za-z0-9-]+$', NULL),
+    ('shadeform', '^[a-z]+_[A-Z][A-Za-z0-9_-]*$', NULL),
     ('simplepod', '^gpu_[0-9]+x_[a-z0-9]+_[0-9]+$', NULL),
     ('vast', '^[0-9]+x-[A-Za-z0-9_]+(-[0-9]+)+$', NULL),
     ('verda', '^([0-9]+[A-Z][A-Z0-9]*(\.[0-9]+[A-Z])+|CPU(\.[0-9]+[A-Z])+)$', NULL),
