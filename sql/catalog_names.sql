@@ -14,7 +14,7 @@ SET client_min_messages = warning;
 \set names `cat test/data/skypilot/accelerator_names.csv`
 CREATE TEMP TABLE names AS
 SELECT l.n - 1 AS line, split_part(l.l, ',', 1) AS catalog, split_part(l.l, ',', 2) AS cloud,
-       split_part(l.l, ',', 3) AS accelerator, split_part(l.l, ',', 4)::int4 AS gpus,
+       split_part(l.l, ',', 3) AS accelerator, split_part(l.l, ',', 4)::numeric AS gpus,
        nullif(split_part(l.l, ',', 5), '')::int4 AS gpu_mib, split_part(l.l, ',', 6) AS instance_type,
        nullif(split_part(l.l, ',', 7), '') AS memory_gib, nullif(split_part(l.l, ',', 8), '') AS gpuinfo_name,
        split_part(l.l, ',', 9) AS source, nullif(split_part(l.l, ',', 10), '') AS upstream
