@@ -171,4 +171,17 @@ SELECT DISTINCT b.cloud, b.accelerator, b.gpu_mib, b.sku, g.hbm_gb FROM became b
  WHERE b.gpu_mib IS NOT NULL
    AND abs(b.gpu_mib / 1024.0 - g.hbm_gb::numeric) > 0.06 * g.hbm_gb::numeric
    AND abs(b.gpu_mib * 1.048576 / 1000 - g.hbm_gb::numeric) > 0.06 * g.hbm_gb::numeric;
+-- AWS writes a slice of a GPU as a fraction (catalogs/v8/aws/vms.csv at e385a0d3: g6f.large is
+-- 0.125 of an L4, GpuInfo 2861 MiB, its share of 22888): the whole file was refused ("accelerator
+-- count "0.125" is not a positive whole number"); each slice is stored per GPU-equivalent (price
+-- times 8), with no whole GPU count, as the L4 its share's memory says
+DELETE FROM price_snapshot WHERE source LIKE 'SkyPilot%'; DELETE FROM price_import WHERE source LIKE 'SkyPilot%';
+SELECT inserted, skipped FROM import_skypilot_catalog('aws', E'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone,Arch
+g6f.large,L4,0.125,2.0,8.0,"{''Gpus'': [{''Name'': ''L4'', ''Manufacturer'': ''NVIDIA'', ''Count'': 0, ''MemoryInfo'': {''SizeInMiB'': 2861}}], ''TotalGpuMemoryInMiB'': 2861}",0.202,0.058500,us-east-1,use1-az1,x86_64
+g6f.4xlarge,L4,0.5,16.0,64.0,"{''Gpus'': [{''Name'': ''L4'', ''Manufacturer'': ''NVIDIA'', ''Count'': 0, ''MemoryInfo'': {''SizeInMiB'': 11444}}], ''TotalGpuMemoryInMiB'': 11444}",0.95,0.490700,us-east-1,use1-az1,x86_64
+g4dn.12xlarge,T4,4.0,48.0,192.0,"{''Gpus'': [{''Name'': ''T4'', ''Manufacturer'': ''NVIDIA'', ''Count'': 4, ''MemoryInfo'': {''SizeInMiB'': 16384}}], ''TotalGpuMemoryInMiB'': 65536}",3.912,1.631800,us-east-1,use1-az1,x86_64', '2025-10-01', withdraw_missing => false);
+SELECT instance_type, sku, pricing, gpus_per_instance, usd_per_gpu_hour FROM price_snapshot
+ WHERE provider = 'aws' ORDER BY instance_type COLLATE "C", pricing;
+-- a count that is neither whole nor 1/k of a GPU is still refused
+SELECT count(*) FROM _skypilot_offers('aws', E'InstanceType,AcceleratorName,AcceleratorCount,Price,Region\ng6f.x,L4,0.3,1,us-east-1');
 ROLLBACK;

@@ -14,10 +14,10 @@ SET client_min_messages = warning;
 \set names `cat test/data/skypilot/accelerator_names.csv`
 CREATE TEMP TABLE names AS
 SELECT l.n - 1 AS line, split_part(l.l, ',', 1) AS catalog, split_part(l.l, ',', 2) AS cloud,
-       split_part(l.l, ',', 3) AS accelerator, split_part(l.l, ',', 4)::int4 AS gpus,
+       split_part(l.l, ',', 3) AS accelerator, split_part(l.l, ',', 4)::numeric AS gpus,
        nullif(split_part(l.l, ',', 5), '')::int4 AS gpu_mib, split_part(l.l, ',', 6) AS instance_type,
        nullif(split_part(l.l, ',', 7), '') AS memory_gib, nullif(split_part(l.l, ',', 8), '') AS gpuinfo_name,
-       split_part(l.l, ',', 9) AS source
+       split_part(l.l, ',', 9) AS source, nullif(split_part(l.l, ',', 10), '') AS upstream
   FROM regexp_split_to_table(:'names', E'\n') WITH ORDINALITY AS l(l, n)
  WHERE l.n > 1 AND l.l <> '';
 -- every row names its file and commit
@@ -26,19 +26,24 @@ SELECT count(*) AS names, count(DISTINCT (catalog, cloud)) AS catalogs, count(DI
   FROM names;
 -- each row as the importer reads it: a one-row vms.csv (price = GPU count, so 1 per GPU), with a
 -- GpuInfo of the row's SizeInMiB as the catalog writes it and GpuInfo's name where it differs
--- from AcceleratorName (a catalog that writes no memory, only a name, gets that name alone)
+-- from AcceleratorName (a catalog that writes no memory, only a name, gets that name alone), and
+-- the UpstreamCloudId PrimeIntellect's catalogs write (the machine as its provider names it)
 CREATE TEMP TABLE became AS
-SELECT n.line, n.catalog, n.cloud, n.accelerator, n.gpus, n.gpu_mib, n.instance_type,
+SELECT n.line, n.catalog, n.cloud, n.accelerator, n.gpus, n.gpu_mib, n.instance_type, n.upstream,
        o.variant, o.gpu_mib AS read_mib, o.gpus_per_instance, f.sku, f.why
   FROM names n
  CROSS JOIN LATERAL (
        SELECT * FROM _skypilot_offers(n.cloud,
-              'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo' || E'\n'
-              || format('%s,%s,%s,8,%s,%s,r1,%s', n.instance_type, n.accelerator, n.gpus, coalesce(n.memory_gib, '64'), n.gpus,
+              'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,UpstreamCloudId' || E'\n'
+              -- GCP lists a machine type and its accelerator in two rows (the machine's without an
+              -- accelerator name) that the importer pairs by region; an N1-attachable GPU alone
+              || CASE WHEN n.cloud = 'gcp' AND n.instance_type <> '' THEN format('%s,,,8,64,1,r1,,', n.instance_type) || E'\n' ELSE '' END
+              || format('%s,%s,%s,8,%s,%s,r1,%s,%s', CASE WHEN n.cloud <> 'gcp' THEN n.instance_type END, n.accelerator, n.gpus,
+                        coalesce(n.memory_gib, '64'), n.gpus,
                         CASE WHEN n.gpu_mib IS NOT NULL
                              THEN format('"{''Gpus'': [{''Name'': ''%s'', ''Count'': %s, ''MemoryInfo'': {''SizeInMiB'': %s}}]}"',
                                          coalesce(n.gpuinfo_name, n.accelerator), n.gpus, n.gpu_mib)
-                             ELSE coalesce(n.gpuinfo_name, '') END))
+                             ELSE coalesce(n.gpuinfo_name, '') END, coalesce(n.upstream, '')))
         WHERE pricing = 'on_demand' LIMIT 1) AS o
  CROSS JOIN LATERAL _catalog_sku(n.cloud, o.instance_type, o.accelerator, o.variant, o.gpu_mib, o.gpus_per_instance) AS f;
 SELECT count(*) AS rows_read, count(sku) AS identified, count(*) - count(sku) AS skipped FROM became;
@@ -56,17 +61,21 @@ SELECT b.cloud, b.catalog, b.accelerator, b.gpus, b.gpu_mib, b.sku, g.hbm_gb
                                          (b.gpu_mib / 1024.0 / b.gpus), (b.gpu_mib * 1.048576 / 1000 / b.gpus),
                                          (CASE WHEN b.gpu_mib < 1024 THEN b.gpu_mib::numeric END)) AS m(gb)
                     WHERE abs(m.gb - g.hbm_gb::numeric) <= 0.06 * g.hbm_gb::numeric);
--- nothing against a form factor the names spell (PCIe, SXM; NVLINK is a bridge, not the NVL part) -- none listed
+-- nothing against a form factor the names spell (PCIe, SXM; NVLINK is a bridge, not the NVL part),
+-- UpstreamCloudId's included -- none listed
 SELECT cloud, catalog, accelerator, instance_type, sku FROM became
- WHERE (instance_type || ' ' || accelerator ~* 'pcie|pci(?![a-z])' AND sku !~* 'pcie' AND sku IS NOT NULL
+ WHERE (instance_type || ' ' || accelerator || ' ' || coalesce(upstream, '') ~* 'pcie|pci(?![a-z])' AND sku !~* 'pcie' AND sku IS NOT NULL
         AND NOT EXISTS (SELECT 1 FROM gpu_sku g WHERE g.sku = became.sku AND g.nvlink_gb_per_s IS NULL))
-    OR (instance_type || ' ' || accelerator ~* 'sxm' AND sku ~* 'pcie|nvl');
--- GPU counts no machine of the part has (above its node size and 8, no known machine type with
--- it): the identity stands (the count never chooses the part alone) and the importer stores the
--- price flagged suspect (sql/catalog_identity.sql shows the flag)
-SELECT b.cloud, b.catalog, b.instance_type, b.gpus, b.sku
+    OR (instance_type || ' ' || accelerator || ' ' || coalesce(upstream, '') ~* 'sxm' AND sku ~* 'pcie|nvl');
+-- GPU counts no machine of the part has (above its node size and 8, and not the count of a
+-- machine type instance_type knows, such as GCP's a2-megagpu-16g): the identity stands (the count
+-- never chooses the part alone) and the importer stores the price flagged suspect
+-- (sql/catalog_identity.sql shows the flag); where instance_type knows the machine, its count is
+-- the one stored (known: Azure's catalogs write 12 GPUs for the 8-GPU ND H100 v5)
+SELECT b.cloud, b.catalog, b.instance_type, b.gpus, it.gpus AS known, b.sku
   FROM became b JOIN gpu_sku g ON g.sku = b.sku
- WHERE b.gpus > greatest(g.gpus_per_node, 8)
+  LEFT JOIN instance_type it ON it.provider = b.cloud AND it.instance_type = b.instance_type
+ WHERE b.gpus > greatest(g.gpus_per_node, 8) AND it.gpus IS DISTINCT FROM b.gpus
  ORDER BY 1, 2, 3;
 -- DigitalOcean writes GpuInfo's keys in lower case (catalogs/v5/do/vms.csv at 0e419765): its
 -- memory is read all the same (0.4.0: NULL, so only the names judged the part)
@@ -79,7 +88,7 @@ SELECT c, c = ANY (_skypilot_clouds()) AS known FROM unnest(ARRAY['spheron', 've
 -- instance type of the table fits its own cloud's rule (none listed) ...
 SELECT n.cloud, n.catalog, n.instance_type
   FROM names n CROSS JOIN LATERAL _skypilot_cloud_shape(n.cloud) AS s
- WHERE n.instance_type !~ s.name_re;
+ WHERE n.instance_type !~ s.name_re AND n.instance_type <> '';
 -- ... the clouds with a rule, and those without (their files cannot be told from another cloud's)
 SELECT string_agg(c, ' ' ORDER BY c) FILTER (WHERE s.name_re IS NOT NULL) AS rule,
        string_agg(c, ' ' ORDER BY c) FILTER (WHERE s.name_re IS NULL) AS no_rule

@@ -192,10 +192,12 @@ le_skypilot_offers(PG_FUNCTION_ARGS)
 		{
 			Datum		total = numeric_of(o->price);
 
-			Assert(o->gpus > 0);	/* the core prices only offers with a GPU count */
+			Assert(o->gpus != 0);	/* the core prices only offers with a GPU count */
 			if (o->price2.p)
 				total = DirectFunctionCall2(numeric_add, total, numeric_of(o->price2));
-			values[5] = per_gpu(&k, total, o->gpus);
+			/* a slice (1/k of a GPU, gpus = -k) is priced per GPU-equivalent: k times its price */
+			values[5] = o->gpus > 0 ? per_gpu(&k, total, o->gpus)
+				: per_gpu(&k, DirectFunctionCall2(numeric_mul, total, NumericGetDatum(int64_to_numeric(-o->gpus))), 1);
 			values[8] = total;
 		}
 		nulls[8] = !o->priced;

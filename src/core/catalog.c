@@ -92,6 +92,7 @@ static const char *const col_names[LE_COL__COUNT] = {
 	[LE_COL_VCPUS] = "vCPUs",
 	[LE_COL_MEMORY_GIB] = "MemoryGiB",
 	[LE_COL_GPU_INFO] = "GpuInfo",
+	[LE_COL_UPSTREAM_CLOUD_ID] = "UpstreamCloudId",
 };
 
 /* s[0..n) starts with the C string t, ignoring ASCII case. */
@@ -396,14 +397,18 @@ contains_ci(const char *s, size_t n, const char *t)
 	return 0;
 }
 
-/* pcie when the instance type says "pcie", sxm when it says "sxm" (any case), else none. */
+/* pcie when the instance type says "pcie", or "pci" not followed by a letter (Cudo's
+ * intel-ice-lake-a100-pci), sxm when it says "sxm" (any case), else none. */
 le_variant
 le_variant_of(const char *itype, size_t n)
 {
 	if (itype == NULL)
 		return LE_VARIANT_NONE;
-	if (contains_ci(itype, n, "pcie"))
-		return LE_VARIANT_PCIE;
+	for (size_t i = 0; i + 3 <= n; i++)
+		if (le_ascii_eq_ci(itype + i, 3, "pci", 3) &&
+			(i + 3 == n || !((itype[i + 3] | 0x20) >= 'a' && (itype[i + 3] | 0x20) <= 'z') ||
+			 (itype[i + 3] | 0x20) == 'e'))
+			return LE_VARIANT_PCIE;
 	if (contains_ci(itype, n, "sxm"))
 		return LE_VARIANT_SXM;
 	return LE_VARIANT_NONE;
@@ -806,7 +811,7 @@ value_error(le_error *err, long line, le_cat_col col, value_problem problem, con
 			le_set_error(err, LE_ERR_VALUE, NULL, "price \"%s\" is out of range", v);
 			break;
 		case VP_NOT_COUNT:
-			le_set_error(err, LE_ERR_MALFORMED, NULL, "accelerator count \"%s\" is not a positive whole number", v);
+			le_set_error(err, LE_ERR_MALFORMED, NULL, "accelerator count \"%s\" is not a positive whole number or 1/k of one", v);
 			break;
 		case VP_TINY:
 			le_set_error(err, LE_ERR_VALUE, "Prices per GPU-hour are kept to 10 decimals; a price of 0 means not listed.",
@@ -861,7 +866,20 @@ read_count(const le_csv_field *f, long line, int32_t *count, le_error *err)
 	double		v;
 
 	if (le_num_syntax(f->ptr, f->len, &t, &neg, &zero) != LE_NUM_OK || neg || zero ||
-		le_num_value(t, &v) != LE_NUM_OK || v != floor(v) || v < 1 || v > 2147483647.0)
+		le_num_value(t, &v) != LE_NUM_OK || v > 2147483647.0)
+		return value_error(err, line, LE_COL_ACCELERATOR_COUNT, VP_NOT_COUNT, f);
+	/* a slice of one GPU, 1/k of it for a whole k in 2..64, is counted -k: AWS's g6f.large
+	 * is 0.125 of an L4 (skypilot-catalog catalogs/v8/aws/vms.csv at e385a0d3) */
+	if (v < 1)
+	{
+		double		k = floor(1 / v + 0.5);
+
+		if (k < 2 || k > 64 || fabs(1 / v - k) > 1e-3 * k)
+			return value_error(err, line, LE_COL_ACCELERATOR_COUNT, VP_NOT_COUNT, f);
+		*count = -(int32_t) k;
+		return LE_OK;
+	}
+	if (v != floor(v))
 		return value_error(err, line, LE_COL_ACCELERATOR_COUNT, VP_NOT_COUNT, f);
 	*count = (int32_t) v;
 	return LE_OK;
@@ -950,7 +968,7 @@ read_row(le_catalog *c, le_error *err)
 			return value_error(err, line, p ? LE_COL_SPOT_PRICE : LE_COL_PRICE, VP_RANGE,
 							   &f[c->col[p ? LE_COL_SPOT_PRICE : LE_COL_PRICE]]);
 		/* per GPU it would round to 0 at 10 decimals: a price no table may hold (> 0) */
-		if (price[p].p && gpus > 0 && val[p] / gpus < 0.5e-10)
+		if (price[p].p && ((gpus > 0 && val[p] / gpus < 0.5e-10) || (gpus < 0 && val[p] * -gpus < 0.5e-10)))
 			return value_error(err, line, p ? LE_COL_SPOT_PRICE : LE_COL_PRICE, VP_TINY,
 							   &f[c->col[p ? LE_COL_SPOT_PRICE : LE_COL_PRICE]]);
 	}
@@ -976,10 +994,23 @@ read_row(le_catalog *c, le_error *err)
 					le_str		gi = field_str(c, LE_COL_GPU_INFO);
 
 					o->gpu_mib = le_gpuinfo_mib(gi.p, gi.n);
+					/* a slice's GpuInfo states its share (g6f.large: 2861 MiB, 1/8 of an L4's 22888) */
+					if (o->gpus < 0 && o->gpu_mib > 0 && o->gpu_mib <= 16777216 / -o->gpus)
+						o->gpu_mib *= -o->gpus;
 					/* the form factor GpuInfo names when the instance type does not: Scaleway's
 					 * H100-1-80G is "NVIDIA H100 PCIe" (skypilot-catalog catalogs/v5/scaleway/vms.csv) */
 					if (o->variant == LE_VARIANT_NONE)
 						o->variant = le_variant_of(gi.p, gi.n);
+				}
+				/* else the one the provider's own name for the machine says: PrimeIntellect's
+				 * runpod__1xA100_80GB__8__117 is "NVIDIA A100 80GB PCIe" there, its
+				 * runpod__1xA100_80GB__16__125 "NVIDIA A100-SXM4-80GB" (skypilot-catalog
+				 * catalogs/v7/primeintellect/vms.csv at 0e770cca) */
+				if (o->variant == LE_VARIANT_NONE)
+				{
+					le_str		up = field_str(c, LE_COL_UPSTREAM_CLOUD_ID);
+
+					o->variant = le_variant_of(up.p, up.n);
 				}
 				/* a row counts once: in its on-demand offer when it has one */
 				offer_price(o, price[p], (le_str) {NULL, 0}, val[p], (p == 0 || !price[0].p) ? 1 : 0);

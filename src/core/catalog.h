@@ -28,6 +28,7 @@ typedef enum le_cat_col
 	LE_COL_VCPUS,
 	LE_COL_MEMORY_GIB,
 	LE_COL_GPU_INFO,
+	LE_COL_UPSTREAM_CLOUD_ID,	/* PrimeIntellect: the machine as its provider names it */
 	LE_COL__COUNT
 } le_cat_col;
 
@@ -142,7 +143,7 @@ typedef struct le_offer
 	le_str		accel;
 	le_str		region;
 	int			pricing;		/* LE_PR_ON_DEMAND or LE_PR_SPOT */
-	int32_t		gpus;			/* GPUs per instance; 0 = unknown */
+	int32_t		gpus;			/* GPUs per instance; 0 = unknown; -k: a slice, 1/k of a GPU */
 	int32_t		rows;			/* catalog rows that fed this offer (all zones) */
 	int			priced;			/* 0: no price can be given (unpaired GCP rows) */
 	int			accel_paired;	/* GCP host offers: accel names the paired row */

@@ -40,6 +40,13 @@ CREATE UNIQUE INDEX gpu_sku_alias_lower_key ON llm_econ.gpu_sku_alias (pg_catalo
 DROP INDEX llm_econ.instance_type_lower_key;
 CREATE UNIQUE INDEX instance_type_lower_key ON llm_econ.instance_type (provider, pg_catalog.lower(instance_type COLLATE pg_catalog."C"));
 
+-- issue 45 (h45n): two aliases more (data/gpu_sku_alias.csv), as a fresh install has them: Shadeform's
+-- and Paperspace's "A4000" and "A5000" are the RTX parts.  A user's own row of that name stays.
+INSERT INTO llm_econ.gpu_sku_alias (alias, sku, gpus_per_instance, source, builtin) VALUES
+  ('A5000', 'RTX-A5000', NULL, 'SkyPilot Shadeform catalogs AcceleratorName (catalogs/v7/shadeform/vms.csv at 54ce89bb: cudo_A5000, paperspace_A5000x4; v8 at 002363da: paperspace_A5000, 24 GB); the RTX A5000, as RunPod''s RTXA5000', true),
+  ('A4000', 'RTX-A4000', NULL, 'SkyPilot Shadeform and Paperspace catalogs AcceleratorName (catalogs/v7/shadeform/vms.csv at 54ce89bb: hyperstack_A4000x10; v8 at 002363da: paperspace_A4000, 16 GB; catalogs/v6/paperspace/vms.csv at e5200541: A4000); the RTX A4000, as RunPod''s RTXA4000', true)
+ON CONFLICT DO NOTHING;
+
 -- issue 44: fx_rate.valid_from is the UTC day a rate takes effect (a date: '2025-01-01' entered from
 -- any session TimeZone starts at 00:00 UTC).  A 0.4.0 row becomes the UTC day of its instant (a
 -- rate entered as '2025-01-01' from New York, stored as 05:00 UTC, is 2025-01-01 again); two rates

@@ -383,7 +383,8 @@ COMMENT ON FUNCTION llm_econ._reraise(text, text, text, text, text) IS
 -- test/data/skypilot/accelerator_names.csv; sql/catalog_names.sql checks that every one fits its
 -- cloud and that the Lambda and RunPod samples fit no other); their regions have no rule.  A
 -- Lambda name ends in a word with a letter (gpu_8x_a100_80gb_sxm4), SimplePod's in its vCPUs
--- (gpu_1x_rtx3060ti_14).  No rule: paperspace (its types are GPU names: A100, H100x8, GPU+),
+-- (gpu_1x_rtx3060ti_14); Shadeform's is its provider's, then the GPU in capitals
+-- (excesssupply_H200_sxm5x8_NVLINK in v7, crusoe_L40Sx10 in v8).  No rule: paperspace (its types are GPU names: A100, H100x8, GPU+),
 -- spheron (provider ids), kubernetes, vsphere.
 CREATE OR REPLACE FUNCTION llm_econ._skypilot_cloud_shape(cloud text, OUT name_re text, OUT region_re text)
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
@@ -411,7 +412,7 @@ BEGIN ATOMIC
     ('primeintellect', '^[a-z0-9_]+__[0-9]+x[A-Za-z0-9_]+__[0-9]+__[0-9]+(__[A-Z]+)*$', NULL),
     ('scp', '^[a-z][0-9]v[0-9]+[a-z][0-9]+$', NULL),
     ('seeweb', '^[eE]CS[0-9A-Z]+$', NULL),
-    ('shadeform', '^[a-z]+_[A-Za-z0-9-]+$', NULL),
+    ('shadeform', '^[a-z]+_[A-Z][A-Za-z0-9_-]*$', NULL),
     ('simplepod', '^gpu_[0-9]+x_[a-z0-9]+_[0-9]+$', NULL),
     ('vast', '^[0-9]+x-[A-Za-z0-9_]+(-[0-9]+)+$', NULL),
     ('verda', '^([0-9]+[A-Z][A-Z0-9]*(\.[0-9]+[A-Z])+|CPU(\.[0-9]+[A-Z])+)$', NULL),
@@ -462,7 +463,7 @@ COMMENT ON FUNCTION llm_econ._gpu_family(text) IS
 -- (GpuInfo's MiB as _catalog_sku reads it, else a size the names spell: "80GB", "80G") within 6 %
 -- of the SKU's HBM (MiB read as GiB or as 2^20 bytes over 10^9 GB: clouds write both; a spelled
 -- size may be the machine's total), the form factor the names spell (PCIe, "pci", SXM, NVL; NVLINK is not NVL;
--- names spelling both PCIe and SXM fit no form), and a GPU count a machine of the part holds (at
+-- names spelling both PCIe and SXM fit no form; an NVL part is a PCIe card), and a GPU count a machine of the part holds (at
 -- most its node size or 8, or a known machine type's count).
 CREATE OR REPLACE FUNCTION llm_econ._sku_contradiction(sku text, names text, gpu_mib int4, gpus int4) RETURNS text
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -477,7 +478,10 @@ BEGIN ATOMIC
                 AND pg_catalog.abs(f.gb - g.hbm_gb::numeric) > 0.06 * g.hbm_gb::numeric
                 AND ($4 IS NULL OR pg_catalog.abs(f.gb - g.hbm_gb::numeric * $4) > 0.06 * g.hbm_gb::numeric * $4)
              THEN pg_catalog.format('the name says %s GB; %s has %s GB', f.gb, g.sku, g.hbm_gb)
+           -- the NVL parts are PCIe cards (two bridged by NVLink): "pcie" in a name fits them
+           -- (Cudo's epyc-genoa-h100-nvl-pcie, catalogs/v7/cudo/vms.csv at 8b5326cd)
            WHEN f.form IS NOT NULL AND k.form IS NOT NULL AND f.form OPERATOR(pg_catalog.<>) k.form
+                AND NOT (f.form OPERATOR(pg_catalog.=) 'PCIe' AND k.form OPERATOR(pg_catalog.=) 'NVL')
              THEN pg_catalog.format('the name says %s; %s is %s', f.form, g.sku, k.form)
            WHEN $4 IS NOT NULL AND $4 > GREATEST(g.gpus_per_node, 8)
                 AND NOT EXISTS (SELECT 1 FROM llm_econ.instance_type i WHERE i.sku OPERATOR(pg_catalog.=) g.sku AND i.gpus OPERATOR(pg_catalog.=) $4::numeric)
@@ -560,7 +564,9 @@ BEGIN ATOMIC
                                     llm_econ._sku_find($3 OPERATOR(pg_catalog.||) CASE $4 WHEN 'pcie' THEN '-PCIe' WHEN 'sxm' THEN '-SXM' END),
                                     llm_econ._sku_find($3)] AS names,
                               llm_econ._gpu_family($3) AS family,
-                              coalesce($2, '') OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||) coalesce($3, '') AS names_text,
+                              -- the form the row's other names state (GpuInfo's name, UpstreamCloudId) is a fact too
+                              coalesce($2, '') OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||) coalesce($3, '')
+                                OPERATOR(pg_catalog.||) CASE $4 WHEN 'pcie' THEN ' PCIe' WHEN 'sxm' THEN ' SXM' ELSE '' END AS names_text,
                               CASE WHEN it.gpus IS NULL THEN $6 WHEN it.gpus OPERATOR(pg_catalog.>=) 1::numeric THEN it.gpus::int4 END AS gpus) AS c
    -- GpuInfo's figure as the catalogs write it: MiB per GPU (SkyPilot's schema); below 1024 it is
    -- GB (Shadeform's and RunPod's v8 catalogs: 80 for an A100 80GB; no GPU has under 1 GiB); the

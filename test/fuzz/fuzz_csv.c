@@ -674,13 +674,13 @@ check_catalog(const char *buf, size_t len, int gcp, long fail_at, long data_rows
 			REQUIRE(f->kind == LE_OFFER_INSTANCE || (gcp && (f->kind == LE_OFFER_GCP_HOST || f->kind == LE_OFFER_GCP_ACCEL)),
 					"offer %d: kind %d (gcp %d)", i, (int) f->kind, gcp);
 			REQUIRE(f->pricing == LE_PR_ON_DEMAND || f->pricing == LE_PR_SPOT, "offer %d: pricing %d", i, f->pricing);
-			REQUIRE(f->gpus >= 0 && f->rows >= 0, "offer %d: gpus %d rows %d", i, (int) f->gpus, (int) f->rows);
+			REQUIRE((f->gpus >= 0 || (f->gpus <= -2 && f->gpus >= -64)) && f->rows >= 0, "offer %d: gpus %d rows %d", i, (int) f->gpus, (int) f->rows);
 			/* since 0.5.0 an instance offer may be provider-wide (no region); GCP's rows pair by zone */
 			REQUIRE(f->region.p != NULL || f->kind == LE_OFFER_INSTANCE, "offer %d (kind %d) without a region", i, (int) f->kind);
 			REQUIRE(f->accel.p != NULL, "offer %d without an accelerator", i);
 			/* (outside GCP a row with an accelerator but no instance type is an offer without one) */
 			if (f->kind == LE_OFFER_INSTANCE)
-				REQUIRE((f->itype.p || !gcp) && f->priced && f->gpus >= 1, "instance offer %d: itype %p priced %d gpus %d",
+				REQUIRE((f->itype.p || !gcp) && f->priced && (f->gpus >= 1 || f->gpus <= -2), "instance offer %d: itype %p priced %d gpus %d",
 						i, (const void *) f->itype.p, f->priced, (int) f->gpus);
 			if (f->kind == LE_OFFER_GCP_ACCEL)
 				REQUIRE(f->itype.p == NULL, "accelerator-only offer %d with an instance type", i);

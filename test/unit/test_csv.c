@@ -596,12 +596,12 @@ test_catalog_errors(void)
 	CAT_ERR(H5 "m5.large,,,abc,r\n", 0, "catalog_csv line 2, column \"Price\": price \"abc\" is not a number");
 	CAT_ERR("InstanceType,AcceleratorName,AcceleratorCount,Price,Region,SpotPrice\nx,A,1,1,r,nan\n", 0,
 			"catalog_csv line 2, column \"SpotPrice\": price \"nan\" is not a number");
-	CAT_ERR(H5 "x,A,0.5,1,r\n", 0, "catalog_csv line 2, column \"AcceleratorCount\": accelerator count \"0.5\" is not a positive whole number");
-	CAT_ERR(H5 "x,A,0,1,r\n", 0, "catalog_csv line 2, column \"AcceleratorCount\": accelerator count \"0\" is not a positive whole number");
-	CAT_ERR(H5 "x,A,,1,r\n", 0, "catalog_csv line 2, column \"AcceleratorCount\": accelerator count \"\" is not a positive whole number");
-	CAT_ERR(H5 "x,A,-8,1,r\n", 0, "catalog_csv line 2, column \"AcceleratorCount\": accelerator count \"-8\" is not a positive whole number");
-	CAT_ERR(H5 "x,A,8.5,1,r\n", 0, "catalog_csv line 2, column \"AcceleratorCount\": accelerator count \"8.5\" is not a positive whole number");
-	CAT_ERR(H5 "x,A,3e9,1,r\n", 0, "catalog_csv line 2, column \"AcceleratorCount\": accelerator count \"3e9\" is not a positive whole number");
+	CAT_ERR(H5 "x,A,0.3,1,r\n", 0, "catalog_csv line 2, column \"AcceleratorCount\": accelerator count \"0.3\" is not a positive whole number or 1/k of one");
+	CAT_ERR(H5 "x,A,0,1,r\n", 0, "catalog_csv line 2, column \"AcceleratorCount\": accelerator count \"0\" is not a positive whole number or 1/k of one");
+	CAT_ERR(H5 "x,A,,1,r\n", 0, "catalog_csv line 2, column \"AcceleratorCount\": accelerator count \"\" is not a positive whole number or 1/k of one");
+	CAT_ERR(H5 "x,A,-8,1,r\n", 0, "catalog_csv line 2, column \"AcceleratorCount\": accelerator count \"-8\" is not a positive whole number or 1/k of one");
+	CAT_ERR(H5 "x,A,8.5,1,r\n", 0, "catalog_csv line 2, column \"AcceleratorCount\": accelerator count \"8.5\" is not a positive whole number or 1/k of one");
+	CAT_ERR(H5 "x,A,3e9,1,r\n", 0, "catalog_csv line 2, column \"AcceleratorCount\": accelerator count \"3e9\" is not a positive whole number or 1/k of one");
 	CAT_ERR(H5 "x,A,8.0,1,\n", 0, "");	/* an offer without a region: stored provider-wide (issue 45) */
 	CAT_ERR(H5 "x,,,1,\n", 0, "");	/* a CPU row needs no region */
 	CAT_ERR(H5 "x,A,1,1,r\ny,B,1,\"2\n", 0, "catalog_csv line 3: unclosed quote");
@@ -612,10 +612,10 @@ test_catalog_errors(void)
 	snprintf(longjunk, sizeof(longjunk), H5 "x,A,1,1,r\ny,A,1,1,r\nz,A,%s,1,r\n",
 			 "x123456789012345678901234567890123456789012345678901234567890");
 	CAT_ERR(longjunk, 0, "catalog_csv line 4, column \"AcceleratorCount\": accelerator count "
-			"\"x123456789012345678901234567890123456789...\" is not a positive whole number");
+			"\"x123456789012345678901234567890123456789...\" is not a positive whole number or 1/k of one");
 	/* GCP rows are checked the same way */
 	CAT_ERR("InstanceType,AcceleratorName,AcceleratorCount,Price,Region,AvailabilityZone,SpotPrice\n"
-			",A100,one,1,r,z,\n", 1, "catalog_csv line 2, column \"AcceleratorCount\": accelerator count \"one\" is not a positive whole number");
+			",A100,one,1,r,z,\n", 1, "catalog_csv line 2, column \"AcceleratorCount\": accelerator count \"one\" is not a positive whole number or 1/k of one");
 	CAT_ERR("InstanceType,AcceleratorName,AcceleratorCount,Price,Region,AvailabilityZone,SpotPrice\n"
 			"a2-highgpu-1g,,,1,,z,\n", 1, "catalog_csv line 2, column \"Region\": region is empty");
 	CHECK(live_allocs == 0, "catalog errors leak %ld blocks", live_allocs);
@@ -719,7 +719,7 @@ test_fixtures(void)
 		{"bad_price.csv", "catalog_csv line 3, column \"Price\": price \"abc\" is not a number"},
 		{"negative_price.csv", "catalog_csv line 3, column \"SpotPrice\": price \"-0.69\" is negative"},
 		{"field_count.csv", "catalog_csv line 3: record has 8 fields, but the header has 9"},
-		{"bad_count.csv", "catalog_csv line 2, column \"AcceleratorCount\": accelerator count \"0.5\" is not a positive whole number"},
+		{"bad_count.csv", "catalog_csv line 2, column \"AcceleratorCount\": accelerator count \"1.5\" is not a positive whole number or 1/k of one"},
 		{"nan_price.csv", "catalog_csv line 2, column \"SpotPrice\": price \"NaN\" is not a number"},
 	};
 
