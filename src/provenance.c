@@ -163,8 +163,7 @@ le_record_prices_fn(PG_FUNCTION_ARGS)
 	Datum		out[3];
 	bool		outnull[3];
 
-	if (PG_NARGS() != STORE_NARGS + 1)
-		elog(ERROR, "llm_econ._record_prices takes %d arguments", STORE_NARGS + 1);
+	le_check_nargs(fcinfo, STORE_NARGS + 1, "_record_prices");
 	if (PG_ARGISNULL(KIND_ARG))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
