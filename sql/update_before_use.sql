@@ -17,6 +17,13 @@ SELECT old_decl.predicted_mfu(run_spec(7e9, 1e12, 64, 'H100', n_layers => 32, d_
 CREATE FUNCTION old_decl.price_at(text, text, text, timestamptz, text) RETURNS numeric
 AS 'llm_econ', 'le_price_at_fn' LANGUAGE C STABLE;
 SELECT old_decl.price_at('H100-SXM5', 'gcp', 'on_demand', '2025-01-01', NULL);
+-- 0.3.0's cheapest_plan: no calibrated argument
+CREATE FUNCTION old_decl.cheapest_plan(llm_econ.run_spec, interval, timestamptz, text, int4, interval)
+RETURNS SETOF record AS 'llm_econ', 'le_cheapest_plan_fn' LANGUAGE C STABLE;
+SELECT * FROM old_decl.cheapest_plan(run_spec(7e9, 1e12, 64, 'H100'), '30 days', '2025-01-01', NULL, 64, NULL)
+  AS t(sku text, provider text, region text, instance_type text, pricing text, n_gpus int4, tp int4, pp int4, cp int4,
+       ep int4, dp int4, zero_stage int4, recompute text, predicted_mfu float8, wall_time interval,
+       usd_per_gpu_hour numeric, cost_usd numeric, spec llm_econ.run_spec);
 -- 0.4.0's _skypilot_offers: 11 result columns (0.5.0 adds gpu_mib)
 CREATE FUNCTION old_decl.offers(cloud text, catalog_csv text,
     OUT accelerator text, OUT variant text, OUT instance_type text, OUT region text, OUT pricing text,

@@ -248,6 +248,7 @@ le_recording_fn(PG_FUNCTION_ARGS)
 	(void) fcinfo;
 	if (import_kind[0] == '\0' || !OidIsValid(import_kind_user))
 		PG_RETURN_BOOL(false);
+	/* the table whose INSERT privilege is checked (a privilege check, not a version probe) */
 	nsp = get_namespace_oid("llm_econ", false);
 	rel = get_relname_relid("price_snapshot", nsp);
 	PG_RETURN_BOOL(OidIsValid(rel) && pg_class_aclcheck(rel, import_kind_user, ACL_INSERT) == ACLCHECK_OK);
