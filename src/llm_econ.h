@@ -64,7 +64,7 @@ typedef struct LeSku
 	int32		gpus_per_node;
 	double		tdp_watts;		/* NaN: not published */
 	double		hbm_gb_per_s;	/* NaN = not published */
-	int			generation;		/* le_gpu_gen code (step.h); -1 = column absent (not yet updated) */
+	int			generation;		/* le_gpu_gen code (step.h); -1 = not a generation the model knows */
 } LeSku;
 
 extern void le_sku_lookup(const char *name, LeSku *out);
@@ -106,6 +106,9 @@ extern Datum le_record_jsonb_flat(const struct le_csv *r, char **names, const in
 /* ---- util.c: helpers the fmgr files share ---- */
 extern void *le_palloc(void *ctx, void *ptr, size_t size);	/* the core's allocator over palloc */
 extern double le_interval_seconds(const Interval *iv);
+/* 55000 with an update-before-use hint unless the SQL declaration passes nargs arguments (returns ncols columns) */
+extern void le_check_nargs(FunctionCallInfo fcinfo, int nargs, const char *fn);
+extern void le_check_ncols(TupleDesc td, int ncols, const char *fn);
 /* s[0..n) folded to ASCII lower case (palloc'd, NUL-terminated): every identity and key folds this way, never by collation. */
 extern char *le_ascii_lower_copy(const char *s, size_t n);
 /* A pricing kind (any case, blanks around ignored) as its canonical name; else 22023 (price.c). */

@@ -17,9 +17,9 @@ le_training_flops_fn(PG_FUNCTION_ARGS)
 	le_error	err;
 	double		v;
 
+	le_check_nargs(fcinfo, 2, "training_flops");
 	READ_SPEC(s);
-	/* the 0.2.0 declaration (until ALTER EXTENSION UPDATE) has no second argument */
-	le_check(le_training_flops_attn(&s, PG_NARGS() > 1 && PG_GETARG_BOOL(1), &v, &err), &err);
+	le_check(le_training_flops_attn(&s, PG_GETARG_BOOL(1), &v, &err), &err);
 	PG_RETURN_FLOAT8(v);
 }
 

@@ -139,7 +139,7 @@ le_billed_gpus_fn(PG_FUNCTION_ARGS)
 PG_FUNCTION_INFO_V1(le_cheapest_plan_fn);
 
 /*
- * cheapest_plan(model, deadline, at, pricing, max_gpus, max_age): every SKU
+ * cheapest_plan(model, deadline, at, pricing, max_gpus, max_age, calibrated): every SKU
  * with an offer in effect at "at", every GPU count in whole nodes up to
  * max_gpus, every layout that fits in HBM; the plans whose predicted wall
  * time meets the deadline, cheapest first, each with its run_spec.
@@ -176,6 +176,7 @@ le_cheapest_plan_fn(PG_FUNCTION_ARGS)
 	int			n_calib = 0;
 	StringInfoData uncalibrated;
 
+	le_check_nargs(fcinfo, 7, "cheapest_plan");
 	require_arg(fcinfo, 0, "model");
 	require_arg(fcinfo, 1, "deadline");
 	require_arg(fcinfo, 2, "at");

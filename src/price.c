@@ -312,6 +312,7 @@ le_price_at_fn(PG_FUNCTION_ARGS)
 	Numeric		price;
 	bool		found;
 
+	le_check_nargs(fcinfo, 6, "price_at");
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3))
 		PG_RETURN_NULL();
 	sku = cached_sku_key(fcinfo, PG_GETARG_TEXT_PP(0), &itype);
@@ -343,6 +344,7 @@ le_estimate_cost_at_fn(PG_FUNCTION_ARGS)
 	bool		found;
 	char	   *sku;
 
+	le_check_nargs(fcinfo, 6, "estimate_cost");
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3))
 		PG_RETURN_NULL();
 	le_spec_read(fcinfo, PG_GETARG_DATUM(0), &s);
@@ -612,8 +614,7 @@ le_series_id_fn(PG_FUNCTION_ARGS)
 	const char *ptr[LE_SERIES_KEY_FIELDS];
 	size_t		len[LE_SERIES_KEY_FIELDS];
 
-	if (PG_NARGS() != LE_SERIES_KEY_FIELDS)
-		elog(ERROR, "llm_econ._series_id takes %d arguments", LE_SERIES_KEY_FIELDS);
+	le_check_nargs(fcinfo, LE_SERIES_KEY_FIELDS, "_series_id");
 	for (int i = 0; i < LE_SERIES_KEY_FIELDS; i++)
 	{
 		text	   *t = PG_ARGISNULL(i) ? NULL : PG_GETARG_TEXT_PP(i);

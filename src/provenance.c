@@ -163,8 +163,7 @@ le_record_prices_fn(PG_FUNCTION_ARGS)
 	Datum		out[3];
 	bool		outnull[3];
 
-	if (PG_NARGS() != STORE_NARGS + 1)
-		elog(ERROR, "llm_econ._record_prices takes %d arguments", STORE_NARGS + 1);
+	le_check_nargs(fcinfo, STORE_NARGS + 1, "_record_prices");
 	if (PG_ARGISNULL(KIND_ARG))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -249,6 +248,7 @@ le_recording_fn(PG_FUNCTION_ARGS)
 	(void) fcinfo;
 	if (import_kind[0] == '\0' || !OidIsValid(import_kind_user))
 		PG_RETURN_BOOL(false);
+	/* the table whose INSERT privilege is checked (a privilege check, not a version probe) */
 	nsp = get_namespace_oid("llm_econ", false);
 	rel = get_relname_relid("price_snapshot", nsp);
 	PG_RETURN_BOOL(OidIsValid(rel) && pg_class_aclcheck(rel, import_kind_user, ACL_INSERT) == ACLCHECK_OK);

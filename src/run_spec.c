@@ -40,7 +40,7 @@ static const ArgField args_map[] = {
 	{LE_F_RECOMPUTE, LE_K_ENUM},
 	{LE_F_OPTIMIZER, LE_K_ENUM},
 	{LE_F_GPUS_PER_NODE, LE_K_INT4},
-	/* 18: inter_node_gbit_per_s, converted to inter_node_bytes_per_s below */
+	/* 18: inter_node_gbit_per_s (Gbit/s), converted to inter_node_bytes_per_s below */
 	{LE_F__COUNT, LE_K_FLOAT8},
 	/* 0.3.0: modern runs, in the composite's order */
 	{LE_F_N_ACTIVE_PARAMS, LE_K_FLOAT8},
@@ -69,6 +69,9 @@ static const ArgField args_map[] = {
 	{LE_F_FSDP_RESHARD, LE_K_BOOL},
 };
 
+/* The constructor's SQL declaration (src/sql/run_spec.sql) has exactly these arguments. */
+#define CTOR_NARGS ((int) lengthof(args_map))
+
 #define SKU_CACHE_SIZE 16
 
 /*
@@ -88,7 +91,7 @@ typedef struct SkuCache
 	uint64		args_stamp;		/* le_cache_fresh: the statement they are valid for */
 	bool		args_valid;
 	int8		all_const;		/* 0 unknown, 1 every argument of the call site is a Const, -1 not */
-	int			nargs;
+	int			nkept;			/* arguments kept in args and nulls: 0 before the first call */
 	Datum		args[lengthof(args_map)];
 	bool		nulls[lengthof(args_map)];
 	Datum		result;
@@ -121,7 +124,7 @@ all_args_const(FunctionCallInfo fcinfo, SkuCache *sc)
 		List	   *args = (expr && IsA(expr, FuncExpr)) ? ((FuncExpr *) expr)->args : NIL;
 		ListCell   *lc;
 
-		sc->all_const = (args != NIL && list_length(args) == PG_NARGS()) ? 1 : -1;
+		sc->all_const = (args != NIL && list_length(args) == CTOR_NARGS) ? 1 : -1;
 		foreach(lc, args)
 			if (!IsA(lfirst(lc), Const))
 				sc->all_const = -1;
@@ -133,11 +136,11 @@ all_args_const(FunctionCallInfo fcinfo, SkuCache *sc)
 static bool
 same_args(FunctionCallInfo fcinfo, SkuCache *sc)
 {
-	if (!sc->args_valid || sc->nargs != PG_NARGS())
+	if (!sc->args_valid)
 		return false;
 	if (all_args_const(fcinfo, sc))
 		return true;
-	for (int i = 0; i < sc->nargs; i++)
+	for (int i = 0; i < CTOR_NARGS; i++)
 	{
 		if (PG_ARGISNULL(i) != sc->nulls[i])
 			return false;
@@ -165,14 +168,14 @@ remember_args(FunctionCallInfo fcinfo, SkuCache *sc, Datum result)
 	MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 
 	sc->args_valid = false;
-	for (int i = 0; i < sc->nargs; i++)
+	for (int i = 0; i < sc->nkept; i++)
 		if (!sc->nulls[i] && (args_map[i].kind == LE_K_TEXT || args_map[i].kind == LE_K_ENUM))
 			pfree(DatumGetPointer(sc->args[i]));
+	sc->nkept = 0;
 	if (DatumGetPointer(sc->result) != NULL)
 		pfree(DatumGetPointer(sc->result));
 	sc->result = (Datum) 0;
-	sc->nargs = PG_NARGS();
-	for (int i = 0; i < sc->nargs; i++)
+	for (int i = 0; i < CTOR_NARGS; i++)
 	{
 		sc->nulls[i] = PG_ARGISNULL(i);
 		if (sc->nulls[i])
@@ -182,6 +185,7 @@ remember_args(FunctionCallInfo fcinfo, SkuCache *sc, Datum result)
 		else
 			sc->args[i] = PG_GETARG_DATUM(i);
 	}
+	sc->nkept = CTOR_NARGS;
 	sc->result = datumCopy(result, false, -1);
 	sc->args_valid = true;
 	MemoryContextSwitchTo(old);
@@ -241,28 +245,23 @@ le_run_spec(PG_FUNCTION_ARGS)
 	const LeSku *sku;
 	int			dtype;
 	double		tflops,
-				inter_gbit,
-				gbit_factor;
-	int			nargs;
-	SkuCache   *sc = ctor_cache(fcinfo);
+				inter_gbit;
+	SkuCache   *sc;
+
+	le_check_nargs(fcinfo, CTOR_NARGS, "run_spec");
+	sc = ctor_cache(fcinfo);
 
 	/*
 	 * The same arguments as the last call of this call site, in this
 	 * statement: the same value (gpu_sku cannot change within a statement
 	 * that the constructor, STABLE, sees).
 	 */
-	if (le_cache_fresh(&sc->args_stamp) && PG_NARGS() <= (int) lengthof(args_map) && same_args(fcinfo, sc))
+	if (le_cache_fresh(&sc->args_stamp) && same_args(fcinfo, sc))
 		PG_RETURN_DATUM(sc->result);
 	sc->args_valid = false;
 
 	le_spec_clear(&s);
-	/*
-	 * Until ALTER EXTENSION llm_econ UPDATE, a database still declares the
-	 * 0.2.0 constructor: 19 arguments, the 19th inter_node_gbps in GB/s.
-	 */
-	nargs = Min(PG_NARGS(), (int) lengthof(args_map));
-	gbit_factor = PG_NARGS() > ARG_INTER_NODE_GBIT + 1 ? 1.0 : 8.0;
-	for (int i = 0; i < nargs; i++)
+	for (int i = 0; i < CTOR_NARGS; i++)
 	{
 		if (PG_ARGISNULL(i) || args_map[i].field == LE_F__COUNT)
 			continue;
@@ -293,9 +292,7 @@ le_run_spec(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("inter_node_gbit_per_s must not be NULL")));
 	inter_gbit = PG_GETARG_FLOAT8(ARG_INTER_NODE_GBIT);
-	le_check(le_check_range(gbit_factor == 1.0 ? "inter_node_gbit_per_s" : "inter_node_gbps",
-							inter_gbit, 0, 1, 1e6, 0, &err), &err);
-	inter_gbit *= gbit_factor;
+	le_check(le_check_range("inter_node_gbit_per_s", inter_gbit, 0, 1, 1e6, 0, &err), &err);
 
 	sku = cached_sku(fcinfo, s.text[LE_F_SKU], s.textlen[LE_F_SKU]);
 	dtype = (int) s.num[LE_F_DTYPE];
@@ -340,7 +337,5 @@ le_run_spec(PG_FUNCTION_ARGS)
 		le_spec_set_num(&s, LE_F_GPUS_PER_NODE, (double) sku->gpus_per_node);
 
 	le_check(le_check_spec(&s, &err), &err);
-	if (PG_NARGS() > (int) lengthof(args_map))
-		PG_RETURN_DATUM(le_spec_build(fcinfo, &s));
 	PG_RETURN_DATUM(remember_args(fcinfo, sc, le_spec_build(fcinfo, &s)));
 }

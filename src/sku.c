@@ -9,10 +9,8 @@
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"
 #include "utils/formatting.h"
-#include "utils/lsyscache.h"
 #include "utils/varlena.h"
 #include "miscadmin.h"
-#include "catalog/namespace.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 
@@ -24,33 +22,25 @@
  * case, spaces, '-' and '_' ignored); pick() ranks them: an exact
  * (case-insensitive) spelling beats a normalised one, a key beats an alias.
  * The GPUs per machine a name means come from the best-ranked candidate that
- * is a machine type (an alias with gpus_per_instance, or since 0.4.0 a whole-GPU row of
- * llm_econ.instance_type, ranked after the aliases).  Every name is
- * schema-qualified (search_path-proof).
+ * is a machine type (an alias with gpus_per_instance, or a row of llm_econ.instance_type, ranked
+ * after the aliases: a slice with GPU count 0, unknown, names its machine type, whose price the
+ * lookups leave out, not its GPU's).  Every name is schema-qualified (search_path-proof).  The
+ * query reads the tables of this library's version (update before use, docs/internals.md).
  */
-static const char *const candidates_sql_fmt =
+static const char *const candidates_sql =
 "SELECT n.i, m.sku, m.pref, pg_catalog.lower(m.spelled COLLATE pg_catalog.\"C\") OPERATOR(pg_catalog.<>) pg_catalog.lower(n.name COLLATE pg_catalog.\"C\"),"
 "       m.gpus"
 "  FROM pg_catalog.unnest($1) WITH ORDINALITY AS n(name, i)"
 "  JOIN (SELECT g.sku, 0 AS pref, g.sku AS spelled, NULL::pg_catalog.int4 AS gpus FROM llm_econ.gpu_sku g"
 "        UNION ALL"
-"        SELECT a.sku, 1, a.alias, a.gpus_per_instance FROM llm_econ.gpu_sku_alias a%s) AS m"
-"    ON pg_catalog.lower(pg_catalog.translate(m.spelled, ' -_', '') COLLATE pg_catalog.\"C\")"
-"       OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate(n.name, ' -_', '') COLLATE pg_catalog.\"C\")";
-
-/*
- * 0.4.0 on: the machine types of llm_econ.instance_type are names too, after the keys and aliases
- * (a slice with GPU count 0, unknown: it names its machine type, whose price the lookups leave
- * out, not its GPU's).  Empty in a database without the table.
- */
-static const char *const candidates_itype_sql =
+"        SELECT a.sku, 1, a.alias, a.gpus_per_instance FROM llm_econ.gpu_sku_alias a"
 "        UNION ALL"
 "        SELECT i.sku, 2, i.instance_type,"
 "               CASE WHEN i.gpus OPERATOR(pg_catalog.>=) 1::pg_catalog.numeric THEN i.gpus::pg_catalog.int4 ELSE 0 END"
-"          FROM llm_econ.instance_type i";
-
-/* [0] without, [1] with the instance_type candidates */
-static SPIPlanPtr candidates_plan[2];
+"          FROM llm_econ.instance_type i) AS m"
+"    ON pg_catalog.lower(pg_catalog.translate(m.spelled, ' -_', '') COLLATE pg_catalog.\"C\")"
+"       OPERATOR(pg_catalog.=) pg_catalog.lower(pg_catalog.translate(n.name, ' -_', '') COLLATE pg_catalog.\"C\")";
+static SPIPlanPtr candidates_plan;
 
 /* What one name means: the SKU (NULL: unknown) and, when it is a machine type, that type and its GPUs. */
 typedef struct SkuMatch
@@ -90,20 +80,11 @@ match_names(Datum *names, int n, SkuMatch *out, MemoryContext outer)
 	MemoryContext batch = AllocSetContextCreate(CurrentMemoryContext, "llm_econ sku batch", ALLOCSET_DEFAULT_SIZES);
 	char	   *keys[8] = {NULL};	/* SKU keys copied into outer (eight distinct ones shared; past that
 								 * the last slot is copied again) */
-	bool		with_itype;
 
 	Assert(outer != CurrentMemoryContext);	/* SPI's context: SPI_finish frees it */
 	memset(out, 0, sizeof(SkuMatch) * n);
 	args[0] = PointerGetDatum(construct_array(names, n, TEXTOID, -1, false, TYPALIGN_INT));
-	{
-		Oid			nsp = get_namespace_oid("llm_econ", true);
-
-		with_itype = OidIsValid(nsp) && OidIsValid(get_relname_relid("instance_type", nsp));
-	}
-	cur = SPI_cursor_open(NULL, le_spi_plan(&candidates_plan[with_itype],
-											candidates_plan[with_itype] ? NULL :
-											psprintf(candidates_sql_fmt, with_itype ? candidates_itype_sql : ""),
-											1, types), args, NULL, true);
+	cur = SPI_cursor_open(NULL, le_spi_plan(&candidates_plan, candidates_sql, 1, types), args, NULL, true);
 	for (;;)
 	{
 		SPI_cursor_fetch(cur, true, LE_SKU_BATCH);
@@ -166,24 +147,14 @@ match_name(text *name, SkuMatch *out, MemoryContext outer)
 	match_names(&d, 1, out, outer);
 }
 
-/*
- * The hardware figures of key $1.  The link columns are read by either name
- * (0.3.0's nvlink_gb_per_s / pcie_gb_per_s, or 0.2.0's nvlink_gbps /
- * pcie_gbps) and hbm_bytes when the column exists, so that this library also
- * serves a database whose extension scripts are not yet updated (ALTER
- * EXTENSION llm_econ UPDATE); so are hbm_gb_per_s (0.2.0: hbm_bandwidth_gbps)
- * and generation (0.3.0, the step-time model's GPU generation).
- */
+/* The hardware figures of key $1, in the order le_sku_lookup reads them. */
 static const char *const figures_sql =
 "SELECT s.sku, s.fp32_tflops, s.tf32_tflops, s.bf16_tflops, s.fp16_tflops, s.fp8_tflops,"
-"       s.hbm_gb,"
-"       COALESCE(j OPERATOR(pg_catalog.->>) 'nvlink_gb_per_s', j OPERATOR(pg_catalog.->>) 'nvlink_gbps')::pg_catalog.float8,"
-"       COALESCE(j OPERATOR(pg_catalog.->>) 'pcie_gb_per_s', j OPERATOR(pg_catalog.->>) 'pcie_gbps')::pg_catalog.float8,"
+"       s.hbm_gb, s.nvlink_gb_per_s, s.pcie_gb_per_s,"
 "       s.gpus_per_node, s.tdp_watts,"
-"       COALESCE((j OPERATOR(pg_catalog.->>) 'hbm_bytes')::pg_catalog.float8, s.hbm_gb OPERATOR(pg_catalog.*) 1e9::pg_catalog.float8),"
-"       COALESCE(j OPERATOR(pg_catalog.->>) 'hbm_gb_per_s', j OPERATOR(pg_catalog.->>) 'hbm_bandwidth_gbps')::pg_catalog.float8,"
-"       j OPERATOR(pg_catalog.->>) 'generation'"
-"  FROM llm_econ.gpu_sku s CROSS JOIN LATERAL pg_catalog.to_jsonb(s) AS j"
+"       COALESCE(s.hbm_bytes, s.hbm_gb OPERATOR(pg_catalog.*) 1e9::pg_catalog.float8),"
+"       s.hbm_gb_per_s, s.generation"
+"  FROM llm_econ.gpu_sku s"
 " WHERE s.sku OPERATOR(pg_catalog.=) $1";
 static SPIPlanPtr figures_plan;
 

@@ -2,12 +2,10 @@
 #include "llm_econ.h"
 
 #include "core/catalog.h"
-#include "catalog/namespace.h"
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
-#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/tuplestore.h"
 
@@ -60,25 +58,18 @@ text_of(le_str s)
 
 /*
  * GCP's machine families, sizes and N1-attachable GPUs, from the data (llm_econ.gcp_machine_family,
- * llm_econ.instance_type), into *h, allocated in the current memory context.  A database not yet
- * updated to 0.4.0 has no gcp_machine_family: an error saying so.
+ * llm_econ.instance_type), into *h, allocated in the current memory context.
  */
 static void
 read_gcp_hosts(le_gcp_hosts *h)
 {
 	MemoryContext outer = CurrentMemoryContext;
-	Oid			nsp = get_namespace_oid("llm_econ", true);
 	le_gcp_family *fam;
 	le_gcp_size *size;
 	const char **attach;
 	int			nf = 0,
 				na = 0;
 
-	if (!OidIsValid(nsp) || !OidIsValid(get_relname_relid("gcp_machine_family", nsp)))
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("importing a GCP catalog needs llm_econ 0.4.0's table gcp_machine_family"),
-				 errhint("Run ALTER EXTENSION llm_econ UPDATE.")));
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	if (SPI_execute("SELECT f.machine_family, f.accelerator, f.alt_accelerator FROM llm_econ.gcp_machine_family f"
@@ -128,6 +119,8 @@ read_gcp_hosts(le_gcp_hosts *h)
 
 PG_FUNCTION_INFO_V1(le_skypilot_offers);
 
+#define OFFER_NCOLS 12
+
 /*
  * _skypilot_offers(cloud, catalog_csv): one row per offer (accelerator,
  * variant, instance_type, region, pricing, usd_per_gpu_hour,
@@ -167,14 +160,15 @@ le_skypilot_offers(PG_FUNCTION_ARGS)
 	k.one = NumericGetDatum(int64_to_numeric(1));
 
 	InitMaterializedSRF(fcinfo, 0);
+	le_check_ncols(rsinfo->setDesc, OFFER_NCOLS, "_skypilot_offers");
 	/* each row's values are made in rowcxt, emptied per row (the tuplestore keeps a copy) */
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "llm_econ offer row", ALLOCSET_SMALL_SIZES);
 	for (int i = 0; i < offers.n; i++)
 	{
 		const le_offer *o = &offers.offer[i];
 		const char *variant = le_variant_label(o->variant);
-		Datum		values[12];
-		bool		nulls[12] = {false};
+		Datum		values[OFFER_NCOLS];
+		bool		nulls[OFFER_NCOLS] = {false};
 
 		CHECK_FOR_INTERRUPTS(); /* millions of offers: pricing and storing them is most of the call */
 		MemoryContextReset(rowcxt);

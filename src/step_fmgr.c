@@ -90,19 +90,19 @@ le_calibration_match(const LeCalib *rows, int n, const char *sku, const char *pr
 
 /*
  * Read the spec (argument 0) and the dp_overlap flag (argument 1), predict its
- * step and run; with calibrated (argument 2) true, scale the MFU by the SKU's
+ * step and run; with calibrated true (predicted_mfu's and predicted_time's argument 2), scale the MFU by the SKU's
  * factor in mfu_calibration (at most MFU 1) and the run time by its inverse,
  * or by 1 with a NOTICE when the caller's recorded runs have none.
  */
 static void
-predict(FunctionCallInfo fcinfo, le_step_out *out, double *run_seconds)
+predict(FunctionCallInfo fcinfo, bool calibrated, le_step_out *out, double *run_seconds)
 {
 	le_spec		s;
 	le_error	err;
 
 	le_spec_read(fcinfo, PG_GETARG_DATUM(0), &s);
 	le_check(le_predict(&s, PG_GETARG_BOOL(1) ? 1 : 0, out, run_seconds, &err), &err);
-	if (PG_NARGS() > 2 && PG_GETARG_BOOL(2))
+	if (calibrated)
 	{
 		LeCalib    *rows;
 		int			n = le_calibration_load(&rows);
@@ -134,7 +134,8 @@ le_step_breakdown_fn(PG_FUNCTION_ARGS)
 	le_step_out out;
 	double		run;
 
-	predict(fcinfo, &out, &run);
+	le_check_nargs(fcinfo, 2, "step_breakdown");
+	predict(fcinfo, false, &out, &run);
 	InitMaterializedSRF(fcinfo, 0);
 	for (int p = 0; p < LE_PH__COUNT; p++)
 	{
@@ -150,26 +151,28 @@ le_step_breakdown_fn(PG_FUNCTION_ARGS)
 
 PG_FUNCTION_INFO_V1(le_predicted_mfu_fn);
 
-/* predicted_mfu(spec, dp_overlap): 6·N_active·tokens per step / (n_gpus · peak_flops · step seconds) */
+/* predicted_mfu(spec, dp_overlap, calibrated): 6·N_active·tokens per step / (n_gpus · peak_flops · step seconds) */
 Datum
 le_predicted_mfu_fn(PG_FUNCTION_ARGS)
 {
 	le_step_out out;
 	double		run;
 
-	predict(fcinfo, &out, &run);
+	le_check_nargs(fcinfo, 3, "predicted_mfu");
+	predict(fcinfo, PG_GETARG_BOOL(2), &out, &run);
 	PG_RETURN_FLOAT8(out.mfu);
 }
 
 PG_FUNCTION_INFO_V1(le_predicted_time_fn);
 
-/* predicted_time(spec, dp_overlap): n_tokens / tokens per step · step seconds, as an interval */
+/* predicted_time(spec, dp_overlap, calibrated): n_tokens / tokens per step · step seconds, as an interval */
 Datum
 le_predicted_time_fn(PG_FUNCTION_ARGS)
 {
 	le_step_out out;
 	double		run;
 
-	predict(fcinfo, &out, &run);
+	le_check_nargs(fcinfo, 3, "predicted_time");
+	predict(fcinfo, PG_GETARG_BOOL(2), &out, &run);
 	PG_RETURN_INTERVAL_P(le_seconds_interval(run, "predicted_time"));
 }

@@ -1,4 +1,4 @@
-/* util.c: helpers the fmgr files share: the core's allocator, interval conversions, kept SPI plans, close-match hints. */
+/* util.c: helpers the fmgr files share: the core's allocator, interval conversions, kept SPI plans, close-match hints, the arity check. */
 #include "llm_econ.h"
 #include "core/ascii.h"
 
@@ -36,6 +36,35 @@ le_palloc(void *ctx, void *ptr, size_t size)
 	if (ptr)
 		return repalloc_huge(ptr, size);
 	return MemoryContextAllocHuge(CurrentMemoryContext, size);
+}
+
+/*
+ * The library serves the SQL declarations of its own version (update before use,
+ * docs/internals.md).  A C function reached through a declaration with another number of
+ * arguments (a database not yet updated with ALTER EXTENSION llm_econ UPDATE) stops here,
+ * before it reads an argument the call does not have.  It refuses; it never adapts.
+ */
+void
+le_check_nargs(FunctionCallInfo fcinfo, int nargs, const char *fn)
+{
+	if (PG_NARGS() != nargs)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg_plural("llm_econ.%s is declared with %d argument, its library takes %d",
+							   "llm_econ.%s is declared with %d arguments, its library takes %d",
+							   PG_NARGS(), fn, PG_NARGS(), nargs),
+				 errhint("Run ALTER EXTENSION llm_econ UPDATE in this database (update before use).")));
+}
+
+/* The same for a function's result columns (td: what its SQL declaration returns). */
+void
+le_check_ncols(TupleDesc td, int ncols, const char *fn)
+{
+	if (td->natts != ncols)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("llm_econ.%s is declared with %d result columns, its library returns %d", fn, td->natts, ncols),
+				 errhint("Run ALTER EXTENSION llm_econ UPDATE in this database (update before use).")));
 }
 
 /* Seconds in an interval, counted as extract(epoch from ...) counts them. */

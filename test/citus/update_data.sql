@@ -19,8 +19,16 @@ GRANT USAGE ON SEQUENCE llm_econ.focus_staging_id_seq TO w_pretrain, w_research,
 SELECT 'team_pretrain' AS tenant, * FROM llm_econ.import_focus(:'f13', 'team_pretrain', 'focus_1.3_runs.csv');
 SELECT 'team_research' AS tenant, * FROM llm_econ.import_focus(:'azure', 'team_research', 'azure_sub_a.csv');
 SELECT 'team_research' AS tenant, * FROM llm_econ.import_focus(:'aws1', 'team_research', 'aws_part_00001.csv');
--- plans (0.4.0's run_spec: no stack; the update sets it to megatron without re-pricing them)
+-- plans, with the specs 0.4.0's run_spec froze (no stack; the update sets it to megatron without
+-- re-pricing them).  Written out: the library serves its own version's declarations only (update
+-- before use, docs/internals.md), so 0.4.0's 38-argument run_spec is not called.
+\set d040 '"ep": 1, "cp": 1, "vpp": 1, "ffn_act": "gelu", "sequence_parallel": true, "attention": "flash", "grad_dtype": "bf16", "dropout": false, "micro_batch": 1, "tp": 1, "pp": 1, "zero_stage": 0, "recompute": "none", "optimizer": "adamw", "inter_node_bytes_per_s": 50e9, "gpus_per_node": 8, "dtype": "bf16"'
+\set h100 '"sku": "H100-SXM5", "peak_flops": 989e12, "hbm_bytes": 85520809984, "intra_node_bytes_per_s": 450e9, "tdp_watts": 700, "hbm_bytes_per_s": 3.35e12, "gpu_generation": "hopper"'
+\set a100 '"sku": "A100-80GB", "peak_flops": 312e12, "hbm_bytes": 85899345920, "intra_node_bytes_per_s": 300e9, "tdp_watts": 400, "hbm_bytes_per_s": 2.039e12, "gpu_generation": "ampere"'
 INSERT INTO llm_econ.run_plan (run_id, spec, provider, pricing, region, planned_at, usd_per_gpu_hour, tenant, team) VALUES
-  ('pt-7b-aws', llm_econ.run_spec(7e9, 4.0e11, 32, 'H100', mfu => 0.42), 'aws', 'on_demand', NULL, '2025-01-01', 6.88, 'team_pretrain', 'pretrain'),
-  ('pt-eval-a100', llm_econ.run_spec(1.3e9, 1.0e11, 8, 'A100-80GB', mfu => 0.45), 'aws', 'on_demand', NULL, '2025-01-01', 5.12, 'team_pretrain', 'eval'),
-  ('r-alpha', llm_econ.run_spec(13e9, 5.0e11, 64, 'H100', mfu => 0.38), 'azure', 'on_demand', NULL, '2025-01-01', 12.29, 'team_research', 'research');
+  ('pt-7b-aws', jsonb_populate_record(NULL::llm_econ.run_spec, ('{"n_params": 7e9, "n_tokens": 4.0e11, "n_gpus": 32, "mfu": 0.42, ' || :'h100' || ', ' || :'d040' || '}')::jsonb),
+   'aws', 'on_demand', NULL, '2025-01-01', 6.88, 'team_pretrain', 'pretrain'),
+  ('pt-eval-a100', jsonb_populate_record(NULL::llm_econ.run_spec, ('{"n_params": 1.3e9, "n_tokens": 1.0e11, "n_gpus": 8, "mfu": 0.45, ' || :'a100' || ', ' || :'d040' || '}')::jsonb),
+   'aws', 'on_demand', NULL, '2025-01-01', 5.12, 'team_pretrain', 'eval'),
+  ('r-alpha', jsonb_populate_record(NULL::llm_econ.run_spec, ('{"n_params": 13e9, "n_tokens": 5.0e11, "n_gpus": 64, "mfu": 0.38, ' || :'h100' || ', ' || :'d040' || '}')::jsonb),
+   'azure', 'on_demand', NULL, '2025-01-01', 12.29, 'team_research', 'research');

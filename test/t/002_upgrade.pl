@@ -32,14 +32,16 @@ is(q1('postgres', q{SELECT string_agg(path, ' ') FROM pg_extension_update_paths(
 is(q1('postgres', q{SELECT string_agg(path, ' ') FROM pg_extension_update_paths('llm_econ') WHERE source = '0.4.0' AND target = '0.5.0'}),
    '0.4.0--0.5.0', 'an update path 0.4.0 -> 0.5.0 exists and is the direct script (built: migration + all replaceable code)');
 
-# The same user data, added the same way in both databases: a user GPU, aliases, an MFU row,
-# prices by hand, by SkyPilot catalog and by staged history, grants, plans and FOCUS bills of two
-# tenants.  Everything time-dependent is given explicitly, the plans' prices too: they are what the
-# price table holds for them (acme 1.75, Lambda's gpu_1x_h100_pcie 2.29 for a 1-GPU run, mycloud's L4 spot 0.64 / 2),
-# given because the library serves the schema of its own version only (update before use,
-# docs/internals.md): at 0.1.0 the plan trigger's price_at call would reach a lookup that is not there.
+# The same user data in every database: a user GPU, aliases, an MFU row, prices by hand, by SkyPilot
+# catalog and by staged history, grants, plans and FOCUS bills of two tenants.  Everything
+# time-dependent is given explicitly, the plans' prices too: they are what the price table holds for
+# them (acme 1.75, Lambda's gpu_1x_h100_pcie 2.29 for a 1-GPU run, mycloud's L4 spot 0.64 / 2).
+# The library serves the schema of its own version only (update before use, docs/internals.md), so
+# a database at an older version holds its rows as that version stored them: where the current
+# library's entry point no longer serves that version's declaration or schema, the rows are written
+# out (setup_for fills them in, {CATALOGS} and {PLANS}); everything else goes through the functions.
 # The gpu_sku columns were renamed in 0.3.0 (units): the setup names them as the installed version
-# does ({HBM_BW}, {NVLINK}, {PCIE} below; setup_for fills them in).
+# does ({HBM_BW}, {NVLINK}, {PCIE} below).
 my @setup = (q{
   INSERT INTO llm_econ.gpu_sku (sku, vendor, name, hbm_gb, {HBM_BW}, fp32_tflops, bf16_tflops, fp16_tflops,
                                 fp8_tflops, {NVLINK}, {PCIE}, gpus_per_node, tdp_watts, list_price_usd_low,
@@ -54,17 +56,7 @@ my @setup = (q{
   INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour, source)
   VALUES ('2024-01-01', 'acme', 'X1-TEST', NULL, 'on_demand', 2.00, 'Acme price sheet (test)'),
          ('2024-04-01', 'acme', 'X1-TEST', NULL, 'on_demand', 1.75, 'Acme price sheet (test)');
-  SELECT * FROM llm_econ.import_skypilot_catalog('lambda',
-'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice
-gpu_1x_h100_pcie,H100,1.0,26.0,200.0,2.49,us-east-1,,
-gpu_8x_a100_80gb_sxm4,A100-80GB,8.0,240.0,1800.0,14.32,us-east-1,,
-x1_8x,X1,8.0,96.0,1000.0,16.00,us-east-1,,12.00
-', '2024-03-01');
-  SELECT * FROM llm_econ.import_skypilot_catalog('lambda',
-'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice
-gpu_1x_h100_pcie,H100,1.0,26.0,200.0,2.29,us-east-1,,
-x1_8x,X1,8.0,96.0,1000.0,16.00,us-east-1,,12.00
-', '2024-05-01');
+{CATALOGS}
 }, q{
 \copy llm_econ.price_history_staging (observed_at, valid_to, cloud, region, instance_type, accelerator, accelerator_count, price_on_demand_usd_per_hour, spot_price_usd_per_hour, price_on_demand_per_gpu_usd_per_hour, spot_price_per_gpu_usd_per_hour) FROM STDIN CSV HEADER
 observed_at,valid_to,cloud,region,instance_type,accelerator,accelerator_count,price_on_demand_usd_per_hour,spot_price_usd_per_hour,price_on_demand_per_gpu_usd_per_hour,spot_price_per_gpu_usd_per_hour
@@ -79,13 +71,7 @@ SELECT * FROM llm_econ.load_price_history(source => 'mycloud export (test)');
   GRANT USAGE ON SEQUENCE llm_econ.spend_id_seq TO finops;
   GRANT INSERT ON llm_econ.price_snapshot TO finops;
   GRANT USAGE ON SEQUENCE llm_econ.price_snapshot_id_seq TO finops;
-  SET ROLE finops;
-  INSERT INTO llm_econ.run_plan (run_id, spec, provider, pricing, planned_at, usd_per_gpu_hour, tenant, team, notes) VALUES
-    ('run-a1', llm_econ.run_spec(7e9, 1.4e11, 64, 'X1-TEST', mfu => 0.45), 'acme', 'on_demand', '2024-05-15', 1.75, 'tenant_a', 'pretrain', 'price from acme'),
-    ('run-a2', llm_econ.run_spec(1e9, 2e10, 8, 'Hopper-80', mfu => 0.40), 'aws', 'on_demand', '2024-05-15', 3.90, 'tenant_a', 'pretrain', 'given price'),
-    ('run-b1', llm_econ.run_spec(3e9, 6e10, 1, 'H100-PCIe', mfu => 0.40, n_layers => 32, d_model => 2560, n_heads => 32, seq_len => 2048),
-     'lambda', 'on_demand', '2024-05-15', 2.29, 'tenant_b', 'evals', 'price from the catalog'),
-    ('run-b2', llm_econ.run_spec(1e8, 2e9, 2, 'L4', mfu => 0.35), 'mycloud', 'spot', '2024-04-15', 0.32, 'tenant_b', 'evals', 'price from the staged history');
+{PLANS}
   SELECT * FROM llm_econ.import_focus(
 'BillingAccountId,BilledCost,EffectiveCost,ListCost,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ChargeDescription,PricingCategory,ConsumedQuantity,ConsumedUnit,ServiceProviderName,RegionId,ResourceId,ServiceName,ServiceCategory,SkuPriceDetails,Tags
 111,2359.68,2200.10,2359.68,USD,2024-05-01T00:00:00Z,2024-06-01T00:00:00Z,2024-05-20T00:00:00Z,2024-05-21T00:00:00Z,Usage,p5.48xlarge on-demand,Standard,24,Hours,AWS,us-east-1,i-01,Amazon Elastic Compute Cloud,Compute,"{""InstanceType"": ""p5.48xlarge"", ""GpuCount"": 8}","{""run_id"": ""run-a2""}"
@@ -99,12 +85,98 @@ SELECT * FROM llm_econ.load_price_history(source => 'mycloud export (test)');
 ', tenant => 'tenant_b', source => 'lambda-2024-05.csv');
 });
 
+# The SkyPilot catalogs of the setup.  At the current version they are imported; an older
+# version's database gets the rows its import stored (its _skypilot_offers returned other columns than
+# the library's; 0.1.0's found SKUs in SQL), 0.4.0 recording source_kind and last_seen_at (the x1_8x
+# re-listed unchanged on 2024-05-01, the A100 withdrawn then).
+my %catalogs = (current => q{
+  SELECT * FROM llm_econ.import_skypilot_catalog('lambda',
+'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice
+gpu_1x_h100_pcie,H100,1.0,26.0,200.0,2.49,us-east-1,,
+gpu_8x_a100_80gb_sxm4,A100-80GB,8.0,240.0,1800.0,14.32,us-east-1,,
+x1_8x,X1,8.0,96.0,1000.0,16.00,us-east-1,,12.00
+', '2024-03-01');
+  SELECT * FROM llm_econ.import_skypilot_catalog('lambda',
+'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice
+gpu_1x_h100_pcie,H100,1.0,26.0,200.0,2.29,us-east-1,,
+x1_8x,X1,8.0,96.0,1000.0,16.00,us-east-1,,12.00
+', '2024-05-01');});
+#   observed_at, sku, pricing, usd_per_gpu_hour, instance_type, gpus_per_instance, and at 0.4.0 last_seen_at
+my @catalog_rows = (
+  ['2024-03-01', 'A100-80GB', 'on_demand', '1.79', 'gpu_8x_a100_80gb_sxm4', '8', q{'2024-03-01'}],
+  ['2024-03-01', 'H100-PCIe', 'on_demand', '2.49', 'gpu_1x_h100_pcie', '1', q{'2024-03-01'}],
+  ['2024-03-01', 'X1-TEST', 'on_demand', '2.00', 'x1_8x', '8', q{'2024-05-01'}],
+  ['2024-03-01', 'X1-TEST', 'spot', '1.50', 'x1_8x', '8', q{'2024-05-01'}],
+  ['2024-05-01', 'A100-80GB', 'on_demand', 'NULL', 'gpu_8x_a100_80gb_sxm4', 'NULL', 'NULL'],
+  ['2024-05-01', 'H100-PCIe', 'on_demand', '2.29', 'gpu_1x_h100_pcie', '1', q{'2024-05-01'}]);
+for my $v ('0.1.0', '0.4.0')
+{
+  my $kind = $v eq '0.4.0';
+  $catalogs{$v} = "  INSERT INTO llm_econ.price_snapshot (observed_at, provider, sku, region, pricing, usd_per_gpu_hour, instance_type,\n"
+    . "                                       gpus_per_instance, source" . ($kind ? ', source_kind, last_seen_at' : '') . ") VALUES\n"
+    . join(",\n", map { my ($t, $sku, $pr, $usd, $it, $g, $seen) = @$_;
+                        "    ('$t', 'lambda', '$sku', 'us-east-1', '$pr', $usd, '$it', $g, 'SkyPilot catalog vms.csv (lambda)'"
+                        . ($kind ? ", 'catalog', $seen" : '') . ')' } @catalog_rows) . ";";
+}
+
+# The plans.  At the current version run_spec(...) builds the specs; an older version's database
+# holds the specs its constructor froze (0.1.0's 19 fields; 0.4.0's also the fields 0.3.0 and 0.4.0
+# added, at their defaults, and the SKU's HBM bandwidth and generation).  0.1.0's freeze trigger would
+# call _sku_key, whose C lookup reads 0.4.0's instance_type: its plans are written with the GPU-hours
+# and USD it froze, the trigger off.
+my %plan_spec = (
+  'run-a1' => q{"n_params": 7e9, "n_tokens": 1.4e11, "sku": "X1-TEST", "n_gpus": 64, "gpus_per_node": 8, "mfu": 0.45, "dtype": "bf16", "peak_flops": 5e14, "hbm_bytes": 96e9, "intra_node_bytes_per_s": 450e9},
+  'run-a2' => q{"n_params": 1e9, "n_tokens": 2e10, "sku": "H100-SXM5", "n_gpus": 8, "gpus_per_node": 8, "mfu": 0.4, "dtype": "bf16", "peak_flops": 989e12, "hbm_bytes": 80e9, "intra_node_bytes_per_s": 450e9},
+  'run-b1' => q{"n_params": 3e9, "n_tokens": 6e10, "sku": "H100-PCIe", "n_gpus": 1, "gpus_per_node": 8, "mfu": 0.4, "dtype": "bf16", "peak_flops": 756e12, "hbm_bytes": 80e9, "intra_node_bytes_per_s": 64e9, "n_layers": 32, "d_model": 2560, "n_heads": 32, "seq_len": 2048},
+  'run-b2' => q{"n_params": 1e8, "n_tokens": 2e9, "sku": "L4", "n_gpus": 2, "gpus_per_node": 8, "mfu": 0.35, "dtype": "bf16", "peak_flops": 121e12, "hbm_bytes": 24e9, "intra_node_bytes_per_s": 32e9});
+my %plan_tdp = ('run-a1' => 700, 'run-a2' => 700, 'run-b1' => 350, 'run-b2' => 72);
+# 0.3.0 and 0.4.0's fields: HBM as the driver reports it where known, HBM bandwidth and generation
+my %plan_040 = (
+  'run-a1' => q{"hbm_bytes_per_s": 3.2e12, "gpu_generation": "other"},
+  'run-a2' => q{"hbm_bytes": 85520809984, "hbm_bytes_per_s": 3.35e12, "gpu_generation": "hopper"},
+  'run-b1' => q{"hbm_bytes": 85520809984, "hbm_bytes_per_s": 2e12, "gpu_generation": "hopper"},
+  'run-b2' => q{"hbm_bytes_per_s": 3e11, "gpu_generation": "other"});
+my @plans = (   # run_id, provider, pricing, planned_at, usd_per_gpu_hour, tenant, team, notes, and what 0.1.0 froze: GPU-hours, USD
+  ['run-a1', 'acme', 'on_demand', '2024-05-15', '1.75', 'tenant_a', 'pretrain', 'price from acme', '7259.259259259259', '12703.7037037037050'],
+  ['run-a2', 'aws', 'on_demand', '2024-05-15', '3.90', 'tenant_a', 'pretrain', 'given price', '84.26019548365352', '328.614762386248650'],
+  ['run-b1', 'lambda', 'on_demand', '2024-05-15', '2.29', 'tenant_b', 'evals', 'price from the catalog', '992.063492063492', '2271.82539682539668'],
+  ['run-b2', 'mycloud', 'spot', '2024-04-15', '0.32', 'tenant_b', 'evals', 'price from the staged history', '7.870916961826053', '2.5186934277843360']);
+my %plans = (current => q{
+  SET ROLE finops;
+  INSERT INTO llm_econ.run_plan (run_id, spec, provider, pricing, planned_at, usd_per_gpu_hour, tenant, team, notes) VALUES
+    ('run-a1', llm_econ.run_spec(7e9, 1.4e11, 64, 'X1-TEST', mfu => 0.45), 'acme', 'on_demand', '2024-05-15', 1.75, 'tenant_a', 'pretrain', 'price from acme'),
+    ('run-a2', llm_econ.run_spec(1e9, 2e10, 8, 'Hopper-80', mfu => 0.40), 'aws', 'on_demand', '2024-05-15', 3.90, 'tenant_a', 'pretrain', 'given price'),
+    ('run-b1', llm_econ.run_spec(3e9, 6e10, 1, 'H100-PCIe', mfu => 0.40, n_layers => 32, d_model => 2560, n_heads => 32, seq_len => 2048),
+     'lambda', 'on_demand', '2024-05-15', 2.29, 'tenant_b', 'evals', 'price from the catalog'),
+    ('run-b2', llm_econ.run_spec(1e8, 2e9, 2, 'L4', mfu => 0.35), 'mycloud', 'spot', '2024-04-15', 0.32, 'tenant_b', 'evals', 'price from the staged history');});
+# 0.1.0's constructor's defaults for every plan; 0.4.0's also those of the fields 0.3.0 and 0.4.0 added
+my $defaults_010 = q{"micro_batch": 1, "tp": 1, "pp": 1, "zero_stage": 0, "recompute": "none", "optimizer": "adamw", "inter_node_bytes_per_s": 50e9};
+my $defaults_040 = q{"ep": 1, "cp": 1, "vpp": 1, "ffn_act": "gelu", "sequence_parallel": true, "attention": "flash", "grad_dtype": "bf16", "dropout": false};
+for my $v ('0.1.0', '0.4.0')
+{
+  my $old = $v eq '0.1.0';
+  my @values = map {
+    my ($id, $prov, $pr, $at, $usd, $tenant, $team, $notes, $hours, $cost) = @$_;
+    my $spec = "{$plan_spec{$id}, \"tdp_watts\": $plan_tdp{$id}, $defaults_010" . ($old ? '' : ", $defaults_040, $plan_040{$id}") . '}';
+    "    ('$id', jsonb_populate_record(NULL::llm_econ.run_spec, '$spec'),\n     '$prov', '$pr', '$at', $usd, '$tenant', '$team', '$notes'"
+      . ($old ? ", $hours, $cost" : '') . ')' } @plans;
+  $plans{$v} = ($old ? "  SET session_replication_role = replica;\n" : "  SET ROLE finops;\n")
+    . '  INSERT INTO llm_econ.run_plan (run_id, spec, provider, pricing, planned_at, usd_per_gpu_hour, tenant, team, notes'
+    . ($old ? ', planned_gpu_hours, planned_usd' : '') . ") VALUES\n" . join(",\n", @values) . ";\n"
+    . ($old ? "  RESET session_replication_role;\n  SET ROLE finops;\n" : '');
+}
+
+# The setup as the database at $version holds it (the current version, or 0.1.0 or 0.4.0).
 sub setup_for
 {
-  my ($v030) = @_;
-  my %col = $v030 ? (HBM_BW => 'hbm_gb_per_s', NVLINK => 'nvlink_gb_per_s', PCIE => 'pcie_gb_per_s')
-                  : (HBM_BW => 'hbm_bandwidth_gbps', NVLINK => 'nvlink_gbps', PCIE => 'pcie_gbps');
-  return map { (my $sql = $_) =~ s/\{(HBM_BW|NVLINK|PCIE)\}/$col{$1}/g; $sql } @setup;
+  my ($version) = @_;
+  my $key = $version eq $target ? 'current' : $version;
+  die "no setup for $version" unless exists $catalogs{$key};
+  my %col = $version ne '0.1.0' ? (HBM_BW => 'hbm_gb_per_s', NVLINK => 'nvlink_gb_per_s', PCIE => 'pcie_gb_per_s')
+                                : (HBM_BW => 'hbm_bandwidth_gbps', NVLINK => 'nvlink_gbps', PCIE => 'pcie_gbps');
+  $col{CATALOGS} = $catalogs{$key};
+  $col{PLANS} = $plans{$key};
+  return map { (my $sql = $_) =~ s/\{(HBM_BW|NVLINK|PCIE|CATALOGS|PLANS)\}/$col{$1}/g; $sql } @setup;
 }
 
 # Every table's rows as one checksum each (ordered by key; price_series by its text).  spend's
@@ -156,7 +228,7 @@ sub table_sums
 # ---- 0.1.0 with data, then ALTER EXTENSION UPDATE ---------------------------------------------
 q1('upgraded', q{CREATE EXTENSION llm_econ VERSION '0.1.0'});
 is(q1('upgraded', q{SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'}), '0.1.0', 'installed at 0.1.0');
-q1('upgraded', $_) for setup_for(0);
+q1('upgraded', $_) for setup_for('0.1.0');
 my $before = table_sums('upgraded', 1, 1);
 like($before, qr/^run_plan 4 /m, 'setup: 0.1.0 database has the plans');
 like($before, qr/^spend 5 /m, 'setup: 0.1.0 database has the bills');
@@ -218,7 +290,7 @@ is($alias_user_after, $alias_user_before, "the user's aliases are untouched by t
 # (src/migrate/0.4.0--0.5.0.sql, then every src/sql file: what did not change is replaced in place)
 q1('direct', q{CREATE EXTENSION llm_econ VERSION '0.4.0'});
 is(q1('direct', q{SELECT extversion FROM pg_extension WHERE extname = 'llm_econ'}), '0.4.0', 'installed at 0.4.0 (the released install script)');
-q1('direct', $_) for setup_for(1);
+q1('direct', $_) for setup_for('0.4.0');
 ($ret, $stdout, $stderr) = $node->psql('direct', 'ALTER EXTENSION llm_econ UPDATE');
 is($ret, 0, '0.4.0 -> 0.5.0: ALTER EXTENSION llm_econ UPDATE succeeds');
 is($stderr, '', '0.4.0 -> 0.5.0: the update says nothing (no warning, no notice)');
@@ -227,7 +299,7 @@ is(q1('direct', q{SELECT count(*) FROM pg_proc WHERE proname = '_update_drop_che
 
 # ---- fresh install of the current version with the same data ------------------------------------------------------------
 q1('fresh', 'CREATE EXTENSION llm_econ');
-q1('fresh', $_) for setup_for(1);
+q1('fresh', $_) for setup_for($target);
 my @updated = qw(upgraded direct);
 
 # ---- schemas: pg_dump --schema-only, plain and --binary-upgrade ---------------------------------
