@@ -45,7 +45,7 @@ SELECT n.line, n.catalog, n.cloud, n.accelerator, n.gpus, n.gpu_mib, n.instance_
                                          coalesce(n.gpuinfo_name, n.accelerator), n.gpus, n.gpu_mib)
                              ELSE coalesce(n.gpuinfo_name, '') END, coalesce(n.upstream, '')))
         WHERE pricing = 'on_demand' LIMIT 1) AS o
- CROSS JOIN LATERAL _catalog_sku(n.cloud, o.instance_type, o.accelerator, o.variant, o.gpu_mib, o.gpus_per_instance) AS f;
+ CROSS JOIN LATERAL _catalog_sku(n.cloud, o.instance_type, o.accelerator, o.variant, o.gpu_mib, o.gpus_per_instance, o.memory_gib) AS f;
 SELECT count(*) AS rows_read, count(sku) AS identified, count(*) - count(sku) AS skipped FROM became;
 -- the table: every name of every catalog read, and what it became
 SELECT catalog AS v, cloud, accelerator, gpus AS n, gpu_mib AS mib, instance_type, coalesce(sku, '(skipped)') AS became,
