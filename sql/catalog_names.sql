@@ -45,7 +45,7 @@ SELECT n.line, n.catalog, n.cloud, n.accelerator, n.gpus, n.gpu_mib, n.instance_
                                          coalesce(n.gpuinfo_name, n.accelerator), n.gpus, n.gpu_mib)
                              ELSE coalesce(n.gpuinfo_name, '') END, coalesce(n.upstream, '')))
         WHERE pricing = 'on_demand' LIMIT 1) AS o
- CROSS JOIN LATERAL _catalog_sku(n.cloud, o.instance_type, o.accelerator, o.variant, o.gpu_mib, o.gpus_per_instance) AS f;
+ CROSS JOIN LATERAL _catalog_sku(n.cloud, o.instance_type, o.accelerator, o.variant, o.gpu_mib, o.gpus_per_instance, o.memory_gib) AS f;
 SELECT count(*) AS rows_read, count(sku) AS identified, count(*) - count(sku) AS skipped FROM became;
 -- the table: every name of every catalog read, and what it became
 SELECT catalog AS v, cloud, accelerator, gpus AS n, gpu_mib AS mib, instance_type, coalesce(sku, '(skipped)') AS became,
@@ -61,6 +61,18 @@ SELECT b.cloud, b.catalog, b.accelerator, b.gpus, b.gpu_mib, b.sku, g.hbm_gb
                                          (b.gpu_mib / 1024.0 / b.gpus), (b.gpu_mib * 1.048576 / 1000 / b.gpus),
                                          (CASE WHEN b.gpu_mib < 1024 THEN b.gpu_mib::numeric END)) AS m(gb)
                     WHERE abs(m.gb - g.hbm_gb::numeric) <= 0.06 * g.hbm_gb::numeric);
+-- every GpuInfo memory the catalog writes is read, GCP's included (its accelerator row carries
+-- it, and the machine type paired with that row inherits it; 0.5.0 dropped it, so GCP's parts
+-- were judged by name alone) -- none listed
+SELECT cloud, catalog, accelerator, gpus, gpu_mib, instance_type FROM became
+ WHERE gpu_mib > 0 AND read_mib IS NULL ORDER BY 1, 2, 3, 4, 6;
+-- GCP v6/v7 write GpuInfo without a name and unquoted (catalogs/v7/gcp/vms.csv at 6f65ab58):
+-- both the machine paired with its accelerator row and an N1-attachable GPU get the memory
+SELECT instance_type, accelerator, gpu_mib FROM _skypilot_offers('gcp', 'InstanceType,vCPUs,MemoryGiB,AcceleratorName,AcceleratorCount,GpuInfo,Region,AvailabilityZone,Price,SpotPrice
+a2-highgpu-1g,12.0,85.0,,,,us-central1,us-central1-a,0.73948,0.29576
+,,,A100,1,{''Gpus'': [{''MemoryInfo'': {''SizeInMiB'': 40960}}]},us-central1,us-central1-a,2.93391,1.1472
+,,,T4,1,{''Gpus'': [{''MemoryInfo'': {''SizeInMiB'': 16384}}]},us-central1,us-central1-a,0.35,0.14')
+ WHERE pricing = 'on_demand' ORDER BY 2;
 -- nothing against a form factor the names spell (PCIe, SXM; NVLINK is a bridge, not the NVL part),
 -- UpstreamCloudId's included -- none listed
 SELECT cloud, catalog, accelerator, instance_type, sku FROM became

@@ -79,7 +79,7 @@ INSERT INTO rb_good VALUES
   (NULL, 'candidates', 'text[]', 'ARRAY[''H100-SXM5'']'), (NULL, 'family', 'text', '''H100'''),
   (NULL, 'family_default', 'text', '''H100-SXM5'''), (NULL, 'names', 'text', '''p5.48xlarge H100'''),
   (NULL, 'gpu_mib', 'int4', '81920'), (NULL, 'gpus', 'int4', '8'), (NULL, 'variant', 'text', '''sxm'''),
-  (NULL, 'gpus_per_instance', 'int4', '8'),
+  (NULL, 'gpus_per_instance', 'int4', '8'), (NULL, 'memory_gib', 'text', '''2048.0'''),
   -- FOCUS
   (NULL, 'csv', 'text', 'E''a,b\n1,2\n'''), (NULL, 'what', 'text', '''csv'''),
   (NULL, 'v', 'text', '''2024-06-01T00:00:00Z'''), (NULL, 'tenant', 'text', 'CURRENT_USER::text'),

@@ -451,6 +451,7 @@ typedef struct zentry
 	double		val[2];
 	int32_t		nrows[2];		/* rows listed per pricing */
 	int32_t		once[2];		/* rows, each counted once: on_demand if listed, else spot */
+	int32_t		gpu_mib;		/* accelerators: GpuInfo's memory per GPU (0: not given) */
 	int			used;			/* accelerators: paired with a machine */
 	int			counted;		/* accelerators: rows already counted in an offer */
 	uint32_t	hash;
@@ -1031,6 +1032,14 @@ read_row(le_catalog *c, le_error *err)
 			goto oom;
 		e->accel = host_accel;
 		e->alt = host_alt;
+		/* GCP writes GpuInfo's memory on the accelerator row (catalogs/v7/gcp/vms.csv at 6f65ab58:
+		 * "{'Gpus': [{'MemoryInfo': {'SizeInMiB': 40960}}]}", no name), for the machine it pairs with too */
+		if (kind == ROW_ACCEL && e->gpu_mib == 0)
+		{
+			le_str		gi = field_str(c, LE_COL_GPU_INFO);
+
+			e->gpu_mib = le_gpuinfo_mib(gi.p, gi.n);
+		}
 		zadd(e, price, val);
 	}
 	return LE_OK;
@@ -1087,6 +1096,8 @@ pair_gcp(le_catalog *c, le_error *err)
 				o->accel = a->name;
 				o->accel_paired = 1;
 			}
+			if (o->gpu_mib == 0)
+				o->gpu_mib = a->gpu_mib;
 			/* an accelerator row two machine types share counts with the first */
 			offer_price(o, h->price[p], a->price[p], h->val[p] + a->val[p],
 						h->once[p] + (a->counted ? 0 : a->once[p]));
@@ -1113,6 +1124,8 @@ pair_gcp(le_catalog *c, le_error *err)
 			o = offer_get(c, &k);
 			if (o == NULL)
 				goto oom;
+			if (o->gpu_mib == 0)
+				o->gpu_mib = a->gpu_mib;
 			if (attach)
 				offer_price(o, a->price[p], (le_str) {NULL, 0}, a->val[p], a->once[p]);
 			else

@@ -552,10 +552,14 @@ COMMENT ON FUNCTION llm_econ._sku_by_facts(text[], text, text, text, int4, int4)
 -- aliases of the instance type, of the accelerator with the hint and of the accelerator; then the
 -- accelerator's family.  A known machine type's GPU count is the one judged.
 CREATE OR REPLACE FUNCTION llm_econ._catalog_sku(cloud text, instance_type text, accelerator text, variant text,
-    gpu_mib int4, gpus int4, OUT sku text, OUT why text)
+    gpu_mib int4, gpus int4, memory_gib text, OUT sku text, OUT why text)
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
-  SELECT CASE WHEN m.ambiguous IS NULL THEN bf.sku END, coalesce(m.ambiguous, bf.why)
+  SELECT CASE WHEN m.ambiguous IS NULL THEN coalesce(bf.sku, bn.sku) END,
+         coalesce(m.ambiguous, CASE WHEN bf.sku IS NULL AND bn.sku IS NULL THEN
+           NULLIF(pg_catalog.concat_ws('; ', bf.why, CASE WHEN bf.why IS NULL OR bn.why OPERATOR(pg_catalog.^@) 'the facts fit' THEN bn.why END), '')
+             OPERATOR(pg_catalog.||) CASE WHEN m.vm_ram
+               THEN pg_catalog.format(' (GpuInfo''s figure is the machine''s memory, MemoryGiB %s)', pg_catalog.btrim($7)) ELSE '' END END)
     FROM (SELECT 1) AS one
     LEFT JOIN llm_econ.instance_type it
            ON it.provider OPERATOR(pg_catalog.=) $1
@@ -593,10 +597,24 @@ BEGIN ATOMIC
                      ELSE $5 END AS mib,
                 CASE WHEN it.sku IS NULL AND f.per_gpu IS NOT NULL AND f.total IS NOT NULL AND f.per_gpu OPERATOR(pg_catalog.<>) f.total
                   THEN pg_catalog.format('GpuInfo''s %s MiB is %s per GPU, or %s if it is the total of the %s GPUs; the names do not say which',
-                                         $5, f.per_gpu, f.total, c.gpus) END AS ambiguous) AS m
-   CROSS JOIN LATERAL llm_econ._sku_by_facts(c.names, c.family, llm_econ._sku_find(c.family), c.names_text, m.mib, c.gpus) AS bf;
+                                         $5, f.per_gpu, f.total, c.gpus) END AS ambiguous,
+                -- a GpuInfo figure equal to the machine's RAM (MemoryGiB) is that RAM: Nebius v6/v7 and
+                -- Shadeform v7 write it so (paperspace_V100: 30720 MiB for a 30 GiB VM with a 16 GB V100,
+                -- catalogs/v7/shadeform/vms.csv at 54ce89bb).  It may agree with a part the names name,
+                -- never choose one they do not: among the family's parts only the names' spelled size and
+                -- form choose, and only when they leave one (paperspace_V100_32G is the V100-32GB)
+                coalesce($5 OPERATOR(pg_catalog.>=) 1024 AND $7 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~) '^\s*[0-9]{1,7}(\.[0-9]*)?\s*$'
+                         AND $5::numeric OPERATOR(pg_catalog.=) pg_catalog.round(pg_catalog.btrim($7)::numeric OPERATOR(pg_catalog.*) 1024), false) AS vm_ram) AS m
+   CROSS JOIN LATERAL llm_econ._sku_by_facts(c.names, CASE WHEN NOT m.vm_ram THEN c.family END, llm_econ._sku_find(c.family),
+                                             c.names_text, m.mib, c.gpus) AS bf
+   -- the family's one part the names leave, if the figure does not contradict it either
+   LEFT JOIN LATERAL (
+         SELECT CASE WHEN x.no IS NULL THEN n.sku END AS sku, coalesce(x.no, n.why) AS why
+           FROM llm_econ._sku_by_facts(ARRAY[]::text[], c.family, NULL, c.names_text, NULL, c.gpus) AS n
+           LEFT JOIN LATERAL (SELECT llm_econ._sku_contradiction(n.sku, '', m.mib, NULL) AS no) AS x ON n.sku IS NOT NULL) AS bn
+          ON m.vm_ram AND bf.sku IS NULL;
 END;
-COMMENT ON FUNCTION llm_econ._catalog_sku(text, text, text, text, int4, int4) IS
+COMMENT ON FUNCTION llm_econ._catalog_sku(text, text, text, text, int4, int4, text) IS
   'internal: the SKU import_skypilot_catalog gives one catalog machine shape (names checked against GpuInfo memory, form and GPU count), or why none';
 
 CREATE OR REPLACE FUNCTION llm_econ.import_skypilot_catalog(cloud text, catalog_csv text, observed_at timestamptz,
@@ -666,10 +684,10 @@ BEGIN
                               FROM llm_econ._sku_map(ARRAY(SELECT names.n FROM names)) AS m),
        -- each machine shape (its names and facts) is identified once, not once per region and pricing
        shapes AS MATERIALIZED (
-         SELECT r.instance_type, r.accelerator, r.variant, r.gpu_mib, r.gpus_per_instance, bf.sku, bf.why AS fact_why,
+         SELECT r.instance_type, r.accelerator, r.variant, r.gpu_mib, r.gpus_per_instance, r.memory_gib, bf.sku, bf.why AS fact_why,
                 -- what the catalog's names alone mean (an alias of the machine type, else the accelerator)
                 coalesce(al.sku, mv.sku, ma.sku) AS catalog_sku, it.gpus AS known_gpus
-           FROM (SELECT DISTINCT d.instance_type, d.accelerator, d.variant, d.gpu_mib, d.gpus_per_instance FROM raw d) AS r
+           FROM (SELECT DISTINCT d.instance_type, d.accelerator, d.variant, d.gpu_mib, d.gpus_per_instance, d.memory_gib FROM raw d) AS r
            LEFT JOIN llm_econ.instance_type it
                   ON it.provider = c AND pg_catalog.lower(it.instance_type COLLATE pg_catalog."C") = pg_catalog.lower(r.instance_type COLLATE pg_catalog."C")
            LEFT JOIN llm_econ.gpu_sku_alias al ON pg_catalog.lower(al.alias COLLATE pg_catalog."C") = pg_catalog.lower(r.instance_type COLLATE pg_catalog."C")
@@ -677,14 +695,15 @@ BEGIN
            LEFT JOIN map ma ON ma.n = r.accelerator
            -- the first name whose SKU the row's own facts (GpuInfo memory, spelled size and form,
            -- GPU count) do not contradict; else the one SKU of the accelerator's family they fit
-           CROSS JOIN LATERAL llm_econ._catalog_sku(c, r.instance_type, r.accelerator, r.variant, r.gpu_mib, r.gpus_per_instance) AS bf),
+           CROSS JOIN LATERAL llm_econ._catalog_sku(c, r.instance_type, r.accelerator, r.variant, r.gpu_mib, r.gpus_per_instance, r.memory_gib) AS bf),
        parsed AS MATERIALIZED (
          SELECT r.*, h.sku, h.fact_why, h.catalog_sku, h.known_gpus
            FROM raw r
            -- equal keys with NULL as '' or 0 (hashable), then exactly
            JOIN shapes h ON coalesce(h.instance_type, '') = coalesce(r.instance_type, '') AND coalesce(h.accelerator, '') = coalesce(r.accelerator, '')
                         AND coalesce(h.variant, '') = coalesce(r.variant, '') AND coalesce(h.gpu_mib, 0) = coalesce(r.gpu_mib, 0)
-                        AND coalesce(h.gpus_per_instance, 0) = coalesce(r.gpus_per_instance, 0)
+                        AND coalesce(h.gpus_per_instance, 0) = coalesce(r.gpus_per_instance, 0) AND coalesce(h.memory_gib, '') = coalesce(r.memory_gib, '')
+                        AND h.memory_gib IS NOT DISTINCT FROM r.memory_gib
                         AND h.instance_type IS NOT DISTINCT FROM r.instance_type AND h.accelerator IS NOT DISTINCT FROM r.accelerator
                         AND h.variant IS NOT DISTINCT FROM r.variant AND h.gpu_mib IS NOT DISTINCT FROM r.gpu_mib
                         AND h.gpus_per_instance IS NOT DISTINCT FROM r.gpus_per_instance),
