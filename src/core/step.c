@@ -52,6 +52,19 @@ static const le_gen_figures le_gen_table[LE_GEN__COUNT] = {
 #define LE_HBM_EFF 0.85
 
 /*
+ * Contention of overlapped communication: a compute kernel that runs while a
+ * collective runs beside it (the collective's kernels hold SMs and HBM
+ * bandwidth) is slower than alone.  Lee et al. 2025, "Characterizing
+ * Compute-Communication Overlap in GPU-Accelerated Distributed Deep
+ * Learning" (arXiv 2507.03114), abstract: compute overlapped with NCCL
+ * collectives on A100, H100, MI250 and MI210 runs 18.9 % slower on average
+ * (40.0 % at most) than the same compute alone.  Kernel-level measurement;
+ * the average is used for every part.  data/kernel_rates.csv, kernel
+ * "overlap_contention".
+ */
+#define LE_OVERLAP_SLOWDOWN 0.189
+
+/*
  * Share of the link rate that NCCL collectives reach as "bus bandwidth"
  * (nccl-tests, doc/PERFORMANCE.md defines busbw so that it is comparable with
  * the link rate; large all-reduces on DGX A100 / H100 report about 75-85 % of
@@ -116,7 +129,7 @@ static const le_gen_figures le_gen_table[LE_GEN__COUNT] = {
 #define LE_GPU_SPREAD_Z 4.0790977866881	/* le_expected_max_normal(27648) */
 
 static const char *const le_phase_names[LE_PH__COUNT] = {
-	"compute", "memory_bound_ops", "tp_comm", "cp_comm", "ep_comm", "pp_bubble", "dp_comm_exposed", "optimizer", "total"
+	"compute", "memory_bound_ops", "tp_comm", "cp_comm", "ep_comm", "pp_bubble", "dp_comm_exposed", "optimizer", "comm_contention", "total"
 };
 
 /* Name of a phase (the row label of step_breakdown). */
@@ -157,6 +170,8 @@ le_kernel_rate(const char *gen, const char *dtype, const char *kernel)
 
 	if (strcmp(kernel, "hbm_stream") == 0)
 		return strcmp(gen, "any") == 0 && strcmp(dtype, "any") == 0 ? LE_HBM_EFF : -1;
+	if (strcmp(kernel, "overlap_contention") == 0)
+		return strcmp(gen, "any") == 0 && strcmp(dtype, "any") == 0 ? LE_OVERLAP_SLOWDOWN : -1;
 	for (int i = 0; i < LE_GEN__COUNT; i++)
 		if (strcmp(gen, le_gen_table[i].name) == 0)
 			g = &le_gen_table[i];
@@ -705,6 +720,8 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 				dp_bw,
 				t_dp,
 				t_bucket,
+				hidden_cp = 0,	/* per layer and micro-batch: ring transfers under attention */
+				hidden = 0,		/* per step: collectives running beside compute */
 				sac_flops = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -913,8 +930,12 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 					x_b = (cp - 1) * fmax(0, 2.0 * c1 - t_attn_b / cp);
 
 		t_cp = x_f + x_b;
+		hidden_cp = (cp - 1) * (fmin(c1, t_attn_f / cp) + fmin(2.0 * c1, t_attn_b / cp));
 		if (in->recompute == LE_RC_FULL)
+		{
 			t_cp += x_f;
+			hidden_cp += (cp - 1) * fmin(c1, t_attn_f / cp);
+		}
 	}
 
 	/*
@@ -1084,11 +1105,21 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 		t_bucket = t_dp * fmin(1.0, LE_DP_BUCKET_PARAMS / local_params);
 		/* under the backward of the last micro-batch on this stage, bucket by bucket */
 		exposed = in->dp_overlap ? fmax(t_bucket, t_dp - layer_stage * t_b) : t_dp;
+		if (in->dp_overlap)
+			hidden += t_dp - exposed;
 		if (in->zero_stage == 3 && le_fsdp_keeps(in->stack, in->fsdp_reshard, in->zero_stage, pp))
+		{
 			/* parameters kept unsharded between micro-batches: one gather per step, before the first forward */
 			exposed += in->dp_overlap ? fmax(0, t_ag - stage_compute) : t_ag;
+			if (in->dp_overlap)
+				hidden += fmin(t_ag, stage_compute);
+		}
 		else if (in->zero_stage == 3)	/* two gathers per micro-batch, prefetched under compute */
+		{
 			exposed += m * (in->dp_overlap ? fmax(0, 2.0 * t_ag - stage_compute) : 2.0 * t_ag);
+			if (in->dp_overlap)
+				hidden += m * fmin(2.0 * t_ag, stage_compute);
+		}
 		out->phase[LE_PH_DP_COMM_EXPOSED] = exposed;
 	}
 
@@ -1099,6 +1130,17 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 	 */
 	opt_params = in->zero_stage >= 1 ? local_params / dpg : local_params;
 	out->phase[LE_PH_OPTIMIZER] = opt_params * (24.0 + gb + pb) / hbm;
+
+	/*
+	 * Contention: the compute that a hidden collective runs beside is slowed
+	 * by LE_OVERLAP_SLOWDOWN for as long as the collective runs (Lee et al.
+	 * 2025; at most the whole compute).  Hidden: the context-parallel ring
+	 * transfers under each chunk's attention, and with dp_overlap the
+	 * gradient reduction under the backward and FSDP's prefetched gathers.
+	 * An exposed collective has nothing beside it.
+	 */
+	hidden += m * layer_stage * hidden_cp;
+	out->phase[LE_PH_COMM_CONTENTION] = LE_OVERLAP_SLOWDOWN * fmin(hidden, compute);
 
 	/* summed as before 0.5.0 (compute whole, then the other phases in order), so that totals keep their digits */
 	out->phase[LE_PH_TOTAL] = compute;

@@ -100,6 +100,7 @@ typedef enum le_step_phase
 	LE_PH_PP_BUBBLE,
 	LE_PH_DP_COMM_EXPOSED,
 	LE_PH_OPTIMIZER,
+	LE_PH_COMM_CONTENTION,		/* 0.5.0: compute slowed while a collective runs beside it */
 	LE_PH_TOTAL,
 	LE_PH__COUNT
 } le_step_phase;

@@ -256,7 +256,7 @@ test_kernel_rates(void)
 	le_csv_field hdr[16];
 	int			nh = 0,
 				rows = 0,
-				compiled = 1;	/* any/any/hbm_stream */
+				compiled = 2;	/* any/any/hbm_stream, any/any/overlap_contention */
 
 	CHECK(buf != NULL, "data/kernel_rates.csv readable (run from the repository root)");
 	if (!buf)
