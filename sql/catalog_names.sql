@@ -50,7 +50,7 @@ SELECT count(*) AS rows_read, count(sku) AS identified, count(*) - count(sku) AS
 -- the table: every name of every catalog read, and what it became
 SELECT catalog AS v, cloud, accelerator, gpus AS n, gpu_mib AS mib, instance_type, coalesce(sku, '(skipped)') AS became,
        CASE WHEN sku IS NULL THEN coalesce(why, 'unknown name: no gpu_sku key or alias') END AS why
-  FROM became ORDER BY cloud COLLATE "C", catalog, accelerator COLLATE "C", gpus, instance_type COLLATE "C";
+  FROM became ORDER BY cloud COLLATE "C", catalog, accelerator COLLATE "C", gpus, instance_type COLLATE "C", gpu_mib;
 -- nothing against GpuInfo's memory: a SKU's HBM is within 6 % of what the catalog says per GPU,
 -- read the ways the catalogs write it (MiB, or 2^20 bytes over 10^9; the machine's total over the
 -- GPU count; a number below 1024 written in GB) -- none listed

@@ -602,8 +602,12 @@ BEGIN ATOMIC
                 -- Shadeform v7 write it so (paperspace_V100: 30720 MiB for a 30 GiB VM with a 16 GB V100,
                 -- catalogs/v7/shadeform/vms.csv at 54ce89bb).  It may agree with a part the names name,
                 -- never choose one they do not: among the family's parts only the names' spelled size and
-                -- form choose, and only when they leave one (paperspace_V100_32G is the V100-32GB)
-                coalesce($5 OPERATOR(pg_catalog.>=) 1024 AND $7 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~) '^\s*[0-9]{1,7}(\.[0-9]*)?\s*$'
+                -- form choose, and only when they leave one (paperspace_V100_32G is the V100-32GB).
+                -- Not Vast's: its GpuInfo is the offer's GPU memory in every version, and v5 writes
+                -- that same GPUs' total as MemoryGiB (1x-A100_PCIE-32: 81920 MiB, MemoryGiB 80.0,
+                -- catalogs/v5/vast/vms.csv at 263fcdec), so there the two agree because both are
+                -- the GPUs', and the 80 GB part is the one the figure chooses
+                coalesce($1 OPERATOR(pg_catalog.<>) 'vast' AND $5 OPERATOR(pg_catalog.>=) 1024 AND $7 COLLATE pg_catalog."C" OPERATOR(pg_catalog.~) '^\s*[0-9]{1,7}(\.[0-9]*)?\s*$'
                          AND $5::numeric OPERATOR(pg_catalog.=) pg_catalog.round(pg_catalog.btrim($7)::numeric OPERATOR(pg_catalog.*) 1024), false) AS vm_ram) AS m
    CROSS JOIN LATERAL llm_econ._sku_by_facts(c.names, CASE WHEN NOT m.vm_ram THEN c.family END, llm_econ._sku_find(c.family),
                                              c.names_text, m.mib, c.gpus) AS bf
