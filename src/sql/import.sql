@@ -519,7 +519,10 @@ BEGIN ATOMIC
       FROM pg_catalog.unnest($1) WITH ORDINALITY AS u(s, i) WHERE u.s IS NOT NULL),
        fam AS (
     SELECT g.sku AS s, g.sku OPERATOR(pg_catalog.=) $3 AS dflt, llm_econ._sku_contradiction(g.sku, $4, $5, $6) AS no
-      FROM llm_econ.gpu_sku g WHERE $2 IS NOT NULL AND llm_econ._gpu_family(g.sku) OPERATOR(pg_catalog.=) $2),
+      FROM llm_econ.gpu_sku g
+     -- the family's parts, and the part its name is an alias of (Spheron's A4000_PCIE: the family
+     -- A4000 is the RTX A4000, whose own family spelling is RTXA4000)
+     WHERE $2 IS NOT NULL AND (llm_econ._gpu_family(g.sku) OPERATOR(pg_catalog.=) $2 OR g.sku OPERATOR(pg_catalog.=) $3)),
        pick AS (
     -- the GPU count chooses between candidates; a count that fits none is left to the suspect
     -- trigger (stored, flagged), as for machine types instance_type does not know
