@@ -40,11 +40,13 @@ CREATE UNIQUE INDEX gpu_sku_alias_lower_key ON llm_econ.gpu_sku_alias (pg_catalo
 DROP INDEX llm_econ.instance_type_lower_key;
 CREATE UNIQUE INDEX instance_type_lower_key ON llm_econ.instance_type (provider, pg_catalog.lower(instance_type COLLATE pg_catalog."C"));
 
--- issue 45 (h45n): two aliases more (data/gpu_sku_alias.csv), as a fresh install has them: Shadeform's
--- and Paperspace's "A4000" and "A5000" are the RTX parts.  A user's own row of that name stays.
+-- issue 45 (h45n): three aliases more (data/gpu_sku_alias.csv), as a fresh install has them: Shadeform's
+-- and Paperspace's "A4000" and "A5000" and PrimeIntellect's "A4500" are the RTX parts.  A user's own
+-- row of that name stays.
 INSERT INTO llm_econ.gpu_sku_alias (alias, sku, gpus_per_instance, source, builtin) VALUES
   ('A5000', 'RTX-A5000', NULL, 'SkyPilot Shadeform catalogs AcceleratorName (catalogs/v7/shadeform/vms.csv at 54ce89bb: cudo_A5000, paperspace_A5000x4; v8 at 002363da: paperspace_A5000, 24 GB); the RTX A5000, as RunPod''s RTXA5000', true),
-  ('A4000', 'RTX-A4000', NULL, 'SkyPilot Shadeform and Paperspace catalogs AcceleratorName (catalogs/v7/shadeform/vms.csv at 54ce89bb: hyperstack_A4000x10; v8 at 002363da: paperspace_A4000, 16 GB; catalogs/v6/paperspace/vms.csv at e5200541: A4000); the RTX A4000, as RunPod''s RTXA4000', true)
+  ('A4000', 'RTX-A4000', NULL, 'SkyPilot Shadeform and Paperspace catalogs AcceleratorName (catalogs/v7/shadeform/vms.csv at 54ce89bb: hyperstack_A4000x10; v8 at 002363da: paperspace_A4000, 16 GB; catalogs/v6/paperspace/vms.csv at e5200541: A4000); the RTX A4000, as RunPod''s RTXA4000', true),
+  ('A4500', 'RTX-A4500', NULL, 'SkyPilot PrimeIntellect catalog AcceleratorName (catalogs/v7/primeintellect/vms.csv at 0e770cca: runpod__2xA4500_20GB__24__124, UpstreamCloudId NVIDIA RTX A4500); the RTX A4500, as RunPod''s RTXA4500', true)
 ON CONFLICT DO NOTHING;
 
 -- issue 44: fx_rate.valid_from is the UTC day a rate takes effect (a date: '2025-01-01' entered from
