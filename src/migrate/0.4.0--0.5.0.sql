@@ -40,13 +40,17 @@ CREATE UNIQUE INDEX gpu_sku_alias_lower_key ON llm_econ.gpu_sku_alias (pg_catalo
 DROP INDEX llm_econ.instance_type_lower_key;
 CREATE UNIQUE INDEX instance_type_lower_key ON llm_econ.instance_type (provider, pg_catalog.lower(instance_type COLLATE pg_catalog."C"));
 
--- issue 45 (h45n): three aliases more (data/gpu_sku_alias.csv), as a fresh install has them: Shadeform's
--- and Paperspace's "A4000" and "A5000" and PrimeIntellect's "A4500" are the RTX parts.  A user's own
--- row of that name stays.
+-- issue 45 (h45n): six aliases more (data/gpu_sku_alias.csv), as a fresh install has them: Shadeform's
+-- and Paperspace's "A4000" and "A5000" and PrimeIntellect's "A4500" are the RTX parts, and RunPod's and
+-- Lium's "RTXPRO6000-WK", SimplePod's "RTXPRO6000Blackwell" and Vast's "RTXPRO6000S" the RTX PRO 6000.
+-- A user's own row of that name stays.
 INSERT INTO llm_econ.gpu_sku_alias (alias, sku, gpus_per_instance, source, builtin) VALUES
   ('A5000', 'RTX-A5000', NULL, 'SkyPilot Shadeform catalogs AcceleratorName (catalogs/v7/shadeform/vms.csv at 54ce89bb: cudo_A5000, paperspace_A5000x4; v8 at 002363da: paperspace_A5000, 24 GB); the RTX A5000, as RunPod''s RTXA5000', true),
   ('A4000', 'RTX-A4000', NULL, 'SkyPilot Shadeform and Paperspace catalogs AcceleratorName (catalogs/v7/shadeform/vms.csv at 54ce89bb: hyperstack_A4000x10; v8 at 002363da: paperspace_A4000, 16 GB; catalogs/v6/paperspace/vms.csv at e5200541: A4000); the RTX A4000, as RunPod''s RTXA4000', true),
-  ('A4500', 'RTX-A4500', NULL, 'SkyPilot PrimeIntellect catalog AcceleratorName (catalogs/v7/primeintellect/vms.csv at 0e770cca: runpod__2xA4500_20GB__24__124, UpstreamCloudId NVIDIA RTX A4500); the RTX A4500, as RunPod''s RTXA4500', true)
+  ('A4500', 'RTX-A4500', NULL, 'SkyPilot PrimeIntellect catalog AcceleratorName (catalogs/v7/primeintellect/vms.csv at 0e770cca: runpod__2xA4500_20GB__24__124, UpstreamCloudId NVIDIA RTX A4500); the RTX A4500, as RunPod''s RTXA4500', true),
+  ('RTXPRO6000-WK', 'RTX-PRO-6000', NULL, 'SkyPilot RunPod v8 catalog AcceleratorName (catalogs/v8/runpod/vms.csv at 01acdfd4: 1x_RTXPRO6000-WK_SECURE, GpuInfo name RTX PRO 6000 WK, 96 GB) and Lium v8 (RTXPRO6000-WK_1x, 98304 MiB); the RTX PRO 6000 Blackwell Workstation Edition, whose figures the RTX-PRO-6000 row gives', true),
+  ('RTXPRO6000Blackwell', 'RTX-PRO-6000', NULL, 'SkyPilot SimplePod v7 catalog AcceleratorName (catalogs/v7/simplepod/vms.csv at 1010b759: gpu_1x_rtxpro6000blackwell_96, 97280 MiB); the RTX PRO 6000 Blackwell', true),
+  ('RTXPRO6000S', 'RTX-PRO-6000', NULL, 'SkyPilot Vast v8 catalog AcceleratorName (catalogs/v8/vast/vms.csv at 01b8cdda: 1x-RTX_PRO_6000_S-32-65536, 97887 MiB); the RTX PRO 6000 Blackwell Server Edition, whose figures the RTX-PRO-6000 row gives', true)
 ON CONFLICT DO NOTHING;
 
 -- issue 44: fx_rate.valid_from is the UTC day a rate takes effect (a date: '2025-01-01' entered from
