@@ -2,6 +2,7 @@
 #include "step.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -35,12 +36,52 @@ typedef struct le_gen_figures
 
 static const le_gen_figures le_gen_table[LE_GEN__COUNT] = {
 	{"ampere", 0.869, 0, 0.58, 0, 0},
-	{"hopper", 0.803, 0.813, 0.35, 0.55, 0.61},
+	{"hopper", 0.803, 0.813, 0, 0, 0.61},	/* bf16 attention: by length, below */
 	{"blackwell", 0.776, 0.776, 0.35, 0.55, 0},
 	{"cdna2", 0.767, 0, 0.40, 0, 0},
 	{"cdna3", 0.601, 0.601, 0.40, 0, 0},
 	{"other", 0.600, 0.600, 0.40, 0, 0},
 };
+
+/*
+ * Hopper's bf16 attention by sequence length: Shah et al. 2024
+ * (FlashAttention-3, arXiv 2407.08608), the H100 80GB SXM5 speed figures for
+ * head dim 128: forward with the causal mask and backward, at 512 to 16k
+ * tokens, FlashAttention-2 and FlashAttention-3.  Each share is forward +
+ * backward (backward 2.5x the forward's FLOPs, as the paper counts) over the
+ * 989 TFLOP/s peak: 3.5 / (1/fwd + 2.5/bwd) / 989.  Between two lengths the
+ * share is interpolated in log2(length); below 512 and above 16k it is the end
+ * value.  data/kernel_rates.csv, kernels "attn_fa2@N" and "attn_fa3@N".
+ */
+#define LE_ATTN_LENS 6
+static const double le_attn_len[LE_ATTN_LENS] = {512, 1024, 2048, 4096, 8192, 16384};
+static const double le_hopper_fa2[LE_ATTN_LENS] = {0.209, 0.263, 0.296, 0.316, 0.326, 0.329};
+static const double le_hopper_fa3[LE_ATTN_LENS] = {0.312, 0.428, 0.512, 0.558, 0.577, 0.582};
+
+/* The curve of a generation and kernel (2 = FlashAttention-2, 3 = -3), or NULL. */
+static const double *
+attn_curve(const le_gen_figures *g, int fa)
+{
+	if (strcmp(g->name, "hopper") != 0)
+		return NULL;
+	return fa == 3 ? le_hopper_fa3 : le_hopper_fa2;
+}
+
+/* A curve at a length, interpolated in log2(length) and clamped at its ends. */
+static double
+attn_curve_at(const double *c, double len)
+{
+	if (!(len > le_attn_len[0]))
+		return c[0];
+	for (int i = 1; i < LE_ATTN_LENS; i++)
+		if (len <= le_attn_len[i])
+		{
+			double		t = log2(len / le_attn_len[i - 1]) / log2(le_attn_len[i] / le_attn_len[i - 1]);
+
+			return c[i - 1] + t * (c[i] - c[i - 1]);
+		}
+	return c[LE_ATTN_LENS - 1];
+}
 
 /*
  * Share of the HBM bandwidth that streaming kernels reach: copy/triad
@@ -177,7 +218,16 @@ le_kernel_rate(const char *gen, const char *dtype, const char *kernel)
 			g = &le_gen_table[i];
 	if (g == NULL || (!fp8 && strcmp(dtype, "bf16") != 0))
 		return -1;
-	if (strcmp(kernel, "gemm") == 0)
+	if (!fp8 && (strncmp(kernel, "attn_fa2@", 9) == 0 || strncmp(kernel, "attn_fa3@", 9) == 0))
+	{
+		const double *c = attn_curve(g, kernel[7] - '0');
+
+		v = 0;
+		for (int i = 0; c != NULL && i < LE_ATTN_LENS; i++)
+			if (strtol(kernel + 9, NULL, 10) == (long) le_attn_len[i])
+				v = c[i];
+	}
+	else if (strcmp(kernel, "gemm") == 0)
 		v = fp8 ? g->mamf_fp8 : g->mamf;
 	else if (strcmp(kernel, "attn_fa2") == 0)
 		v = fp8 ? 0 : g->attn_fa2;
@@ -194,8 +244,14 @@ le_kernel_rate(const char *gen, const char *dtype, const char *kernel)
  * kernel where the part has one, FlashAttention-2 elsewhere.
  */
 static double
-attn_share(const le_gen_figures *g, int stack)
+attn_share(const le_gen_figures *g, int stack, double len)
 {
+	int			fa = (stack == LE_STACK_MEGATRON && (g->attn_fa3 > 0 || attn_curve(g, 3) != NULL)) ? 3 : 2;
+	const double *c = attn_curve(g, fa);
+
+	if (c != NULL)
+		return attn_curve_at(c, len);
+
 	/*
 	 * The torch stacks call scaled_dot_product_attention, whose flash backend
 	 * is FlashAttention-2 since PyTorch 2.2 (its release notes: SDPA "via
@@ -804,7 +860,7 @@ le_step_eval(const le_step_in *in, le_step_out *out)
 		 * published; data/kernel_rates.csv).
 		 */
 		double		p16 = in->fp8 ? in->peak_flops / 2.0 : in->peak_flops;
-		double		share = attn_share(g, in->stack);
+		double		share = attn_share(g, in->stack, s / cp);	/* each GPU's query block */
 
 		t_attn_f = 0.5 * attn_fwd_flops / (p16 * share);
 		t_attn_b = LE_FLASH_BWD * t_attn_f + LE_KERNEL_GAP_S;

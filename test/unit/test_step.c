@@ -289,8 +289,19 @@ test_kernel_rates(void)
 	}
 	for (size_t i = 0; i < sizeof(gens) / sizeof(gens[0]); i++)
 		for (size_t j = 0; j < 2; j++)
+		{
 			for (size_t x = 0; x < 3; x++)
 				compiled += le_kernel_rate(gens[i], dts[j], ks[x]) > 0;
+			/* attention by sequence length: attn_fa2@512 ... attn_fa3@16384 */
+			for (int fa = 2; fa <= 3; fa++)
+				for (int n = 512; n <= 16384; n *= 2)
+				{
+					char		kn[32];
+
+					snprintf(kn, sizeof(kn), "attn_fa%d@%d", fa, n);
+					compiled += le_kernel_rate(gens[i], dts[j], kn) > 0;
+				}
+		}
 	CHECK(rows == compiled, "kernel_rates.csv has %d rows, the compiled table %d rates", rows, compiled);
 	CHECK(le_kernel_rate("hopper", "bf16", "nothing") < 0 && le_kernel_rate("nowhere", "bf16", "gemm") < 0,
 		  "unknown kernel or generation: -1");
