@@ -24,25 +24,6 @@
  *   fp8 peak; no FP8 backward is published).  0 = no figure: the stack's
  *   other kernel is used.
  */
-typedef struct le_gen_figures
-{
-	const char *name;
-	double		mamf;			/* gemm, bf16 */
-	double		mamf_fp8;		/* gemm, fp8 (share of the fp8 peak) */
-	double		attn_fa2;		/* FlashAttention-2, bf16 */
-	double		attn_fa3;		/* FlashAttention-3 / fused (cuDNN) attention, bf16; 0 = none */
-	double		attn_fp8;		/* FlashAttention-3 FP8 forward; 0 = none */
-} le_gen_figures;
-
-static const le_gen_figures le_gen_table[LE_GEN__COUNT] = {
-	{"ampere", 0.869, 0, 0.58, 0, 0},
-	{"hopper", 0.803, 0.813, 0, 0, 0.61},	/* bf16 attention: by length, below */
-	{"blackwell", 0.776, 0.776, 0.35, 0.55, 0},
-	{"cdna2", 0.767, 0, 0.40, 0, 0},
-	{"cdna3", 0.601, 0.601, 0.40, 0, 0},
-	{"other", 0.600, 0.600, 0.40, 0, 0},
-};
-
 /*
  * Hopper's bf16 attention by sequence length: Shah et al. 2024
  * (FlashAttention-3, arXiv 2407.08608), the H100 80GB SXM5 speed figures for
@@ -51,21 +32,13 @@ static const le_gen_figures le_gen_table[LE_GEN__COUNT] = {
  * backward (backward 2.5x the forward's FLOPs, as the paper counts) over the
  * 989 TFLOP/s peak: 3.5 / (1/fwd + 2.5/bwd) / 989.  Between two lengths the
  * share is interpolated in log2(length); below 512 and above 16k it is the end
- * value.  data/kernel_rates.csv, kernels "attn_fa2@N" and "attn_fa3@N".
+ * value.  data/kernel_rates.csv, kernels "attn_fa2@N" and "attn_fa3@N".  A
+ * generation with a curve uses it in place of its single share.
  */
 #define LE_ATTN_LENS 6
 static const double le_attn_len[LE_ATTN_LENS] = {512, 1024, 2048, 4096, 8192, 16384};
 static const double le_hopper_fa2[LE_ATTN_LENS] = {0.209, 0.263, 0.296, 0.316, 0.326, 0.329};
 static const double le_hopper_fa3[LE_ATTN_LENS] = {0.312, 0.428, 0.512, 0.558, 0.577, 0.582};
-
-/* The curve of a generation and kernel (2 = FlashAttention-2, 3 = -3), or NULL. */
-static const double *
-attn_curve(const le_gen_figures *g, int fa)
-{
-	if (strcmp(g->name, "hopper") != 0)
-		return NULL;
-	return fa == 3 ? le_hopper_fa3 : le_hopper_fa2;
-}
 
 /* A curve at a length, interpolated in log2(length) and clamped at its ends. */
 static double
@@ -82,6 +55,27 @@ attn_curve_at(const double *c, double len)
 		}
 	return c[LE_ATTN_LENS - 1];
 }
+
+typedef struct le_gen_figures
+{
+	const char *name;
+	double		mamf;			/* gemm, bf16 */
+	double		mamf_fp8;		/* gemm, fp8 (share of the fp8 peak) */
+	double		attn_fa2;		/* FlashAttention-2, bf16 */
+	double		attn_fa3;		/* FlashAttention-3 / fused (cuDNN) attention, bf16; 0 = none */
+	double		attn_fp8;		/* FlashAttention-3 FP8 forward; 0 = none */
+	const double *fa2_by_len;	/* attn_fa2 by sequence length (le_attn_len); NULL = the single share */
+	const double *fa3_by_len;	/* attn_fa3 likewise */
+} le_gen_figures;
+
+static const le_gen_figures le_gen_table[LE_GEN__COUNT] = {
+	{"ampere", 0.869, 0, 0.58, 0, 0},
+	{"hopper", 0.803, 0.813, 0, 0, 0.61, le_hopper_fa2, le_hopper_fa3},
+	{"blackwell", 0.776, 0.776, 0.35, 0.55, 0},
+	{"cdna2", 0.767, 0, 0.40, 0, 0},
+	{"cdna3", 0.601, 0.601, 0.40, 0, 0},
+	{"other", 0.600, 0.600, 0.40, 0, 0},
+};
 
 /*
  * Share of the HBM bandwidth that streaming kernels reach: copy/triad
@@ -220,11 +214,12 @@ le_kernel_rate(const char *gen, const char *dtype, const char *kernel)
 		return -1;
 	if (!fp8 && (strncmp(kernel, "attn_fa2@", 9) == 0 || strncmp(kernel, "attn_fa3@", 9) == 0))
 	{
-		const double *c = attn_curve(g, kernel[7] - '0');
+		const double *c = kernel[7] == '3' ? g->fa3_by_len : g->fa2_by_len;
+		long		n = strtol(kernel + 9, NULL, 10);
 
 		v = 0;
 		for (int i = 0; c != NULL && i < LE_ATTN_LENS; i++)
-			if (strtol(kernel + 9, NULL, 10) == (long) le_attn_len[i])
+			if (n == (long) le_attn_len[i])
 				v = c[i];
 	}
 	else if (strcmp(kernel, "gemm") == 0)
@@ -246,21 +241,17 @@ le_kernel_rate(const char *gen, const char *dtype, const char *kernel)
 static double
 attn_share(const le_gen_figures *g, int stack, double len)
 {
-	int			fa = (stack == LE_STACK_MEGATRON && (g->attn_fa3 > 0 || attn_curve(g, 3) != NULL)) ? 3 : 2;
-	const double *c = attn_curve(g, fa);
-
-	if (c != NULL)
-		return attn_curve_at(c, len);
-
 	/*
 	 * The torch stacks call scaled_dot_product_attention, whose flash backend
 	 * is FlashAttention-2 since PyTorch 2.2 (its release notes: SDPA "via
 	 * FlashAttention-v2 integration"); FlashAttention-3 is not one of its
 	 * backends.
 	 */
-	if (stack != LE_STACK_MEGATRON)
-		return g->attn_fa2;
-	return g->attn_fa3 > 0 ? g->attn_fa3 : g->attn_fa2;
+	if (stack == LE_STACK_MEGATRON && g->fa3_by_len != NULL)
+		return attn_curve_at(g->fa3_by_len, len);
+	if (stack == LE_STACK_MEGATRON && g->attn_fa3 > 0)
+		return g->attn_fa3;
+	return g->fa2_by_len != NULL ? attn_curve_at(g->fa2_by_len, len) : g->attn_fa2;
 }
 
 /*
