@@ -69,12 +69,12 @@ typedef struct le_gen_figures
 } le_gen_figures;
 
 static const le_gen_figures le_gen_table[LE_GEN__COUNT] = {
-	{"ampere", 0.869, 0, 0.58, 0, 0},
+	{"ampere", 0.869, 0, 0.58, 0, 0, NULL, NULL},
 	{"hopper", 0.803, 0.813, 0, 0, 0.61, le_hopper_fa2, le_hopper_fa3},
-	{"blackwell", 0.776, 0.776, 0.35, 0.55, 0},
-	{"cdna2", 0.767, 0, 0.40, 0, 0},
-	{"cdna3", 0.601, 0.601, 0.40, 0, 0},
-	{"other", 0.600, 0.600, 0.40, 0, 0},
+	{"blackwell", 0.776, 0.776, 0.35, 0.55, 0, NULL, NULL},
+	{"cdna2", 0.767, 0, 0.40, 0, 0, NULL, NULL},
+	{"cdna3", 0.601, 0.601, 0.40, 0, 0, NULL, NULL},
+	{"other", 0.600, 0.600, 0.40, 0, 0, NULL, NULL},
 };
 
 /*
