@@ -19,26 +19,31 @@
  *   benchmark (the CSV row); elsewhere the bf16 share is assumed.
  * attn_fa2 / attn_fa3: share over forward + backward (counting, as the
  *   authors do, the backward at 2.5x the forward's FLOPs) of FlashAttention-2
- *   (Dao 2023, arXiv 2307.08691) and FlashAttention-3 (Shah et al. 2024,
- *   arXiv 2407.08608); attn_fp8: FlashAttention-3's FP8 forward (share of the
- *   fp8 peak; no FP8 backward is published).  0 = no figure: the stack's
- *   other kernel is used.
+ *   (Dao 2023, arXiv 2307.08691) and of the fused attention Transformer
+ *   Engine runs (assumed at FlashAttention-3's share where no figure of the
+ *   fused kernel is published; Shah et al. 2024, arXiv 2407.08608);
+ *   attn_fp8: FlashAttention-3's FP8 forward (share of the fp8 peak; no FP8
+ *   backward is published).  0 = no figure: the stack's other kernel is used.
  */
 /*
  * Hopper's bf16 attention by sequence length: Shah et al. 2024
  * (FlashAttention-3, arXiv 2407.08608), the H100 80GB SXM5 speed figures for
  * head dim 128: forward with the causal mask and backward, at 512 to 16k
- * tokens, FlashAttention-2 and FlashAttention-3.  Each share is forward +
- * backward (backward 2.5x the forward's FLOPs, as the paper counts) over the
- * 989 TFLOP/s peak: 3.5 / (1/fwd + 2.5/bwd) / 989.  Between two lengths the
- * share is interpolated in log2(length); below 512 and above 16k it is the end
- * value.  data/kernel_rates.csv, kernels "attn_fa2@N" and "attn_fa3@N".  A
- * generation with a curve uses it in place of its single share.
+ * tokens, of FlashAttention-2 (the torch stacks' SDPA flash backend) and of
+ * cuDNN's fused attention (the kernel Transformer Engine prefers on Hopper
+ * when both apply: NeMo's documentation, "Memory Optimizations", flash
+ * attention section; so Megatron-LM/NeMo with Transformer Engine runs it).
+ * Each share is forward + backward (backward 2.5x the forward's FLOPs, as the
+ * paper counts) over the 989 TFLOP/s peak: 3.5 / (1/fwd + 2.5/bwd) / 989.
+ * Between two lengths the share is interpolated in log2(length); below 512
+ * and above 16k it is the end value.  data/kernel_rates.csv, kernels
+ * "attn_fa2@N" and "attn_cudnn@N".  A generation with a curve uses it in
+ * place of its single share.
  */
 #define LE_ATTN_LENS 6
 static const double le_attn_len[LE_ATTN_LENS] = {512, 1024, 2048, 4096, 8192, 16384};
 static const double le_hopper_fa2[LE_ATTN_LENS] = {0.209, 0.263, 0.296, 0.316, 0.326, 0.329};
-static const double le_hopper_fa3[LE_ATTN_LENS] = {0.312, 0.428, 0.512, 0.558, 0.577, 0.582};
+static const double le_hopper_cudnn[LE_ATTN_LENS] = {0.311, 0.413, 0.476, 0.510, 0.527, 0.528};
 
 /* A curve at a length, interpolated in log2(length) and clamped at its ends. */
 static double
@@ -62,15 +67,15 @@ typedef struct le_gen_figures
 	double		mamf;			/* gemm, bf16 */
 	double		mamf_fp8;		/* gemm, fp8 (share of the fp8 peak) */
 	double		attn_fa2;		/* FlashAttention-2, bf16 */
-	double		attn_fa3;		/* FlashAttention-3 / fused (cuDNN) attention, bf16; 0 = none */
+	double		attn_fa3;		/* the fused attention (Transformer Engine's), bf16; 0 = none */
 	double		attn_fp8;		/* FlashAttention-3 FP8 forward; 0 = none */
 	const double *fa2_by_len;	/* attn_fa2 by sequence length (le_attn_len); NULL = the single share */
-	const double *fa3_by_len;	/* attn_fa3 likewise */
+	const double *cudnn_by_len;	/* the fused attention (cuDNN) by length, in place of attn_fa3 */
 } le_gen_figures;
 
 static const le_gen_figures le_gen_table[LE_GEN__COUNT] = {
 	{"ampere", 0.869, 0, 0.58, 0, 0, NULL, NULL},
-	{"hopper", 0.803, 0.813, 0, 0, 0.61, le_hopper_fa2, le_hopper_fa3},
+	{"hopper", 0.803, 0.813, 0, 0, 0.61, le_hopper_fa2, le_hopper_cudnn},
 	{"blackwell", 0.776, 0.776, 0.35, 0.55, 0, NULL, NULL},
 	{"cdna2", 0.767, 0, 0.40, 0, 0, NULL, NULL},
 	{"cdna3", 0.601, 0.601, 0.40, 0, 0, NULL, NULL},
@@ -212,10 +217,10 @@ le_kernel_rate(const char *gen, const char *dtype, const char *kernel)
 			g = &le_gen_table[i];
 	if (g == NULL || (!fp8 && strcmp(dtype, "bf16") != 0))
 		return -1;
-	if (!fp8 && (strncmp(kernel, "attn_fa2@", 9) == 0 || strncmp(kernel, "attn_fa3@", 9) == 0))
+	if (!fp8 && (strncmp(kernel, "attn_fa2@", 9) == 0 || strncmp(kernel, "attn_cudnn@", 11) == 0))
 	{
-		const double *c = kernel[7] == '3' ? g->fa3_by_len : g->fa2_by_len;
-		long		n = strtol(kernel + 9, NULL, 10);
+		const double *c = kernel[5] == 'c' ? g->cudnn_by_len : g->fa2_by_len;
+		long		n = strtol(strchr(kernel, '@') + 1, NULL, 10);
 
 		v = 0;
 		for (int i = 0; c != NULL && i < LE_ATTN_LENS; i++)
@@ -235,8 +240,8 @@ le_kernel_rate(const char *gen, const char *dtype, const char *kernel)
 
 /*
  * Share of the bf16 peak of the attention kernel a stack runs: Megatron-LM
- * with Transformer Engine runs the fused (cuDNN / FlashAttention-3 class)
- * kernel where the part has one, FlashAttention-2 elsewhere.
+ * with Transformer Engine runs its fused attention where the part has a
+ * figure for it (on Hopper cuDNN's, by length), FlashAttention-2 elsewhere.
  */
 static double
 attn_share(const le_gen_figures *g, int stack, double len)
@@ -247,8 +252,8 @@ attn_share(const le_gen_figures *g, int stack, double len)
 	 * FlashAttention-v2 integration"); FlashAttention-3 is not one of its
 	 * backends.
 	 */
-	if (stack == LE_STACK_MEGATRON && g->fa3_by_len != NULL)
-		return attn_curve_at(g->fa3_by_len, len);
+	if (stack == LE_STACK_MEGATRON && g->cudnn_by_len != NULL)
+		return attn_curve_at(g->cudnn_by_len, len);
 	if (stack == LE_STACK_MEGATRON && g->attn_fa3 > 0)
 		return g->attn_fa3;
 	return g->fa2_by_len != NULL ? attn_curve_at(g->fa2_by_len, len) : g->attn_fa2;
