@@ -82,7 +82,7 @@ tests() {
   install_missing "${PACKAGES[@]}" "${TEST_PACKAGES[@]}"
   build_install
   suite "unit tests of the plain-C core" make -s PROFILE="${PROFILE:--Werror}" unittest
-  suite "release documents (CHANGELOG lines, META.json version)" bash test/check_docs.sh
+  suite "release documents (CHANGELOG lines, META.json version, figures and example rows the docs show)" bash test/check_docs.sh
   SUITE_TAIL=60 suite "PostgreSQL 15: regression and isolation tests (pg_regress)" regress
   SUITE_TAIL=12 suite "PostgreSQL 15: TAP: dump/restore, upgrade, crash safety" bash test/tap/run.sh
   SUITE_TAIL=12 suite "scale-out: coordinator + 2 shards (postgres_fdw)" bash test/shard/run.sh
