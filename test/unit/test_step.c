@@ -706,6 +706,81 @@ test_gemm_curve(void)
 		  strcmp(le_gpu_gen_name(LE_GEN_BLACKWELL), "blackwell") == 0, "generation names");
 }
 
+/*
+ * The matmul curve against a published per-shape measurement: OpenXLA's default
+ * matmul performance table for sm_90 (data/gemm_measured.csv, 375 bf16 shapes,
+ * batch 1-4 and m, n, k from 256 to 4,096; the part is an H100 SXM: its best
+ * figure, 809 TFLOP/s, is above the PCIe part's 756 peak).  Each shape is timed
+ * by le_gemm_seconds on the H100 SXM (989 TFLOP/s, 3.35 TB/s) and compared with
+ * the measured time.  What the comparison shows (docs/step-model.md, "GEMMs by
+ * shape"): the curve is faster than measured for small GEMMs, which the launch
+ * and setup costs of the measurement dominate, and slower than measured (x1.13
+ * to x1.88) for every GEMM of 2^34 FLOPs (17 GFLOP) and more, the sizes of a training
+ * step's GEMMs.  The check is the second fact: the model never times a large
+ * GEMM faster than it was measured to run (a change that made the curve
+ * optimistic there would fail here).
+ */
+static void
+test_gemm_measured(void)
+{
+	size_t		len;
+	char	   *buf = slurp("data/gemm_measured.csv", &len);
+	le_csv		r;
+	le_csv_field hdr[16];
+	int			nh = 0,
+				rows = 0,
+				large = 0,
+				large_faster = 0;
+	double		min_large = 1e300,
+				max_large = 0,
+				log_small = 0,
+				log_large = 0;
+
+	CHECK(buf != NULL, "data/gemm_measured.csv readable (run from the repository root)");
+	if (!buf)
+		return;
+	le_csv_init(&r, buf, len, unit_alloc, NULL);
+	if (le_csv_next(&r) == LE_CSV_RECORD)
+	{
+		nh = r.nfields < 16 ? r.nfields : 16;
+		memcpy(hdr, r.fields, sizeof(le_csv_field) * nh);
+	}
+	while (le_csv_next(&r) == LE_CSV_RECORD)
+	{
+		const le_csv_field *F = r.fields;
+		double		b = fnum(&F[col(hdr, nh, "b")]),
+					m = fnum(&F[col(hdr, nh, "m")]),
+					n = fnum(&F[col(hdr, nh, "n")]),
+					k = fnum(&F[col(hdr, nh, "k")]),
+					rate = fnum(&F[col(hdr, nh, "flops_per_s")]),
+					flops = 2.0 * b * m * n * k,
+					ratio;
+
+		CHECK(F[col(hdr, nh, "source")].len > 10 && rate > 0, "gemm_measured row %d: a source and a rate", rows + 1);
+		ratio = le_gemm_seconds(LE_GEN_HOPPER, 989e12, 3.35e12, 2, m, n, k, b) / (flops / rate);
+		if (flops >= 17179869184.0)	/* 2^34 */
+		{
+			large++;
+			large_faster += ratio < 1;
+			min_large = ratio < min_large ? ratio : min_large;
+			max_large = ratio > max_large ? ratio : max_large;
+			log_large += log(ratio);
+		}
+		else
+			log_small += log(ratio);
+		rows++;
+	}
+	printf("GEMM curve vs OpenXLA's measured sm_90 table: %d shapes; model time / measured time, geometric mean "
+		   "%.2f below 2^34 FLOPs, %.2f at or above (%d shapes, %.2f to %.2f)\n\n", rows,
+		   rows > large ? exp(log_small / (rows - large)) : 0, large ? exp(log_large / large) : 0, large,
+		   min_large, max_large);
+	CHECK(rows == 375, "gemm_measured.csv: 375 bf16 shapes, read %d", rows);
+	CHECK(large > 100 && large_faster == 0, "no GEMM of 2^34 FLOPs or more timed faster than measured: %d of %d",
+		  large_faster, large);
+	le_csv_free(&r);
+	free(buf);
+}
+
 /* Bad input: each check names its field. */
 static void
 test_step_errors(void)
@@ -1064,6 +1139,7 @@ test_step(void)
 	test_torch_op_sac();
 	test_fp8_as_trained();
 	test_gemm_curve();
+	test_gemm_measured();
 	test_step_phases();
 	test_scale_losses();
 	test_step_errors();
