@@ -97,6 +97,45 @@ slurp(const char *path, size_t *len)
 }
 
 /*
+ * A file of data/ opened for reading by record: the whole file, its parser
+ * and its header (at most 64 columns).  0 (and a failed check) if the file
+ * cannot be read; run from the repository root.
+ */
+typedef struct data_csv
+{
+	char	   *buf;
+	le_csv		r;
+	le_csv_field hdr[64];
+	int			nh;
+} data_csv;
+
+static int
+data_csv_open(data_csv *d, const char *path)
+{
+	size_t		len;
+
+	d->buf = slurp(path, &len);
+	d->nh = 0;
+	CHECK(d->buf != NULL, "%s readable (run from the repository root)", path);
+	if (!d->buf)
+		return 0;
+	le_csv_init(&d->r, d->buf, len, unit_alloc, NULL);
+	if (le_csv_next(&d->r) == LE_CSV_RECORD)
+	{
+		d->nh = d->r.nfields < 64 ? d->r.nfields : 64;
+		memcpy(d->hdr, d->r.fields, sizeof(le_csv_field) * d->nh);
+	}
+	return 1;
+}
+
+static void
+data_csv_close(data_csv *d)
+{
+	le_csv_free(&d->r);
+	free(d->buf);
+}
+
+/*
  * FLOPs per step in the convention each paper reports, so that the
  * prediction is compared like with like:
  * - narayanan_eq3: 96·B·s·l·h²·(1 + s/6h + V/16lh), hardware FLOPs with full
@@ -128,34 +167,23 @@ paper_flops(const le_csv_field *conv, const le_step_in *in)
 static void
 test_validation_rows(void)
 {
-	size_t		len;
-	char	   *buf = slurp("data/mfu_validation.csv", &len);
-	le_csv		r;
-	le_csv_field hdr[64];
-	int			nh = 0,
-				rows = 0,
+	data_csv	csv;
+	int			rows = 0,
 				within = 0;
 	double		sum_abs = 0;
 
-	CHECK(buf != NULL, "data/mfu_validation.csv readable (run from the repository root)");
-	if (!buf)
+	if (!data_csv_open(&csv, "data/mfu_validation.csv"))
 		return;
-	le_csv_init(&r, buf, len, unit_alloc, NULL);
-	if (le_csv_next(&r) == LE_CSV_RECORD)
-	{
-		nh = r.nfields < 64 ? r.nfields : 64;
-		memcpy(hdr, r.fields, sizeof(le_csv_field) * nh);
-	}
 	printf("\nPredicted vs published (data/mfu_validation.csv), each in the paper's FLOP convention:\n");
 	printf("%-4s %-20s %6s %3s %3s %3s %8s %8s %7s %8s  | %7s %7s %7s %7s %7s %7s %7s\n",
 		   "row", "model", "gpus", "tp", "pp", "cp", "publ", "pred", "err", "pred_mfu",
 		   "compute", "tp", "cp", "bubble", "dp", "optim", "total");
-	while (le_csv_next(&r) == LE_CSV_RECORD)
+	while (le_csv_next(&csv.r) == LE_CSV_RECORD)
 	{
 		le_step_in	in;
 		le_step_out out;
 		le_error	e;
-		const le_csv_field *F = r.fields;
+		const le_csv_field *F = csv.r.fields;
 		const hw_row *hw = NULL;
 		double		pub,
 					pred,
@@ -167,7 +195,7 @@ test_validation_rows(void)
 					rc,
 					conv;
 
-#define C(nm) (F[col(hdr, nh, nm)])
+#define C(nm) (F[col(csv.hdr, csv.nh, nm)])
 		memset(&in, 0, sizeof(in));
 		row = C("row");
 		name = C("model");
@@ -234,8 +262,7 @@ test_validation_rows(void)
 	}
 	printf("%d rows, %d within tolerance, mean |error| %.1f%%\n\n", rows, within, rows ? 100 * sum_abs / rows : 0);
 	CHECK(rows >= 21, "validation rows read: %d", rows);
-	le_csv_free(&r);
-	free(buf);
+	data_csv_close(&csv);
 }
 
 /*
@@ -250,33 +277,22 @@ test_kernel_rates(void)
 	static const char *const gens[] = {"ampere", "hopper", "blackwell", "cdna2", "cdna3", "other"};
 	static const char *const dts[] = {"bf16", "fp8"};
 	static const char *const ks[] = {"gemm", "attn_fa2", "attn_fa3"};
-	size_t		len;
-	char	   *buf = slurp("data/kernel_rates.csv", &len);
-	le_csv		r;
-	le_csv_field hdr[16];
-	int			nh = 0,
-				rows = 0,
+	data_csv	csv;
+	int			rows = 0,
 				compiled = 2;	/* any/any/hbm_stream, any/any/overlap_contention */
 
-	CHECK(buf != NULL, "data/kernel_rates.csv readable (run from the repository root)");
-	if (!buf)
+	if (!data_csv_open(&csv, "data/kernel_rates.csv"))
 		return;
-	le_csv_init(&r, buf, len, unit_alloc, NULL);
-	if (le_csv_next(&r) == LE_CSV_RECORD)
+	while (le_csv_next(&csv.r) == LE_CSV_RECORD)
 	{
-		nh = r.nfields < 16 ? r.nfields : 16;
-		memcpy(hdr, r.fields, sizeof(le_csv_field) * nh);
-	}
-	while (le_csv_next(&r) == LE_CSV_RECORD)
-	{
-		const le_csv_field *F = r.fields;
+		const le_csv_field *F = csv.r.fields;
 		char		g[32],
 					d[16],
 					k[32];
 		double		share,
 					have;
 
-#define C(nm) (F[col(hdr, nh, nm)])
+#define C(nm) (F[col(csv.hdr, csv.nh, nm)])
 		snprintf(g, sizeof(g), "%.*s", (int) C("generation").len, C("generation").ptr);
 		snprintf(d, sizeof(d), "%.*s", (int) C("dtype").len, C("dtype").ptr);
 		snprintf(k, sizeof(k), "%.*s", (int) C("kernel").len, C("kernel").ptr);
@@ -305,8 +321,7 @@ test_kernel_rates(void)
 	CHECK(rows == compiled, "kernel_rates.csv has %d rows, the compiled table %d rates", rows, compiled);
 	CHECK(le_kernel_rate("hopper", "bf16", "nothing") < 0 && le_kernel_rate("nowhere", "bf16", "gemm") < 0,
 		  "unknown kernel or generation: -1");
-	le_csv_free(&r);
-	free(buf);
+	data_csv_close(&csv);
 }
 
 /*
@@ -723,12 +738,8 @@ test_gemm_curve(void)
 static void
 test_gemm_measured(void)
 {
-	size_t		len;
-	char	   *buf = slurp("data/gemm_measured.csv", &len);
-	le_csv		r;
-	le_csv_field hdr[16];
-	int			nh = 0,
-				rows = 0,
+	data_csv	csv;
+	int			rows = 0,
 				large = 0,
 				large_faster = 0;
 	double		min_large = 1e300,
@@ -736,27 +747,20 @@ test_gemm_measured(void)
 				log_small = 0,
 				log_large = 0;
 
-	CHECK(buf != NULL, "data/gemm_measured.csv readable (run from the repository root)");
-	if (!buf)
+	if (!data_csv_open(&csv, "data/gemm_measured.csv"))
 		return;
-	le_csv_init(&r, buf, len, unit_alloc, NULL);
-	if (le_csv_next(&r) == LE_CSV_RECORD)
+	while (le_csv_next(&csv.r) == LE_CSV_RECORD)
 	{
-		nh = r.nfields < 16 ? r.nfields : 16;
-		memcpy(hdr, r.fields, sizeof(le_csv_field) * nh);
-	}
-	while (le_csv_next(&r) == LE_CSV_RECORD)
-	{
-		const le_csv_field *F = r.fields;
-		double		b = fnum(&F[col(hdr, nh, "b")]),
-					m = fnum(&F[col(hdr, nh, "m")]),
-					n = fnum(&F[col(hdr, nh, "n")]),
-					k = fnum(&F[col(hdr, nh, "k")]),
-					rate = fnum(&F[col(hdr, nh, "flops_per_s")]),
+		const le_csv_field *F = csv.r.fields;
+		double		b = fnum(&F[col(csv.hdr, csv.nh, "b")]),
+					m = fnum(&F[col(csv.hdr, csv.nh, "m")]),
+					n = fnum(&F[col(csv.hdr, csv.nh, "n")]),
+					k = fnum(&F[col(csv.hdr, csv.nh, "k")]),
+					rate = fnum(&F[col(csv.hdr, csv.nh, "flops_per_s")]),
 					flops = 2.0 * b * m * n * k,
 					ratio;
 
-		CHECK(F[col(hdr, nh, "source")].len > 10 && rate > 0, "gemm_measured row %d: a source and a rate", rows + 1);
+		CHECK(F[col(csv.hdr, csv.nh, "source")].len > 10 && rate > 0, "gemm_measured row %d: a source and a rate", rows + 1);
 		ratio = le_gemm_seconds(LE_GEN_HOPPER, 989e12, 3.35e12, 2, m, n, k, b) / (flops / rate);
 		if (flops >= 17179869184.0)	/* 2^34 */
 		{
@@ -777,8 +781,7 @@ test_gemm_measured(void)
 	CHECK(rows == 375, "gemm_measured.csv: 375 bf16 shapes, read %d", rows);
 	CHECK(large > 100 && large_faster == 0, "no GEMM of 2^34 FLOPs or more timed faster than measured: %d of %d",
 		  large_faster, large);
-	le_csv_free(&r);
-	free(buf);
+	data_csv_close(&csv);
 }
 
 /* Bad input: each check names its field. */
