@@ -13,10 +13,20 @@
  * table and the file disagree.  Nothing here is fitted to an end-to-end
  * training run (data/mfu_validation.csv and the holdout rows only validate).
  *
- * gemm: the highest share of the dense peak a matmul reaches on the part,
- *   "Maximum Achievable Matmul FLOPS" (S. Bekman, Machine Learning
- *   Engineering, MAMF table, bf16); fp8 on Hopper: a cuBLASLt FP8 GEMM
- *   benchmark (the CSV row); elsewhere the bf16 share is assumed.
+ * gemm: the share of the dense peak a matmul sustains on the part.  A
+ *   training step is one long saturated run: a dense matmul that fills the
+ *   SMs draws the part's full power limit and its clock settles below the
+ *   boost clock the peak is quoted at.  So the rate is the "Maximum
+ *   Sustainable Matmul FLOPS" where it is published (S. Bekman, Machine
+ *   Learning Engineering, compute/accelerator/README.md, MAMF/MSMF table,
+ *   mamf-finder.py v4: the highest rate a shape holds over a 2 s window at the
+ *   power limit, measured with the node's other GPUs running matmuls too;
+ *   its own advice: "use MSMF for training throughput").  H200 SXM (the
+ *   GH100 die and 700 W of the H100; HBM differs): bf16 755 of 989, fp8
+ *   1354 of 1979; B200 SXM: bf16 1439 of 2250, fp8 2788 of 4500; MI300X:
+ *   bf16 659 of 1300, fp8 1187 of 2600.  Where no sustained figure is
+ *   published, the short-burst "Maximum Achievable Matmul FLOPS" (MAMF) of
+ *   the same table: A100 SXM 271.2 of 312, MI250X 147.0 of 191.5 per GCD.
  * attn_fa2 / attn_fa3: share over forward + backward (counting, as the
  *   authors do, the backward at 2.5x the forward's FLOPs) of FlashAttention-2
  *   (Dao 2023, arXiv 2307.08691) and of the fused attention Transformer
@@ -64,8 +74,8 @@ attn_curve_at(const double *c, double len)
 typedef struct le_gen_figures
 {
 	const char *name;
-	double		mamf;			/* gemm, bf16 */
-	double		mamf_fp8;		/* gemm, fp8 (share of the fp8 peak) */
+	double		mamf;			/* gemm, bf16: sustained (MSMF) where published, else MAMF */
+	double		mamf_fp8;		/* gemm, fp8 (share of the fp8 peak), likewise */
 	double		attn_fa2;		/* FlashAttention-2, bf16 */
 	double		attn_fa3;		/* the fused attention (Transformer Engine's), bf16; 0 = none */
 	double		attn_fp8;		/* FlashAttention-3 FP8 forward; 0 = none */
@@ -75,10 +85,10 @@ typedef struct le_gen_figures
 
 static const le_gen_figures le_gen_table[LE_GEN__COUNT] = {
 	{"ampere", 0.869, 0, 0.58, 0, 0, NULL, NULL},
-	{"hopper", 0.803, 0.813, 0, 0, 0.61, le_hopper_fa2, le_hopper_cudnn},
-	{"blackwell", 0.776, 0.776, 0.35, 0.55, 0, NULL, NULL},
+	{"hopper", 0.763, 0.684, 0, 0, 0.61, le_hopper_fa2, le_hopper_cudnn},
+	{"blackwell", 0.640, 0.620, 0.35, 0.55, 0, NULL, NULL},
 	{"cdna2", 0.767, 0, 0.40, 0, 0, NULL, NULL},
-	{"cdna3", 0.601, 0.601, 0.40, 0, 0, NULL, NULL},
+	{"cdna3", 0.507, 0.457, 0.40, 0, 0, NULL, NULL},
 	{"other", 0.600, 0.600, 0.40, 0, 0, NULL, NULL},
 };
 
